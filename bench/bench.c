@@ -1,0 +1,149 @@
+/*
+ * bench.c: kvplan-bench, the core's speed on the golden scenarios.
+ *
+ *   kvplan-bench [GOLDEN_FILE]
+ *
+ * Prints two figures, in nanoseconds:
+ *   pools_scenario_ns  building a configurator and making its calls (as the
+ *                      reference oracle does), per call;
+ *   pools_call_ns      one profiling-path call on a built configurator.
+ * The JSON is parsed before the clock starts: only the core is timed. The
+ * Python anchor for both is ../shared/oracle/bench_seed.py on the same
+ * file (bench/compare.sh runs both and prints the ratios).
+ */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#ifndef KVPLAN_DEFAULT_GOLDEN
+#define KVPLAN_DEFAULT_GOLDEN "tests/data/golden/configurator.jsonl"
+#endif
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Keeps the optimizer from dropping the work. */
+static volatile int64_t sink;
+
+/* One scenario as the oracle runs it; returns the number of calls made. */
+static size_t run_scenario(const kvplan__scenario *s)
+{
+    kvplan_configurator conf;
+    if (kvplan_configurator_init(&conf, &s->rank, NULL) != KVPLAN_OK)
+        return s->num_calls;
+    kvplan_pool_config last;
+    bool have_last = false;
+    for (size_t i = 0; i < s->num_calls; i++) {
+        const kvplan__call *c = &s->calls[i];
+        kvplan_status st;
+        if (c->entry == KVPLAN__CALL_FINALIZE) {
+            if (!have_last)
+                continue;
+            last.max_running_requests = (kvplan_opt_int){c->value, true};
+            st = kvplan_finalize_with_max_running_requests(&conf, &last, NULL);
+        } else if (c->entry == KVPLAN__CALL_AVAILABLE_BYTES) {
+            st = kvplan_calculate_pool_sizes(&conf, c->value, c->page_size,
+                                             &last, NULL);
+        } else {
+            st = kvplan_calculate_pool_sizes_from_max_tokens(
+                &conf, c->value, c->page_size, &last, NULL);
+        }
+        have_last = st == KVPLAN_OK;
+        sink += have_last ? last.max_total_num_tokens : 0;
+    }
+    return s->num_calls;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = argc > 1 ? argv[1] : KVPLAN_DEFAULT_GOLDEN;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        perror(path);
+        return 2;
+    }
+    size_t n = 0, cap = 0;
+    kvplan__scenario *all = NULL;
+    char *line = NULL;
+    size_t line_cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &line_cap, f)) != -1) {
+        json_t *obj = json_loadb(line, (size_t)len, 0, NULL);
+        if (obj == NULL)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            kvplan__scenario *grown = realloc(all, cap * sizeof *all);
+            if (grown == NULL)
+                return 4;
+            all = grown;
+        }
+        if (kvplan__scenario_parse(obj, &all[n], NULL) == KVPLAN_OK)
+            n++;
+        json_decref(obj);
+    }
+    free(line);
+    fclose(f);
+    if (n == 0) {
+        fprintf(stderr, "kvplan-bench: no scenario in %s\n", path);
+        return 2;
+    }
+
+    /* Whole scenarios: repeat the file until half a second has passed. */
+    size_t calls = 0;
+    double t0 = now_s(), elapsed;
+    do {
+        for (size_t i = 0; i < n; i++)
+            calls += run_scenario(&all[i]);
+        elapsed = now_s() - t0;
+    } while (elapsed < 0.5);
+    double scenario_ns = elapsed * 1e9 / (double)calls;
+
+    /* Profiling-path calls on built configurators (those whose first call
+     * succeeds, as the anchor does). */
+    kvplan_configurator *built = calloc(n, sizeof *built);
+    const kvplan__call **first = calloc(n, sizeof *first);
+    size_t nb = 0;
+    if (built == NULL || first == NULL)
+        return 4;
+    for (size_t i = 0; i < n; i++) {
+        kvplan_pool_config out;
+        const kvplan__call *c = &all[i].calls[0];
+        if (all[i].num_calls == 0 || c->entry != KVPLAN__CALL_AVAILABLE_BYTES)
+            continue;
+        if (kvplan_configurator_init(&built[nb], &all[i].rank, NULL) ==
+                KVPLAN_OK &&
+            kvplan_calculate_pool_sizes(&built[nb], c->value, c->page_size,
+                                        &out, NULL) == KVPLAN_OK)
+            first[nb++] = c;
+    }
+    size_t pcalls = 0;
+    t0 = now_s();
+    do {
+        for (size_t i = 0; i < nb; i++) {
+            kvplan_pool_config out;
+            kvplan_calculate_pool_sizes(&built[i], first[i]->value,
+                                        first[i]->page_size, &out, NULL);
+            sink += out.max_total_num_tokens;
+        }
+        pcalls += nb;
+        elapsed = now_s() - t0;
+    } while (elapsed < 0.5);
+    double call_ns = elapsed * 1e9 / (double)pcalls;
+
+    printf("scenarios: %zu, built configurators: %zu\n", n, nb);
+    printf("pools_scenario_ns: %.2f\n", scenario_ns);
+    printf("pools_call_ns: %.2f\n", call_ns);
+    for (size_t i = 0; i < n; i++)
+        kvplan__scenario_free(&all[i]);
+    free(all);
+    free(built);
+    free(first);
+    return 0;
+}

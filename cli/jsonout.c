@@ -1,0 +1,119 @@
+/*
+ * jsonout.c: Python-compatible JSON text (see jsonout.h).
+ */
+#include "jsonout.h"
+
+#include "kvplan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decodes one UTF-8 sequence (jansson only holds valid UTF-8). */
+static uint32_t utf8_next(const unsigned char **p)
+{
+    const unsigned char *s = *p;
+    uint32_t c = s[0];
+    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+    if (extra > 0)
+        c &= (uint32_t)(0x3F >> extra);
+    for (int i = 1; i <= extra; i++)
+        c = (c << 6) | (s[i] & 0x3Fu);
+    *p = s + 1 + extra;
+    return c;
+}
+
+static int write_string(const char *str, size_t len, FILE *out)
+{
+    const unsigned char *p = (const unsigned char *)str;
+    const unsigned char *end = p + len;
+    if (fputc('"', out) == EOF)
+        return -1;
+    while (p < end) {
+        uint32_t c = utf8_next(&p);
+        int rc;
+        switch (c) {
+        case '"': rc = fputs("\\\"", out); break;
+        case '\\': rc = fputs("\\\\", out); break;
+        case '\n': rc = fputs("\\n", out); break;
+        case '\r': rc = fputs("\\r", out); break;
+        case '\t': rc = fputs("\\t", out); break;
+        case '\b': rc = fputs("\\b", out); break;
+        case '\f': rc = fputs("\\f", out); break;
+        default:
+            if (c < 0x20 || (c >= 0x7F && c < 0x10000)) {
+                rc = fprintf(out, "\\u%04x", c);
+            } else if (c >= 0x10000) {
+                uint32_t v = c - 0x10000;
+                rc = fprintf(out, "\\u%04x\\u%04x", 0xD800 + (v >> 10),
+                             0xDC00 + (v & 0x3FF));
+            } else {
+                rc = fputc((int)c, out);
+            }
+        }
+        if (rc == EOF || rc < 0)
+            return -1;
+    }
+    return fputc('"', out) == EOF ? -1 : 0;
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int kvplan__json_write(const json_t *v, FILE *out)
+{
+    char buf[40];
+    switch (json_typeof(v)) {
+    case JSON_NULL:
+        return fputs("null", out) == EOF ? -1 : 0;
+    case JSON_TRUE:
+        return fputs("true", out) == EOF ? -1 : 0;
+    case JSON_FALSE:
+        return fputs("false", out) == EOF ? -1 : 0;
+    case JSON_INTEGER:
+        return fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)) < 0
+                   ? -1
+                   : 0;
+    case JSON_REAL:
+        kvplan_format_double(json_real_value(v), buf, sizeof buf);
+        return fputs(buf, out) == EOF ? -1 : 0;
+    case JSON_STRING:
+        return write_string(json_string_value(v), json_string_length(v), out);
+    case JSON_ARRAY: {
+        if (fputc('[', out) == EOF)
+            return -1;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if ((i > 0 && fputs(", ", out) == EOF) ||
+                kvplan__json_write(json_array_get(v, i), out) != 0)
+                return -1;
+        }
+        return fputc(']', out) == EOF ? -1 : 0;
+    }
+    case JSON_OBJECT: {
+        size_t n = json_object_size(v);
+        const char **keys = malloc((n > 0 ? n : 1) * sizeof *keys);
+        if (keys == NULL)
+            return -1;
+        size_t i = 0;
+        const char *key;
+        json_t *value;
+        json_object_foreach((json_t *)v, key, value) keys[i++] = key;
+        qsort(keys, n, sizeof *keys, cmp_keys);
+        int rc = fputc('{', out) == EOF ? -1 : 0;
+        for (i = 0; i < n && rc == 0; i++) {
+            if ((i > 0 && fputs(", ", out) == EOF) ||
+                write_string(keys[i], strlen(keys[i]), out) != 0 ||
+                fputs(": ", out) == EOF ||
+                kvplan__json_write(json_object_get(v, keys[i]), out) != 0)
+                rc = -1;
+        }
+        free(keys);
+        if (rc == 0 && fputc('}', out) == EOF)
+            rc = -1;
+        return rc;
+    }
+    }
+    return -1;
+}

@@ -1,0 +1,16 @@
+/*
+ * jsonout.h: JSON text exactly as Python's json.dumps(obj, sort_keys=True)
+ * writes it: ", " and ": " separators, keys sorted, non-ASCII escaped, and
+ * reals in repr() form (0.8, not 0.80000000000000004). kvplan's JSON lines
+ * can then be compared byte for byte with the reference oracle's.
+ */
+#ifndef KVPLAN_JSONOUT_H
+#define KVPLAN_JSONOUT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Writes `v` to `out`; returns 0, or -1 on a write error or out of memory. */
+int kvplan__json_write(const json_t *v, FILE *out);
+
+#endif /* KVPLAN_JSONOUT_H */

@@ -1,0 +1,410 @@
+/*
+ * kvplan.h: plan the KV-cache memory of an LLM inference server, exactly as
+ * sglang's pool configurator would, without touching a GPU.
+ *
+ * This header is the whole contract: what is not declared here is not API.
+ *
+ * The core takes a resolved description of one model-runner rank
+ * (kvplan_rank: what sglang's ModelRunner and ModelConfig hold once a model
+ * config and the server flags have been read), chooses one of sglang's four
+ * pool configurators, and answers its two entry points:
+ *
+ *   kvplan_calculate_pool_sizes()                  profiling path: bytes in
+ *   kvplan_calculate_pool_sizes_from_max_tokens()  constraint path: tokens in
+ *   kvplan_finalize_with_max_running_requests()    sizes request-scoped state
+ *
+ * Integers equal the reference's, and floating-point results are equal bit
+ * for bit: the same IEEE-754 operations run in the same order, with Python's
+ * floor division of floats where the reference uses it.
+ *
+ * Conventions:
+ * - Bytes and tokens are int64_t, signed like Python's ints in the
+ *   reference. A result that would not fit is refused with
+ *   KVPLAN_ERR_OVERFLOW, never wrapped.
+ * - Every fallible call returns a kvplan_status and, when `err` is not NULL,
+ *   fills it (zeroed on success). The library never prints, exits or aborts
+ *   on bad input, and keeps no global state: all calls are thread-safe.
+ * - The compute calls allocate nothing. A kvplan_configurator is a plain
+ *   value the caller owns; it keeps no pointer into the kvplan_rank it was
+ *   built from.
+ */
+#ifndef KVPLAN_H
+#define KVPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KVPLAN_VERSION_MAJOR 0
+#define KVPLAN_VERSION_MINOR 1
+#define KVPLAN_VERSION_PATCH 0
+#define KVPLAN_VERSION_STRING "0.1.0"
+
+#if defined(_WIN32) && defined(KVPLAN_SHARED_BUILD)
+#define KVPLAN_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define KVPLAN_API __attribute__((visibility("default")))
+#else
+#define KVPLAN_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes and errors                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * X(NAME, value, kind, description). The values are pinned: a code is never
+ * renumbered or reused. `kind` is the short name used in JSON output
+ * (`"error": "out_of_memory"` matches the reference's vocabulary).
+ */
+#define KVPLAN_STATUS_LIST(X)                                                  \
+    X(OK, 0, "ok", "success")                                                  \
+    X(INVALID_ARGUMENT, 1, "invalid_argument",                                 \
+      "a NULL pointer or an out-of-range argument to a kvplan function")       \
+    X(INVALID_CONFIG, 2, "invalid_config",                                     \
+      "a rule of the configurator refuses the input")                          \
+    X(NOT_ENOUGH_MEMORY, 3, "out_of_memory",                                   \
+      "the budget cannot hold the KV-cache pools")                             \
+    X(OVERFLOW, 4, "overflow", "a size does not fit in 64 bits")               \
+    X(UNSUPPORTED, 5, "unsupported", "a model or option kvplan cannot plan")   \
+    X(NOMEM, 6, "alloc_failed", "the host ran out of memory")                  \
+    X(IO, 7, "io_error", "a file could not be read")                           \
+    X(PARSE, 8, "parse_error", "malformed input text")
+
+typedef enum kvplan_status {
+#define KVPLAN_X_ENUM(name, value, kind, text) KVPLAN_##name = value,
+    KVPLAN_STATUS_LIST(KVPLAN_X_ENUM)
+#undef KVPLAN_X_ENUM
+} kvplan_status;
+
+/* Spelled out for readers who grep: KVPLAN_OK, KVPLAN_INVALID_ARGUMENT,
+ * KVPLAN_INVALID_CONFIG, KVPLAN_NOT_ENOUGH_MEMORY, KVPLAN_OVERFLOW,
+ * KVPLAN_UNSUPPORTED, KVPLAN_NOMEM, KVPLAN_IO, KVPLAN_PARSE. */
+
+/*
+ * Details of a failure. Caller-owned, fixed buffers, never needs freeing.
+ * On success every function that takes one resets it: code KVPLAN_OK,
+ * empty field and message, line and column 0.
+ */
+typedef struct kvplan_error {
+    kvplan_status code; /* the status returned */
+    /* What is wrong, as a JSON pointer into the input ("/runner/page_size",
+     * "/text_config/num_key_value_heads") or a flag ("--page-size"); "" when
+     * no single field is to blame. */
+    char field[128];
+    /* One or two sentences: what was expected and what was found. */
+    char message[512];
+    /* 1-based position of a syntax error in a text input; 0 otherwise. */
+    uint32_t line;
+    uint32_t column;
+} kvplan_error;
+
+/* Constant name ("KVPLAN_INVALID_CONFIG") of a status; "KVPLAN_UNKNOWN" for
+ * a value outside the list. Never NULL. */
+KVPLAN_API const char *kvplan_status_name(kvplan_status status);
+/* Short kind ("invalid_config", "out_of_memory", ...). Never NULL. */
+KVPLAN_API const char *kvplan_status_kind(kvplan_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Element types                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* torch dtypes that a KV cache or a model can use. 0 means "not given". */
+typedef enum kvplan_dtype {
+    KVPLAN_DTYPE_UNSET = 0,
+    KVPLAN_DTYPE_BFLOAT16 = 1,
+    KVPLAN_DTYPE_FLOAT16 = 2,
+    KVPLAN_DTYPE_FLOAT32 = 3,
+    KVPLAN_DTYPE_FLOAT8_E4M3FN = 4,
+    KVPLAN_DTYPE_FLOAT8_E5M2 = 5,
+    KVPLAN_DTYPE_FLOAT4_E2M1FN_X2 = 6, /* two fp4 values in one byte: size 1 */
+    KVPLAN_DTYPE_UINT8 = 7
+} kvplan_dtype;
+
+/* Element size in bytes as torch reports it (torch._utils._element_size);
+ * 0 for KVPLAN_DTYPE_UNSET or an unknown value. */
+KVPLAN_API int kvplan_dtype_size(kvplan_dtype dtype);
+/* torch's name without "torch." ("bfloat16"); NULL for an unknown value. */
+KVPLAN_API const char *kvplan_dtype_name(kvplan_dtype dtype);
+/* Inverse of kvplan_dtype_name; KVPLAN_DTYPE_UNSET when `name` is unknown
+ * or NULL. */
+KVPLAN_API kvplan_dtype kvplan_dtype_from_name(const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* The resolved description of one runner rank                               */
+/* ------------------------------------------------------------------------ */
+
+/* An integer that may be absent (Python's None). */
+typedef struct kvplan_opt_int {
+    int64_t value; /* meaningful only when `set` */
+    bool set;
+} kvplan_opt_int;
+
+/* A caller-owned list of layer ids (or, for compress_ratios, one value per
+ * layer). `ids` may be NULL when `count` is 0. */
+typedef struct kvplan_ids {
+    const int64_t *ids;
+    size_t count;
+} kvplan_ids;
+
+typedef enum kvplan_spec_algorithm {
+    KVPLAN_SPEC_NONE = 0,
+    KVPLAN_SPEC_EAGLE = 1,  /* EAGLE family */
+    KVPLAN_SPEC_EAGLE3 = 2, /* EAGLE family */
+    KVPLAN_SPEC_STANDALONE = 3,
+    KVPLAN_SPEC_DFLASH = 4, /* DFLASH family */
+    KVPLAN_SPEC_DSPARK = 5, /* DFLASH family */
+    KVPLAN_SPEC_NGRAM = 6
+} kvplan_spec_algorithm;
+
+/* Lower-case name as the golden schema spells it ("eagle3"); NULL when out
+ * of range. */
+KVPLAN_API const char *kvplan_spec_algorithm_name(kvplan_spec_algorithm a);
+/* Inverse; returns false (and leaves *out alone) for an unknown name. */
+KVPLAN_API bool kvplan_spec_algorithm_from_name(const char *name,
+                                                kvplan_spec_algorithm *out);
+
+typedef enum kvplan_disaggregation_mode {
+    KVPLAN_DISAGG_NULL = 0, /* sglang's "null": no PD disaggregation */
+    KVPLAN_DISAGG_PREFILL = 1,
+    KVPLAN_DISAGG_DECODE = 2
+} kvplan_disaggregation_mode;
+
+/*
+ * Everything the reference configurator reads about one rank. The sections
+ * and names follow the golden schema (tests/data/golden/README.md), which
+ * follows sglang's ModelRunner, ModelConfig and ServerArgs. Fill it with
+ * kvplan_rank_init() first: each field's default is given beside it.
+ */
+typedef struct kvplan_rank {
+    struct {
+        kvplan_dtype kv_cache_dtype; /* required */
+        kvplan_dtype dtype;          /* model dtype; default bfloat16 */
+        bool use_mla_backend;        /* default false */
+        bool is_hybrid_swa;          /* default false */
+        bool is_draft_worker;        /* default false */
+        int64_t start_layer;         /* this PP stage's layers [start, end) */
+        int64_t end_layer;
+        int64_t num_effective_layers; /* layers holding KV on this stage */
+        int64_t pp_size;              /* default 1 */
+        int64_t pp_rank;              /* default 0 */
+        int64_t page_size;            /* required, > 0 */
+        int64_t dp_size;              /* attention DP size; default 1 */
+        /* Mamba/linear-attention hybrids: global ids of the layers that keep
+         * a KV cache. Read only when `is_mambaish`. */
+        bool is_mambaish;
+        kvplan_ids mambaish_full_attention_layer_ids;
+        kvplan_spec_algorithm spec_algorithm; /* default none */
+        kvplan_opt_int eagle_draft_num_layers;  /* absent = unknown */
+        kvplan_opt_int dflash_draft_num_layers; /* absent = unknown */
+        kvplan_opt_int sliding_window_size;     /* absent = none */
+        bool enable_hisparse;                   /* default false */
+        /* HiSparse host-to-device ratio; default 2, read only when enabled.
+         * sglang takes it as given, an int or a float. */
+        double hisparse_host_to_device_ratio;
+    } runner;
+    struct {
+        int64_t attn_tp_size; /* attention TP size; default 1 */
+        int64_t attn_cp_size; /* context-parallel size; default 1 */
+    } parallel;
+    struct {
+        int64_t num_key_value_heads;           /* total; required */
+        kvplan_opt_int swa_num_key_value_heads; /* absent: num_key_value_heads */
+        kvplan_opt_int head_dim;
+        /* Absent or 0: falls back as sglang's `x or y` does. */
+        kvplan_opt_int v_head_dim;     /* fallback head_dim */
+        kvplan_opt_int swa_head_dim;   /* fallback head_dim */
+        kvplan_opt_int swa_v_head_dim; /* fallback swa_head_dim */
+        kvplan_opt_int kv_lora_rank;     /* MLA */
+        kvplan_opt_int qk_rope_head_dim; /* MLA, DeepSeek V4 */
+        kvplan_opt_int qk_nope_head_dim; /* DeepSeek V4 */
+        /* Hybrid sliding window: the ids this rank holds after the PP
+         * filter; only their counts matter. */
+        kvplan_ids full_attention_layer_ids;
+        kvplan_ids swa_attention_layer_ids;
+        /* DeepSeek V4 compressed attention. */
+        kvplan_ids compress_ratios; /* one per layer: 0, 4 or 128 */
+        kvplan_opt_int window_size;
+        kvplan_opt_int index_head_dim;
+        kvplan_opt_int context_len;
+        /* Predicates sglang reads from the HF config, resolved. */
+        struct {
+            bool is_deepseek_dsa;
+            kvplan_opt_int index_head_dim; /* DSA indexer head dim */
+            bool is_deepseek_v4;
+            bool is_minimax_sparse;
+            struct kvplan_minimax_sparse {
+                kvplan_ids dense_layer_ids;
+                kvplan_ids sparse_layer_ids;
+                kvplan_ids disable_value_layer_ids; /* k-only indexer layers */
+                kvplan_opt_int sparse_index_dim;
+            } minimax_sparse;
+        } hf_config;
+    } model;
+    struct {
+        double swa_full_tokens_ratio; /* default 0.8 */
+        kvplan_opt_int max_running_requests;
+        bool disable_radix_cache; /* default false */
+        kvplan_opt_int chunked_prefill_size;
+        kvplan_opt_int speculative_num_steps;
+        kvplan_opt_int speculative_eagle_topk;
+        kvplan_opt_int speculative_num_draft_tokens;
+        kvplan_opt_int max_speculative_num_draft_tokens;
+        bool disable_overlap_schedule; /* default false */
+        kvplan_disaggregation_mode disaggregation_mode; /* default null */
+        int64_t disaggregation_decode_extra_slots;      /* default 0 */
+        bool enable_dsa_cache_layer_split;              /* default false */
+    } server_args;
+    /* Environment knobs, already parsed as sglang parses them. */
+    struct {
+        int64_t SGLANG_SWA_EVICTION_INTERVAL; /* default 128 */
+        /* Raw value; NULL means the default "float32". Accepted: float32,
+         * fp32, bfloat16, bf16, case and surrounding blanks ignored; any
+         * other value is refused when the configurator is built. */
+        const char *SGLANG_DSV4_COMPRESS_STATE_DTYPE;
+        bool SGLANG_OPT_USE_ONLINE_COMPRESS;      /* default false */
+        bool SGLANG_EXPERIMENTAL_ONLINE_C128_MTP; /* default false */
+    } env;
+} kvplan_rank;
+
+/* Sets every field to its default (see above); required fields are left
+ * unset/0 so that forgetting them is reported. NULL is ignored. */
+KVPLAN_API void kvplan_rank_init(kvplan_rank *rank);
+
+/* ------------------------------------------------------------------------ */
+/* Configurators                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum kvplan_configurator_kind {
+    KVPLAN_CONFIGURATOR_DEFAULT = 1,       /* MHA/GQA, MLA, DSA, FP4, ... */
+    KVPLAN_CONFIGURATOR_HYBRID_SWA = 2,    /* full + sliding-window pools */
+    KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP = 3, /* SWA pool from a token cap */
+    KVPLAN_CONFIGURATOR_DSV4 = 4           /* DeepSeek V4 compressed */
+} kvplan_configurator_kind;
+
+/* sglang's class name ("DefaultPoolConfigurator"); NULL when out of range. */
+KVPLAN_API const char *kvplan_configurator_name(kvplan_configurator_kind k);
+
+/*
+ * A built configurator: a plain value, copyable, with no pointers. The
+ * fields above `state` are its coefficients, for reading; `state` is
+ * internal and may change between versions.
+ */
+typedef struct kvplan_configurator {
+    kvplan_configurator_kind kind;
+    /* Bytes per token of max_total_num_tokens (all but DeepSeek V4). It is
+     * fractional for a hybrid SWA model (the ratio term): then
+     * `cell_size_is_float` is true and only `cell_size` holds it; otherwise
+     * `cell_size_bytes` is exact and `cell_size` is the same as a double. */
+    int64_t cell_size_bytes;
+    double cell_size;
+    bool cell_size_is_float;
+    /* DeepSeek V4: bytes per full-attention token (a float). */
+    double bytes_per_full_token;
+    /* SWA chunk cap: tokens the SWA pool must hold (unaligned). */
+    int64_t swa_cap;
+    struct {
+        int64_t num_layers; /* the L of the draft scaling */
+        int64_t full_layers_num, swa_layers_num, draft_full_layers_num;
+        int64_t full_per_token, swa_per_token;
+        double swa_full_tokens_ratio;
+        int64_t stage_start_layer, stage_end_layer;
+        /* DeepSeek V4 */
+        int64_t num_layers_total, num_layers_ca4, num_layers_ca128;
+        int64_t attn_head_dim, c128_state_dtype_size;
+        int64_t c4_ring_size, c128_ring_size, swa_page_size, context_len;
+        double c4_shrink_factor;
+        bool c4_shrink_is_int;
+        bool online_c128;
+        int64_t online_c128_mtp_max_draft_tokens;
+        kvplan_opt_int requested_max_running_requests_per_worker;
+        bool decode_mode;
+        int64_t decode_extra_slots;
+    } state;
+} kvplan_configurator;
+
+/*
+ * The answer of one entry point: sglang's MemoryPoolConfig.
+ * Optional fields are absent (set = false) where the reference leaves them
+ * None.
+ */
+typedef struct kvplan_pool_config {
+    int64_t max_total_num_tokens;
+    kvplan_opt_int full_max_total_num_tokens;
+    kvplan_opt_int swa_max_total_num_tokens;
+    int64_t c4_max_total_num_tokens;   /* DeepSeek V4; else 0 */
+    int64_t c128_max_total_num_tokens; /* DeepSeek V4; else 0 */
+    int64_t c4_state_pool_size;        /* DeepSeek V4; else 0 */
+    int64_t c128_state_pool_size;      /* set by finalize; else 0 */
+    kvplan_opt_int max_running_requests;
+} kvplan_pool_config;
+
+/*
+ * Chooses and builds the configurator sglang would use for `rank`
+ * (seed: create_memory_pool_configurator):
+ *   DeepSeek V4 and hybrid SWA          -> DSV4
+ *   hybrid SWA, SWA chunk cap applies   -> SWA_CHUNK_CAP
+ *   hybrid SWA                          -> HYBRID_SWA
+ *   anything else                       -> DEFAULT
+ * Fails with KVPLAN_INVALID_CONFIG where the reference's constructor fails
+ * (an assertion or a ValueError) or where a field it reads is missing or
+ * out of range, and with KVPLAN_OVERFLOW where a size exceeds int64.
+ * On failure `out` is left unusable: the compute calls refuse it with
+ * KVPLAN_INVALID_ARGUMENT. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_configurator_init(kvplan_configurator *out,
+                                                  const kvplan_rank *rank,
+                                                  kvplan_error *err);
+
+/*
+ * Profiling path: pool sizes from the bytes left for the KV cache
+ * (seed: calculate_pool_sizes). KVPLAN_NOT_ENOUGH_MEMORY when they cannot
+ * hold one page, with the reference's words and what would be needed.
+ * `out` is written only on success; pass err = NULL to skip formatting the
+ * message of a failure.
+ */
+KVPLAN_API kvplan_status kvplan_calculate_pool_sizes(
+    const kvplan_configurator *conf, int64_t available_bytes,
+    int64_t page_size, kvplan_pool_config *out, kvplan_error *err);
+
+/*
+ * Constraint path: pool sizes from a token count, such as a
+ * --max-total-tokens cap (seed: calculate_pool_sizes_from_max_tokens).
+ */
+KVPLAN_API kvplan_status kvplan_calculate_pool_sizes_from_max_tokens(
+    const kvplan_configurator *conf, int64_t max_total_num_tokens,
+    int64_t page_size, kvplan_pool_config *out, kvplan_error *err);
+
+/*
+ * Finalizes `config` once its max_running_requests is known (it must be
+ * set): DeepSeek V4 sizes its c128 state pool here; the other configurators
+ * leave it as it is (seed: finalize_with_max_running_requests).
+ */
+KVPLAN_API kvplan_status kvplan_finalize_with_max_running_requests(
+    const kvplan_configurator *conf, kvplan_pool_config *config,
+    kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Writes `x` as Python's repr() would ("66355.2", "1e+16", "inf"): the
+ * shortest text that reads back to the same double. Returns the length
+ * written, excluding the NUL, or 0 if `size` is too small (at least 32
+ * always suffices).
+ */
+KVPLAN_API size_t kvplan_format_double(double x, char *buf, size_t size);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+KVPLAN_API const char *kvplan_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KVPLAN_H */

@@ -1,0 +1,93 @@
+/*
+ * format.c: doubles written as Python's repr() writes them.
+ *
+ * The reference reports fractional coefficients (a hybrid SWA cell size,
+ * DeepSeek V4's bytes per full token) as repr() strings, and users compare
+ * kvplan's output with sglang's logs, so kvplan prints the same text: the
+ * shortest decimal that reads back to the same double, laid out in fixed
+ * notation for decimal exponents -4..15 and in scientific notation
+ * otherwise (CPython's float_repr_style "short", format code 'r').
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shortest round-trip digits of |x| > 0: writes the significant digits
+ * (no dot) to `digits` and returns the decimal exponent e such that
+ * |x| = d.ddd * 10^e. */
+static int shortest_digits(double x, char digits[32])
+{
+    char tmp[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
+        if (strtod(tmp, NULL) == x)
+            break;
+    }
+    /* tmp is "d.ddde[+-]XX" or "de[+-]XX". */
+    size_t n = 0;
+    const char *p = tmp;
+    for (; *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9')
+            digits[n++] = *p;
+    while (n > 1 && digits[n - 1] == '0')
+        n--;
+    digits[n] = '\0';
+    return atoi(p + 1);
+}
+
+size_t kvplan_format_double(double x, char *buf, size_t size)
+{
+    char out[64];
+    size_t len = 0;
+    if (isnan(x)) {
+        len = (size_t)snprintf(out, sizeof out, "nan");
+    } else if (isinf(x)) {
+        len = (size_t)snprintf(out, sizeof out, "%s", x < 0 ? "-inf" : "inf");
+    } else if (x == 0.0) {
+        len = (size_t)snprintf(out, sizeof out, "%s",
+                               signbit(x) ? "-0.0" : "0.0");
+    } else {
+        char digits[32];
+        int e = shortest_digits(fabs(x), digits);
+        int nd = (int)strlen(digits);
+        if (x < 0)
+            out[len++] = '-';
+        if (e < -4 || e >= 16) {
+            /* d[.ddd]e+XX, at least two exponent digits */
+            out[len++] = digits[0];
+            if (nd > 1) {
+                out[len++] = '.';
+                memcpy(out + len, digits + 1, (size_t)(nd - 1));
+                len += (size_t)(nd - 1);
+            }
+            len += (size_t)snprintf(out + len, sizeof out - len, "e%c%02d",
+                                    e < 0 ? '-' : '+', e < 0 ? -e : e);
+        } else if (e < 0) {
+            /* 0.000ddd */
+            out[len++] = '0';
+            out[len++] = '.';
+            for (int i = -1; i > e; i--)
+                out[len++] = '0';
+            memcpy(out + len, digits, (size_t)nd);
+            len += (size_t)nd;
+        } else {
+            /* ddd.ddd, with ".0" when there is no fraction */
+            for (int i = 0; i <= e; i++)
+                out[len++] = i < nd ? digits[i] : '0';
+            out[len++] = '.';
+            if (nd > e + 1) {
+                memcpy(out + len, digits + e + 1, (size_t)(nd - e - 1));
+                len += (size_t)(nd - e - 1);
+            } else {
+                out[len++] = '0';
+            }
+        }
+        out[len] = '\0';
+    }
+    if (buf == NULL || len + 1 > size)
+        return 0;
+    memcpy(buf, out, len + 1);
+    return len;
+}

@@ -1,0 +1,172 @@
+/*
+ * internal.h: helpers shared by the library's modules; not installed.
+ *
+ * Two families live here:
+ * - errors: kvplan__fail() fills a caller's kvplan_error (which may be NULL)
+ *   and returns the status, so a check reads as one line;
+ * - arithmetic with Python's meaning and checked bounds. The reference
+ *   computes on arbitrary-precision ints and IEEE doubles; kvplan computes
+ *   on int64_t and doubles, and every step that could leave int64 sets an
+ *   overflow flag instead of wrapping. A function runs its formula, then
+ *   tests the flag once.
+ */
+#ifndef KVPLAN_INTERNAL_H
+#define KVPLAN_INTERNAL_H
+
+#include "kvplan.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define KVPLAN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define KVPLAN_PRINTF(fmt, args)
+#endif
+
+/* Fills `err` (when not NULL) and returns `code`. `field` may be NULL. */
+kvplan_status kvplan__fail(kvplan_error *err, kvplan_status code,
+                           const char *field, const char *fmt, ...)
+    KVPLAN_PRINTF(4, 5);
+
+/* Clears `err` (when not NULL) and returns KVPLAN_OK. Inline: it ends
+ * every successful compute call. */
+static inline kvplan_status kvplan__ok(kvplan_error *err)
+{
+    if (err != NULL) {
+        err->code = KVPLAN_OK;
+        err->field[0] = '\0';
+        err->message[0] = '\0';
+        err->line = err->column = 0;
+    }
+    return KVPLAN_OK;
+}
+
+/* a + b, a - b, a * b; on overflow sets *ovf and returns 0. */
+static inline int64_t kvplan__add(int64_t a, int64_t b, bool *ovf)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        *ovf = true;
+        return 0;
+    }
+    return r;
+}
+
+static inline int64_t kvplan__sub(int64_t a, int64_t b, bool *ovf)
+{
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) {
+        *ovf = true;
+        return 0;
+    }
+    return r;
+}
+
+static inline int64_t kvplan__mul(int64_t a, int64_t b, bool *ovf)
+{
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) {
+        *ovf = true;
+        return 0;
+    }
+    return r;
+}
+
+/* Python's a // b on ints: rounds toward minus infinity. The caller has
+ * checked b != 0; INT64_MIN // -1 sets *ovf.
+ *
+ * Page sizes, windows and most divisors here are powers of two: those take
+ * a shift (floor division by 2^k, also for negative a) instead of a
+ * hardware division, which dominates the cost of a profiling call. */
+static inline int64_t kvplan__floordiv(int64_t a, int64_t b, bool *ovf)
+{
+    if (b > 0 && (b & (b - 1)) == 0) {
+        int k = __builtin_ctzll((unsigned long long)b);
+        return a >= 0 ? a >> k : ~(~a >> k);
+    }
+    if (a >= 0 && b > 0)
+        return (int64_t)((uint64_t)a / (uint64_t)b);
+    if (b == -1 && a == INT64_MIN) {
+        *ovf = true;
+        return 0;
+    }
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q -= 1;
+    return q;
+}
+
+/* Python's x // page * page: x aligned down to a multiple of page. */
+static inline int64_t kvplan__align_down(int64_t x, int64_t page, bool *ovf)
+{
+    return kvplan__mul(kvplan__floordiv(x, page, ovf), page, ovf);
+}
+
+/* sglang's ceil_div(a, b) = (a + b - 1) // b and ceil_align = that * b. */
+static inline int64_t kvplan__ceil_div(int64_t a, int64_t b, bool *ovf)
+{
+    return kvplan__floordiv(kvplan__sub(kvplan__add(a, b, ovf), 1, ovf), b,
+                            ovf);
+}
+
+static inline int64_t kvplan__ceil_align(int64_t a, int64_t b, bool *ovf)
+{
+    return kvplan__mul(kvplan__ceil_div(a, b, ovf), b, ovf);
+}
+
+static inline int64_t kvplan__min(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static inline int64_t kvplan__max(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Python's int(x) for a float: truncation toward zero. NaN, infinities and
+ * values outside int64 set *ovf. */
+static inline int64_t kvplan__trunc(double x, bool *ovf)
+{
+    /* 2^63 is exact as a double; every double below it in magnitude
+     * truncates into int64. */
+    if (!(x > -9223372036854775808.0 && x < 9223372036854775808.0)) {
+        if (x == -9223372036854775808.0)
+            return INT64_MIN;
+        *ovf = true;
+        return 0;
+    }
+    return (int64_t)x;
+}
+
+/*
+ * Python's float floor division a // b (CPython's float_floor_div): not
+ * floor(a / b), which can be one too big when a is close to a multiple of
+ * b. The caller has checked b != 0.
+ */
+static inline double kvplan__py_float_floordiv(double a, double b)
+{
+    double mod = fmod(a, b);
+    double div = (a - mod) / b;
+    if (mod != 0.0) {
+        if ((b < 0.0) != (mod < 0.0))
+            div -= 1.0;
+    }
+    if (div != 0.0) {
+        double floordiv = floor(div);
+        if (div - floordiv > 0.5)
+            floordiv += 1.0;
+        return floordiv;
+    }
+    return copysign(0.0, a / b);
+}
+
+/* An int64 as Python turns it into a float (round half to even, which is
+ * what the C conversion does in the default rounding mode). */
+static inline double kvplan__to_double(int64_t x)
+{
+    return (double)x;
+}
+
+#endif /* KVPLAN_INTERNAL_H */

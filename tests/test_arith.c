@@ -1,0 +1,96 @@
+/*
+ * test_arith.c: Python's integer and float semantics as kvplan restates
+ * them (src/internal.h): floor division, alignment, truncation, Python's
+ * float floor division, and overflow detection.
+ */
+#include "check.h"
+#include "internal.h"
+
+#include <float.h>
+
+static void test_floordiv(void)
+{
+    bool ovf = false;
+    CHECK_INT(kvplan__floordiv(7, 2, &ovf), 3);
+    CHECK_INT(kvplan__floordiv(-7, 2, &ovf), -4); /* Python: -7 // 2 == -4 */
+    CHECK_INT(kvplan__floordiv(7, -2, &ovf), -4);
+    CHECK_INT(kvplan__floordiv(-7, -2, &ovf), 3);
+    CHECK_INT(kvplan__floordiv(-8, 2, &ovf), -4);
+    CHECK(!ovf);
+    kvplan__floordiv(INT64_MIN, -1, &ovf);
+    CHECK(ovf);
+}
+
+static void test_align(void)
+{
+    bool ovf = false;
+    CHECK_INT(kvplan__align_down(819200, 64, &ovf), 819200);
+    CHECK_INT(kvplan__align_down(63, 64, &ovf), 0);
+    CHECK_INT(kvplan__align_down(-1, 64, &ovf), -64); /* floor, as Python */
+    CHECK_INT(kvplan__ceil_div(129, 128, &ovf), 2);
+    CHECK_INT(kvplan__ceil_align(129, 128, &ovf), 256);
+    CHECK_INT(kvplan__ceil_align(128, 128, &ovf), 128);
+    CHECK_INT(kvplan__ceil_align(0, 64, &ovf), 0);
+    CHECK(!ovf);
+}
+
+static void test_checked(void)
+{
+    bool ovf = false;
+    CHECK_INT(kvplan__mul(INT64_MAX / 2, 2, &ovf), INT64_MAX - 1);
+    CHECK(!ovf);
+    kvplan__mul(INT64_MAX / 2 + 1, 2, &ovf);
+    CHECK(ovf);
+    ovf = false;
+    kvplan__add(INT64_MAX, 1, &ovf);
+    CHECK(ovf);
+    ovf = false;
+    kvplan__sub(INT64_MIN, 1, &ovf);
+    CHECK(ovf);
+    ovf = false;
+    kvplan__ceil_div(INT64_MAX, 2, &ovf); /* INT64_MAX + 1 overflows */
+    CHECK(ovf);
+}
+
+static void test_trunc(void)
+{
+    bool ovf = false;
+    CHECK_INT(kvplan__trunc(2879.9999, &ovf), 2879);
+    CHECK_INT(kvplan__trunc(-2.5, &ovf), -2); /* toward zero, as int() */
+    CHECK_INT(kvplan__trunc(-9223372036854775808.0, &ovf), INT64_MIN);
+    CHECK(!ovf);
+    kvplan__trunc(9223372036854775808.0, &ovf);
+    CHECK(ovf);
+    ovf = false;
+    kvplan__trunc(NAN, &ovf);
+    CHECK(ovf);
+    ovf = false;
+    kvplan__trunc(INFINITY, &ovf);
+    CHECK(ovf);
+}
+
+static void test_py_float_floordiv(void)
+{
+    /* spec §0.2: floor(a / b) is one too big here; Python's // is not. */
+    CHECK_DOUBLE(kvplan__py_float_floordiv(185850181272.0, 8215.6), 22621619.0);
+    CHECK(floor(185850181272.0 / 8215.6) == 22621620.0);
+    CHECK_DOUBLE(kvplan__py_float_floordiv(193987661574.0, 3132.3), 61931379.0);
+    CHECK(floor(193987661574.0 / 3132.3) == 61931380.0);
+    /* the golden corner swa-float-floordiv-18-0.8: 3942400000 // 59392.0 */
+    CHECK_DOUBLE(kvplan__py_float_floordiv(7.0, 2.0), 3.0);
+    CHECK_DOUBLE(kvplan__py_float_floordiv(-7.0, 2.0), -4.0);
+    CHECK_DOUBLE(kvplan__py_float_floordiv(7.0, -2.0), -4.0);
+    CHECK_DOUBLE(kvplan__py_float_floordiv(0.0, 3.0), 0.0);
+    CHECK_DOUBLE(kvplan__py_float_floordiv(-0.0, 3.0), -0.0);
+    CHECK_DOUBLE(kvplan__py_float_floordiv(1.0, 0.1), 9.0); /* Python: 9.0 */
+}
+
+int main(void)
+{
+    test_floordiv();
+    test_align();
+    test_checked();
+    test_trunc();
+    test_py_float_floordiv();
+    return check_report();
+}

@@ -1,0 +1,148 @@
+/*
+ * test_golden.c: replays the reference's answers (golden vectors).
+ *
+ *   test_golden FILE                 parse each scenario, run it through
+ *                                    the library, compare every call
+ *   test_golden --compare WANT GOT   compare two files of answered
+ *                                    scenarios line by line (kvplan pools
+ *                                    output against the oracle's)
+ *
+ * Prints one line per differing scenario (the first 20) and then
+ * "N passed, N failed", counting calls. Exits non-zero on any failure, or
+ * when no call was checked at all.
+ */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t passed, failed, shown;
+
+static void tally(const json_t *scenario, size_t calls, size_t bad,
+                  const char *why)
+{
+    passed += calls - (bad < calls ? bad : calls);
+    failed += bad;
+    if (bad > 0 && shown++ < 20) {
+        const char *name = json_string_value(json_object_get(scenario, "name"));
+        fprintf(stderr, "FAIL %s: %s\n", name ? name : "(unnamed)", why);
+    }
+}
+
+static json_t *load_line(const char *line, size_t len, size_t lineno,
+                         const char *path)
+{
+    json_error_t jerr;
+    json_t *v = json_loadb(line, len, 0, &jerr);
+    if (v == NULL)
+        fprintf(stderr, "%s:%zu:%d: %s\n", path, lineno, jerr.column,
+                jerr.text);
+    return v;
+}
+
+static int replay(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        perror(path);
+        return 2;
+    }
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) != -1) {
+        lineno++;
+        json_t *sc = load_line(line, (size_t)len, lineno, path);
+        if (sc == NULL) {
+            failed++;
+            continue;
+        }
+        const json_t *want = json_object_get(sc, "results");
+        size_t calls = json_array_size(want);
+        kvplan__scenario s;
+        kvplan_error err;
+        if (kvplan__scenario_parse(sc, &s, &err) != KVPLAN_OK) {
+            char why[600];
+            snprintf(why, sizeof why, "cannot read the scenario: %s",
+                     err.message);
+            tally(sc, calls, calls > 0 ? calls : 1, why);
+            json_decref(sc);
+            continue;
+        }
+        json_t *got = kvplan__scenario_run(&s);
+        char why[600];
+        size_t bad = kvplan__results_compare(want, got, why, sizeof why);
+        tally(sc, calls, bad, why);
+        json_decref(got);
+        kvplan__scenario_free(&s);
+        json_decref(sc);
+    }
+    free(line);
+    fclose(f);
+    return 0;
+}
+
+static int compare_files(const char *want_path, const char *got_path)
+{
+    FILE *fw = fopen(want_path, "r"), *fg = fopen(got_path, "r");
+    if (fw == NULL || fg == NULL) {
+        perror(fw == NULL ? want_path : got_path);
+        if (fw)
+            fclose(fw);
+        if (fg)
+            fclose(fg);
+        return 2;
+    }
+    char *lw = NULL, *lg = NULL;
+    size_t cw = 0, cg = 0, lineno = 0;
+    ssize_t nw, ng;
+    for (;;) {
+        nw = getline(&lw, &cw, fw);
+        ng = getline(&lg, &cg, fg);
+        if (nw == -1 || ng == -1)
+            break;
+        lineno++;
+        json_t *a = load_line(lw, (size_t)nw, lineno, want_path);
+        json_t *b = load_line(lg, (size_t)ng, lineno, got_path);
+        if (a == NULL || b == NULL) {
+            failed++;
+        } else {
+            const json_t *want = json_object_get(a, "results");
+            char why[600];
+            size_t bad = kvplan__results_compare(
+                want, json_object_get(b, "results"), why, sizeof why);
+            tally(a, json_array_size(want), bad, why);
+        }
+        json_decref(a);
+        json_decref(b);
+    }
+    if (nw != ng) {
+        fprintf(stderr, "%s and %s differ in length after line %zu\n",
+                want_path, got_path, lineno);
+        failed++;
+    }
+    free(lw);
+    free(lg);
+    fclose(fw);
+    fclose(fg);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (argc == 2)
+        rc = replay(argv[1]);
+    else if (argc == 4 && strcmp(argv[1], "--compare") == 0)
+        rc = compare_files(argv[2], argv[3]);
+    else {
+        fprintf(stderr, "usage: test_golden FILE | test_golden --compare "
+                        "WANT GOT\n");
+        return 2;
+    }
+    if (rc != 0)
+        return rc;
+    printf("%zu passed, %zu failed\n", passed, failed);
+    return failed == 0 && passed > 0 ? 0 : 1;
+}
