@@ -1,24 +1,40 @@
 #!/bin/sh
 # Runs kvplan-bench and the Python anchor (the reference configurator timed
 # by ../shared/oracle/bench_seed.py) on the same golden file, on this
-# machine, and prints both figures and the ratios.
+# machine, and prints the ratios.
 #
-#   bench/compare.sh [BUILD_DIR]      (default: build)
+# A shared machine's speed drifts from minute to minute, so the two are run
+# in alternating rounds and each figure is the median of its rounds.
+#
+#   bench/compare.sh [BUILD_DIR] [ROUNDS]     (defaults: build, 3)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
+rounds=${2:-3}
 golden=$here/tests/data/golden/configurator.jsonl
-anchor=$here/../shared/oracle/bench_seed.py
+anchor_dir=$here/../shared/oracle
 [ -x "$build/kvplan-bench" ] || { echo "build $build/kvplan-bench first" >&2; exit 2; }
-c_out=$("$build/kvplan-bench" "$golden")
-echo "$c_out"
-[ -f "$anchor" ] || { echo "no Python anchor at $anchor: ratios skipped"; exit 0; }
-py_out=$(cd "$(dirname "$anchor")" && python3 bench_seed.py "$golden")
-echo "python: $py_out"
-c_scn=$(echo "$c_out" | sed -n 's/^pools_scenario_ns: //p')
-c_call=$(echo "$c_out" | sed -n 's/^pools_call_ns: //p')
-py_scn=$(echo "$py_out" | sed -n 's/.*(build + calls): \([0-9.]*\) us.*/\1/p')
-py_call=$(echo "$py_out" | sed -n 's/.*call alone: \([0-9.]*\) us.*/\1/p')
+if [ ! -f "$anchor_dir/bench_seed.py" ]; then
+  "$build/kvplan-bench" "$golden"
+  echo "no Python anchor at $anchor_dir: ratios skipped"
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+i=0
+while [ "$i" -lt "$rounds" ]; do
+  "$build/kvplan-bench" "$golden" > "$tmp/c.$i"
+  (cd "$anchor_dir" && python3 bench_seed.py "$golden" 2>/dev/null) > "$tmp/py.$i"
+  echo "round $((i + 1)): $(sed -n 's/^pools_scenario_ns: /C scenario /p' "$tmp/c.$i") ns," \
+       "$(sed -n 's/^pools_call_ns: /call /p' "$tmp/c.$i") ns; Python $(cat "$tmp/py.$i")"
+  i=$((i + 1))
+done
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+c_scn=$(cat "$tmp"/c.* | sed -n 's/^pools_scenario_ns: //p' | median)
+c_call=$(cat "$tmp"/c.* | sed -n 's/^pools_call_ns: //p' | median)
+py_scn=$(cat "$tmp"/py.* | sed -n 's/.*(build + calls): \([0-9.]*\) us.*/\1/p' | median)
+py_call=$(cat "$tmp"/py.* | sed -n 's/.*call alone: \([0-9.]*\) us.*/\1/p' | median)
+echo "medians: pools_scenario_ns $c_scn vs Python $py_scn us; pools_call_ns $c_call vs Python $py_call us"
 awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" 'BEGIN {
   printf "scenario ratio: %.0fx (target 500x)\ncall ratio: %.0fx (target 200x)\n",
          a * 1000 / b, c * 1000 / d }'

@@ -322,6 +322,8 @@ typedef struct kvplan_configurator {
         bool online_c128;
         int64_t online_c128_mtp_max_draft_tokens;
         kvplan_opt_int requested_max_running_requests_per_worker;
+        int64_t requested_c128_state_fixed_bytes; /* for those requests */
+        bool requested_c128_state_overflows;
         bool decode_mode;
         int64_t decode_extra_slots;
     } state;

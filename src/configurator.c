@@ -118,9 +118,8 @@ static int64_t swa_kv_heads_per_rank(const kvplan_rank *r)
 static int64_t count_in_stage(kvplan_ids ids, int64_t start, int64_t end)
 {
     int64_t n = 0;
-    for (size_t i = 0; i < ids.count; i++)
-        if (start <= ids.ids[i] && ids.ids[i] < end)
-            n++;
+    for (size_t i = 0; i < ids.count; i++) /* branch-free: vectorizes */
+        n += (start <= ids.ids[i]) & (ids.ids[i] < end);
     return n;
 }
 
@@ -149,15 +148,17 @@ static int64_t count_k_only(const struct kvplan_minimax_sparse *ms,
         for (size_t i = 0; i < ms->disable_value_layer_ids.count; i++) {
             int64_t l = ms->disable_value_layer_ids.ids[i];
             if (start <= l && l < end)
-                bits[(l - start) / 64] |= 1ull << ((l - start) % 64);
+                bits[(uint64_t)(l - start) / 64] |=
+                    1ull << ((uint64_t)(l - start) % 64);
         }
     }
     for (size_t i = 0; i < ms->sparse_layer_ids.count; i++) {
         int64_t l = ms->sparse_layer_ids.ids[i];
-        if (start <= l && l < end &&
-            (use_bits ? (bits[(l - start) / 64] >> ((l - start) % 64)) & 1
-                      : contains(ms->disable_value_layer_ids, l)))
-            n++;
+        if (start <= l && l < end)
+            n += use_bits ? (int64_t)((bits[(uint64_t)(l - start) / 64] >>
+                                       ((uint64_t)(l - start) % 64)) &
+                                      1)
+                          : contains(ms->disable_value_layer_ids, l);
     }
     return n;
 }
@@ -1018,6 +1019,47 @@ static void py_slice(int64_t n, int64_t start, int64_t end, int64_t *b,
         *e = *b;
 }
 
+/* _get_num_req_slots: request slots, plus the PD decode extra slots, plus
+ * the padding slot. */
+static int64_t dsv4_req_slots(const kvplan_configurator *c, int64_t requests,
+                              bool *ovf)
+{
+    int64_t slots = requests;
+    if (c->state.decode_mode)
+        slots = kvplan__add(slots, c->state.decode_extra_slots, ovf);
+    return kvplan__add(slots, 1, ovf);
+}
+
+/* _get_c128_state_fixed_bytes: the c128 compress state, request-scoped:
+ *   online:  rows = (slots + ring + 1) * (1 + mtp_draft), 3 * attn per row
+ *   else:    rows = ceil_align(slots * ring + ring + 1, 128), 2 * attn
+ *   bytes  = rows * per_row * state_elem * c128_layers */
+static int64_t dsv4_c128_state_fixed_bytes(const kvplan_configurator *c,
+                                           int64_t requests, bool *ovf)
+{
+    if (c->state.num_layers_ca128 == 0)
+        return 0;
+    int64_t slots = dsv4_req_slots(c, requests, ovf);
+    int64_t ring = c->state.c128_ring_size;
+    int64_t rows, last_dim;
+    if (c->state.online_c128) {
+        rows = kvplan__mul(
+            kvplan__add(kvplan__add(slots, ring, ovf), 1, ovf),
+            kvplan__add(1, c->state.online_c128_mtp_max_draft_tokens, ovf),
+            ovf);
+        last_dim = 3 * c->state.attn_head_dim;
+    } else {
+        rows = kvplan__add(kvplan__add(kvplan__mul(slots, ring, ovf), ring, ovf),
+                           1, ovf);
+        rows = kvplan__ceil_align(rows, 128, ovf);
+        last_dim = 2 * c->state.attn_head_dim;
+    }
+    return kvplan__mul(
+        kvplan__mul(kvplan__mul(rows, last_dim, ovf),
+                    c->state.c128_state_dtype_size, ovf),
+        c->state.num_layers_ca128, ovf);
+}
+
 /* Seed: DSV4PoolConfigurator.__init__. */
 static kvplan_status dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
                                kvplan_error *err)
@@ -1155,48 +1197,14 @@ static kvplan_status dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
     }
     if (ovf)
         return overflow(err, "the requests per DP rank");
-    return KVPLAN_OK;
-}
-
-/* _get_num_req_slots: request slots, plus the PD decode extra slots, plus
- * the padding slot. */
-static int64_t dsv4_req_slots(const kvplan_configurator *c, int64_t requests,
-                              bool *ovf)
-{
-    int64_t slots = requests;
-    if (c->state.decode_mode)
-        slots = kvplan__add(slots, c->state.decode_extra_slots, ovf);
-    return kvplan__add(slots, 1, ovf);
-}
-
-/* _get_c128_state_fixed_bytes: the c128 compress state, request-scoped:
- *   online:  rows = (slots + ring + 1) * (1 + mtp_draft), 3 * attn per row
- *   else:    rows = ceil_align(slots * ring + ring + 1, 128), 2 * attn
- *   bytes  = rows * per_row * state_elem * c128_layers */
-static int64_t dsv4_c128_state_fixed_bytes(const kvplan_configurator *c,
-                                           int64_t requests, bool *ovf)
-{
-    if (c->state.num_layers_ca128 == 0)
-        return 0;
-    int64_t slots = dsv4_req_slots(c, requests, ovf);
-    int64_t ring = c->state.c128_ring_size;
-    int64_t rows, last_dim;
-    if (c->state.online_c128) {
-        rows = kvplan__mul(
-            kvplan__add(kvplan__add(slots, ring, ovf), 1, ovf),
-            kvplan__add(1, c->state.online_c128_mtp_max_draft_tokens, ovf),
-            ovf);
-        last_dim = 3 * c->state.attn_head_dim;
-    } else {
-        rows = kvplan__add(kvplan__add(kvplan__mul(slots, ring, ovf), ring, ovf),
-                           1, ovf);
-        rows = kvplan__ceil_align(rows, 128, ovf);
-        last_dim = 2 * c->state.attn_head_dim;
+    /* With the requests given, the c128 state is the same for every
+     * budget: price it once here, not on every call. */
+    if (c->state.requested_max_running_requests_per_worker.set) {
+        c->state.requested_c128_state_fixed_bytes = dsv4_c128_state_fixed_bytes(
+            c, c->state.requested_max_running_requests_per_worker.value, &ovf);
+        c->state.requested_c128_state_overflows = ovf;
     }
-    return kvplan__mul(
-        kvplan__mul(kvplan__mul(rows, last_dim, ovf),
-                    c->state.c128_state_dtype_size, ovf),
-        c->state.num_layers_ca128, ovf);
+    return KVPLAN_OK;
 }
 
 /* _compute_dsv4_sizes: every pool follows from the full-token count. */
@@ -1272,7 +1280,8 @@ static kvplan_status dsv4_from_bytes(const kvplan_configurator *c,
     kvplan_opt_int requested =
         c->state.requested_max_running_requests_per_worker;
     if (requested.set) {
-        fixed = dsv4_c128_state_fixed_bytes(c, requested.value, &ovf);
+        fixed = c->state.requested_c128_state_fixed_bytes;
+        ovf = c->state.requested_c128_state_overflows;
     } else {
         if (c->state.context_len == 0)
             return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
@@ -1355,22 +1364,25 @@ void kvplan_rank_init(kvplan_rank *rank)
 }
 
 /* Lists the caller handed over must point somewhere when they are not
- * empty. */
-static kvplan_status check_ids(kvplan_ids ids, const char *field,
-                               kvplan_error *err)
+ * empty, and be short enough to count in an int64. */
+static bool ids_bad(kvplan_ids ids)
 {
-    if (ids.count > 0 && ids.ids == NULL)
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, field,
-                            "%s has %zu entries but a NULL pointer", field,
-                            ids.count);
-    if (ids.count > (size_t)INT64_MAX / 2)
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, field,
-                            "%s has too many entries", field);
-    return KVPLAN_OK;
+    return (ids.count > 0 && ids.ids == NULL) ||
+           ids.count > (size_t)INT64_MAX / 2;
 }
 
 static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
 {
+    const struct kvplan_minimax_sparse *ms =
+        &r->model.hf_config.minimax_sparse;
+    /* the common case, all fine, in one expression */
+    if (!(ids_bad(r->runner.mambaish_full_attention_layer_ids) |
+          ids_bad(r->model.full_attention_layer_ids) |
+          ids_bad(r->model.swa_attention_layer_ids) |
+          ids_bad(r->model.compress_ratios) | ids_bad(ms->dense_layer_ids) |
+          ids_bad(ms->sparse_layer_ids) |
+          ids_bad(ms->disable_value_layer_ids)))
+        return KVPLAN_OK;
     const struct {
         kvplan_ids ids;
         const char *field;
@@ -1380,19 +1392,20 @@ static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
         {r->model.full_attention_layer_ids, "/model/full_attention_layer_ids"},
         {r->model.swa_attention_layer_ids, "/model/swa_attention_layer_ids"},
         {r->model.compress_ratios, "/model/compress_ratios"},
-        {r->model.hf_config.minimax_sparse.dense_layer_ids,
-         "/model/hf_config/minimax_sparse/dense_layer_ids"},
-        {r->model.hf_config.minimax_sparse.sparse_layer_ids,
+        {ms->dense_layer_ids, "/model/hf_config/minimax_sparse/dense_layer_ids"},
+        {ms->sparse_layer_ids,
          "/model/hf_config/minimax_sparse/sparse_layer_ids"},
-        {r->model.hf_config.minimax_sparse.disable_value_layer_ids,
+        {ms->disable_value_layer_ids,
          "/model/hf_config/minimax_sparse/disable_value_layer_ids"},
     };
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        kvplan_status st = check_ids(lists[i].ids, lists[i].field, err);
-        if (st != KVPLAN_OK)
-            return st;
-    }
-    return KVPLAN_OK;
+    size_t i = 0;
+    while (!ids_bad(lists[i].ids))
+        i++;
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, lists[i].field,
+                        "%s has %zu entries but %s", lists[i].field,
+                        lists[i].ids.count,
+                        lists[i].ids.ids == NULL ? "a NULL pointer"
+                                                 : "is too long");
 }
 
 /* Seed: create_memory_pool_configurator. */
@@ -1410,7 +1423,10 @@ kvplan_status kvplan_configurator_init(kvplan_configurator *out,
     /* Built in place: copying a finished configurator would cost more than
      * building it. A failure leaves `out` unusable (kind 0), so a call on it
      * is refused rather than answered from half a configurator. */
-    memset(out, 0, sizeof *out);
+    static const kvplan_configurator empty; /* copied with vector moves; a
+                                             * memset here became a slow
+                                             * `rep stos` */
+    *out = empty;
     out->state.stage_start_layer = rank->runner.start_layer;
     out->state.stage_end_layer = rank->runner.end_layer;
     if (rank->model.hf_config.is_deepseek_v4 && rank->runner.is_hybrid_swa)

@@ -25,9 +25,10 @@ static const struct {
 
 int kvplan_dtype_size(kvplan_dtype dtype)
 {
-    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-        if (dtypes[i].dtype == dtype)
-            return dtypes[i].size;
+    /* the table is in enum order: index it (every configurator asks) */
+    size_t i = (size_t)dtype - 1;
+    if (i < sizeof dtypes / sizeof dtypes[0] && dtypes[i].dtype == dtype)
+        return dtypes[i].size;
     return 0;
 }
 

@@ -85,6 +85,55 @@ static void test_py_float_floordiv(void)
     CHECK_DOUBLE(kvplan__py_float_floordiv(1.0, 0.1), 9.0); /* Python: 9.0 */
 }
 
+/* The fast floor division agrees with CPython's algorithm: on random
+ * pairs across magnitudes, on exact multiples of fractional cells (where
+ * floor(a / b) goes wrong) and on their neighbours. A small LCG keeps it
+ * reproducible. */
+static uint64_t lcg_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t lcg(void)
+{
+    lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+    return lcg_state >> 11;
+}
+
+static void test_fast_floordiv_agrees(void)
+{
+    long mismatches = 0, floor_wrong = 0;
+    for (int i = 0; i < 2000000; i++) {
+        double a, b;
+        switch (i % 4) {
+        case 0: /* a budget over a fractional cell, like HybridSWA */
+            a = (double)(lcg() % 200000000000ull);
+            b = (double)(lcg() % 2000000) / 10.0 + 1.0;
+            break;
+        case 1: /* an exact multiple of a fractional cell, +-0/1 */
+            b = (double)(lcg() % 100000) * 0.8 + (double)(lcg() % 5000) + 1.0;
+            a = (double)(lcg() % 50000000) * b + (double)((int)(lcg() % 3) - 1);
+            break;
+        case 2: /* wide magnitudes */
+            a = ldexp((double)(lcg() % (1ull << 52)), (int)(lcg() % 40));
+            b = ldexp((double)(lcg() % (1ull << 52)) + 1.0,
+                      (int)(lcg() % 30) - 52);
+            break;
+        default: /* small ints and negatives take the reference path */
+            a = (double)((int64_t)(lcg() % 2000001) - 1000000);
+            b = (double)((int64_t)(lcg() % 2001) - 1000) / 8.0;
+            if (b == 0.0)
+                b = 1.0;
+        }
+        double want = kvplan__py_float_floordiv_ref(a, b);
+        double got = kvplan__py_float_floordiv(a, b);
+        if (memcmp(&want, &got, sizeof want) != 0 && mismatches++ < 5)
+            fprintf(stderr, "%.17g // %.17g: %.17g, reference %.17g\n", a, b,
+                    got, want);
+        if (floor(a / b) != want)
+            floor_wrong++;
+    }
+    CHECK_INT(mismatches, 0);
+    CHECK(floor_wrong > 0); /* the cases really do tell the two apart */
+}
+
 int main(void)
 {
     test_floordiv();
@@ -92,5 +141,6 @@ int main(void)
     test_checked();
     test_trunc();
     test_py_float_floordiv();
+    test_fast_floordiv_agrees();
     return check_report();
 }
