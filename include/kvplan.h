@@ -391,6 +391,160 @@ KVPLAN_API kvplan_status kvplan_finalize_with_max_running_requests(
     kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Models: a config.json read the way sglang reads it                        */
+/* ------------------------------------------------------------------------ */
+
+/* A loaded model configuration (opaque). Thread-safe to read once loaded. */
+typedef struct kvplan_model kvplan_model;
+
+/*
+ * Loads a model's configuration from `name_or_path`: a model directory (its
+ * config.json), a config.json file, or a name from kvplan's built-in
+ * catalog, short ("llama-3.1-8b-instruct") or the Hugging Face id
+ * ("meta-llama/Llama-3.1-8B-Instruct"). A path that exists wins over a
+ * catalog name. On success *out owns everything (free it with
+ * kvplan_model_free); on failure *out is NULL and `err` names the JSON
+ * field (a JSON pointer such as "/text_config/num_key_value_heads") or the
+ * line and column of a syntax error. Refuses with KVPLAN_UNSUPPORTED an
+ * architecture sglang cannot serve, and with KVPLAN_PARSE a file that is
+ * not a Hugging Face config (DeepSeek's reference-inference format).
+ */
+KVPLAN_API kvplan_status kvplan_model_load(const char *name_or_path,
+                                           kvplan_model **out,
+                                           kvplan_error *err);
+
+/* The same from JSON text in memory; `origin` names it in messages (may be
+ * NULL). */
+KVPLAN_API kvplan_status kvplan_model_load_json(const char *text, size_t len,
+                                                const char *origin,
+                                                kvplan_model **out,
+                                                kvplan_error *err);
+
+/* Frees a model; NULL is ignored. */
+KVPLAN_API void kvplan_model_free(kvplan_model *model);
+
+/* What kvplan derived from the config, before any serving option. The
+ * strings live as long as the model. */
+typedef struct kvplan_model_info {
+    const char *name;         /* catalog short name, or the path given */
+    const char *hf_id;        /* Hugging Face id for catalog models; "" */
+    const char *architecture; /* architectures[0] */
+    const char *model_type;   /* of the text config */
+    int64_t num_hidden_layers;
+    int64_t num_attention_heads;
+    int64_t num_key_value_heads; /* total, before TP (full layers) */
+    int64_t head_dim;
+    int64_t v_head_dim;
+    int64_t hidden_size;
+    int64_t vocab_size;
+    int64_t context_len;                /* derived, before --context-length */
+    kvplan_opt_int num_nextn_predict_layers; /* MTP layers, if the config says */
+    kvplan_dtype dtype;                 /* the model dtype with --dtype auto */
+    bool is_mla;                        /* sglang's MLA attention */
+    bool is_deepseek_dsa;
+    bool is_deepseek_v4;
+    bool is_minimax_sparse;
+    bool is_hybrid_swa;  /* before --disable-hybrid-swa-memory */
+    bool is_mambaish;    /* mamba / linear-attention hybrid */
+    bool is_draft_only;  /* an EAGLE3 draft head: serves only as a draft */
+    int64_t num_kv_layers; /* layers holding a KV cache (all stages) */
+} kvplan_model_info;
+
+/* Never NULL for a loaded model. */
+KVPLAN_API const kvplan_model_info *kvplan_model_get_info(
+    const kvplan_model *model);
+
+/* The built-in catalog: `index` from 0; NULL past the end. */
+KVPLAN_API const char *kvplan_catalog_name(size_t index);
+KVPLAN_API const char *kvplan_catalog_hf_id(size_t index); /* "" if none */
+
+/* A double that may be absent. */
+typedef struct kvplan_opt_double {
+    double value;
+    bool set;
+} kvplan_opt_double;
+
+/* sglang's --kv-cache-dtype choices. */
+typedef enum kvplan_kv_cache_dtype_flag {
+    KVPLAN_KV_AUTO = 0, /* the model dtype; fp8 for DSV4, ModelOpt FP8 and
+                           DSA on Blackwell */
+    KVPLAN_KV_FP8_E5M2 = 1,
+    KVPLAN_KV_FP8_E4M3 = 2,
+    KVPLAN_KV_BF16 = 3, /* "bf16" or "bfloat16" */
+    KVPLAN_KV_FP4_E2M1 = 4
+} kvplan_kv_cache_dtype_flag;
+
+/* sglang's --dtype choices. */
+typedef enum kvplan_dtype_flag {
+    KVPLAN_DT_AUTO = 0,
+    KVPLAN_DT_FLOAT16 = 1, /* "half", "float16" */
+    KVPLAN_DT_BFLOAT16 = 2,
+    KVPLAN_DT_FLOAT32 = 3 /* "float", "float32" */
+} kvplan_dtype_flag;
+
+/*
+ * The sglang server flags that shape one rank's KV cache, named after the
+ * flags (--tp-size is tp_size). Fill with kvplan_server_args_init(): each
+ * default is sglang's. Values are taken as given: kvplan_model_rank() does
+ * not apply sglang's GPU-dependent defaults (page size, prefill chunk).
+ */
+typedef struct kvplan_server_args {
+    int64_t tp_size;   /* default 1 */
+    int64_t pp_size;   /* default 1 */
+    int64_t dp_size;   /* default 1 */
+    bool enable_dp_attention;
+    int64_t attn_cp_size;  /* context parallel; default 1 */
+    int64_t page_size;     /* default 1 */
+    kvplan_kv_cache_dtype_flag kv_cache_dtype;
+    kvplan_dtype_flag dtype;
+    kvplan_opt_int context_length;
+    kvplan_opt_double swa_full_tokens_ratio; /* absent: 0.8 (DSV4: 0.1) */
+    kvplan_opt_int max_running_requests;
+    kvplan_opt_int chunked_prefill_size;
+    bool disable_radix_cache;
+    bool disable_overlap_schedule;
+    bool disable_hybrid_swa_memory;
+    bool enable_dsa_cache_layer_split;
+    bool enable_hisparse;
+    double hisparse_host_to_device_ratio; /* default 2 */
+    kvplan_spec_algorithm speculative_algorithm;
+    kvplan_opt_int speculative_num_steps;
+    kvplan_opt_int speculative_eagle_topk;
+    kvplan_opt_int speculative_num_draft_tokens;
+    /* --speculative-draft-model-path, loaded; NULL: none (the MTP models
+     * sglang drafts from their own weights still get their MTP layers). */
+    const kvplan_model *speculative_draft_model;
+    kvplan_disaggregation_mode disaggregation_mode;
+    kvplan_opt_int disaggregation_decode_extra_slots;
+    /* The GPU's compute capability, major * 10 + minor (90 Hopper, 100
+     * Blackwell): it picks DSA's default KV dtype. Default 90. */
+    int gpu_compute_capability;
+    /* Environment, as sglang reads it (NULL: unset). */
+    const char *SGLANG_PP_LAYER_PARTITION;
+    bool SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN;
+    int64_t SGLANG_SWA_EVICTION_INTERVAL;           /* default 128 */
+    const char *SGLANG_DSV4_COMPRESS_STATE_DTYPE;   /* NULL: "float32" */
+    bool SGLANG_OPT_USE_ONLINE_COMPRESS;
+    bool SGLANG_EXPERIMENTAL_ONLINE_C128_MTP;
+} kvplan_server_args;
+
+KVPLAN_API void kvplan_server_args_init(kvplan_server_args *args);
+
+/*
+ * Resolves what sglang's ModelConfig and ModelRunner hold for pipeline
+ * stage `pp_rank` of `model` served with `args`: exactly the facts the
+ * configurator reads (kvplan_rank), ready for kvplan_configurator_init().
+ * The rank's id lists point into `model` (and the draft model): keep them
+ * alive while the rank is used. *context_len receives the served context
+ * length (after --context-length) when not NULL.
+ */
+KVPLAN_API kvplan_status kvplan_model_rank(const kvplan_model *model,
+                                           const kvplan_server_args *args,
+                                           int64_t pp_rank, kvplan_rank *rank,
+                                           int64_t *context_len,
+                                           kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
 /* ------------------------------------------------------------------------ */
 
