@@ -38,6 +38,7 @@ static const char usage_text[] =
     "             \"results\" filled in\n"
     "\n"
     "options:\n"
+    "  --list-models  list the models of the built-in catalog\n"
     "  -h, --help     show this help\n"
     "  --version      show the version\n"
     "\n"
@@ -210,6 +211,35 @@ static int cmd_default(void)
     return EXIT_PLAN_OK;
 }
 
+/* The built-in catalog: short name, Hugging Face id, what kvplan makes
+ * of it. */
+static int cmd_list_models(void)
+{
+    printf("%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
+    for (size_t i = 0; kvplan_catalog_name(i) != NULL; i++) {
+        kvplan_model *m = NULL;
+        kvplan_error err;
+        const char *what;
+        char buf[160];
+        if (kvplan_model_load(kvplan_catalog_name(i), &m, &err) == KVPLAN_OK) {
+            const kvplan_model_info *info = kvplan_model_get_info(m);
+            snprintf(buf, sizeof buf, "%s%s", info->architecture,
+                     info->is_draft_only ? " (draft head)" : "");
+            what = buf;
+        } else {
+            snprintf(buf, sizeof buf, "(refused: %s)",
+                     err.code == KVPLAN_PARSE ? "not a Hugging Face config"
+                                              : "architecture not served");
+            what = buf;
+        }
+        const char *hf = kvplan_catalog_hf_id(i);
+        printf("%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
+               what);
+        kvplan_model_free(m);
+    }
+    return fflush(stdout) == 0 ? EXIT_PLAN_OK : EXIT_INTERNAL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -225,6 +255,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "pools") == 0)
         return cmd_pools(argc, argv);
+    if (strcmp(cmd, "--list-models") == 0)
+        return cmd_list_models();
     fprintf(stderr, "kvplan: unknown command or option '%s' (see kvplan "
                     "--help)\n",
             cmd);
