@@ -1,15 +1,20 @@
 /*
  * main.c: the kvplan command.
  *
- *   kvplan               plan a built-in default and print the report
+ *   kvplan [--model-path M] [sglang flags] [--gpu NAME | --gpu-memory SIZE
+ *          | --gpu auto] [--available-bytes N] [--json] [--explain]
+ *                        plan a server's KV cache (the main job; with no
+ *                        argument, a built-in default)
  *   kvplan pools         answer configurator scenarios (JSON lines, the
  *                        golden schema) read from standard input
- *   kvplan --help | --version
+ *   kvplan --list-models | --list-gpus | --help | --version
  *
  * Exit statuses (also in --help and the README):
  *   0 ok, 1 the plan does not fit, 2 usage, 3 bad input, 4 internal error.
  */
+#include "flags.h"
 #include "jsonout.h"
+#include "report.h"
 #include "scenario.h"
 
 #include <stdio.h>
@@ -25,28 +30,75 @@ enum {
 };
 
 static const char usage_text[] =
-    "usage: kvplan [COMMAND]\n"
+    "usage: kvplan [--model-path MODEL] [SGLANG FLAGS] [--gpu NAME | "
+    "--gpu-memory SIZE | --gpu auto]\n"
+    "              [--available-bytes N] [--json] [--explain]\n"
+    "       kvplan pools < scenarios.jsonl\n"
+    "       kvplan --list-models | --list-gpus | --version\n"
     "\n"
-    "Plan the KV-cache memory of an sglang server exactly as sglang's pool\n"
-    "configurator would, without a GPU.\n"
+    "Plans the KV-cache memory of an sglang server exactly as sglang's pool\n"
+    "configurator would, without a GPU. With no argument: Llama-3.1-8B-Instruct\n"
+    "on one H100-80GB with sglang's defaults.\n"
+    "\n"
+    "model:\n"
+    "  --model-path MODEL     a model directory, a config.json, or a catalog "
+    "name\n"
+    "                         (kvplan --list-models); default "
+    "llama-3.1-8b-instruct\n"
+    "  --json-model-override-args JSON\n"
+    "\n"
+    "sglang flags (same names and meanings):\n"
+    "  --tp-size N  --pp-size N  --dp-size N  --enable-dp-attention\n"
+    "  --page-size N  --kv-cache-dtype auto|fp8_e5m2|fp8_e4m3|bf16|bfloat16|"
+    "fp4_e2m1\n"
+    "  --dtype auto|half|float16|bfloat16|float|float32\n"
+    "  --mem-fraction-static F  --max-total-tokens N  --max-running-requests N\n"
+    "  --context-length N  --chunked-prefill-size N  --max-prefill-tokens N\n"
+    "  --swa-full-tokens-ratio R  --disable-radix-cache  "
+    "--disable-overlap-schedule\n"
+    "  --disable-cuda-graph  --cuda-graph-max-bs N  --attention-backend NAME\n"
+    "  --speculative-algorithm EAGLE|EAGLE3|NEXTN|STANDALONE|DFLASH|DSPARK|"
+    "NGRAM\n"
+    "  --speculative-num-steps N  --speculative-eagle-topk N\n"
+    "  --speculative-num-draft-tokens N  --speculative-draft-model-path MODEL\n"
+    "  --disaggregation-mode null|prefill|decode  "
+    "--disaggregation-decode-extra-slots N\n"
+    "  --disable-hybrid-swa-memory  --enable-hisparse  --hisparse-config JSON\n"
+    "  --enable-dsa-cache-layer-split\n"
+    "  sglang's environment variables are read too (SGLANG_PP_LAYER_PARTITION,\n"
+    "  SGLANG_SWA_EVICTION_INTERVAL, SGLANG_DSV4_COMPRESS_STATE_DTYPE, ...).\n"
+    "\n"
+    "budget:\n"
+    "  --gpu NAME             a preset (kvplan --list-gpus), or auto: the local\n"
+    "                         GPUs through the NVIDIA driver; default H100-80GB\n"
+    "  --gpu-memory SIZE      total memory per GPU (80GB, 81559MiB; a bare "
+    "number is MiB)\n"
+    "  --available-bytes N    skip the budget: the bytes sglang's log shows for\n"
+    "                         the KV cache (_profile_available_bytes)\n"
+    "  --weight-bytes N       the model's weights in bytes (default: an "
+    "estimate)\n"
+    "\n"
+    "output:\n"
+    "  --json                 the plan as JSON (schema: docs/plan.schema.json)\n"
+    "  --explain              every term of the bytes per token and of the "
+    "budget\n"
     "\n"
     "commands:\n"
-    "  (none)     plan the built-in default (Llama-3.1-8B-Instruct, one rank,\n"
-    "             100 GiB for the KV cache) and print the report\n"
-    "  pools      read configurator scenarios as JSON lines on standard input\n"
-    "             (the golden schema: docs/pools.md) and write each back with\n"
-    "             \"results\" filled in\n"
-    "\n"
-    "options:\n"
-    "  --list-models  list the models of the built-in catalog\n"
-    "  -h, --help     show this help\n"
-    "  --version      show the version\n"
+    "  pools                  read configurator scenarios as JSON lines on "
+    "standard\n"
+    "                         input (docs/pools.md) and write each back with\n"
+    "                         \"results\" filled in\n"
+    "  --list-models          list the models of the built-in catalog\n"
+    "  --list-gpus            list the GPU presets\n"
+    "  -h, --help             show this help\n"
+    "  --version              show the version\n"
     "\n"
     "exit status:\n"
     "  0  ok\n"
     "  1  the plan does not fit: the budget cannot hold the KV-cache pools\n"
-    "  2  usage: an unknown command or option\n"
-    "  3  bad input: a malformed scenario or a configuration kvplan refuses\n"
+    "  2  usage: an unknown command, option or option value\n"
+    "  3  bad input: a malformed model config or scenario, or a configuration\n"
+    "     sglang refuses\n"
     "  4  internal error (out of memory, write error)\n";
 
 static int exit_for(kvplan_status st)
@@ -157,58 +209,86 @@ static int cmd_pools(int argc, char **argv)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The built-in default plan                                                 */
+/* The plan: the main job                                                    */
 /* ------------------------------------------------------------------------ */
 
-/*
- * Llama-3.1-8B-Instruct resolved by hand (spec §0.5): 32 layers, 8 KV heads
- * of dim 128, bf16 KV cache, one rank, page 1, with 100 GiB left for the KV
- * cache. The full flow from config.json and a GPU preset replaces this
- * once the model loader and the budget land.
- */
-static int cmd_default(void)
+static int fail(const kvplan_error *err)
 {
-    kvplan_rank r;
-    kvplan_rank_init(&r);
-    r.runner.kv_cache_dtype = KVPLAN_DTYPE_BFLOAT16;
-    r.runner.start_layer = 0;
-    r.runner.end_layer = 32;
-    r.runner.num_effective_layers = 32;
-    r.runner.page_size = 1;
-    r.model.num_key_value_heads = 8;
-    r.model.head_dim = (kvplan_opt_int){128, true};
-    const int64_t available = 107374182400; /* 100 GiB */
+    fprintf(stderr, "kvplan: %s\n", err->message);
+    return exit_for(err->code);
+}
 
-    kvplan_configurator conf;
-    kvplan_pool_config cfg;
+static int cmd_plan(int argc, char **argv)
+{
+    kvplan__cli *cli = malloc(sizeof *cli);
+    kvplan_plan *plan = malloc(sizeof *plan);
+    kvplan_model *model = NULL, *draft = NULL;
     kvplan_error err;
-    kvplan_status st = kvplan_configurator_init(&conf, &r, &err);
-    if (st == KVPLAN_OK)
-        st = kvplan_calculate_pool_sizes(&conf, available, r.runner.page_size,
-                                         &cfg, &err);
+    int rc = EXIT_PLAN_OK;
+    if (cli == NULL || plan == NULL) {
+        fprintf(stderr, "kvplan: out of memory\n");
+        rc = EXIT_INTERNAL;
+        goto done;
+    }
+    kvplan_status st = kvplan__cli_parse(argc, argv, 1, cli, &err);
     if (st != KVPLAN_OK) {
         fprintf(stderr, "kvplan: %s\n", err.message);
-        return exit_for(st);
+        rc = st == KVPLAN_INVALID_ARGUMENT || st == KVPLAN_PARSE ? EXIT_USAGE
+                                                                 : exit_for(st);
+        goto done;
     }
-    printf("kvplan %s: built-in default plan\n\n", kvplan_version());
-    printf("model                 Llama-3.1-8B-Instruct (32 layers, 8 KV "
-           "heads, head_dim 128)\n");
-    printf("rank                  tp 1, pp 1, page_size 1, kv_cache_dtype "
-           "bfloat16\n");
-    printf("available_bytes       %lld (100.00 GiB, given)\n\n",
-           (long long)available);
-    printf("configurator          %s\n", kvplan_configurator_name(conf.kind));
-    printf("cell_size             %lld bytes per token = 8 heads x (128 + "
-           "128) x 32 layers x 2 bytes\n",
-           (long long)conf.cell_size_bytes);
-    printf("max_total_num_tokens  %lld = %lld // %lld, aligned to the page\n",
-           (long long)cfg.max_total_num_tokens, (long long)available,
-           (long long)conf.cell_size_bytes);
-    printf("kv_pool_bytes         %lld (%.2f GiB)\n",
-           (long long)(cfg.max_total_num_tokens * conf.cell_size_bytes),
-           (double)(cfg.max_total_num_tokens * conf.cell_size_bytes) /
-               (double)(1 << 30));
-    return EXIT_PLAN_OK;
+    if (cli->help) {
+        fputs(usage_text, stdout);
+        goto done;
+    }
+    if (cli->model_path == NULL)
+        cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
+    if (!cli->options.gpu_set && !cli->options.available_bytes.set) {
+        kvplan_gpu_preset("H100-80GB", &cli->options.gpu);
+        cli->options.gpu_set = true;
+        cli->gpu_name = cli->options.gpu.name;
+    }
+    if ((st = kvplan_model_load_override(cli->model_path, cli->override_args,
+                                         &model, &err)) != KVPLAN_OK ||
+        (cli->draft_model_path != NULL &&
+         (st = kvplan_model_load(cli->draft_model_path, &draft, &err)) !=
+             KVPLAN_OK)) {
+        rc = fail(&err);
+        goto done;
+    }
+    cli->options.server.speculative_draft_model = draft;
+    if ((st = kvplan_plan_compute(model, &cli->options, plan, &err)) !=
+        KVPLAN_OK) {
+        rc = fail(&err);
+        goto done;
+    }
+    if (cli->json) {
+        json_t *doc = kvplan__report_json(cli, model, plan);
+        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
+            fputc('\n', stdout) == EOF)
+            rc = EXIT_INTERNAL;
+        json_decref(doc);
+    } else if (kvplan__report_text(stdout, cli, model, plan) != 0) {
+        rc = EXIT_INTERNAL;
+    }
+    if (fflush(stdout) != 0)
+        rc = EXIT_INTERNAL;
+done:
+    kvplan_model_free(model);
+    kvplan_model_free(draft);
+    free(plan);
+    free(cli);
+    return rc;
+}
+
+static int cmd_list_gpus(void)
+{
+    printf("%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
+    kvplan_gpu g;
+    for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++)
+        printf("%-12s %10.0f  %s%d\n", g.name, g.total_mib,
+               g.is_hip ? "gfx9" : "sm", g.is_hip ? g.compute_capability % 10 * 10 + 2 : g.compute_capability);
+    return fflush(stdout) == 0 ? EXIT_PLAN_OK : EXIT_INTERNAL;
 }
 
 /* The built-in catalog: short name, Hugging Face id, what kvplan makes
@@ -242,23 +322,16 @@ static int cmd_list_models(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
-        return cmd_default();
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-        fputs(usage_text, stdout);
-        return EXIT_PLAN_OK;
-    }
-    if (strcmp(cmd, "--version") == 0) {
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (strcmp(cmd, "--version") == 0 && argc == 2) {
         printf("kvplan %s\n", kvplan_version());
         return EXIT_PLAN_OK;
     }
     if (strcmp(cmd, "pools") == 0)
         return cmd_pools(argc, argv);
-    if (strcmp(cmd, "--list-models") == 0)
+    if (strcmp(cmd, "--list-models") == 0 && argc == 2)
         return cmd_list_models();
-    fprintf(stderr, "kvplan: unknown command or option '%s' (see kvplan "
-                    "--help)\n",
-            cmd);
-    return EXIT_USAGE;
+    if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)
+        return cmd_list_gpus();
+    return cmd_plan(argc, argv);
 }

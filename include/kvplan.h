@@ -420,6 +420,14 @@ KVPLAN_API kvplan_status kvplan_model_load_json(const char *text, size_t len,
                                                 kvplan_model **out,
                                                 kvplan_error *err);
 
+/* kvplan_model_load, then sglang's --json-model-override-args: the JSON
+ * object `overrides` (may be NULL) updates the config's top level before
+ * anything is derived. */
+KVPLAN_API kvplan_status kvplan_model_load_override(const char *name_or_path,
+                                                    const char *overrides,
+                                                    kvplan_model **out,
+                                                    kvplan_error *err);
+
 /* Frees a model; NULL is ignored. */
 KVPLAN_API void kvplan_model_free(kvplan_model *model);
 
@@ -543,6 +551,131 @@ KVPLAN_API kvplan_status kvplan_model_rank(const kvplan_model *model,
                                            int64_t pp_rank, kvplan_rank *rank,
                                            int64_t *context_len,
                                            kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* GPUs and the whole plan: sglang's budget, constraints and pools           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct kvplan_gpu {
+    char name[64];
+    double total_mib;       /* memory.total as nvidia-smi reports it */
+    int compute_capability; /* major * 10 + minor: 90 Hopper, 100 Blackwell */
+    bool is_hip;            /* AMD Instinct */
+} kvplan_gpu;
+
+/* The built-in presets (H100-80GB, H200, B200, MI300X, ...): `index` from
+ * 0; false past the end. */
+KVPLAN_API bool kvplan_gpu_preset_at(size_t index, kvplan_gpu *out);
+/* A preset by name, any case ("h100-80gb"); false when unknown. */
+KVPLAN_API bool kvplan_gpu_preset(const char *name, kvplan_gpu *out);
+/*
+ * The local GPUs through NVML, loaded at run time (no CUDA at build time):
+ * the smallest total memory over all GPUs, as sglang takes it, and their
+ * count. KVPLAN_UNSUPPORTED with a message when there is no driver.
+ */
+KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
+                                          kvplan_error *err);
+
+#define KVPLAN_MAX_PP_STAGES 64
+
+/* Options of a whole plan: the server flags plus what sizes the budget. */
+typedef struct kvplan_plan_options {
+    /* sglang's flags. page_size 0 means sglang's default for the GPU and
+     * model; the others as in kvplan_server_args. */
+    kvplan_server_args server;
+    const char *model_path; /* as given: sglang checks it for "llama-2" */
+    kvplan_opt_double mem_fraction_static; /* absent: sglang's rule */
+    kvplan_opt_int max_total_tokens;
+    kvplan_opt_int max_prefill_tokens; /* absent: 16384 */
+    kvplan_opt_int cuda_graph_max_bs;  /* absent: by GPU memory */
+    bool disable_cuda_graph;
+    const char *attention_backend;     /* NULL: sglang's default */
+    bool gpu_set;
+    kvplan_gpu gpu;
+    /* Skips the budget: the bytes sglang's _profile_available_bytes
+     * returned (for checks against a real log). */
+    kvplan_opt_int available_bytes;
+    /* Weights of the whole model and of the draft, in bytes; absent: an
+     * estimate from the config (reported as such). */
+    kvplan_opt_int weight_bytes;
+    kvplan_opt_int draft_weight_bytes;
+} kvplan_plan_options;
+
+KVPLAN_API void kvplan_plan_options_init(kvplan_plan_options *options);
+
+/* Bytes the pools really take (spec §5), beside the configurator's price. */
+typedef struct kvplan_allocation {
+    int64_t kv_bytes;            /* target KV pools, padding page included */
+    int64_t draft_kv_bytes;      /* the draft's pool at the same tokens */
+    int64_t req_to_token_bytes;  /* int32 (rows, context_len + extra) */
+    int64_t mamba_state_bytes;   /* mamba / linear hybrids */
+    int64_t predicted_kv_bytes;  /* tokens * the configurator's coefficient */
+} kvplan_allocation;
+
+/* One pipeline stage. */
+typedef struct kvplan_stage_plan {
+    int64_t pp_rank;
+    kvplan_rank rank;
+    kvplan_configurator configurator;
+    int64_t available_bytes;     /* handed to the profiling path */
+    kvplan_pool_config profiled; /* what the budget holds */
+    kvplan_pool_config pools;    /* after --max-total-tokens, the PP min,
+                                    max_running_requests and finalize */
+    kvplan_allocation allocation;
+    int64_t weight_bytes;        /* this rank's share */
+    int64_t draft_weight_bytes;
+    int64_t max_mamba_cache_size; /* requests; 0 unless mambaish */
+} kvplan_stage_plan;
+
+/* The budget's terms (spec §3.1, §4.1), in sglang's units. */
+typedef struct kvplan_budget {
+    bool given;                  /* --available-bytes: no budget computed */
+    double gpu_mem_mib;
+    double mem_fraction_static;
+    bool mem_fraction_auto;
+    double reserved_mib;         /* the rule's reserve */
+    double activation_mib;
+    double graph_mib;
+    int64_t prefill_graph_bs_count;
+    double context_overhead_bytes; /* CUDA context, NCCL: an estimate */
+    double pre_load_gib;         /* free before the weights */
+    double post_load_gib;        /* free after target and draft weights */
+    double rest_gib;             /* post - pre * (1 - f), before mamba */
+    double mamba_gib;            /* the mamba state reservation */
+    bool weights_estimated;
+    bool draft_weights_estimated;
+} kvplan_budget;
+
+/* A whole plan: resolved flags, the budget and every PP stage. */
+typedef struct kvplan_plan {
+    int64_t page_size;
+    int64_t chunked_prefill_size;
+    int64_t cuda_graph_max_bs;
+    char attention_backend[32];
+    int64_t context_len;
+    int64_t max_running_requests; /* per DP worker */
+    int64_t max_total_num_tokens; /* the cluster's: min over stages */
+    kvplan_budget budget;
+    size_t num_stages;
+    size_t binding_stage;         /* the stage with the fewest tokens */
+    kvplan_stage_plan stages[KVPLAN_MAX_PP_STAGES];
+} kvplan_plan;
+
+/*
+ * Plans `model` served with `options` as sglang would start it: resolves
+ * the GPU-dependent defaults (page size and attention backend, prefill
+ * chunk, cuda-graph batch size, mem_fraction_static), computes each
+ * stage's available bytes, runs the configurator's profiling path, applies
+ * --max-total-tokens and the PP minimum (constraint path), resolves
+ * max_running_requests and finalizes; then prices what the pools really
+ * allocate. KVPLAN_NOT_ENOUGH_MEMORY when the budget holds no page.
+ * `out` is large (see KVPLAN_MAX_PP_STAGES): allocate it, not on a small
+ * stack. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_plan_compute(const kvplan_model *model,
+                                             const kvplan_plan_options *options,
+                                             kvplan_plan *out,
+                                             kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */

@@ -16,6 +16,7 @@
  */
 #include "catalog.h"
 #include "internal.h"
+#include "model.h"
 
 #include <jansson.h>
 
@@ -29,40 +30,6 @@
 /* ------------------------------------------------------------------------ */
 /* The model                                                                 */
 /* ------------------------------------------------------------------------ */
-
-typedef struct id_list {
-    int64_t *ids;
-    size_t count;
-} id_list;
-
-struct kvplan_model {
-    kvplan_model_info info;
-    char *name, *hf_id, *arch, *model_type;
-    /* attention geometry (total heads; dims per head) */
-    kvplan_opt_int swa_num_key_value_heads;
-    int64_t swa_head_dim, swa_v_head_dim;
-    kvplan_opt_int kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim;
-    kvplan_opt_int dsa_index_head_dim;
-    /* DeepSeek V4 */
-    kvplan_opt_int dsv4_window_size, dsv4_index_head_dim;
-    id_list compress_ratios;
-    /* MiniMax sparse */
-    id_list minimax_dense, minimax_sparse, minimax_k_only;
-    kvplan_opt_int minimax_index_dim;
-    /* hybrid SWA: global ids, ascending */
-    id_list full_ids, swa_ids;
-    bool hybrid_swa_compress;
-    /* the sliding window, by sglang's three rules (§1.9) */
-    kvplan_opt_int class_window;        /* rule 1: the model class says */
-    kvplan_opt_int config_window;       /* rule 2: sliding_window_size ... */
-    kvplan_opt_int attention_chunk_size; /* rule 3 */
-    /* mamba / linear hybrids: global ids of the attention layers */
-    id_list mamba_full_ids;
-    int64_t num_attention_layers;
-    bool kv_fp8_quant;     /* ModelOpt FP8 KV cache: "auto" means fp8 */
-    bool dsa_dtype_arch;   /* DSA's GPU-dependent KV dtype default applies */
-    bool self_draft;       /* sglang drafts MTP from the model itself */
-};
 
 /* ------------------------------------------------------------------------ */
 /* Architecture tables                                                       */
@@ -856,6 +823,130 @@ static kvplan_status derive_minimax(kvplan_model *m, const view *v)
     return KVPLAN_OK;
 }
 
+/* An integer of the text config, or `fallback` when absent or invalid. */
+static int64_t tint_or(const view *v, const char *key, int64_t fallback)
+{
+    kvplan_opt_int x;
+    view quiet = *v;
+    quiet.err = NULL;
+    if (tint(&quiet, key, &x) != KVPLAN_OK || !x.set)
+        return fallback;
+    return x.value;
+}
+
+/*
+ * What the budget needs beyond the KV geometry: the vision tower (it moves
+ * mem_fraction_static, spec §4.1), an estimate of the weights in
+ * parameters for configs without their safetensors, and one request's
+ * mamba state (spec §3.1). The weight estimate counts embeddings,
+ * attention projections and MLP or MoE experts; norms and biases are left
+ * out, and every layer of a hybrid is priced as attention + MLP, so it is
+ * an estimate and reported as one.
+ */
+static void derive_budget_facts(kvplan_model *m, const view *v)
+{
+    const json_t *vision = get(v->top, "vision_config");
+    m->multimodal = json_is_object(vision);
+    m->vit_layers = 24;
+    m->vit_hidden = 1024;
+    if (m->multimodal) {
+        const json_t *x = get(vision, "num_hidden_layers");
+        if (json_is_integer(x))
+            m->vit_layers = (int64_t)json_integer_value(x);
+        x = get(vision, "hidden_size");
+        if (json_is_integer(x))
+            m->vit_hidden = (int64_t)json_integer_value(x);
+    }
+    m->attention_sinks = strcmp(m->arch, "GptOssForCausalLM") == 0;
+    const char *q = json_string_value(
+        get(hget(v, "quantization_config"), "quant_method"));
+    snprintf(m->quant_method, sizeof m->quant_method, "%s", q ? q : "");
+
+    int64_t h = m->info.hidden_size, heads = m->info.num_attention_heads;
+    int64_t kv = m->info.num_key_value_heads, hd = m->info.head_dim;
+    int64_t vhd = m->info.v_head_dim, layers = m->info.num_hidden_layers;
+    int64_t attn;
+    if (m->info.is_mla) {
+        int64_t lora = m->kv_lora_rank.value, rope = m->qk_rope_head_dim.value;
+        int64_t nope = m->qk_nope_head_dim.set ? m->qk_nope_head_dim.value : 128;
+        int64_t q_lora = tint_or(v, "q_lora_rank", 0);
+        attn = (q_lora > 0 ? h * q_lora + q_lora * heads * (nope + rope)
+                           : h * heads * (nope + rope)) +
+               h * (lora + rope) + lora * heads * (nope + vhd) +
+               heads * vhd * h;
+    } else {
+        int64_t q_lora = tint_or(v, "q_lora_rank", 0);
+        attn = (q_lora > 0 ? h * q_lora + q_lora * heads * hd
+                           : h * heads * hd) +
+               2 * h * kv * hd + heads * hd * h;
+    }
+    int64_t inter = tint_or(v, "intermediate_size", 4 * h);
+    int64_t experts = tint_or(v, "n_routed_experts",
+                              tint_or(v, "num_experts",
+                                      tint_or(v, "num_local_experts", 0)));
+    int64_t mlp_dense = layers * 3 * h * inter, mlp_experts = 0;
+    if (experts > 0) {
+        int64_t moe_inter = tint_or(v, "moe_intermediate_size", inter);
+        int64_t first_dense = tint_or(v, "first_k_dense_replace", 0);
+        int64_t moe_layers = kvplan__max(0, layers - first_dense);
+        int64_t shared = tint_or(v, "n_shared_experts", 0);
+        int64_t shared_inter =
+            tint_or(v, "shared_expert_intermediate_size", moe_inter);
+        mlp_dense = first_dense * 3 * h * inter +
+                    moe_layers * (h * experts + 3 * h * shared_inter *
+                                                    (shared > 0 ? shared : 0));
+        mlp_experts = moe_layers * experts * 3 * h * moe_inter;
+    }
+    int64_t vocab = m->info.vocab_size;
+    bool tied = json_is_true(hget(v, "tie_word_embeddings"));
+    m->dense_params = vocab * h * (tied ? 1 : 2) + layers * attn + mlp_dense;
+    m->expert_params = mlp_experts;
+
+    /* mamba state shapes: Mamba2 (Nemotron-H) and Gated DeltaNet (Qwen3
+     * Next / 3.5), per request, before TP */
+    const char *mt = m->model_type;
+    const char *ssm = tstr(v, "mamba_ssm_dtype");
+    m->mamba_ssm_size =
+        ssm != NULL && (strcmp(ssm, "bfloat16") == 0 ||
+                        strcmp(ssm, "float16") == 0)
+            ? 2
+            : 4;
+    if (strcmp(mt, "nemotron_h") == 0) {
+        int64_t nh = tint_or(v, "mamba_num_heads", 0);
+        int64_t mhd = tint_or(v, "mamba_head_dim", 0);
+        int64_t groups = tint_or(v, "n_groups", 8);
+        int64_t state = tint_or(v, "ssm_state_size", 128);
+        m->mamba_conv_dim = nh * mhd + 2 * groups * state;
+        m->mamba_conv_width = tint_or(v, "conv_kernel", 4) - 1;
+        m->mamba_temporal_heads = nh;
+        m->mamba_temporal_a = mhd;
+        m->mamba_temporal_b = state;
+        m->mamba_layers = 0;
+        const json_t *p = tget(v, "hybrid_override_pattern");
+        const json_t *b = tget(v, "layers_block_type");
+        if (json_is_string(p)) {
+            for (const char *c = json_string_value(p); *c; c++)
+                m->mamba_layers += *c == 'M';
+        } else {
+            size_t i;
+            const json_t *e;
+            json_array_foreach(b, i, e) m->mamba_layers +=
+                pick_string(e, "mamba");
+        }
+    } else if (strcmp(mt, "qwen3_next") == 0 || strncmp(mt, "qwen3_5", 7) == 0) {
+        int64_t nk = tint_or(v, "linear_num_key_heads", 0);
+        int64_t nv = tint_or(v, "linear_num_value_heads", 0);
+        int64_t dk = tint_or(v, "linear_key_head_dim", 0);
+        int64_t dv = tint_or(v, "linear_value_head_dim", 0);
+        m->mamba_conv_dim = 2 * nk * dk + nv * dv;
+        m->mamba_conv_width = tint_or(v, "linear_conv_kernel_dim", 4) - 1;
+        m->mamba_temporal_heads = nv;
+        m->mamba_temporal_a = dk;
+        m->mamba_temporal_b = dv;
+        m->mamba_layers = layers - (int64_t)m->mamba_full_ids.count;
+    }
+}
+
 /* Picks hf_text_config (§1.1) and sets the view. */
 static kvplan_status select_text_config(view *v, const char *arch)
 {
@@ -1084,6 +1175,8 @@ static kvplan_status derive(kvplan_model *m, const json_t *root,
                        strcmp(kv_algo, "fp8") == 0);
     m->self_draft = in_list(arch, self_draft_archs);
 
+    derive_budget_facts(m, &v);
+
     /* the layers that hold a KV cache, all stages together */
     m->info.num_kv_layers =
         mambaish ? (int64_t)m->mamba_full_ids.count
@@ -1184,8 +1277,8 @@ static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
 
 static kvplan_status load_text(const char *text, size_t len,
                                const char *origin, const char *name,
-                               const char *hf_id, kvplan_model **out,
-                               kvplan_error *err)
+                               const char *hf_id, const char *overrides,
+                               kvplan_model **out, kvplan_error *err)
 {
     json_error_t jerr;
     size_t fixed_len = 0;
@@ -1203,6 +1296,21 @@ static kvplan_status load_text(const char *text, size_t len,
             err->column = jerr.column > 0 ? (uint32_t)jerr.column : 0;
         }
         return KVPLAN_PARSE;
+    }
+    if (overrides != NULL) {
+        /* config.update(overrides): top-level keys replaced */
+        json_t *o = json_loads(overrides, JSON_REJECT_DUPLICATES, &jerr);
+        if (o == NULL || !json_is_object(o) || !json_is_object(root) ||
+            json_object_update(root, o) != 0) {
+            json_decref(o);
+            json_decref(root);
+            return kvplan__fail(err, KVPLAN_PARSE,
+                                "--json-model-override-args",
+                                "--json-model-override-args must be a JSON "
+                                "object%s%s",
+                                o == NULL ? ": " : "", o == NULL ? jerr.text : "");
+        }
+        json_decref(o);
     }
     kvplan_model *m = calloc(1, sizeof *m);
     kvplan_status st = KVPLAN_OK;
@@ -1238,7 +1346,7 @@ kvplan_status kvplan_model_load_json(const char *text, size_t len,
                             "kvplan_model_load_json needs text and a place "
                             "for the model; got NULL");
     *out = NULL;
-    return load_text(text, len, origin, origin, "", out, err);
+    return load_text(text, len, origin, origin, "", NULL, out, err);
 }
 
 static kvplan_status read_file(const char *path, char **buf, size_t *len,
@@ -1298,6 +1406,13 @@ static bool name_eq(const char *a, const char *b)
 kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
                                 kvplan_error *err)
 {
+    return kvplan_model_load_override(name_or_path, NULL, out, err);
+}
+
+kvplan_status kvplan_model_load_override(const char *name_or_path,
+                                         const char *overrides,
+                                         kvplan_model **out, kvplan_error *err)
+{
     if (out == NULL || name_or_path == NULL)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
                             "kvplan_model_load needs a name or path and a "
@@ -1315,7 +1430,7 @@ kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
         kvplan_status st = read_file(path, &buf, &len, err);
         if (st != KVPLAN_OK)
             return st;
-        st = load_text(buf, len, path, name_or_path, "", out, err);
+        st = load_text(buf, len, path, name_or_path, "", overrides, out, err);
         free(buf);
         return st;
     }
@@ -1325,7 +1440,7 @@ kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
         if (name_eq(e->name, name_or_path) ||
             (e->hf_id[0] != '\0' && name_eq(e->hf_id, name_or_path)))
             return load_text((const char *)e->json, e->json_size, e->name,
-                             e->name, e->hf_id, out, err);
+                             e->name, e->hf_id, overrides, out, err);
     }
     return kvplan__fail(err, KVPLAN_IO, "--model-path",
                         "%s: no such file or directory, and not a model of "

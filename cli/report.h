@@ -1,0 +1,23 @@
+/*
+ * report.h: a plan, written for a person (text, with --explain) or for a
+ * script (--json, schema docs/plan.schema.json).
+ */
+#ifndef KVPLAN_REPORT_H
+#define KVPLAN_REPORT_H
+
+#include "flags.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+#define KVPLAN_PLAN_SCHEMA_VERSION 1
+
+/* Writes the human report; returns 0 or -1 on a write error. */
+int kvplan__report_text(FILE *out, const kvplan__cli *cli,
+                        const kvplan_model *model, const kvplan_plan *plan);
+
+/* The --json document (new reference), or NULL when out of memory. */
+json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
+                            const kvplan_plan *plan);
+
+#endif /* KVPLAN_REPORT_H */
