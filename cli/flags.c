@@ -293,7 +293,7 @@ static kvplan_status choice(kvplan__cli *cli, const char *name,
     }
     cli->options.gpu = g;
     cli->options.gpu_set = true;
-    cli->gpu_name = g.name;
+    cli->gpu_name = cli->options.gpu.name;
     return KVPLAN_OK;
 }
 

@@ -19,7 +19,7 @@
 /* ------------------------------------------------------------------------ */
 
 typedef struct lines {
-    char text[48][200];
+    char text[48][320];
     size_t n;
 } lines;
 
@@ -250,18 +250,28 @@ static void notes(lines *l, const kvplan_plan *p)
                "context, weights%s); pass --available-bytes from a real "
                "log for sglang's exact numbers",
             p->budget.weights_estimated ? " estimated from config.json" : "");
-    if (a->kv_bytes != a->predicted_kv_bytes && a->predicted_kv_bytes > 0) {
-        long long diff = (long long)(a->kv_bytes - a->predicted_kv_bytes);
-        add(l,
-            "sglang allocates %lld bytes for the KV pools, %lld %s than the "
-            "configurator's price: one padding page per pool%s",
-            (long long)a->kv_bytes, diff < 0 ? -diff : diff,
-            diff < 0 ? "less" : "more",
-            sp->rank.model.hf_config.is_deepseek_dsa &&
+    /* the configurator prices the draft's KV too (EAGLE/DFLASH scaling) */
+    int64_t allocated = a->kv_bytes + a->draft_kv_bytes;
+    if (allocated != a->predicted_kv_bytes && a->predicted_kv_bytes > 0) {
+        long long diff = (long long)(allocated - a->predicted_kv_bytes);
+        const char *why =
+            sp->configurator.kind == KVPLAN_CONFIGURATOR_DSV4
+                ? "DeepSeek V4's pools round each page up to 576-byte "
+                  "multiples, keep a padding page per pool, and its c4 "
+                  "indexer holds c128 x 32 tokens"
+            : sp->rank.model.hf_config.is_deepseek_dsa &&
                     sp->rank.runner.kv_cache_dtype ==
                         KVPLAN_DTYPE_FLOAT8_E4M3FN
-                ? ", and DSA's fp8 MLA rows take 656 bytes, not 576"
-                : "");
+                ? "DSA's fp8 MLA rows take 656 bytes, not the 576 the "
+                  "configurator prices, and each pool keeps a padding page"
+            : a->draft_kv_bytes > 0
+                ? "a padding page per pool, and the draft's own geometry"
+                : "one padding page per pool";
+        add(l,
+            "sglang allocates %lld bytes for the KV pools%s, %lld %s than the "
+            "configurator's price: %s",
+            (long long)allocated, a->draft_kv_bytes > 0 ? " (draft included)" : "",
+            diff < 0 ? -diff : diff, diff < 0 ? "less" : "more", why);
     }
 }
 
@@ -344,7 +354,7 @@ int kvplan__report_text(FILE *out, const kvplan__cli *cli,
 
     coefficient_text(c, coef);
     fprintf(out, "\nKV cache: %s\n", kvplan_configurator_name(c->kind));
-    fprintf(out, "  %-26s %s\n",
+    fprintf(out, "  %-26s %s bytes per token\n",
             c->kind == KVPLAN_CONFIGURATOR_DSV4 ? "bytes_per_full_token"
                                                 : "cell_size",
             coef);

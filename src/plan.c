@@ -793,6 +793,15 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
             rest -= (double)max_mamba * mamba_per / 1073741824.0;
             b->mamba_gib = before - rest;
         }
+        if (b->post_load_gib <= 0)
+            return kvplan__fail(
+                err, KVPLAN_NOT_ENOUGH_MEMORY, "--tp-size",
+                "Not enough memory: the weights alone (%.2f GiB per rank%s) "
+                "exceed the %.2f GiB free on each GPU before loading them; "
+                "sglang would fail loading them. Spread the model over more "
+                "GPUs (--tp-size, --pp-size) or use a larger GPU.",
+                (weights + draft) / ranks / 1073741824.0,
+                b->weights_estimated ? ", estimated" : "", b->pre_load_gib);
         if (rest <= 0) {
             double need = 1 - b->post_load_gib / b->pre_load_gib;
             char f_text[32];

@@ -1,0 +1,2 @@
+--tp-size
+two

@@ -1,0 +1,6 @@
+--model-path
+deepseek-ai/DeepSeek-V3.2
+--gpu
+B200
+--tp-size
+8

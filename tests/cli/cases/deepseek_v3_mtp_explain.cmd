@@ -1,0 +1,9 @@
+--model-path
+deepseek-v3
+--speculative-algorithm
+EAGLE
+--tp-size
+8
+--gpu
+H200
+--explain

@@ -1,0 +1,9 @@
+--model-path
+llama-3.1-8b-instruct
+--speculative-algorithm
+EAGLE3
+--speculative-draft-model-path
+eagle3-llama3.1-8b
+--gpu
+H100-80GB
+--json

@@ -1,0 +1,5 @@
+--model-path
+gpt-oss-120b
+--available-bytes
+107374182400
+--json

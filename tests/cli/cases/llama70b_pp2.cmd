@@ -1,0 +1,10 @@
+--model-path
+llama-3.1-70b-instruct
+--tp-size
+4
+--pp-size
+2
+--gpu
+A100-80GB
+--max-total-tokens
+200000

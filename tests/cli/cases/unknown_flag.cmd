@@ -1,0 +1,4 @@
+--model-path
+llama-3.1-8b
+--frobnicate
+3

@@ -1,0 +1,2 @@
+--model-path
+jamba-v0.1
