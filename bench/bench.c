@@ -3,10 +3,13 @@
  *
  *   kvplan-bench [GOLDEN_FILE]
  *
- * Prints two figures, in nanoseconds:
+ * Prints three figures:
  *   pools_scenario_ns  building a configurator and making its calls (as the
  *                      reference oracle does), per call;
- *   pools_call_ns      one profiling-path call on a built configurator.
+ *   pools_call_ns      one profiling-path call on a built configurator;
+ *   plan_process_ms    one whole plan of a catalog model as a process
+ *                      (kvplan --model-path llama-3.1-8b-instruct --json,
+ *                      the kvplan beside this program), median of 31 runs.
  * The JSON is parsed before the clock starts: only the core is timed. Each
  * figure is the median of 9 trials of at least 0.1 s, so that a noisy
  * neighbour on a shared machine moves it less; the fastest trial is shown
@@ -17,7 +20,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef KVPLAN_DEFAULT_GOLDEN
 #define KVPLAN_DEFAULT_GOLDEN "tests/data/golden/configurator.jsonl"
@@ -68,6 +74,34 @@ static size_t run_scenario(const kvplan__scenario *s)
         sink += have_last ? last.max_total_num_tokens : 0;
     }
     return s->num_calls;
+}
+
+/* Median wall time of running `kvplan` as a process, in ms; -1 when it
+ * cannot be run. */
+static double process_ms(const char *kvplan)
+{
+    char *const args[] = {(char *)kvplan, "--model-path",
+                          "llama-3.1-8b-instruct", "--json", NULL};
+    double ms[31];
+    for (int i = 0; i < 31; i++) {
+        double t0 = now_s();
+        pid_t pid = fork();
+        if (pid < 0)
+            return -1;
+        if (pid == 0) {
+            FILE *devnull = freopen("/dev/null", "w", stdout);
+            (void)devnull;
+            execv(kvplan, args);
+            _exit(127);
+        }
+        int status = 0;
+        if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0)
+            return -1;
+        ms[i] = (now_s() - t0) * 1e3;
+    }
+    qsort(ms, 31, sizeof ms[0], cmp_double);
+    return ms[15];
 }
 
 int main(int argc, char **argv)
@@ -159,6 +193,15 @@ int main(int argc, char **argv)
     printf("pools_call_ns: %.2f\n", call_ns[TRIALS / 2]);
     printf("fastest trials: scenario %.2f ns, call %.2f ns\n", scenario_ns[0],
            call_ns[0]);
+    /* the kvplan beside this program */
+    char kvplan[4096];
+    snprintf(kvplan, sizeof kvplan, "%s", argv[0]);
+    char *slash = strrchr(kvplan, '/');
+    snprintf(slash ? slash + 1 : kvplan,
+             sizeof kvplan - (size_t)(slash ? slash + 1 - kvplan : 0), "kvplan");
+    double proc = process_ms(kvplan);
+    if (proc >= 0)
+        printf("plan_process_ms: %.2f\n", proc);
     for (size_t i = 0; i < n; i++)
         kvplan__scenario_free(&all[i]);
     free(all);

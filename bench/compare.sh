@@ -25,6 +25,14 @@ i=0
 while [ "$i" -lt "$rounds" ]; do
   "$build/kvplan-bench" "$golden" > "$tmp/c.$i"
   (cd "$anchor_dir" && python3 bench_seed.py "$golden" 2>/dev/null) > "$tmp/py.$i"
+  # the oracle answering one scenario as a process (median of 5)
+  head -n 1 "$golden" > "$tmp/one.jsonl"
+  for k in 1 2 3 4 5; do
+    t0=$(date +%s%N)
+    (cd "$anchor_dir" && python3 oracle.py < "$tmp/one.jsonl" > /dev/null 2>&1)
+    t1=$(date +%s%N)
+    echo $(( (t1 - t0) / 1000 ))
+  done | sort -n | sed -n 3p | awk '{ printf "%.2f\n", $1 / 1000 }' > "$tmp/pyproc.$i"
   echo "round $((i + 1)): $(sed -n 's/^pools_scenario_ns: /C scenario /p' "$tmp/c.$i") ns," \
        "$(sed -n 's/^pools_call_ns: /call /p' "$tmp/c.$i") ns; Python $(cat "$tmp/py.$i")"
   i=$((i + 1))
@@ -34,7 +42,11 @@ c_scn=$(cat "$tmp"/c.* | sed -n 's/^pools_scenario_ns: //p' | median)
 c_call=$(cat "$tmp"/c.* | sed -n 's/^pools_call_ns: //p' | median)
 py_scn=$(cat "$tmp"/py.* | sed -n 's/.*(build + calls): \([0-9.]*\) us.*/\1/p' | median)
 py_call=$(cat "$tmp"/py.* | sed -n 's/.*call alone: \([0-9.]*\) us.*/\1/p' | median)
-echo "medians: pools_scenario_ns $c_scn vs Python $py_scn us; pools_call_ns $c_call vs Python $py_call us"
-awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" 'BEGIN {
+c_proc=$(cat "$tmp"/c.* | sed -n 's/^plan_process_ms: //p' | median)
+py_proc=$(cat "$tmp"/pyproc.* | median)
+echo "medians: pools_scenario_ns $c_scn vs Python $py_scn us; pools_call_ns $c_call vs Python $py_call us; plan_process_ms $c_proc vs oracle.py process $py_proc ms"
+awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" \
+    -v e="$py_proc" -v f="$c_proc" 'BEGIN {
   printf "scenario ratio: %.0fx (target 500x)\ncall ratio: %.0fx (target 200x)\n",
-         a * 1000 / b, c * 1000 / d }'
+         a * 1000 / b, c * 1000 / d
+  printf "process ratio: %.0fx (target 20x)\n", e / f }'

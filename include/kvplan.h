@@ -456,6 +456,9 @@ typedef struct kvplan_model_info {
     bool is_mambaish;    /* mamba / linear-attention hybrid */
     bool is_draft_only;  /* an EAGLE3 draft head: serves only as a draft */
     int64_t num_kv_layers; /* layers holding a KV cache (all stages) */
+    /* The weights' bytes from the model directory's safetensors (the
+     * index's total_size, or the tensor headers); absent otherwise. */
+    kvplan_opt_int weight_bytes;
 } kvplan_model_info;
 
 /* Never NULL for a loaded model. */

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 /* ------------------------------------------------------------------------ */
@@ -1403,6 +1404,73 @@ static bool name_eq(const char *a, const char *b)
     return *a == *b;
 }
 
+/* The bytes of one .safetensors file's tensors, from its header alone: an
+ * 8-byte little-endian length, then a JSON object of tensors with
+ * data_offsets. -1 when the file is not readable as such. */
+static int64_t safetensors_bytes(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    unsigned char len8[8];
+    int64_t total = -1;
+    if (fread(len8, 1, 8, f) == 8) {
+        uint64_t n = 0;
+        for (int i = 7; i >= 0; i--)
+            n = (n << 8) | len8[i];
+        char *hdr = n > 0 && n < (100u << 20) ? malloc((size_t)n) : NULL;
+        if (hdr != NULL && fread(hdr, 1, (size_t)n, f) == n) {
+            json_t *h = json_loadb(hdr, (size_t)n, 0, NULL);
+            const char *key;
+            json_t *t;
+            total = h ? 0 : -1;
+            json_object_foreach(h, key, t)
+            {
+                const json_t *off = json_object_get(t, "data_offsets");
+                if (json_array_size(off) == 2)
+                    total += (int64_t)(json_integer_value(json_array_get(off, 1)) -
+                                       json_integer_value(json_array_get(off, 0)));
+            }
+            json_decref(h);
+        }
+        free(hdr);
+    }
+    fclose(f);
+    return total;
+}
+
+/* The weights of a model directory: model.safetensors.index.json's
+ * metadata.total_size, else the sum over the *.safetensors headers. */
+static kvplan_opt_int directory_weights(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    json_t *index = json_load_file(path, 0, NULL);
+    const json_t *total =
+        json_object_get(json_object_get(index, "metadata"), "total_size");
+    kvplan_opt_int out = {0, false};
+    if (json_is_integer(total) && json_integer_value(total) > 0)
+        out = (kvplan_opt_int){(int64_t)json_integer_value(total), true};
+    json_decref(index);
+    if (out.set)
+        return out;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return out;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 12 && strcmp(e->d_name + n - 12, ".safetensors") == 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            int64_t b = safetensors_bytes(path);
+            if (b > 0)
+                out = (kvplan_opt_int){out.value + b, true};
+        }
+    }
+    closedir(d);
+    return out;
+}
+
 kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
                                 kvplan_error *err)
 {
@@ -1432,6 +1500,8 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
             return st;
         st = load_text(buf, len, path, name_or_path, "", overrides, out, err);
         free(buf);
+        if (st == KVPLAN_OK && S_ISDIR(sb.st_mode))
+            (*out)->info.weight_bytes = directory_weights(name_or_path);
         return st;
     }
     /* catalog: the short name or the Hugging Face id, any case */

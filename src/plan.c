@@ -707,15 +707,19 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
 
     /* the weights this rank holds, and the draft's */
     double ranks = (double)(s.tp_size * s.pp_size);
-    double weights = o->weight_bytes.set ? (double)o->weight_bytes.value
-                                         : estimate_weights(m, model_dtype);
-    b->weights_estimated = !o->weight_bytes.set;
+    kvplan_opt_int measured = o->weight_bytes.set ? o->weight_bytes
+                                                  : m->info.weight_bytes;
+    double weights = measured.set ? (double)measured.value
+                                  : estimate_weights(m, model_dtype);
+    b->weights_estimated = !measured.set;
     double draft = 0;
     if (o->draft_weight_bytes.set) {
         draft = (double)o->draft_weight_bytes.value;
     } else if (s.speculative_draft_model != NULL) {
-        draft = estimate_weights(s.speculative_draft_model, model_dtype);
-        b->draft_weights_estimated = true;
+        const kvplan_model *d = s.speculative_draft_model;
+        b->draft_weights_estimated = !d->info.weight_bytes.set;
+        draft = d->info.weight_bytes.set ? (double)d->info.weight_bytes.value
+                                         : estimate_weights(d, model_dtype);
     } else if (s.speculative_algorithm != KVPLAN_SPEC_NONE && m->self_draft &&
                m->info.num_nextn_predict_layers.set &&
                m->info.num_hidden_layers > 0) {

@@ -1,0 +1,243 @@
+/*
+ * test_plan.c: the whole plan (src/plan.c) against the spec's rules and
+ * worked numbers: mem_fraction_static (§4.1), page size and backend
+ * defaults (§4.3), the model and speculative hooks (§4.4-4.5),
+ * --max-total-tokens and the PP minimum (§3.2), max_running_requests
+ * (§3.3), the req_to_token pool (§3.4), real allocations (§5), weights
+ * from safetensors, and the GPU presets and probe.
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <stdlib.h>
+
+static kvplan_plan *plan_of(const char *model, kvplan_plan_options *o,
+                            kvplan_status want)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    kvplan_plan *p = malloc(sizeof *p);
+    CHECK_INT(kvplan_model_load(model, &m, &err), KVPLAN_OK);
+    kvplan_status st = kvplan_plan_compute(m, o, p, &err);
+    CHECK_INT(st, want);
+    if (st != want)
+        fprintf(stderr, "  %s: %s\n", model, err.message);
+    kvplan_model_free(m);
+    return p;
+}
+
+static kvplan_plan_options on_gpu(const char *gpu)
+{
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
+    o.gpu_set = true;
+    return o;
+}
+
+/* §4.1's examples: non-MLA, chunk 8192, decode graphs to 256 (tp < 4) or
+ * 512 (tp >= 4), 58 prefill graph sizes (8 MB each). */
+static void test_mem_fraction(void)
+{
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    kvplan_plan *p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    /* 512 + 1.5 * 8192 + 1/8 * 1024 + 256 * 2 + 8 * 58 = 13904 */
+    CHECK_DOUBLE(p->budget.reserved_mib, 13904.0);
+    CHECK_DOUBLE(p->budget.mem_fraction_static, 0.83);
+    CHECK_INT(p->budget.prefill_graph_bs_count, 58);
+    CHECK_INT(p->chunked_prefill_size, 8192);
+    CHECK_INT(p->cuda_graph_max_bs, 256);
+    CHECK_INT(p->page_size, 1); /* fa3 on Hopper keeps page 1 */
+    CHECK_STR(p->attention_backend, "fa3");
+    free(p);
+    o = on_gpu("H200");
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.mem_fraction_static, 0.903);
+    free(p);
+    /* tp 8: 512 + 12288 + 1024 + 512 * 2 + 464 = 15312 */
+    o = on_gpu("H100-80GB");
+    o.server.tp_size = 8;
+    p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.reserved_mib, 15312.0);
+    CHECK_DOUBLE(p->budget.mem_fraction_static, 0.812);
+    free(p);
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.mem_fraction_static, 0.893);
+    free(p);
+    /* a small GPU: no 10 GiB floor; chunk 2048 and graphs to 24 on 24 GB:
+     * 512 + 1.5 * 2048 + 128 + 24 * 2 + 8 * 38 (sizes up to 2048) */
+    o = on_gpu("L4");
+    p = plan_of("qwen3-0.6b", &o, KVPLAN_OK);
+    CHECK_INT(p->chunked_prefill_size, 2048);
+    CHECK_INT(p->cuda_graph_max_bs, 24);
+    CHECK_INT(p->budget.prefill_graph_bs_count, 42);
+    CHECK_DOUBLE(p->budget.reserved_mib, 512 + 3072 + 128 + 48 + 8 * 42);
+    free(p);
+    /* a given fraction is used as is */
+    o = on_gpu("H100-80GB");
+    o.mem_fraction_static = (kvplan_opt_double){0.7, true};
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.mem_fraction_static, 0.7);
+    CHECK(!p->budget.mem_fraction_auto);
+    free(p);
+}
+
+/* §3.3-3.4 and §5.1 on the spec's Llama example: 100 GiB, page 64. */
+static void test_requests_and_allocation(void)
+{
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    o.available_bytes = (kvplan_opt_int){107374182400LL, true};
+    o.server.page_size = 64;
+    kvplan_plan *p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(p->max_total_num_tokens, 819200);
+    /* min(clamp(int(819200 / 131072 * 512) = 3200, 2048, 4096), 409600) */
+    CHECK_INT(p->max_running_requests, 3200);
+    CHECK_INT(p->context_len, 131072);
+    const kvplan_allocation *a = &p->stages[0].allocation;
+    CHECK_INT(a->predicted_kv_bytes, 819200LL * 131072);
+    CHECK_INT(a->kv_bytes, (819200LL + 64) * 131072); /* + one page */
+    /* (3200 + 1) rows x (131072 + 4) x int32 */
+    CHECK_INT(a->req_to_token_bytes, 3201LL * 131076 * 4);
+    free(p);
+
+    /* --max-total-tokens lowers through the constraint path:
+     * 100000 // 64 * 64 = 99968; requests min(2048, 49984) */
+    o.max_total_tokens = (kvplan_opt_int){100000, true};
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(p->stages[0].profiled.max_total_num_tokens, 819200);
+    CHECK_INT(p->max_total_num_tokens, 99968);
+    CHECK_INT(p->max_running_requests, 2048);
+    free(p);
+    o.max_total_tokens.set = false;
+
+    /* a user value, per DP worker, capped by tokens // 2 */
+    o.server.max_running_requests = (kvplan_opt_int){10000000, true};
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(p->max_running_requests, 409600);
+    free(p);
+    o.server.max_running_requests.set = false;
+
+    /* speculative decoding sets 48 running requests when none is given */
+    o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE;
+    p = plan_of("deepseek-v3", &o, KVPLAN_OK);
+    CHECK_INT(p->max_running_requests, 48);
+    CHECK_INT(p->stages[0].configurator.cell_size_bytes, 71424);
+    free(p);
+    o.server.speculative_algorithm = KVPLAN_SPEC_NONE;
+
+    /* the budget holds no page: does not fit */
+    o.available_bytes = (kvplan_opt_int){1000, true};
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY);
+    free(p);
+}
+
+/* §4.3-4.5: the model hooks. */
+static void test_model_hooks(void)
+{
+    kvplan_plan_options o = on_gpu("B200");
+    o.server.tp_size = 4;
+    kvplan_plan *p = plan_of("deepseek-v4-flash", &o, KVPLAN_OK);
+    CHECK_INT(p->page_size, 256);
+    CHECK_INT(p->max_running_requests, 256);
+    CHECK_DOUBLE(p->stages[0].rank.server_args.swa_full_tokens_ratio, 0.1);
+    CHECK_INT(p->stages[0].pools.c128_state_pool_size, 257 * 128);
+    free(p);
+    o = on_gpu("B200");
+    o.server.tp_size = 8;
+    p = plan_of("deepseek-v3.2", &o, KVPLAN_OK);
+    CHECK_INT(p->page_size, 64);
+    CHECK_STR(p->attention_backend, "dsa");
+    CHECK_INT(p->stages[0].rank.runner.kv_cache_dtype,
+              KVPLAN_DTYPE_FLOAT8_E4M3FN);
+    /* DSA fp8 rows really take 656 bytes, plus the indexer */
+    const kvplan_stage_plan *s = &p->stages[0];
+    int64_t rows = s->pools.max_total_num_tokens + 64;
+    int64_t pages = (s->pools.max_total_num_tokens + 64 + 1) / 64;
+    CHECK_INT(s->allocation.kv_bytes, rows * 656 * 61 + pages * 64 * 132 * 61);
+    free(p);
+    /* MHA on Blackwell: trtllm_mha, page 64 */
+    o = on_gpu("B200");
+    p = plan_of("qwen3-8b", &o, KVPLAN_OK);
+    CHECK_STR(p->attention_backend, "trtllm_mha");
+    CHECK_INT(p->page_size, 64);
+    free(p);
+}
+
+static void test_pipeline(void)
+{
+    kvplan_plan_options o = on_gpu("A100-80GB");
+    o.server.tp_size = 4;
+    o.server.pp_size = 3;
+    kvplan_plan *p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(p->num_stages, 3);
+    /* 80 layers: [0, 26) [26, 53) [53, 80); the 27-layer stages bind */
+    CHECK_INT(p->stages[0].rank.runner.end_layer, 26);
+    CHECK(p->stages[p->binding_stage].rank.runner.num_effective_layers == 27);
+    for (size_t i = 0; i < 3; i++)
+        CHECK_INT(p->stages[i].pools.max_total_num_tokens,
+                  p->max_total_num_tokens);
+    CHECK(p->stages[0].profiled.max_total_num_tokens >
+          p->max_total_num_tokens);
+    free(p);
+}
+
+static void test_weights_and_gpus(void)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load(KVPLAN_TEST_DATA "/tiny-safetensors", &m, &err),
+              KVPLAN_OK);
+    CHECK(kvplan_model_get_info(m)->weight_bytes.set);
+    CHECK_INT(kvplan_model_get_info(m)->weight_bytes.value, 14); /* 8 + 6 */
+    kvplan_model_free(m);
+    CHECK_INT(kvplan_model_load(KVPLAN_TEST_DATA "/tiny-index", &m, &err),
+              KVPLAN_OK);
+    CHECK_INT(kvplan_model_get_info(m)->weight_bytes.value, 1503238553);
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    kvplan_plan *p = malloc(sizeof *p);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK(!p->budget.weights_estimated);
+    CHECK_INT(p->stages[0].weight_bytes, 1503238553);
+    free(p);
+    kvplan_model_free(m);
+    /* a catalog model has no safetensors: estimated */
+    CHECK_INT(kvplan_model_load("qwen3-0.6b", &m, &err), KVPLAN_OK);
+    CHECK(!kvplan_model_get_info(m)->weight_bytes.set);
+    kvplan_model_free(m);
+
+    kvplan_gpu g;
+    CHECK(kvplan_gpu_preset("h100-80gb", &g));
+    CHECK_DOUBLE(g.total_mib, 81559.0);
+    CHECK_INT(g.compute_capability, 90);
+    CHECK(kvplan_gpu_preset("H200", &g));
+    CHECK_DOUBLE(g.total_mib, 143771.0);
+    CHECK(!kvplan_gpu_preset("H1000", &g));
+    size_t n = 0;
+    while (kvplan_gpu_preset_at(n, &g))
+        n++;
+    CHECK_INT(n, 16);
+    /* the probe: a GPU here, or a clear refusal naming --gpu */
+    int count = 0;
+    kvplan_status st = kvplan_gpu_probe(&g, &count, &err);
+    CHECK(st == KVPLAN_OK || st == KVPLAN_UNSUPPORTED);
+    if (st == KVPLAN_OK) {
+        CHECK(count > 0);
+        CHECK(g.total_mib > 0);
+    } else {
+        CHECK_STR(err.field, "--gpu");
+        CHECK_CONTAINS(err.message, "--gpu auto");
+    }
+}
+
+int main(void)
+{
+    test_mem_fraction();
+    test_requests_and_allocation();
+    test_model_hooks();
+    test_pipeline();
+    test_weights_and_gpus();
+    return check_report();
+}
