@@ -157,7 +157,7 @@ static const char *const arch_for_model_type[][2] = {
 typedef struct view {
     const json_t *top;
     const json_t *text;
-    char text_path[48]; /* "" for a flat config, else "/text_config" ... */
+    char text_path[96]; /* "" for a flat config, else "/text_config" ... */
     const char *model_type;
     kvplan_error *err;
 } view;
@@ -796,7 +796,7 @@ static kvplan_status derive_minimax(kvplan_model *m, const view *v)
                        "sparse_attention_config",
                        "required for MiniMax sparse attention, but absent");
     view sv = *v;
-    snprintf(sv.text_path, sizeof sv.text_path, "%s/sparse_attention_config",
+    snprintf(sv.text_path, sizeof sv.text_path, "%.60s/sparse_attention_config",
              v->text_path);
     sv.text = cfg;
     sv.model_type = NULL;

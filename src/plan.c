@@ -140,7 +140,7 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
             get_name(dev, name, sizeof name);
             double mib = (double)(mem.total >> 20);
             if (i == 0 || mib < out->total_mib) {
-                snprintf(out->name, sizeof out->name, "%s", name);
+                snprintf(out->name, sizeof out->name, "%.63s", name);
                 out->total_mib = mib;
                 out->compute_capability = major * 10 + minor;
                 out->is_hip = false;
