@@ -162,6 +162,9 @@ kvplan_status kvplan__parse_size_mib(const char *text, const char *flag_name,
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(end, units[i].unit) == 0) {
             *mib = x * units[i].mib;
+            if (!(*mib >= 1.0 && *mib <= 0x1p40)) /* 1 MiB to 1 EiB */
+                return bad(err, flag_name,
+                           "a GPU memory between 1 MiB and 1 EiB", text);
             return KVPLAN_OK;
         }
     }

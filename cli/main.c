@@ -131,7 +131,7 @@ static bool blank(const char *s)
 static int pools_line(const char *line, size_t len, size_t lineno)
 {
     json_error_t jerr;
-    json_t *obj = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *obj = json_loadb(line, len, 0, &jerr); /* last key wins */
     if (obj == NULL) {
         if (jerr.column > 0)
             fprintf(stderr, "kvplan pools: line %zu, column %d: %s\n",

@@ -484,11 +484,13 @@ static void read_env(reader *r, kvplan__scenario *s)
                  &k->env.SGLANG_SWA_EVICTION_INTERVAL);
     const char *dt = read_string(r, "SGLANG_DSV4_COMPRESS_STATE_DTYPE");
     if (dt != NULL) {
-        s->state_dtype = strdup(dt);
+        size_t n = strlen(dt) + 1;
+        s->state_dtype = malloc(n);
         if (s->state_dtype == NULL) {
             r->st = KVPLAN_NOMEM;
             return;
         }
+        memcpy(s->state_dtype, dt, n);
         k->env.SGLANG_DSV4_COMPRESS_STATE_DTYPE = s->state_dtype;
     }
     read_env_bool(r, "SGLANG_OPT_USE_ONLINE_COMPRESS",

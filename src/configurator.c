@@ -141,9 +141,11 @@ static int64_t count_k_only(const struct kvplan_minimax_sparse *ms,
 {
     uint64_t bits[64]; /* stages of up to 4096 layers */
     int64_t n = 0;
-    bool use_bits = end > start && end - start <= 64 * 64;
+    int64_t width;
+    bool use_bits = end > start && !__builtin_sub_overflow(end, start, &width) &&
+                    width <= 64 * 64;
     if (use_bits) {
-        size_t words = (size_t)((end - start + 63) / 64);
+        size_t words = (size_t)((width + 63) / 64);
         memset(bits, 0, words * sizeof bits[0]);
         for (size_t i = 0; i < ms->disable_value_layer_ids.count; i++) {
             int64_t l = ms->disable_value_layer_ids.ids[i];
@@ -173,12 +175,19 @@ static bool is_dflash_family(kvplan_spec_algorithm a)
     return a == KVPLAN_SPEC_DFLASH || a == KVPLAN_SPEC_DSPARK;
 }
 
+/* An int64 overflow, refused: `what` is the quantity, `fields` the JSON
+ * pointers of the inputs it is made of. */
+static kvplan_status overflow_of(kvplan_error *err, const char *what,
+                                 const char *fields)
+{
+    return kvplan__fail(err, KVPLAN_OVERFLOW, fields,
+                        "%s exceeds the range of a 64-bit integer; check %s",
+                        what, fields);
+}
+
 static kvplan_status overflow(kvplan_error *err, const char *what)
 {
-    return kvplan__fail(err, KVPLAN_OVERFLOW, NULL,
-                        "%s exceeds the range of a 64-bit integer; check the "
-                        "sizes given",
-                        what);
+    return overflow_of(err, what, "the sizes given");
 }
 
 static kvplan_status check_page(int64_t page_size, kvplan_error *err)
@@ -303,7 +312,8 @@ static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
                         &ovf);
     }
     if (ovf)
-        return overflow(err, "the MLA cell size");
+        return overflow_of(err, "the MLA cell size",
+                           "/model/kv_lora_rank, /model/qk_rope_head_dim");
     *cell = c;
     return KVPLAN_OK;
 }
@@ -354,7 +364,9 @@ static kvplan_status minimax_cell_size(const kvplan_rank *r,
         index_size, &ovf);
     int64_t c = kvplan__add(main_pool, indexer, &ovf);
     if (ovf)
-        return overflow(err, "the MiniMax sparse cell size");
+        return overflow_of(err, "the MiniMax sparse cell size",
+                           "/model/head_dim, /model/num_key_value_heads, "
+                           "/model/hf_config/minimax_sparse/sparse_index_dim");
     *cell = c;
     return KVPLAN_OK;
 }
@@ -394,7 +406,9 @@ static kvplan_status mha_cell_size(const kvplan_rank *r, int64_t layers,
         c = kvplan__add(kvplan__floordiv(c, 2, &ovf), scales, &ovf);
     }
     if (ovf)
-        return overflow(err, "the cell size");
+        return overflow_of(err, "the cell size",
+                           "/model/num_key_value_heads, /model/head_dim, "
+                           "/model/v_head_dim, /runner/num_effective_layers");
     *cell = c;
     return KVPLAN_OK;
 }
@@ -630,7 +644,9 @@ static kvplan_status hybrid_swa_init(kvplan_configurator *c,
         c->cell_size_bytes = 0;
     }
     if (ovf)
-        return overflow(err, "the hybrid SWA cell size");
+        return overflow_of(err, "the hybrid SWA cell size",
+                           "/model/num_key_value_heads, /model/head_dim, "
+                           "/model/swa_head_dim, the layer id lists");
     c->state.full_layers_num = nf;
     c->state.swa_layers_num = ns;
     c->state.draft_full_layers_num = draft;

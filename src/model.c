@@ -32,6 +32,10 @@
 /* The model                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The most layers kvplan accepts: far above any model, low enough that the
+ * per-layer lists stay small. */
+#define KVPLAN__MAX_LAYERS (1 << 20)
+
 /* ------------------------------------------------------------------------ */
 /* Architecture tables                                                       */
 /* ------------------------------------------------------------------------ */
@@ -863,45 +867,58 @@ static void derive_budget_facts(kvplan_model *m, const view *v)
         get(hget(v, "quantization_config"), "quant_method"));
     snprintf(m->quant_method, sizeof m->quant_method, "%s", q ? q : "");
 
-    int64_t h = m->info.hidden_size, heads = m->info.num_attention_heads;
-    int64_t kv = m->info.num_key_value_heads, hd = m->info.head_dim;
-    int64_t vhd = m->info.v_head_dim, layers = m->info.num_hidden_layers;
-    int64_t attn;
+    /* in doubles: an estimate, and no product of config values may
+     * overflow */
+    double h = (double)m->info.hidden_size;
+    double heads = (double)m->info.num_attention_heads;
+    double kv = (double)m->info.num_key_value_heads;
+    double hd = (double)m->info.head_dim, vhd = (double)m->info.v_head_dim;
+    double layers = (double)m->info.num_hidden_layers;
+    double attn;
+    double q_lora = (double)tint_or(v, "q_lora_rank", 0);
     if (m->info.is_mla) {
-        int64_t lora = m->kv_lora_rank.value, rope = m->qk_rope_head_dim.value;
-        int64_t nope = m->qk_nope_head_dim.set ? m->qk_nope_head_dim.value : 128;
-        int64_t q_lora = tint_or(v, "q_lora_rank", 0);
+        double lora = (double)m->kv_lora_rank.value;
+        double rope = (double)m->qk_rope_head_dim.value;
+        double nope =
+            m->qk_nope_head_dim.set ? (double)m->qk_nope_head_dim.value : 128;
         attn = (q_lora > 0 ? h * q_lora + q_lora * heads * (nope + rope)
                            : h * heads * (nope + rope)) +
                h * (lora + rope) + lora * heads * (nope + vhd) +
                heads * vhd * h;
     } else {
-        int64_t q_lora = tint_or(v, "q_lora_rank", 0);
         attn = (q_lora > 0 ? h * q_lora + q_lora * heads * hd
                            : h * heads * hd) +
                2 * h * kv * hd + heads * hd * h;
     }
-    int64_t inter = tint_or(v, "intermediate_size", 4 * h);
-    int64_t experts = tint_or(v, "n_routed_experts",
-                              tint_or(v, "num_experts",
-                                      tint_or(v, "num_local_experts", 0)));
-    int64_t mlp_dense = layers * 3 * h * inter, mlp_experts = 0;
+    double inter = (double)tint_or(v, "intermediate_size",
+                                   m->info.hidden_size < INT64_MAX / 4
+                                       ? 4 * m->info.hidden_size
+                                       : 0);
+    double experts = (double)tint_or(
+        v, "n_routed_experts",
+        tint_or(v, "num_experts", tint_or(v, "num_local_experts", 0)));
+    double mlp_dense = layers * 3 * h * inter, mlp_experts = 0;
     if (experts > 0) {
-        int64_t moe_inter = tint_or(v, "moe_intermediate_size", inter);
-        int64_t first_dense = tint_or(v, "first_k_dense_replace", 0);
-        int64_t moe_layers = kvplan__max(0, layers - first_dense);
-        int64_t shared = tint_or(v, "n_shared_experts", 0);
-        int64_t shared_inter =
-            tint_or(v, "shared_expert_intermediate_size", moe_inter);
+        double moe_inter = (double)tint_or(v, "moe_intermediate_size",
+                                           (int64_t)inter);
+        double first_dense = (double)tint_or(v, "first_k_dense_replace", 0);
+        double moe_layers = layers - first_dense > 0 ? layers - first_dense : 0;
+        double shared = (double)tint_or(v, "n_shared_experts", 0);
+        double shared_inter = (double)tint_or(
+            v, "shared_expert_intermediate_size", (int64_t)moe_inter);
         mlp_dense = first_dense * 3 * h * inter +
-                    moe_layers * (h * experts + 3 * h * shared_inter *
-                                                    (shared > 0 ? shared : 0));
+                    moe_layers * (h * experts +
+                                  3 * h * shared_inter * (shared > 0 ? shared : 0));
         mlp_experts = moe_layers * experts * 3 * h * moe_inter;
     }
-    int64_t vocab = m->info.vocab_size;
+    double vocab = (double)m->info.vocab_size;
     bool tied = json_is_true(hget(v, "tie_word_embeddings"));
     m->dense_params = vocab * h * (tied ? 1 : 2) + layers * attn + mlp_dense;
     m->expert_params = mlp_experts;
+    if (!(m->dense_params >= 0 && m->dense_params < 1e30))
+        m->dense_params = 0; /* nonsense dims: no estimate */
+    if (!(m->expert_params >= 0 && m->expert_params < 1e30))
+        m->expert_params = 0;
 
     /* mamba state shapes: Mamba2 (Nemotron-H) and Gated DeltaNet (Qwen3
      * Next / 3.5), per request, before TP */
@@ -944,7 +961,8 @@ static void derive_budget_facts(kvplan_model *m, const view *v)
         m->mamba_temporal_heads = nv;
         m->mamba_temporal_a = dk;
         m->mamba_temporal_b = dv;
-        m->mamba_layers = layers - (int64_t)m->mamba_full_ids.count;
+        m->mamba_layers =
+            m->info.num_hidden_layers - (int64_t)m->mamba_full_ids.count;
     }
 }
 
@@ -1089,6 +1107,11 @@ static kvplan_status derive(kvplan_model *m, const json_t *root,
     } else if ((st = tcount(&v, "num_hidden_layers", &layers)) != KVPLAN_OK) {
         return st;
     }
+    /* per-layer lists are allocated: refuse counts no model has */
+    if (layers > KVPLAN__MAX_LAYERS)
+        return fail_at(err, KVPLAN_PARSE, &v, true, "num_hidden_layers",
+                       "expected at most %d layers, got %lld",
+                       KVPLAN__MAX_LAYERS, (long long)layers);
     m->info.num_hidden_layers = layers;
     m->num_attention_layers =
         strcmp(arch, "LongcatFlashForCausalLM") == 0 ? 2 * layers : layers;
@@ -1284,9 +1307,9 @@ static kvplan_status load_text(const char *text, size_t len,
     json_error_t jerr;
     size_t fixed_len = 0;
     char *fixed = python_json_tokens(text, len, &fixed_len);
-    json_t *root = fixed ? json_loadb(fixed, fixed_len, JSON_REJECT_DUPLICATES,
-                                      &jerr)
-                         : json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    /* duplicate keys: the last wins, as in Python's json */
+    json_t *root = fixed ? json_loadb(fixed, fixed_len, 0, &jerr)
+                         : json_loadb(text, len, 0, &jerr);
     free(fixed);
     if (root == NULL) {
         kvplan__fail(err, KVPLAN_PARSE, "", "%s:%d:%d: %s",
@@ -1300,7 +1323,7 @@ static kvplan_status load_text(const char *text, size_t len,
     }
     if (overrides != NULL) {
         /* config.update(overrides): top-level keys replaced */
-        json_t *o = json_loads(overrides, JSON_REJECT_DUPLICATES, &jerr);
+        json_t *o = json_loads(overrides, 0, &jerr);
         if (o == NULL || !json_is_object(o) || !json_is_object(root) ||
             json_object_update(root, o) != 0) {
             json_decref(o);
@@ -1353,6 +1376,15 @@ kvplan_status kvplan_model_load_json(const char *text, size_t len,
 static kvplan_status read_file(const char *path, char **buf, size_t *len,
                                kvplan_error *err)
 {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return kvplan__fail(err, KVPLAN_IO, "", "%s: not a regular file",
+                            path);
+    if (stat(path, &sb) == 0 && sb.st_size > (1 << 26))
+        return kvplan__fail(err, KVPLAN_PARSE, "",
+                            "%s: %lld bytes; a config.json is far smaller "
+                            "(kvplan reads at most 64 MiB)",
+                            path, (long long)sb.st_size);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return kvplan__fail(err, KVPLAN_IO, "", "%s: %s", path,
@@ -1576,7 +1608,10 @@ static kvplan_status pp_range(int64_t layers, int64_t rank, int64_t pp,
                 mine_start = sum;
                 mine = x;
             }
-            sum += x;
+            if (x > layers || sum > layers)
+                sum = layers + 1; /* too many already: refused below */
+            else
+                sum += x;
             count++;
             p = *next == ',' ? next + 1 : next;
         }
@@ -1716,7 +1751,8 @@ kvplan_status kvplan_model_rank(const kvplan_model *m,
                             "the model it drafts for",
                             m->name, m->arch);
     int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
-    if (a->tp_size % (a->attn_cp_size * attn_dp) != 0)
+    if (attn_dp > a->tp_size || a->attn_cp_size > a->tp_size ||
+        a->tp_size % (a->attn_cp_size * attn_dp) != 0)
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--tp-size",
                             "--tp-size (%lld) must be a multiple of the "
                             "attention CP size times the DP-attention size "

@@ -43,8 +43,9 @@ struct kvplan_model {
     bool multimodal;        /* a vision tower sglang loads with the LM */
     int64_t vit_layers, vit_hidden;
     bool attention_sinks;   /* gpt-oss: triton instead of flashinfer */
-    int64_t dense_params;   /* weight estimate, in parameters */
-    int64_t expert_params;  /* MoE expert weights (quantized apart) */
+    double dense_params;    /* weight estimate, in parameters (a double:
+                               hostile configs must not overflow it) */
+    double expert_params;   /* MoE expert weights (quantized apart) */
     char quant_method[16];  /* quantization_config.quant_method, or "" */
     /* one request's mamba state at TP 1 (spec §3.1) */
     int64_t mamba_conv_dim, mamba_conv_width, mamba_layers;

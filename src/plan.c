@@ -185,8 +185,9 @@ static void memory_tiers(double gpu_mib, bool known, int64_t tp,
         *max_bs = 160;
         return;
     }
-    for (size_t i = 0;; i++) {
-        if (gpu_mib < tiers[i].below) {
+    size_t n = sizeof tiers / sizeof tiers[0];
+    for (size_t i = 0; i < n; i++) {
+        if (gpu_mib < tiers[i].below || i + 1 == n) { /* the last takes all */
             *chunk = tiers[i].chunk;
             *max_bs = tp < 4 ? tiers[i].bs_small_tp : tiers[i].bs_large_tp;
             return;
@@ -204,8 +205,8 @@ static int64_t prefill_bs_count(int64_t max_bs)
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
         for (int64_t b = ranges[i][0]; b <= ranges[i][1]; b += ranges[i][2])
             n += b <= max_bs;
-    for (int64_t b = 4608; b <= max_bs; b += 512)
-        n++;
+    if (max_bs >= 4608) /* 4608, 5120, ... up to max_bs */
+        n += (max_bs - 4608) / 512 + 1;
     return n;
 }
 
@@ -350,15 +351,19 @@ static int64_t mha_pool(int64_t tokens, int64_t page, int64_t heads,
     int64_t rows = kvplan__add(tokens, page, ovf);
     int64_t per_row;
     if (fp4) /* K and V packed (V uses head_dim), plus two scale buffers */
-        per_row = 2 * heads * (k_dim / 2) + 2 * ((heads * k_dim) / 16);
+        per_row = kvplan__add(
+            kvplan__mul(2 * heads, k_dim / 2, ovf),
+            2 * (kvplan__mul(heads, k_dim, ovf) / 16), ovf);
     else
-        per_row = heads * (k_dim + v_dim) * elem;
+        per_row = kvplan__mul(
+            kvplan__mul(heads, kvplan__add(k_dim, v_dim, ovf), ovf), elem,
+            ovf);
     return kvplan__mul(kvplan__mul(rows, per_row, ovf), layers, ovf);
 }
 
-static int64_t dsv4_page_bytes(int64_t page, int64_t per_token)
+static int64_t dsv4_page_bytes(int64_t page, int64_t per_token, bool *ovf)
 {
-    return ((page * per_token + 575) / 576) * 576;
+    return kvplan__ceil_align(kvplan__mul(page, per_token, ovf), 576, ovf);
 }
 
 static int64_t dsv4_pool(int64_t size, int64_t page, int64_t per_token,
@@ -366,8 +371,8 @@ static int64_t dsv4_pool(int64_t size, int64_t page, int64_t per_token,
 {
     if (layers <= 0 || page <= 0)
         return 0;
-    int64_t pages = (size + page + 1) / page;
-    return kvplan__mul(kvplan__mul(pages, dsv4_page_bytes(page, per_token),
+    int64_t pages = kvplan__add(size, page + 1, ovf) / page;
+    return kvplan__mul(kvplan__mul(pages, dsv4_page_bytes(page, per_token, ovf),
                                    ovf),
                        layers, ovf);
 }
@@ -376,9 +381,12 @@ static int64_t dsv4_state(int64_t size, int64_t ratio, int64_t ring,
                           int64_t width, int64_t elem, bool online,
                           int64_t mtp, int64_t layers, bool *ovf)
 {
-    int64_t rows = online ? (size + 2) * (1 + mtp)
-                          : kvplan__ceil_align(size + ring + 1, ratio, ovf);
-    return kvplan__mul(kvplan__mul(rows, width * elem, ovf), layers, ovf);
+    int64_t rows =
+        online ? kvplan__mul(kvplan__add(size, 2, ovf), kvplan__add(1, mtp, ovf),
+                             ovf)
+               : kvplan__ceil_align(kvplan__add(size, ring + 1, ovf), ratio, ovf);
+    return kvplan__mul(kvplan__mul(rows, kvplan__mul(width, elem, ovf), ovf),
+                       layers, ovf);
 }
 
 static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
@@ -415,13 +423,17 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
             dsv4_pool(p->c128_max_total_num_tokens, page / 128, per_token,
                       l128, ovf) +
             /* the c4 indexer holds c128 * 32 tokens */
-            (l4 > 0 ? kvplan__mul(
-                          kvplan__mul((p->c128_max_total_num_tokens * 32 +
-                                       page / 4 + 1) /
-                                          (page / 4),
-                                      (page / 4) * (ihd + ihd / 128 * 4), ovf),
-                          l4, ovf)
-                    : 0) +
+            (l4 > 0 && page >= 4
+                 ? kvplan__mul(
+                       kvplan__mul(
+                           kvplan__add(kvplan__mul(p->c128_max_total_num_tokens,
+                                                   32, ovf),
+                                       page / 4 + 1, ovf) /
+                               (page / 4),
+                           kvplan__mul(page / 4, ihd + ihd / 128 * 4, ovf),
+                           ovf),
+                       l4, ovf)
+                 : 0) +
             dsv4_state(p->c4_state_pool_size, 4, c->state.c4_ring_size,
                        4 * attn, s_elem, false, 0, l4, ovf) +
             dsv4_state(p->c4_state_pool_size, 4, c->state.c4_ring_size,
@@ -451,13 +463,15 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                                    ns, false, ovf) +
                           mha_pool(full_tokens, page, heads, hd, vhd, elem,
                                    nf, false, ovf);
-            per_layer_token = heads * (hd + vhd) * elem;
+            per_layer_token = kvplan__mul(
+                kvplan__mul(heads, kvplan__add(hd, vhd, ovf), ovf), elem, ovf);
         } else {
             a->kv_bytes = mha_pool(swa_tokens, page, heads, hd, hd, elem, ns,
                                    false, ovf) +
                           mha_pool(full_tokens, page, heads, hd, hd, elem, nf,
                                    false, ovf);
-            per_layer_token = heads * 2 * hd * elem;
+            per_layer_token = kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem,
+                                          ovf);
         }
         a->predicted_kv_bytes =
             kvplan__trunc(kvplan__to_double(S) * c->cell_size, ovf);
@@ -474,8 +488,9 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                            KVPLAN_DTYPE_FLOAT8_E4M3FN &&
                 strcmp(plan->attention_backend, "trtllm_mla") != 0)
                 dim = lora + (lora / 128) * 4 + rope * 2; /* 656 for 512/64 */
-            int64_t rows = S + page;
-            int64_t per_row = fp4 ? dim / 2 + dim / 16 : dim * elem;
+            int64_t rows = kvplan__add(S, page, ovf);
+            int64_t per_row = fp4 ? dim / 2 + dim / 16
+                                  : kvplan__mul(dim, elem, ovf);
             int64_t le = layers;
             if (dsa && r->server_args.enable_dsa_cache_layer_split &&
                 r->parallel.attn_cp_size > 1)
@@ -485,12 +500,14 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
             a->kv_bytes = kvplan__mul(kvplan__mul(rows, per_row, ovf), le, ovf);
             if (dsa) {
                 int64_t ihd = r->model.hf_config.index_head_dim.value;
-                int64_t pages = (S + page + 1) / page;
+                int64_t pages = kvplan__add(S, page + 1, ovf) / page;
                 a->kv_bytes = kvplan__add(
                     a->kv_bytes,
-                    kvplan__mul(kvplan__mul(pages,
-                                            page * (ihd + ihd / 128 * 4), ovf),
-                                le, ovf),
+                    kvplan__mul(
+                        kvplan__mul(pages,
+                                    kvplan__mul(page, ihd + ihd / 128 * 4, ovf),
+                                    ovf),
+                        le, ovf),
                     ovf);
             }
             per_layer_token = per_row;
@@ -519,12 +536,14 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                 mha_pool(S, page, heads, hd, hd, elem, nd + ns, false, ovf) +
                 mha_pool(S, page, 1, idim, idim, isz, ns - nk, false, ovf) +
                 mha_pool(S, page, 1, idim, 0, isz, nk, false, ovf);
-            per_layer_token = heads * 2 * hd * elem;
+            per_layer_token = kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem,
+                                          ovf);
         } else {
             int64_t v = r->runner.is_mambaish ? hd : vhd;
             a->kv_bytes = mha_pool(S, page, heads, hd, v, elem, layers, fp4,
                                    ovf);
-            per_layer_token = heads * (hd + v) * elem;
+            per_layer_token = kvplan__mul(
+                kvplan__mul(heads, kvplan__add(hd, v, ovf), ovf), elem, ovf);
         }
         a->predicted_kv_bytes = kvplan__mul(S, c->cell_size_bytes, ovf);
     }
@@ -539,7 +558,8 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                          ? r->runner.dflash_draft_num_layers.value
                          : 0;
         a->draft_kv_bytes = kvplan__mul(
-            kvplan__mul(S + page, per_layer_token, ovf), dl, ovf);
+            kvplan__mul(kvplan__add(S, page, ovf), per_layer_token, ovf), dl,
+            ovf);
     }
 }
 
@@ -550,7 +570,7 @@ static int64_t req_to_token_bytes(const kvplan_rank *r, int64_t requests,
     int64_t tokens = r->server_args.max_speculative_num_draft_tokens.set
                          ? r->server_args.max_speculative_num_draft_tokens.value
                          : 0;
-    int64_t extra = 4 + tokens;
+    int64_t extra = kvplan__add(4, tokens, ovf);
     int64_t page = r->runner.page_size;
     int64_t topk = r->server_args.speculative_eagle_topk.set
                        ? r->server_args.speculative_eagle_topk.value
@@ -559,14 +579,19 @@ static int64_t req_to_token_bytes(const kvplan_rank *r, int64_t requests,
         int64_t steps = r->server_args.speculative_num_steps.set
                             ? r->server_args.speculative_num_steps.value
                             : 1;
-        int64_t pages = ((page - 1) + steps + page - 1) / page;
-        int64_t alloc = kvplan__max(pages * page * topk, tokens);
-        extra = kvplan__max(extra, 2 * alloc);
+        int64_t pages =
+            kvplan__add(kvplan__add(page - 1, steps, ovf), page - 1, ovf) / page;
+        int64_t alloc = kvplan__max(
+            kvplan__mul(kvplan__mul(pages, page, ovf), topk, ovf), tokens);
+        extra = kvplan__max(extra, kvplan__mul(2, alloc, ovf));
     }
-    int64_t rows = requests + 1;
+    int64_t rows = kvplan__add(requests, 1, ovf);
     if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
-        rows += r->server_args.disaggregation_decode_extra_slots;
-    return kvplan__mul(kvplan__mul(rows, context_len + extra, ovf), 4, ovf);
+        rows = kvplan__add(rows, r->server_args.disaggregation_decode_extra_slots,
+                           ovf);
+    return kvplan__mul(kvplan__mul(rows, kvplan__add(context_len, extra, ovf),
+                                   ovf),
+                       4, ovf);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -595,6 +620,7 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                             "a GPU (--gpu, --gpu-memory) or --available-bytes "
                             "is needed to size the budget");
     memset(out, 0, sizeof *out);
+    bool ovf = false;
     kvplan_server_args s = o->server;
     kvplan_budget *b = &out->budget;
     kvplan_gpu gpu = o->gpu;
@@ -602,6 +628,11 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         kvplan_gpu_preset("H100-80GB", &gpu);
     }
     bool gpu_known = o->gpu_set;
+    if (gpu_known && !(gpu.total_mib >= 1.0 && gpu.total_mib <= 0x1p40))
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "--gpu-memory",
+                            "the GPU's memory must be between 1 MiB and "
+                            "1 EiB, got %g MiB",
+                            gpu.total_mib);
     b->gpu_mem_mib = gpu.total_mib;
     s.gpu_compute_capability = gpu.compute_capability;
     kvplan_dtype model_dtype =
@@ -630,13 +661,13 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         b->mem_fraction_auto = true;
         double act;
         if (pd_decode) {
-            int64_t reqs = s.max_running_requests.set
-                               ? s.max_running_requests.value
-                               : max_bs;
-            int64_t tok = s.speculative_num_draft_tokens.set
-                              ? s.speculative_num_draft_tokens.value
-                              : 1;
-            act = (double)kvplan__max(reqs * tok, 2048);
+            double reqs = (double)(s.max_running_requests.set
+                                       ? s.max_running_requests.value
+                                       : max_bs);
+            double tok = (double)(s.speculative_num_draft_tokens.set
+                                      ? s.speculative_num_draft_tokens.value
+                                      : 1);
+            act = reqs * tok > 2048 ? reqs * tok : 2048;
         } else if (chunk > 0) {
             act = (double)kvplan__max(chunk, 2048);
         } else {
@@ -647,9 +678,9 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         if (decode_graph)
             graph += (double)max_bs * 2;
         if (s.enable_dp_attention && !pd_prefill) {
-            graph += (double)(max_bs * s.dp_size * 3);
+            graph += (double)max_bs * (double)s.dp_size * 3;
             if (max_bs > 300)
-                graph += (double)(max_bs * s.dp_size) * 1.5;
+                graph += (double)max_bs * (double)s.dp_size * 1.5;
         }
         bool prefill_graph = !o->disable_cuda_graph && !pd_decode &&
                              !gpu.is_hip && !m->info.is_mla &&
@@ -667,7 +698,8 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
             graph += 8.0 * (double)b->prefill_graph_bs_count;
         }
         double reserved = 512 + act * 1.5 +
-                          (double)(s.tp_size * s.pp_size) / 8 * 1024 + graph;
+                          (double)s.tp_size * (double)s.pp_size / 8 * 1024 +
+                          graph;
         if (gpu.total_mib > 60 * 1024)
             reserved = reserved > 10240 ? reserved : 10240;
         b->activation_mib = act * 1.5;
@@ -696,17 +728,23 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         if (s.speculative_eagle_topk.set &&
             s.speculative_eagle_topk.value == 1 &&
             s.speculative_num_steps.set)
-            s.speculative_num_draft_tokens =
-                (kvplan_opt_int){s.speculative_num_steps.value + 1, true};
+            s.speculative_num_draft_tokens = (kvplan_opt_int){
+                kvplan__add(s.speculative_num_steps.value, 1, &ovf), true};
     }
     if (pd_decode)
         s.disable_radix_cache = true;
     choose_backend(m, o, &gpu, &s.page_size, out->attention_backend,
                    sizeof out->attention_backend);
     out->page_size = s.page_size;
+    /* the flags against the model first: a contradiction is named as such,
+     * not as a budget that does not fit */
+    kvplan_status st = kvplan_model_rank(m, &s, 0, &out->stages[0].rank, NULL,
+                                         err);
+    if (st != KVPLAN_OK)
+        return st;
 
     /* the weights this rank holds, and the draft's */
-    double ranks = (double)(s.tp_size * s.pp_size);
+    double ranks = (double)s.tp_size * (double)s.pp_size;
     kvplan_opt_int measured = o->weight_bytes.set ? o->weight_bytes
                                                   : m->info.weight_bytes;
     double weights = measured.set ? (double)measured.value
@@ -730,7 +768,6 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     }
 
     /* §3.1: available bytes */
-    bool ovf = false;
     int64_t available = 0;
     double mamba_per = 0;
     int64_t max_mamba = 0;
@@ -827,7 +864,6 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     }
 
     /* each stage: rank, configurator, profiling path */
-    kvplan_status st;
     out->num_stages = (size_t)s.pp_size;
     int64_t t = INT64_MAX;
     for (size_t i = 0; i < out->num_stages; i++) {
@@ -842,8 +878,8 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                                               err)) != KVPLAN_OK)
             return st;
         sp->available_bytes = available;
-        sp->weight_bytes = (int64_t)(weights / ranks);
-        sp->draft_weight_bytes = (int64_t)(draft / ranks);
+        sp->weight_bytes = kvplan__trunc(weights / ranks, &ovf);
+        sp->draft_weight_bytes = kvplan__trunc(draft / ranks, &ovf);
         sp->max_mamba_cache_size = max_mamba;
         if (sp->profiled.max_total_num_tokens < t) {
             t = sp->profiled.max_total_num_tokens;

@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.20)
 # Runs kvplan --json on representative plans and validates every document
 # against docs/plan.schema.json.
 #   cmake -DKVPLAN=... -DVALIDATE=test_schema -DSCHEMA=... -DOUT=dir -P ...

@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.20)
 # kvplan pools over a golden file, then every answer compared with the
 # reference's, call by call.
 #   cmake -DKVPLAN=... -DCOMPARE=test_golden -DINPUT=... -DOUTPUT=... -P ...

@@ -1,0 +1,75 @@
+/*
+ * fuzz_flags.c: a command line, hostile (arguments separated by newlines),
+ * through the flag parser and, when it parses, a whole plan of a catalog
+ * model and both reports.
+ */
+#include "flags.h"
+#include "jsonout.h"
+#include "report.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const models[] = {
+    "llama-3.1-8b-instruct", "deepseek-v3.2",   "gpt-oss-120b",
+    "deepseek-v4-flash",     "qwen3-next-80b-a3b-thinking", "mimo-v2-flash",
+    "deepseek-v3",           "gemma-4-26b-a4b"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* one model per run of the harness, loaded once */
+    static kvplan_model *loaded[sizeof models / sizeof models[0]];
+    size_t which = size > 0 ? data[0] % (sizeof models / sizeof models[0]) : 0;
+    kvplan_error err;
+    if (loaded[which] == NULL &&
+        kvplan_model_load(models[which], &loaded[which], &err) != KVPLAN_OK)
+        return 0;
+    char *text = malloc(size + 1);
+    char *argv[66];
+    int argc = 0;
+    if (text == NULL)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    argv[argc++] = "kvplan";
+    for (char *p = size > 0 ? text + 1 : text; argc < 65;) {
+        argv[argc++] = p;
+        char *nl = strchr(p, '\n');
+        if (nl == NULL)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    argv[argc] = NULL;
+    kvplan__cli *cli = malloc(sizeof *cli);
+    kvplan_plan *plan = malloc(sizeof *plan);
+    if (cli != NULL && plan != NULL &&
+        kvplan__cli_parse(argc, argv, 1, cli, &err) == KVPLAN_OK) {
+        if (!cli->options.gpu_set && !cli->options.available_bytes.set) {
+            cli->options.gpu_set =
+                kvplan_gpu_preset("H100-80GB", &cli->options.gpu);
+            cli->gpu_name = cli->options.gpu.name;
+        }
+        cli->options.server.speculative_draft_model = NULL;
+        if (kvplan_plan_compute(loaded[which], &cli->options, plan, &err) ==
+            KVPLAN_OK) {
+            FILE *sink = fopen("/dev/null", "w");
+            if (sink != NULL) {
+                kvplan__report_text(sink, cli, loaded[which], plan);
+                json_t *doc = kvplan__report_json(cli, loaded[which], plan);
+                if (doc != NULL)
+                    kvplan__json_write(doc, sink);
+                json_decref(doc);
+                fclose(sink);
+            }
+        }
+    }
+    free(plan);
+    free(cli);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/dsa-no-index-dim.json

@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/dsv4-bad-ratio.json

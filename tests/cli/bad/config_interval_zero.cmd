@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/interval-zero.json

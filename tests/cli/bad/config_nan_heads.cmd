@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/nan-heads.json

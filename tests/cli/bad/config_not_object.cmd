@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/not-an-object.json

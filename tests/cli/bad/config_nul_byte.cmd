@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/nul-byte.json

@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/swa-without-swa-layers.json

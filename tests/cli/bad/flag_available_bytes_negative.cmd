@@ -1,0 +1,2 @@
+--available-bytes
+-1

@@ -1,0 +1,2 @@
+--context-length
+0

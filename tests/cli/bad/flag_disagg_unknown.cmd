@@ -1,0 +1,2 @@
+--disaggregation-mode
+both

@@ -1,0 +1,2 @@
+--dtype
+int8

@@ -1,0 +1,2 @@
+--mem-fraction-static
+1.5

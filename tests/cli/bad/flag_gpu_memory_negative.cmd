@@ -1,0 +1,2 @@
+--gpu-memory
+-5GB

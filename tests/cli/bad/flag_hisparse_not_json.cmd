@@ -1,0 +1,2 @@
+--hisparse-config
+not-json

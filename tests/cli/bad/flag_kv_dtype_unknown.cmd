@@ -1,0 +1,2 @@
+--kv-cache-dtype
+fp16

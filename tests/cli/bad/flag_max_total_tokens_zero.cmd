@@ -1,0 +1,2 @@
+--max-total-tokens
+0

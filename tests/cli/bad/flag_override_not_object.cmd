@@ -1,0 +1,2 @@
+--json-model-override-args
+[1]

@@ -1,0 +1,2 @@
+--swa-full-tokens-ratio
+0

@@ -1,0 +1,2 @@
+--speculative-algorithm
+MEDUSA

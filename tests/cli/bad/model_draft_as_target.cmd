@@ -1,0 +1,2 @@
+--model-path
+eagle3-llama3.1-8b

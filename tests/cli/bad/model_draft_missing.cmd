@@ -1,0 +1,4 @@
+--speculative-algorithm
+EAGLE3
+--speculative-draft-model-path
+no-such-draft

@@ -1,0 +1,2 @@
+--model-path
+deepseek-v3-inference-format
