@@ -405,6 +405,23 @@ static kvplan_dtype auto_dtype(const kvplan_model *m, kvplan_dtype config,
     return config;
 }
 
+/* The first of `keys` (NULL-terminated) that the text config sets, as
+ * sglang's "first non-None attribute among" rules read it; *key names it. */
+static kvplan_status first_int(const view *v, const char *const *keys,
+                               kvplan_opt_int *out, const char **key)
+{
+    out->set = false;
+    *key = NULL;
+    for (; *keys != NULL; keys++) {
+        kvplan_status st = tint(v, *keys, out);
+        if (st != KVPLAN_OK || out->set) {
+            *key = *keys;
+            return st;
+        }
+    }
+    return KVPLAN_OK;
+}
+
 /* §1.8: the context length sglang derives. */
 static kvplan_status derive_context_len(const view *v, int64_t *out)
 {
@@ -428,21 +445,19 @@ static kvplan_status derive_context_len(const view *v, int64_t *out)
     }
     static const char *const keys[] = {"max_sequence_length", "seq_length",
                                        "max_seq_len", "model_max_length",
-                                       "max_position_embeddings"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        kvplan_opt_int x;
-        kvplan_status st = tint(v, keys[i], &x);
-        if (st != KVPLAN_OK)
-            return st;
-        if (x.set) {
-            bool ovf = false;
-            *out = kvplan__trunc(factor * kvplan__to_double(x.value), &ovf);
-            if (ovf || *out <= 0)
-                return fail_at(v->err, KVPLAN_PARSE, v, true, keys[i],
-                               "the context length it gives is out of "
-                               "range");
-            return KVPLAN_OK;
-        }
+                                       "max_position_embeddings", NULL};
+    kvplan_opt_int x;
+    const char *key;
+    kvplan_status st = first_int(v, keys, &x, &key);
+    if (st != KVPLAN_OK)
+        return st;
+    if (x.set) {
+        bool ovf = false;
+        *out = kvplan__trunc(factor * kvplan__to_double(x.value), &ovf);
+        if (ovf || *out <= 0)
+            return fail_at(v->err, KVPLAN_PARSE, v, true, key,
+                           "the context length it gives is out of range");
+        return KVPLAN_OK;
     }
     *out = 2048;
     return KVPLAN_OK;
@@ -487,20 +502,19 @@ static kvplan_status derive_kv_heads(const view *v, int64_t attn_heads,
     static const char *const keys[] = {"n_head_kv", "num_kv_heads",
                                        "num_key_value_heads",
                                        "multi_query_group_num",
-                                       "num_attention_groups"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        kvplan_opt_int x;
-        kvplan_status st = tint(v, keys[k], &x);
-        if (st != KVPLAN_OK)
-            return st;
-        if (x.set) {
-            if (x.value <= 0)
-                return fail_at(v->err, KVPLAN_PARSE, v, true, keys[k],
-                               "expected a positive integer, got %lld",
-                               (long long)x.value);
-            *out = x.value;
-            return KVPLAN_OK;
-        }
+                                       "num_attention_groups", NULL};
+    kvplan_opt_int x;
+    const char *key;
+    kvplan_status st = first_int(v, keys, &x, &key);
+    if (st != KVPLAN_OK)
+        return st;
+    if (x.set) {
+        if (x.value <= 0)
+            return fail_at(v->err, KVPLAN_PARSE, v, true, key,
+                           "expected a positive integer, got %lld",
+                           (long long)x.value);
+        *out = x.value;
+        return KVPLAN_OK;
     }
     *out = attn_heads;
     return KVPLAN_OK;
