@@ -1662,7 +1662,8 @@ static kvplan_ids slice(id_list l, int64_t lo, int64_t hi)
     e = b;
     while (e < l.count && l.ids[e] < hi)
         e++;
-    return (kvplan_ids){l.ids + b, e - b};
+    /* an empty list may have no storage: no arithmetic on NULL */
+    return e > b ? (kvplan_ids){l.ids + b, e - b} : (kvplan_ids){NULL, 0};
 }
 
 static kvplan_ids all_ids(id_list l)
