@@ -473,8 +473,22 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
             per_layer_token = kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem,
                                           ovf);
         }
-        a->predicted_kv_bytes =
-            kvplan__trunc(kvplan__to_double(S) * c->cell_size, ovf);
+        if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
+            /* the chunk cap prices the SWA pool at its cap, apart: swa * S *
+             * ns + full * F * (nf + d) */
+            a->predicted_kv_bytes = kvplan__add(
+                kvplan__mul(kvplan__mul(swa_tokens, c->state.swa_per_token,
+                                        ovf),
+                            c->state.swa_layers_num, ovf),
+                kvplan__mul(kvplan__mul(full_tokens, c->state.full_per_token,
+                                        ovf),
+                            c->state.full_layers_num +
+                                c->state.draft_full_layers_num,
+                            ovf),
+                ovf);
+        else
+            a->predicted_kv_bytes =
+                kvplan__trunc(kvplan__to_double(S) * c->cell_size, ovf);
     } else {
         int64_t layers = r->runner.num_effective_layers;
         if (r->runner.is_mambaish)
