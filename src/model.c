@@ -877,9 +877,20 @@ static void derive_budget_facts(kvplan_model *m, const view *v)
             m->vit_hidden = (int64_t)json_integer_value(x);
     }
     m->attention_sinks = strcmp(m->arch, "GptOssForCausalLM") == 0;
-    const char *q = json_string_value(
-        get(hget(v, "quantization_config"), "quant_method"));
-    snprintf(m->quant_method, sizeof m->quant_method, "%s", q ? q : "");
+    const json_t *qc = hget(v, "quantization_config");
+    const char *q = json_string_value(get(qc, "quant_method"));
+    snprintf(m->quant_method, sizeof m->quant_method, "%.23s", q ? q : "");
+    /* compressed-tensors: the weights' bit width (one group is enough) */
+    const char *gk;
+    const json_t *group;
+    m->quant_bits = 0;
+    json_object_foreach((json_t *)get(qc, "config_groups"), gk, group)
+    {
+        const json_t *bits = get(get(group, "weights"), "num_bits");
+        if (json_is_integer(bits) && json_integer_value(bits) > 0 &&
+            json_integer_value(bits) <= 32)
+            m->quant_bits = (int)json_integer_value(bits);
+    }
 
     /* in doubles: an estimate, and no product of config values may
      * overflow */
@@ -911,16 +922,64 @@ static void derive_budget_facts(kvplan_model *m, const view *v)
     double experts = (double)tint_or(
         v, "n_routed_experts",
         tint_or(v, "num_experts", tint_or(v, "num_local_experts", 0)));
+    double moe_inter = (double)tint_or(v, "moe_intermediate_size",
+                                       (int64_t)inter);
+    double shared = (double)tint_or(v, "n_shared_experts", 0);
+    double shared_inter = (double)tint_or(
+        v, "shared_expert_intermediate_size",
+        tint_or(v, "moe_shared_expert_intermediate_size", (int64_t)moe_inter));
     double mlp_dense = layers * 3 * h * inter, mlp_experts = 0;
-    if (experts > 0) {
-        double moe_inter = (double)tint_or(v, "moe_intermediate_size",
-                                           (int64_t)inter);
+    const json_t *pattern = tget(v, "hybrid_override_pattern");
+    const json_t *blocks = tget(v, "layers_block_type");
+    if (strcmp(m->model_type, "nemotron_h") == 0) {
+        /* Nemotron-H: the pattern says what each layer is; its MLPs and
+         * experts are not gated (relu^2): two matrices each */
+        double d_inner = (double)tint_or(v, "mamba_num_heads", 0) *
+                         (double)tint_or(v, "mamba_head_dim", 0);
+        double groups = (double)tint_or(v, "n_groups", 8);
+        double state = (double)tint_or(v, "ssm_state_size", 128);
+        double mamba = h * (2 * d_inner + 2 * groups * state +
+                            (double)tint_or(v, "mamba_num_heads", 0)) +
+                       d_inner * h;
+        double n_m = 0, n_attn = 0, n_mlp = 0, n_moe = 0;
+        if (json_is_string(pattern)) {
+            for (const char *c = json_string_value(pattern); *c; c++) {
+                n_m += *c == 'M';
+                n_attn += *c == '*';
+                n_mlp += *c == '-';
+                n_moe += *c == 'E';
+            }
+        } else {
+            size_t i;
+            const json_t *e;
+            json_array_foreach(blocks, i, e)
+            {
+                n_m += pick_string(e, "mamba");
+                n_attn += pick_string(e, "attention");
+                n_mlp += pick_string(e, "mlp");
+                n_moe += pick_string(e, "moe");
+            }
+        }
+        attn *= n_attn / (layers > 0 ? layers : 1); /* only '*' layers */
+        /* latent MoE: experts work in moe_latent_size, with a projection
+         * from and back to the hidden size per layer */
+        double latent = (double)tint_or(v, "moe_latent_size", 0);
+        double width = latent > 0 ? latent : h;
+        mlp_dense = n_m * mamba + n_mlp * 2 * h * inter +
+                    n_moe * (h * experts + 2 * h * shared_inter * shared +
+                             (latent > 0 ? 2 * h * latent : 0));
+        mlp_experts = n_moe * experts * 2 * width * moe_inter;
+    } else if (experts > 0) {
         double first_dense = (double)tint_or(v, "first_k_dense_replace", 0);
         double moe_layers = layers - first_dense > 0 ? layers - first_dense : 0;
-        double shared = (double)tint_or(v, "n_shared_experts", 0);
-        double shared_inter = (double)tint_or(
-            v, "shared_expert_intermediate_size", (int64_t)moe_inter);
-        mlp_dense = first_dense * 3 * h * inter +
+        double dense_layers = first_dense;
+        int64_t step = tint_or(v, "interleave_moe_layer_step", 1);
+        if (step > 1) { /* Llama4: every step-th layer is MoE */
+            moe_layers = layers / (double)step;
+            dense_layers = layers - moe_layers;
+            inter = (double)tint_or(v, "intermediate_size_mlp", (int64_t)inter);
+        }
+        mlp_dense = dense_layers * 3 * h * inter +
                     moe_layers * (h * experts +
                                   3 * h * shared_inter * (shared > 0 ? shared : 0));
         mlp_experts = moe_layers * experts * 3 * h * moe_inter;

@@ -46,7 +46,8 @@ struct kvplan_model {
     double dense_params;    /* weight estimate, in parameters (a double:
                                hostile configs must not overflow it) */
     double expert_params;   /* MoE expert weights (quantized apart) */
-    char quant_method[16];  /* quantization_config.quant_method, or "" */
+    char quant_method[24];  /* quantization_config.quant_method, or "" */
+    int quant_bits;         /* compressed-tensors weights: num_bits; 0 */
     /* one request's mamba state at TP 1 (spec §3.1) */
     int64_t mamba_conv_dim, mamba_conv_width, mamba_layers;
     int64_t mamba_temporal_heads, mamba_temporal_a, mamba_temporal_b;

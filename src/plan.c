@@ -311,6 +311,10 @@ static double estimate_weights(const kvplan_model *m, kvplan_dtype dtype)
         expert_elem = 0.53125; /* 4 bits + one e8m0 scale per 32 */
     } else if (strcmp(q, "modelopt_fp4") == 0 || strcmp(q, "nvfp4") == 0) {
         dense_elem = expert_elem = 0.5625; /* 4 bits + fp8 scale per 16 */
+    } else if (strcmp(q, "compressed-tensors") == 0 && m->quant_bits > 0) {
+        /* the experts at num_bits, plus a scale per group of 32; what the
+         * config leaves unquantized (attention, shared MLPs) stays */
+        expert_elem = m->quant_bits / 8.0 + 2.0 / 32;
     }
     return (double)m->dense_params * dense_elem +
            (double)m->expert_params * expert_elem;

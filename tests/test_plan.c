@@ -232,6 +232,41 @@ static void test_weights_and_gpus(void)
     }
 }
 
+/* The weight estimate against the models' published sizes (parameters x
+ * bytes of their checkpoints), within 5%. */
+static void test_weight_estimates(void)
+{
+    static const struct {
+        const char *name;
+        double bytes; /* published parameters x checkpoint bytes */
+    } models[] = {
+        {"llama-3.1-8b-instruct", 8.03e9 * 2},   /* bf16 */
+        {"llama-3.1-70b-instruct", 70.6e9 * 2},
+        {"qwen3-235b-a22b", 235e9 * 2},
+        {"deepseek-v3", 671e9 * 1},              /* fp8 */
+        {"kimi-k2.5", 595e9},                    /* int4 experts */
+        {"llama-4-maverick-17b-128e-instruct", 400e9 * 2},
+        {"gpt-oss-120b", 65e9},                  /* mxfp4 experts */
+        {"nemotron-3-super-120b-a12b-fp8", 120e9 * 2}, /* bf16 config */
+        {"qwen3-next-80b-a3b-thinking", 80e9 * 2},
+    };
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        kvplan_plan_options o;
+        kvplan_plan_options_init(&o);
+        o.available_bytes = (kvplan_opt_int){1000000000, true};
+        kvplan_plan *p = plan_of(models[i].name, &o, KVPLAN_OK);
+        double got = (double)p->stages[0].weight_bytes;
+        double ratio = got / models[i].bytes;
+        if (!(ratio > 0.95 && ratio < 1.05))
+            CHECK_FAIL_("%s: weights estimated at %.1f GB, published %.1f GB",
+                        models[i].name, got / 1e9, models[i].bytes / 1e9);
+        else
+            check_passed_++;
+        CHECK(p->budget.weights_estimated);
+        free(p);
+    }
+}
+
 int main(void)
 {
     test_mem_fraction();
@@ -239,5 +274,6 @@ int main(void)
     test_model_hooks();
     test_pipeline();
     test_weights_and_gpus();
+    test_weight_estimates();
     return check_report();
 }
