@@ -7,6 +7,8 @@
  */
 #include "report.h"
 
+#include "scenario.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -457,7 +459,6 @@ json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
     const kvplan_configurator *c = &sp->configurator;
     const kvplan_pool_config *pools = &sp->pools;
     const kvplan_budget *b = &p->budget;
-    char buf[40];
 
     json_t *o = json_object();
     if (o == NULL)
@@ -538,36 +539,16 @@ json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
                         json_boolean(s->disable_hybrid_swa_memory));
     json_object_set_new(o, "flags", flags);
 
-    /* sglang's names at the top */
-    json_object_set_new(o, "configurator",
-                        json_string(kvplan_configurator_name(c->kind)));
-    if (c->kind == KVPLAN_CONFIGURATOR_DSV4) {
-        json_object_set_new(o, "bytes_per_full_token",
-                            json_string(repr(c->bytes_per_full_token, buf)));
-    } else {
-        json_object_set_new(o, "cell_size",
-                            c->cell_size_is_float
-                                ? json_string(repr(c->cell_size, buf))
-                                : json_integer(c->cell_size_bytes));
+    /* sglang's names at the top: the same answer `kvplan pools` gives
+     * for the binding stage (its tokens are the cluster's after the PP
+     * minimum, and max_running_requests is set by the plan) */
+    json_t *answer = kvplan__pool_config_json(c, pools);
+    if (answer == NULL || json_object_update(o, answer) != 0) {
+        json_decref(answer);
+        json_decref(o);
+        return NULL;
     }
-    if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
-        json_object_set_new(o, "swa_cap", json_integer(c->swa_cap));
-    json_object_set_new(o, "max_total_num_tokens",
-                        json_integer(p->max_total_num_tokens));
-    json_object_set_new(o, "full_max_total_num_tokens",
-                        opt_int(pools->full_max_total_num_tokens));
-    json_object_set_new(o, "swa_max_total_num_tokens",
-                        opt_int(pools->swa_max_total_num_tokens));
-    json_object_set_new(o, "c4_max_total_num_tokens",
-                        json_integer(pools->c4_max_total_num_tokens));
-    json_object_set_new(o, "c128_max_total_num_tokens",
-                        json_integer(pools->c128_max_total_num_tokens));
-    json_object_set_new(o, "c4_state_pool_size",
-                        json_integer(pools->c4_state_pool_size));
-    json_object_set_new(o, "c128_state_pool_size",
-                        json_integer(pools->c128_state_pool_size));
-    json_object_set_new(o, "max_running_requests",
-                        json_integer(p->max_running_requests));
+    json_decref(answer);
     json_object_set_new(o, "context_len", json_integer(p->context_len));
     json_object_set_new(o, "page_size", json_integer(p->page_size));
     json_object_set_new(o, "available_bytes",
