@@ -7,6 +7,7 @@
  * store_true flags take none.
  */
 #include "flags.h"
+#include "scenario.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -300,28 +301,11 @@ static kvplan_status choice(kvplan__cli *cli, const char *name,
     return KVPLAN_OK;
 }
 
-/* sglang's EnvBool / EnvInt parsing of the process environment. */
+/* sglang's EnvBool of the process environment (scenario.c parses it). */
 static bool env_bool(const char *name, bool fallback)
 {
     const char *v = getenv(name);
-    if (v == NULL)
-        return fallback;
-    char low[16];
-    size_t n = 0;
-    while (*v == ' ')
-        v++;
-    for (; *v && n + 1 < sizeof low; v++)
-        low[n++] = (char)tolower((unsigned char)*v);
-    while (n > 0 && low[n - 1] == ' ')
-        n--;
-    low[n] = '\0';
-    if (!strcmp(low, "true") || !strcmp(low, "1") || !strcmp(low, "yes") ||
-        !strcmp(low, "y"))
-        return true;
-    if (!strcmp(low, "false") || !strcmp(low, "0") || !strcmp(low, "no") ||
-        !strcmp(low, "n"))
-        return false;
-    return fallback;
+    return v == NULL ? fallback : kvplan__env_bool_text(v, strlen(v), fallback);
 }
 
 static void read_environment(kvplan_server_args *s)
@@ -336,9 +320,9 @@ static void read_environment(kvplan_server_args *s)
     s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
         env_bool("SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
     const char *iv = getenv("SGLANG_SWA_EVICTION_INTERVAL");
-    int64_t x;
-    if (iv != NULL && parse_int(iv, &x))
-        s->SGLANG_SWA_EVICTION_INTERVAL = x;
+    if (iv != NULL)
+        s->SGLANG_SWA_EVICTION_INTERVAL = kvplan__env_int_text(
+            iv, strlen(iv), s->SGLANG_SWA_EVICTION_INTERVAL);
 }
 
 kvplan_status kvplan__cli_parse(int argc, char **argv, int first,

@@ -9,6 +9,8 @@
  */
 #include "scenario.h"
 
+#include "internal.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -224,69 +226,30 @@ static bool str_ieq(const char *a, size_t n, const char *b)
     return true;
 }
 
-static bool py_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
-}
-
 static void strip(const char **b, size_t *n)
 {
-    while (*n > 0 && py_space(**b)) {
+    while (*n > 0 && kvplan__py_space(**b)) {
         (*b)++;
         (*n)--;
     }
-    while (*n > 0 && py_space((*b)[*n - 1]))
+    while (*n > 0 && kvplan__py_space((*b)[*n - 1]))
         (*n)--;
 }
 
-/* EnvBool: true/1/yes/y, false/0/no/n (any case, blanks stripped); any
- * other text keeps the default. */
-static void read_env_bool(reader *r, const char *key, bool *out)
+bool kvplan__env_bool_text(const char *b, size_t n, bool fallback)
 {
-    const json_t *v = field(r, key);
-    if (v == NULL)
-        return;
-    if (json_is_boolean(v)) {
-        *out = json_is_true(v);
-    } else if (json_is_integer(v)) {
-        *out = json_integer_value(v) != 0;
-    } else if (json_is_string(v)) {
-        const char *b = json_string_value(v);
-        size_t n = json_string_length(v);
-        strip(&b, &n);
-        if (str_ieq(b, n, "true") || str_ieq(b, n, "1") ||
-            str_ieq(b, n, "yes") || str_ieq(b, n, "y"))
-            *out = true;
-        else if (str_ieq(b, n, "false") || str_ieq(b, n, "0") ||
-                 str_ieq(b, n, "no") || str_ieq(b, n, "n"))
-            *out = false;
-    } else {
-        r->st = type_error(r->err, r->path, "a boolean or a string", v);
-    }
+    strip(&b, &n);
+    if (str_ieq(b, n, "true") || str_ieq(b, n, "1") || str_ieq(b, n, "yes") ||
+        str_ieq(b, n, "y"))
+        return true;
+    if (str_ieq(b, n, "false") || str_ieq(b, n, "0") || str_ieq(b, n, "no") ||
+        str_ieq(b, n, "n"))
+        return false;
+    return fallback;
 }
 
-/* EnvInt: Python's int(text): blanks around, an optional sign, digits with
- * single underscores between them; anything else keeps the default. */
-static void read_env_int(reader *r, const char *key, int64_t *out)
+int64_t kvplan__env_int_text(const char *b, size_t n, int64_t fallback)
 {
-    const json_t *v = field(r, key);
-    if (v == NULL)
-        return;
-    if (json_is_integer(v)) {
-        *out = (int64_t)json_integer_value(v);
-        return;
-    }
-    if (json_is_boolean(v)) {
-        *out = json_is_true(v);
-        return;
-    }
-    if (!json_is_string(v)) {
-        r->st = type_error(r->err, r->path, "an integer or a string", v);
-        return;
-    }
-    const char *b = json_string_value(v);
-    size_t n = json_string_length(v);
     strip(&b, &n);
     char digits[32];
     size_t nd = 0, i = 0;
@@ -297,24 +260,58 @@ static void read_env_int(reader *r, const char *key, int64_t *out)
     for (; i < n; i++) {
         if (b[i] >= '0' && b[i] <= '9') {
             if (nd + 1 >= sizeof digits)
-                return; /* too long for int64: kvplan keeps the default */
+                return fallback; /* too long for int64 */
             digits[nd++] = b[i];
             prev_digit = true;
         } else if (b[i] == '_' && prev_digit && i + 1 < n &&
                    b[i + 1] >= '0' && b[i + 1] <= '9') {
             prev_digit = false;
         } else {
-            return; /* not an int: the default stays */
+            return fallback; /* not an int */
         }
     }
     if (nd == 0)
-        return;
+        return fallback;
     digits[nd] = '\0';
     errno = 0;
     long long x = strtoll(digits, NULL, 10);
     if (errno != 0)
+        return fallback;
+    return negative ? -(int64_t)x : (int64_t)x;
+}
+
+/* EnvBool, for a typed value or a string. */
+static void read_env_bool(reader *r, const char *key, bool *out)
+{
+    const json_t *v = field(r, key);
+    if (v == NULL)
         return;
-    *out = negative ? -(int64_t)x : (int64_t)x;
+    if (json_is_boolean(v))
+        *out = json_is_true(v);
+    else if (json_is_integer(v))
+        *out = json_integer_value(v) != 0;
+    else if (json_is_string(v))
+        *out = kvplan__env_bool_text(json_string_value(v),
+                                     json_string_length(v), *out);
+    else
+        r->st = type_error(r->err, r->path, "a boolean or a string", v);
+}
+
+/* EnvInt, for a typed value or a string. */
+static void read_env_int(reader *r, const char *key, int64_t *out)
+{
+    const json_t *v = field(r, key);
+    if (v == NULL)
+        return;
+    if (json_is_integer(v))
+        *out = (int64_t)json_integer_value(v);
+    else if (json_is_boolean(v))
+        *out = json_is_true(v);
+    else if (json_is_string(v))
+        *out = kvplan__env_int_text(json_string_value(v),
+                                    json_string_length(v), *out);
+    else
+        r->st = type_error(r->err, r->path, "an integer or a string", v);
 }
 
 /* ------------------------------------------------------------------------ */

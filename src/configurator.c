@@ -115,7 +115,7 @@ static int64_t swa_kv_heads_per_rank(const kvplan_rank *r)
 
 /* How many entries of `ids` fall in [start, end); duplicates count, as in
  * the seed's list comprehensions. */
-static int64_t count_in_stage(kvplan_ids ids, int64_t start, int64_t end)
+int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end)
 {
     int64_t n = 0;
     for (size_t i = 0; i < ids.count; i++) /* branch-free: vectorizes */
@@ -136,8 +136,8 @@ static bool contains(kvplan_ids ids, int64_t x)
  * sum(1 for l in local_sparse if l in set(disable_value_ids)).
  * A bitmap over the stage keeps it linear; a stage wider than the bitmap
  * falls back to scanning the list. */
-static int64_t count_k_only(const struct kvplan_minimax_sparse *ms,
-                            int64_t start, int64_t end)
+int64_t kvplan__count_k_only(const struct kvplan_minimax_sparse *ms,
+                             int64_t start, int64_t end)
 {
     uint64_t bits[64]; /* stages of up to 4096 layers */
     int64_t n = 0;
@@ -258,8 +258,8 @@ static void set_coefficient_int(kvplan_configurator *c, int64_t cell)
 /* get_glm_dsa_layer_split_effective_num_layers (spec §2.5): with the DSA
  * cache layer split on, a CP rank keeps ceil(L / cp) layers plus one
  * scratch layer. */
-static int64_t dsa_split_layers(const kvplan_rank *r, int64_t num_layers,
-                                bool *ovf)
+int64_t kvplan__dsa_split_layers(const kvplan_rank *r, int64_t num_layers,
+                                 bool *ovf)
 {
     bool enabled = !r->runner.is_draft_worker &&
                    r->server_args.enable_dsa_cache_layer_split &&
@@ -329,9 +329,9 @@ static kvplan_status minimax_cell_size(const kvplan_rank *r,
     const struct kvplan_minimax_sparse *ms =
         &r->model.hf_config.minimax_sparse;
     int64_t start = r->runner.start_layer, end = r->runner.end_layer;
-    int64_t num_dense = count_in_stage(ms->dense_layer_ids, start, end);
-    int64_t num_sparse = count_in_stage(ms->sparse_layer_ids, start, end);
-    int64_t num_k_only = count_k_only(ms, start, end);
+    int64_t num_dense = kvplan__count_in_stage(ms->dense_layer_ids, start, end);
+    int64_t num_sparse = kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
+    int64_t num_k_only = kvplan__count_k_only(ms, start, end);
     int64_t num_kv = num_sparse - num_k_only;
 
     kvplan_status st;
@@ -420,7 +420,7 @@ static kvplan_status default_init(kvplan_configurator *c,
      * attention layers of the stage (seed: DefaultPoolConfigurator
      * .__init__). */
     int64_t num_layers = r->runner.is_mambaish
-                             ? count_in_stage(
+                             ? kvplan__count_in_stage(
                                    r->runner.mambaish_full_attention_layer_ids,
                                    r->runner.start_layer, r->runner.end_layer)
                              : r->runner.num_effective_layers;
@@ -437,7 +437,7 @@ static kvplan_status default_init(kvplan_configurator *c,
         return st;
 
     bool ovf = false;
-    int64_t layers = dsa_split_layers(r, num_layers, &ovf);
+    int64_t layers = kvplan__dsa_split_layers(r, num_layers, &ovf);
     if (ovf)
         return overflow(err, "the DSA layer split");
     int64_t cell = 0;
@@ -931,13 +931,6 @@ static kvplan_status swa_chunk_cap_from_tokens(const kvplan_configurator *c,
 /* DSV4PoolConfigurator: DeepSeek V4 compressed attention                    */
 /* ------------------------------------------------------------------------ */
 
-/* Python's str.strip() whitespace, ASCII part. */
-static bool py_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
-}
-
 /* _get_dsv4_compress_state_dtype_sizes: element sizes of the c4 and c128
  * compress states from SGLANG_DSV4_COMPRESS_STATE_DTYPE. */
 static kvplan_status dsv4_state_dtype_sizes(const kvplan_rank *r,
@@ -948,9 +941,9 @@ static kvplan_status dsv4_state_dtype_sizes(const kvplan_rank *r,
     if (raw == NULL)
         raw = "float32";
     const char *b = raw, *e = raw + strlen(raw);
-    while (b < e && py_space(*b))
+    while (b < e && kvplan__py_space(*b))
         b++;
-    while (e > b && py_space(e[-1]))
+    while (e > b && kvplan__py_space(e[-1]))
         e--;
     char name[32];
     size_t n = (size_t)(e - b);

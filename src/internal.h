@@ -42,6 +42,27 @@ static inline kvplan_status kvplan__ok(kvplan_error *err)
     return KVPLAN_OK;
 }
 
+/* Python's str.strip() whitespace, ASCII part (sglang strips env values). */
+static inline bool kvplan__py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+/* Entries of `ids` in the stage [start, end); duplicates count, as in the
+ * seed's list comprehensions (configurator.c). */
+int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end);
+
+/* The stage's sparse MiniMax layers that are k-only indexer layers
+ * (configurator.c). */
+int64_t kvplan__count_k_only(const struct kvplan_minimax_sparse *ms,
+                             int64_t start, int64_t end);
+
+/* KV layers of a rank under the DSA cache layer split, spec §2.5
+ * (configurator.c). */
+int64_t kvplan__dsa_split_layers(const kvplan_rank *r, int64_t num_layers,
+                                 bool *ovf);
+
 /* a + b, a - b, a * b; on overflow sets *ovf and returns 0. */
 static inline int64_t kvplan__add(int64_t a, int64_t b, bool *ovf)
 {

@@ -509,12 +509,7 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
             int64_t rows = kvplan__add(S, page, ovf);
             int64_t per_row = fp4 ? dim / 2 + dim / 16
                                   : kvplan__mul(dim, elem, ovf);
-            int64_t le = layers;
-            if (dsa && r->server_args.enable_dsa_cache_layer_split &&
-                r->parallel.attn_cp_size > 1)
-                le = kvplan__max(1, (layers + r->parallel.attn_cp_size - 1) /
-                                            r->parallel.attn_cp_size +
-                                        1);
+            int64_t le = kvplan__dsa_split_layers(r, layers, ovf);
             a->kv_bytes = kvplan__mul(kvplan__mul(rows, per_row, ovf), le, ovf);
             if (dsa) {
                 int64_t ihd = r->model.hf_config.index_head_dim.value;
@@ -534,22 +529,9 @@ static void price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                 &r->model.hf_config.minimax_sparse;
             int64_t idim = ms->sparse_index_dim.value;
             int64_t isz = kvplan_dtype_size(r->runner.dtype);
-            int64_t nd = 0, ns = 0, nk = 0;
-            for (size_t i = 0; i < ms->dense_layer_ids.count; i++)
-                nd += start <= ms->dense_layer_ids.ids[i] &&
-                      ms->dense_layer_ids.ids[i] < end;
-            for (size_t i = 0; i < ms->sparse_layer_ids.count; i++) {
-                int64_t l = ms->sparse_layer_ids.ids[i];
-                if (start <= l && l < end) {
-                    ns++;
-                    for (size_t j = 0; j < ms->disable_value_layer_ids.count;
-                         j++)
-                        if (ms->disable_value_layer_ids.ids[j] == l) {
-                            nk++;
-                            break;
-                        }
-                }
-            }
+            int64_t nd = kvplan__count_in_stage(ms->dense_layer_ids, start, end);
+            int64_t ns = kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
+            int64_t nk = kvplan__count_k_only(ms, start, end);
             a->kv_bytes =
                 mha_pool(S, page, heads, hd, hd, elem, nd + ns, false, ovf) +
                 mha_pool(S, page, 1, idim, idim, isz, ns - nk, false, ovf) +
