@@ -305,7 +305,7 @@ static kvplan_status choice(kvplan__cli *cli, const char *name,
 static bool env_bool(const char *name, bool fallback)
 {
     const char *v = getenv(name);
-    return v == NULL ? fallback : kvplan__env_bool_text(v, strlen(v), fallback);
+    return v == NULL ? fallback : kvplan_env_bool(v, strlen(v), fallback);
 }
 
 static void read_environment(kvplan_server_args *s)
@@ -321,7 +321,7 @@ static void read_environment(kvplan_server_args *s)
         env_bool("SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
     const char *iv = getenv("SGLANG_SWA_EVICTION_INTERVAL");
     if (iv != NULL)
-        s->SGLANG_SWA_EVICTION_INTERVAL = kvplan__env_int_text(
+        s->SGLANG_SWA_EVICTION_INTERVAL = kvplan_env_int(
             iv, strlen(iv), s->SGLANG_SWA_EVICTION_INTERVAL);
 }
 

@@ -257,6 +257,16 @@ static int cmd_plan(int argc, char **argv)
         goto done;
     }
     cli->options.server.speculative_draft_model = draft;
+    /* a model directory's safetensors give the weights' real size (the
+     * library estimates them otherwise); --weight-bytes wins */
+    int64_t bytes;
+    if (!cli->options.weight_bytes.set &&
+        kvplan_weights_from_dir(cli->model_path, &bytes, NULL) == KVPLAN_OK)
+        cli->options.weight_bytes = (kvplan_opt_int){bytes, true};
+    if (cli->draft_model_path != NULL &&
+        kvplan_weights_from_dir(cli->draft_model_path, &bytes, NULL) ==
+            KVPLAN_OK)
+        cli->options.draft_weight_bytes = (kvplan_opt_int){bytes, true};
     if ((st = kvplan_plan_compute(model, &cli->options, plan, &err)) !=
         KVPLAN_OK) {
         rc = fail(&err);

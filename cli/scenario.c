@@ -9,8 +9,6 @@
  */
 #include "scenario.h"
 
-#include "internal.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -216,70 +214,6 @@ static void read_dtype(reader *r, const char *key, kvplan_dtype *out)
 /* Environment strings, as sglang's envs parse them                          */
 /* ------------------------------------------------------------------------ */
 
-static bool str_ieq(const char *a, size_t n, const char *b)
-{
-    if (strlen(b) != n)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (tolower((unsigned char)a[i]) != b[i])
-            return false;
-    return true;
-}
-
-static void strip(const char **b, size_t *n)
-{
-    while (*n > 0 && kvplan__py_space(**b)) {
-        (*b)++;
-        (*n)--;
-    }
-    while (*n > 0 && kvplan__py_space((*b)[*n - 1]))
-        (*n)--;
-}
-
-bool kvplan__env_bool_text(const char *b, size_t n, bool fallback)
-{
-    strip(&b, &n);
-    if (str_ieq(b, n, "true") || str_ieq(b, n, "1") || str_ieq(b, n, "yes") ||
-        str_ieq(b, n, "y"))
-        return true;
-    if (str_ieq(b, n, "false") || str_ieq(b, n, "0") || str_ieq(b, n, "no") ||
-        str_ieq(b, n, "n"))
-        return false;
-    return fallback;
-}
-
-int64_t kvplan__env_int_text(const char *b, size_t n, int64_t fallback)
-{
-    strip(&b, &n);
-    char digits[32];
-    size_t nd = 0, i = 0;
-    bool negative = false;
-    if (i < n && (b[i] == '+' || b[i] == '-'))
-        negative = b[i++] == '-';
-    bool prev_digit = false;
-    for (; i < n; i++) {
-        if (b[i] >= '0' && b[i] <= '9') {
-            if (nd + 1 >= sizeof digits)
-                return fallback; /* too long for int64 */
-            digits[nd++] = b[i];
-            prev_digit = true;
-        } else if (b[i] == '_' && prev_digit && i + 1 < n &&
-                   b[i + 1] >= '0' && b[i + 1] <= '9') {
-            prev_digit = false;
-        } else {
-            return fallback; /* not an int */
-        }
-    }
-    if (nd == 0)
-        return fallback;
-    digits[nd] = '\0';
-    errno = 0;
-    long long x = strtoll(digits, NULL, 10);
-    if (errno != 0)
-        return fallback;
-    return negative ? -(int64_t)x : (int64_t)x;
-}
-
 /* EnvBool, for a typed value or a string. */
 static void read_env_bool(reader *r, const char *key, bool *out)
 {
@@ -291,7 +225,7 @@ static void read_env_bool(reader *r, const char *key, bool *out)
     else if (json_is_integer(v))
         *out = json_integer_value(v) != 0;
     else if (json_is_string(v))
-        *out = kvplan__env_bool_text(json_string_value(v),
+        *out = kvplan_env_bool(json_string_value(v),
                                      json_string_length(v), *out);
     else
         r->st = type_error(r->err, r->path, "a boolean or a string", v);
@@ -308,7 +242,7 @@ static void read_env_int(reader *r, const char *key, int64_t *out)
     else if (json_is_boolean(v))
         *out = json_is_true(v);
     else if (json_is_string(v))
-        *out = kvplan__env_int_text(json_string_value(v),
+        *out = kvplan_env_int(json_string_value(v),
                                     json_string_length(v), *out);
     else
         r->st = type_error(r->err, r->path, "an integer or a string", v);

@@ -43,12 +43,6 @@ kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
 
 void kvplan__scenario_free(kvplan__scenario *s);
 
-/* sglang's environment parsing (spec §2.11): EnvBool takes true/1/yes/y
- * and false/0/no/n in any case, EnvInt is Python's int() (blanks around, a
- * sign, underscores between digits); anything else keeps `fallback`. */
-bool kvplan__env_bool_text(const char *text, size_t len, bool fallback);
-int64_t kvplan__env_int_text(const char *text, size_t len, int64_t fallback);
-
 /* Runs the scenario's calls on one configurator, as the reference oracle
  * does, and returns the "results" array (new reference), or NULL when out
  * of memory. */

@@ -456,9 +456,6 @@ typedef struct kvplan_model_info {
     bool is_mambaish;    /* mamba / linear-attention hybrid */
     bool is_draft_only;  /* an EAGLE3 draft head: serves only as a draft */
     int64_t num_kv_layers; /* layers holding a KV cache (all stages) */
-    /* The weights' bytes from the model directory's safetensors (the
-     * index's total_size, or the tensor headers); absent otherwise. */
-    kvplan_opt_int weight_bytes;
 } kvplan_model_info;
 
 /* Never NULL for a loaded model. */
@@ -562,8 +559,10 @@ KVPLAN_API kvplan_status kvplan_model_rank(const kvplan_model *model,
 typedef struct kvplan_gpu {
     char name[64];
     double total_mib;       /* memory.total as nvidia-smi reports it */
-    int compute_capability; /* major * 10 + minor: 90 Hopper, 100 Blackwell */
+    /* CUDA's major * 10 + minor: 90 Hopper, 100 Blackwell; 0 for AMD. */
+    int compute_capability;
     bool is_hip;            /* AMD Instinct */
+    char arch[16];          /* "sm90", "sm100", "gfx942", "gfx950" */
 } kvplan_gpu;
 
 /* The built-in presets (H100-80GB, H200, B200, MI300X, ...): `index` from
@@ -578,6 +577,18 @@ KVPLAN_API bool kvplan_gpu_preset(const char *name, kvplan_gpu *out);
  */
 KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
                                           kvplan_error *err);
+
+/*
+ * The bytes of the weights in a model directory, from the safetensors
+ * headers alone (no tensor is read): model.safetensors.index.json's
+ * metadata.total_size, else the sum over its *.safetensors files. Give
+ * them to kvplan_plan_options.weight_bytes; without them the plan
+ * estimates the weights from config.json. KVPLAN_IO when `dir` is not a
+ * directory or holds no readable safetensors.
+ */
+KVPLAN_API kvplan_status kvplan_weights_from_dir(const char *dir,
+                                                 int64_t *bytes,
+                                                 kvplan_error *err);
 
 #define KVPLAN_MAX_PP_STAGES 64
 
@@ -691,6 +702,16 @@ KVPLAN_API kvplan_status kvplan_plan_compute(const kvplan_model *model,
  * always suffices).
  */
 KVPLAN_API size_t kvplan_format_double(double x, char *buf, size_t size);
+
+/*
+ * sglang's environment variable rules (environ.py), for text an embedder
+ * read itself: EnvBool takes true/1/yes/y and false/0/no/n in any case,
+ * EnvInt is Python's int() (blanks around, a sign, underscores between
+ * digits). Anything else gives `fallback`, as sglang's default.
+ */
+KVPLAN_API bool kvplan_env_bool(const char *text, size_t len, bool fallback);
+KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
+                                  int64_t fallback);
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 KVPLAN_API const char *kvplan_version(void);

@@ -4,7 +4,7 @@
  * float floor division, and overflow detection.
  */
 #include "check.h"
-#include "internal.h"
+#include "common/internal.h"
 
 #include <float.h>
 

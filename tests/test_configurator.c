@@ -2,7 +2,7 @@
  * test_configurator.c: the four configurators on hand-worked cases.
  *
  * Each expected value is derived by hand beside the check, from the rules in
- * the seed and ../shared/spec/sglang-semantics.md (the worked examples of
+ * the seed and docs/sglang-rules.md (the worked examples of
  * §0.5 among them); none is copied from kvplan's own output.
  */
 #include "check.h"

@@ -188,25 +188,38 @@ static void test_weights_and_gpus(void)
 {
     kvplan_model *m = NULL;
     kvplan_error err;
-    CHECK_INT(kvplan_model_load(KVPLAN_TEST_DATA "/tiny-safetensors", &m, &err),
+    /* the safetensors headers of a directory, or its index's total */
+    int64_t bytes = 0;
+    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/tiny-safetensors",
+                                      &bytes, &err),
               KVPLAN_OK);
-    CHECK(kvplan_model_get_info(m)->weight_bytes.set);
-    CHECK_INT(kvplan_model_get_info(m)->weight_bytes.value, 14); /* 8 + 6 */
-    kvplan_model_free(m);
+    CHECK_INT(bytes, 14); /* 8 + 6 */
+    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/tiny-index", &bytes,
+                                      &err),
+              KVPLAN_OK);
+    CHECK_INT(bytes, 1503238553);
     CHECK_INT(kvplan_model_load(KVPLAN_TEST_DATA "/tiny-index", &m, &err),
               KVPLAN_OK);
-    CHECK_INT(kvplan_model_get_info(m)->weight_bytes.value, 1503238553);
     kvplan_plan_options o = on_gpu("H100-80GB");
+    o.weight_bytes = (kvplan_opt_int){bytes, true};
     kvplan_plan *p = malloc(sizeof *p);
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
     CHECK(!p->budget.weights_estimated);
     CHECK_INT(p->stages[0].weight_bytes, 1503238553);
+    /* without them: estimated from config.json */
+    o.weight_bytes.set = false;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK(p->budget.weights_estimated);
     free(p);
     kvplan_model_free(m);
-    /* a catalog model has no safetensors: estimated */
-    CHECK_INT(kvplan_model_load("qwen3-0.6b", &m, &err), KVPLAN_OK);
-    CHECK(!kvplan_model_get_info(m)->weight_bytes.set);
-    kvplan_model_free(m);
+    /* a directory without safetensors, or no directory: refused */
+    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/../golden", &bytes,
+                                      &err),
+              KVPLAN_IO);
+    CHECK_STR(err.field, "--model-path");
+    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/no-such-dir", &bytes,
+                                      &err),
+              KVPLAN_IO);
 
     kvplan_gpu g;
     CHECK(kvplan_gpu_preset("h100-80gb", &g));

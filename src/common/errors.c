@@ -4,7 +4,7 @@
  * The names, kinds and values come from KVPLAN_STATUS_LIST in kvplan.h, so
  * the table below cannot drift from the enum.
  */
-#include "internal.h"
+#include "common/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,67 +1,18 @@
 /*
- * internal.h: helpers shared by the library's modules; not installed.
+ * arith.h: arithmetic with Python's meaning and checked bounds; not
+ * installed.
  *
- * Two families live here:
- * - errors: kvplan__fail() fills a caller's kvplan_error (which may be NULL)
- *   and returns the status, so a check reads as one line;
- * - arithmetic with Python's meaning and checked bounds. The reference
- *   computes on arbitrary-precision ints and IEEE doubles; kvplan computes
- *   on int64_t and doubles, and every step that could leave int64 sets an
- *   overflow flag instead of wrapping. A function runs its formula, then
- *   tests the flag once.
+ * The reference computes on arbitrary-precision ints and IEEE doubles;
+ * kvplan computes on int64_t and doubles, and every step that could leave
+ * int64 sets an overflow flag instead of wrapping. A function runs its
+ * formula, then tests the flag once.
  */
-#ifndef KVPLAN_INTERNAL_H
-#define KVPLAN_INTERNAL_H
-
-#include "kvplan.h"
+#ifndef KVPLAN_ARITH_H
+#define KVPLAN_ARITH_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
-
-#if defined(__GNUC__)
-#define KVPLAN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define KVPLAN_PRINTF(fmt, args)
-#endif
-
-/* Fills `err` (when not NULL) and returns `code`. `field` may be NULL. */
-kvplan_status kvplan__fail(kvplan_error *err, kvplan_status code,
-                           const char *field, const char *fmt, ...)
-    KVPLAN_PRINTF(4, 5);
-
-/* Clears `err` (when not NULL) and returns KVPLAN_OK. Inline: it ends
- * every successful compute call. */
-static inline kvplan_status kvplan__ok(kvplan_error *err)
-{
-    if (err != NULL) {
-        err->code = KVPLAN_OK;
-        err->field[0] = '\0';
-        err->message[0] = '\0';
-        err->line = err->column = 0;
-    }
-    return KVPLAN_OK;
-}
-
-/* Python's str.strip() whitespace, ASCII part (sglang strips env values). */
-static inline bool kvplan__py_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
-}
-
-/* Entries of `ids` in the stage [start, end); duplicates count, as in the
- * seed's list comprehensions (configurator.c). */
-int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end);
-
-/* The stage's sparse MiniMax layers that are k-only indexer layers
- * (configurator.c). */
-int64_t kvplan__count_k_only(const struct kvplan_minimax_sparse *ms,
-                             int64_t start, int64_t end);
-
-/* KV layers of a rank under the DSA cache layer split, spec §2.5
- * (configurator.c). */
-int64_t kvplan__dsa_split_layers(const kvplan_rank *r, int64_t num_layers,
-                                 bool *ovf);
 
 /* a + b, a - b, a * b; on overflow sets *ovf and returns 0. */
 static inline int64_t kvplan__add(int64_t a, int64_t b, bool *ovf)
@@ -201,7 +152,7 @@ static inline double kvplan__py_float_floordiv(double a, double b)
     if (!(q < 0x1p50))
         return kvplan__py_float_floordiv_ref(a, b);
     if (q == 0.0)
-        return copysign(0.0, a); /* CPython: the sign of a / b, b > 0 */
+        return copysign(0.0, a);      /* CPython: the sign of a / b, b > 0 */
     const double split = 134217729.0; /* 2^27 + 1 */
     double cq = split * q, qh = cq - (cq - q), ql = q - qh;
     double cb = split * b, bh = cb - (cb - b), bl = b - bh;
@@ -219,4 +170,4 @@ static inline double kvplan__to_double(int64_t x)
     return (double)x;
 }
 
-#endif /* KVPLAN_INTERNAL_H */
+#endif /* KVPLAN_ARITH_H */

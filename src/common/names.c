@@ -3,7 +3,7 @@
  * use (dtypes with their element sizes, speculative algorithms,
  * configurator classes) and back.
  */
-#include "internal.h"
+#include "common/internal.h"
 
 #include <string.h>
 
@@ -51,9 +51,9 @@ kvplan_dtype kvplan_dtype_from_name(const char *name)
 }
 
 static const char *const spec_names[] = {
-    [KVPLAN_SPEC_NONE] = "none",         [KVPLAN_SPEC_EAGLE] = "eagle",
-    [KVPLAN_SPEC_EAGLE3] = "eagle3",     [KVPLAN_SPEC_STANDALONE] = "standalone",
-    [KVPLAN_SPEC_DFLASH] = "dflash",     [KVPLAN_SPEC_DSPARK] = "dspark",
+    [KVPLAN_SPEC_NONE] = "none",     [KVPLAN_SPEC_EAGLE] = "eagle",
+    [KVPLAN_SPEC_EAGLE3] = "eagle3", [KVPLAN_SPEC_STANDALONE] = "standalone",
+    [KVPLAN_SPEC_DFLASH] = "dflash", [KVPLAN_SPEC_DSPARK] = "dspark",
     [KVPLAN_SPEC_NGRAM] = "ngram",
 };
 

@@ -8,7 +8,7 @@
  * notation for decimal exponents -4..15 and in scientific notation
  * otherwise (CPython's float_repr_style "short", format code 'r').
  */
-#include "internal.h"
+#include "common/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,240 @@
+/*
+ * budget.c: sglang's budget: the memory tiers of the defaults
+ * (docs/sglang-rules.md §4.2), the mem_fraction_static rule (§4.1) and the
+ * bytes _profile_available_bytes hands the configurator, with the mamba
+ * state reservation (§3.1).
+ *
+ * Everything sglang measures on a live GPU (free memory before and after
+ * loading the weights) is modelled from the GPU's total and the weights'
+ * size; the plan reports those terms as estimates.
+ */
+#include "budget/budget.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* §4.2: chunked_prefill_size and the decode cuda-graph batch by memory. */
+void kvplan__memory_tiers(double gpu_mib, bool known, int64_t tp,
+                          int64_t *chunk, int64_t *max_bs)
+{
+    static const struct {
+        double below;
+        int64_t chunk, bs_small_tp, bs_large_tp;
+    } tiers[] = {
+        {20480, 2048, 8, 8},      {35840, 2048, 24, 80},
+        {61440, 4096, 32, 160},   {92160, 8192, 256, 512},
+        {163840, 8192, 256, 512}, {1e300, 16384, 512, 512},
+    };
+    if (!known) {
+        *chunk = 4096;
+        *max_bs = 160;
+        return;
+    }
+    size_t n = sizeof tiers / sizeof tiers[0];
+    for (size_t i = 0; i < n; i++) {
+        if (gpu_mib < tiers[i].below || i + 1 == n) { /* the last takes all */
+            *chunk = tiers[i].chunk;
+            *max_bs = tp < 4 ? tiers[i].bs_small_tp : tiers[i].bs_large_tp;
+            return;
+        }
+    }
+}
+
+/* The prefill cuda-graph batch sizes up to max_bs (§4.1). */
+static int64_t prefill_bs_count(int64_t max_bs)
+{
+    static const int64_t ranges[][3] = {{4, 32, 4},
+                                        {48, 256, 16},
+                                        {288, 512, 32},
+                                        {576, 1024, 64},
+                                        {1280, 4096, 256}};
+    int64_t n = 0;
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        for (int64_t b = ranges[i][0]; b <= ranges[i][1]; b += ranges[i][2])
+            n += b <= max_bs;
+    if (max_bs >= 4608) /* 4608, 5120, ... up to max_bs */
+        n += (max_bs - 4608) / 512 + 1;
+    return n;
+}
+
+/* Python's round(x, 3): correctly rounded, ties to even on the exact
+ * binary value, which is what printf does. */
+static double round3(double x)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.3f", x);
+    return strtod(buf, NULL);
+}
+
+static float to_f32(double x)
+{
+    return (float)x;
+}
+
+/* _handle_gpu_memory_settings: the reserve, in MiB, and the fraction. */
+void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
+                             kvplan_budget *b)
+{
+    bool pd_prefill = in->disaggregation_mode == KVPLAN_DISAGG_PREFILL;
+    bool pd_decode = in->disaggregation_mode == KVPLAN_DISAGG_DECODE;
+    int64_t chunk = in->chunked_prefill_size;
+    int64_t max_bs = in->cuda_graph_max_bs;
+    /* activations: the largest forward batch's tokens */
+    double act;
+    if (pd_decode) {
+        double reqs = (double)(in->max_running_requests.set
+                                   ? in->max_running_requests.value
+                                   : max_bs);
+        double tok = (double)(in->speculative_num_draft_tokens.set
+                                  ? in->speculative_num_draft_tokens.value
+                                  : 1);
+        act = reqs * tok > 2048 ? reqs * tok : 2048;
+    } else if (chunk > 0) {
+        act = (double)kvplan__max(chunk, 2048);
+    } else {
+        act = (double)kvplan__max(in->max_prefill_tokens, 2048);
+    }
+    /* cuda graphs: decode, DP attention, and the prefill graphs */
+    double graph = 0;
+    bool decode_graph = !in->disable_cuda_graph && !pd_prefill;
+    if (decode_graph)
+        graph += (double)max_bs * 2;
+    if (in->enable_dp_attention && !pd_prefill) {
+        graph += (double)max_bs * (double)in->dp_size * 3;
+        if (max_bs > 300)
+            graph += (double)max_bs * (double)in->dp_size * 1.5;
+    }
+    bool prefill_graph = !in->disable_cuda_graph && !pd_decode && !in->is_hip &&
+                         !in->is_mla && !in->is_deepseek_v4 &&
+                         in->attn_cp_size <= 1 && !in->enable_dp_attention &&
+                         !in->vision.present;
+    if (prefill_graph) {
+        int64_t pbs = chunk > 0 ? chunk : in->max_prefill_tokens;
+        if (in->max_total_tokens.set)
+            pbs = kvplan__min(pbs, in->max_total_tokens.value);
+        if (in->model_is_llama2)
+            pbs = kvplan__min(pbs, 4096);
+        if (in->context_length.set)
+            pbs = kvplan__min(pbs, in->context_length.value);
+        b->prefill_graph_bs_count = prefill_bs_count(pbs);
+        graph += 8.0 * (double)b->prefill_graph_bs_count;
+    }
+    /* reserved = 512 + 1.5 act + tp*pp/8 GiB + graphs, >= 10 GiB on big GPUs */
+    double reserved = 512 + act * 1.5 +
+                      (double)in->tp_size * (double)in->pp_size / 8 * 1024 +
+                      graph;
+    if (in->gpu_mib > 60 * 1024)
+        reserved = reserved > 10240 ? reserved : 10240;
+    b->activation_mib = act * 1.5;
+    b->graph_mib = graph;
+    b->reserved_mib = reserved;
+    b->mem_fraction_static = round3((in->gpu_mib - reserved) / in->gpu_mib);
+    if (in->vision.present) {
+        /* the vision tower: 0.95 * clamp(1 - 0.1 (cv - 1), 0.8, 1.05) */
+        double cv = (double)in->vision.layers * (double)in->vision.hidden *
+                    (double)in->vision.hidden / (24.0 * 1024 * 1024);
+        double adj = 1 - 0.1 * (cv - 1);
+        adj = adj < 0.8 ? 0.8 : adj > 1.05 ? 1.05 : adj;
+        b->mem_fraction_static *= 0.95 * adj;
+    }
+}
+
+/* handle_max_mamba_cache: the mamba state's slots, and what they take out
+ * of `rest` (GiB). */
+static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
+                                   double *rest, int64_t *max_mamba,
+                                   kvplan_error *err)
+{
+    double mamba_per = in->mamba_per_request;
+    int64_t ratio = in->mamba_ratio;
+    bool ovf = false;
+    double d = in->speculative && in->speculative_num_draft_tokens.set
+                   ? (double)in->speculative_num_draft_tokens.value
+                   : 0;
+    int64_t n = 0;
+    if (in->disable_radix_cache && in->max_running_requests.set) {
+        n = in->max_running_requests.value / in->attn_dp;
+        *rest -= mamba_per * (double)n * d / 1073741824.0;
+    } else {
+        double budget = *rest * 0.9 / 1.9;
+        if (d > 0) {
+            n = kvplan__trunc(
+                kvplan__py_float_floordiv(budget * 1073741824.0,
+                                          mamba_per * (1 + d / (double)ratio)),
+                &ovf);
+            int64_t reqs = in->max_running_requests.set
+                               ? in->max_running_requests.value / in->attn_dp
+                               : n / ratio;
+            *rest -= mamba_per * (double)kvplan__min(reqs, n / ratio) * d /
+                     1073741824.0;
+        } else {
+            n = kvplan__trunc(
+                kvplan__py_float_floordiv(budget * 1073741824.0, mamba_per),
+                &ovf);
+        }
+    }
+    KVPLAN__FAIL_IF(n <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, NULL,
+                    "Not enough memory for the mamba state: one request "
+                    "needs %.0f bytes of it; increase --mem-fraction-static",
+                    mamba_per);
+    *rest -= (double)n * mamba_per / 1073741824.0;
+    *max_mamba = n;
+    return KVPLAN_OK;
+}
+
+/* _profile_available_bytes: free memory after the weights, less the part
+ * of the memory before them that mem_fraction_static leaves out. */
+kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
+                                       kvplan_budget *b, int64_t *available,
+                                       int64_t *max_mamba, kvplan_error *err)
+{
+    double world = in->ranks;
+    /* the CUDA context and NCCL take this much before anything loads: an
+     * estimate (0.5 GiB, 1 GiB with more than one rank) */
+    b->context_overhead_bytes = (world > 1 ? 1.0 : 0.5) * (1 << 30);
+    double pre = in->gpu_mib * 1048576.0 - b->context_overhead_bytes;
+    double post = pre - in->weight_bytes / world - in->draft_bytes / world;
+    if (world > 1) { /* min-reduced through a float32 tensor */
+        pre = to_f32(pre);
+        post = to_f32(post);
+    }
+    b->pre_load_gib = pre / 1073741824.0;
+    b->post_load_gib = post / 1073741824.0;
+    double f = in->fraction;
+    double rest = b->post_load_gib - b->pre_load_gib * (1 - f);
+    b->rest_gib = rest;
+    *max_mamba = 0;
+    if (rest > 0 && in->is_mambaish && in->mamba_per_request > 0) {
+        double before = rest;
+        KVPLAN__TRY(reserve_mamba(in, &rest, max_mamba, err));
+        b->mamba_gib = before - rest;
+    }
+    double per_rank = (in->weight_bytes + in->draft_bytes) / world;
+    KVPLAN__FAIL_IF(
+        b->post_load_gib <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--tp-size",
+        "Not enough memory: the weights alone (%.2f GiB per rank%s) exceed "
+        "the %.2f GiB free on each GPU before loading them; sglang would "
+        "fail loading them. Spread the model over more GPUs (--tp-size, "
+        "--pp-size) or use a larger GPU.",
+        per_rank / 1073741824.0, b->weights_estimated ? ", estimated" : "",
+        b->pre_load_gib);
+    if (rest <= 0) {
+        double need = 1 - b->post_load_gib / b->pre_load_gib;
+        char f_text[32];
+        kvplan_format_double(f, f_text, sizeof f_text);
+        return kvplan__fail(
+            err, KVPLAN_NOT_ENOUGH_MEMORY, "--mem-fraction-static",
+            "Loaded weights leave no GPU memory for the KV cache under "
+            "--mem-fraction-static=%s. Raise --mem-fraction-static above "
+            "%.3f (weights %.2f GiB per rank%s, %.2f GiB free before "
+            "loading them).",
+            f_text, ceil(need * 1000) / 1000, per_rank / 1073741824.0,
+            b->weights_estimated ? ", estimated" : "", b->pre_load_gib);
+    }
+    bool ovf = false;
+    *available = kvplan__trunc(rest * 1073741824.0, &ovf);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, NULL,
+                    "the available bytes exceed 64 bits");
+    return KVPLAN_OK;
+}

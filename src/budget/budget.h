@@ -1,0 +1,95 @@
+/*
+ * budget.h: the budget room's internals; not installed.
+ *
+ * GPU memory -> the bytes sglang hands its pool configurator
+ * (docs/sglang-rules.md §3.1, §4.1-4.2): the GPU presets (gpu.c), the local
+ * GPUs through NVML (nvml.c), the weights measured or estimated
+ * (weights.c), and sglang's mem_fraction_static rule and available-bytes
+ * formula (budget.c). It reads the model only through the plain shapes of
+ * common/shapes.h: budget and model do not include each other.
+ */
+#ifndef KVPLAN_BUDGET_H
+#define KVPLAN_BUDGET_H
+
+#include "common/internal.h"
+#include "common/shapes.h"
+
+/* ---- weights.c ---------------------------------------------------------- */
+
+/* The weights' bytes estimated from their shapes (norms and biases left
+ * out): dense weights at the model dtype or the quantization's width,
+ * experts at theirs. */
+double kvplan__weights_estimate(const kvplan__weight_shape *w,
+                                kvplan_dtype dtype);
+
+/* One request's mamba state on a rank at TP `tp`, in bytes (§3.1). */
+double kvplan__mamba_per_request(const kvplan__mamba_shape *s, int64_t tp);
+
+/* sglang's _calculate_mamba_ratio: mamba slots per running request. */
+int64_t kvplan__mamba_ratio(bool disable_radix_cache,
+                            bool disable_overlap_schedule, int64_t page_size);
+
+/* ---- budget.c ----------------------------------------------------------- */
+
+/* §4.2: chunked_prefill_size and the decode cuda-graph batch by GPU
+ * memory; `known` false (no GPU: --available-bytes alone) takes sglang's
+ * fallback. */
+void kvplan__memory_tiers(double gpu_mib, bool known, int64_t tp,
+                          int64_t *chunk, int64_t *max_bs);
+
+/* What sglang's mem_fraction_static rule (§4.1) reads. */
+typedef struct kvplan__fraction_inputs {
+    double gpu_mib;
+    bool is_hip;
+    int64_t tp_size, pp_size, dp_size, attn_cp_size;
+    bool enable_dp_attention;
+    kvplan_disaggregation_mode disaggregation_mode;
+    kvplan_opt_int max_running_requests;
+    kvplan_opt_int speculative_num_draft_tokens;
+    kvplan_opt_int max_total_tokens;
+    kvplan_opt_int context_length;
+    int64_t chunked_prefill_size; /* resolved */
+    int64_t max_prefill_tokens;   /* resolved */
+    int64_t cuda_graph_max_bs;    /* resolved */
+    bool disable_cuda_graph;
+    bool model_is_llama2; /* the model path names "llama-2" */
+    bool is_mla, is_deepseek_v4;
+    kvplan__vision_shape vision;
+} kvplan__fraction_inputs;
+
+/* sglang's mem_fraction_static when the flag is absent; fills the rule's
+ * terms into `b` (reserved, activation, graph, prefill graph count). */
+void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
+                             kvplan_budget *b);
+
+/* What the available-bytes formula (§3.1) reads. */
+typedef struct kvplan__available_inputs {
+    double gpu_mib;
+    double ranks;        /* tp * pp: the world that min-reduces */
+    double weight_bytes; /* the whole model's */
+    double draft_bytes;  /* the draft's */
+    double fraction;     /* mem_fraction_static, resolved */
+    /* the mamba reservation (handle_max_mamba_cache) */
+    bool is_mambaish;
+    double mamba_per_request;
+    int64_t mamba_ratio;
+    int64_t attn_dp;
+    bool disable_radix_cache;
+    bool speculative;
+    kvplan_opt_int speculative_num_draft_tokens;
+    kvplan_opt_int max_running_requests;
+} kvplan__available_inputs;
+
+/* The bytes per rank sglang's _profile_available_bytes returns; fills the
+ * formula's terms into `b` and *max_mamba with the mamba slots.
+ * KVPLAN_NOT_ENOUGH_MEMORY when the weights or the fraction leave nothing. */
+kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
+                                       kvplan_budget *b, int64_t *available,
+                                       int64_t *max_mamba, kvplan_error *err);
+
+/* ---- gpu.c -------------------------------------------------------------- */
+
+/* The preset a plan without a GPU assumes (H100-80GB). */
+const kvplan_gpu *kvplan__gpu_default(void);
+
+#endif /* KVPLAN_BUDGET_H */

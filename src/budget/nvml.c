@@ -1,0 +1,92 @@
+/*
+ * nvml.c: --gpu auto: the local GPUs through NVIDIA's NVML, loaded at run
+ * time, so that kvplan needs no CUDA to build and a static link of the
+ * rest of the library pulls no dlopen in. Sections (§) are those of
+ * docs/sglang-rules.md.
+ */
+#include "budget/budget.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+/* NVML, loaded at run time: the few calls kvplan needs. */
+typedef struct nvml_memory {
+    unsigned long long total, free, used;
+} nvml_memory;
+
+kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
+{
+    if (out == NULL || count == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "kvplan_gpu_probe needs a GPU and a count to "
+                            "fill; got NULL");
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL)
+        return kvplan__fail(err, KVPLAN_UNSUPPORTED, "--gpu",
+                            "--gpu auto: no NVIDIA driver here "
+                            "(libnvidia-ml.so.1 cannot be loaded); name a "
+                            "preset with --gpu NAME or give --gpu-memory");
+    typedef int (*init_fn)(void);
+    typedef int (*count_fn)(unsigned int *);
+    typedef int (*handle_fn)(unsigned int, void **);
+    typedef int (*mem_fn)(void *, nvml_memory *);
+    typedef int (*cc_fn)(void *, int *, int *);
+    typedef int (*name_fn)(void *, char *, unsigned int);
+    /* POSIX allows the cast from dlsym's object pointer */
+    init_fn init = (init_fn)(uintptr_t)dlsym(lib, "nvmlInit_v2");
+    init_fn shutdown = (init_fn)(uintptr_t)dlsym(lib, "nvmlShutdown");
+    count_fn get_count =
+        (count_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetCount_v2");
+    handle_fn get_handle =
+        (handle_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
+    mem_fn get_mem = (mem_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetMemoryInfo");
+    cc_fn get_cc =
+        (cc_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetCudaComputeCapability");
+    name_fn get_name = (name_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetName");
+    kvplan_status st = KVPLAN_OK;
+    unsigned int n = 0;
+    if (!init || !shutdown || !get_count || !get_handle || !get_mem ||
+        !get_cc || !get_name) {
+        st = kvplan__fail(err, KVPLAN_UNSUPPORTED, "--gpu",
+                          "--gpu auto: the NVIDIA driver's NVML lacks the "
+                          "calls kvplan needs");
+    } else if (init() != 0) {
+        st = kvplan__fail(err, KVPLAN_UNSUPPORTED, "--gpu",
+                          "--gpu auto: NVML could not start (is the NVIDIA "
+                          "driver loaded?)");
+    } else {
+        if (get_count(&n) != 0 || n == 0) {
+            st = kvplan__fail(err, KVPLAN_UNSUPPORTED, "--gpu",
+                              "--gpu auto: NVML sees no GPU");
+        }
+        /* sglang takes the smallest total over every GPU (§4.1) */
+        for (unsigned int i = 0; st == KVPLAN_OK && i < n; i++) {
+            void *dev = NULL;
+            nvml_memory mem;
+            int major = 0, minor = 0;
+            char name[96] = "";
+            if (get_handle(i, &dev) != 0 || get_mem(dev, &mem) != 0) {
+                st = kvplan__fail(err, KVPLAN_UNSUPPORTED, "--gpu",
+                                  "--gpu auto: NVML cannot read GPU %u", i);
+                break;
+            }
+            get_cc(dev, &major, &minor);
+            get_name(dev, name, sizeof name);
+            double mib = (double)(mem.total >> 20);
+            if (i == 0 || mib < out->total_mib) {
+                snprintf(out->name, sizeof out->name, "%.63s", name);
+                out->total_mib = mib;
+                out->compute_capability = major * 10 + minor;
+                out->is_hip = false;
+                snprintf(out->arch, sizeof out->arch, "sm%d%d", major % 100,
+                         minor % 10);
+            }
+        }
+        shutdown();
+    }
+    dlclose(lib);
+    if (st != KVPLAN_OK)
+        return st;
+    *count = (int)n;
+    return kvplan__ok(err);
+}

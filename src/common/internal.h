@@ -1,0 +1,94 @@
+/*
+ * internal.h: what every room of the library shares; not installed.
+ *
+ * - errors: kvplan__fail() fills a caller's kvplan_error (which may be NULL)
+ *   and returns the status, so a check reads as one line; KVPLAN__TRY and
+ *   KVPLAN__FAIL_IF shorten the two patterns every function repeats;
+ * - Python's text rules that sglang applies to flags and environment
+ *   values (text.c, env.c);
+ * - the checked, Python-exact arithmetic (arith.h).
+ *
+ * The library's rooms, each a folder of src/ (docs/architecture.md):
+ * common <- core <- plan; common <- model; common <- budget. Nothing in
+ * common knows about models, GPUs or plans.
+ *
+ * Sections marked § are those of docs/sglang-rules.md.
+ */
+#ifndef KVPLAN_INTERNAL_H
+#define KVPLAN_INTERNAL_H
+
+#include "kvplan.h"
+
+#include "common/arith.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define KVPLAN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define KVPLAN_PRINTF(fmt, args)
+#endif
+
+/* Fills `err` (when not NULL) and returns `code`. `field` may be NULL. */
+kvplan_status kvplan__fail(kvplan_error *err, kvplan_status code,
+                           const char *field, const char *fmt, ...)
+    KVPLAN_PRINTF(4, 5);
+
+/* Clears `err` (when not NULL) and returns KVPLAN_OK. Inline: it ends
+ * every successful compute call. */
+static inline kvplan_status kvplan__ok(kvplan_error *err)
+{
+    if (err != NULL) {
+        err->code = KVPLAN_OK;
+        err->field[0] = '\0';
+        err->message[0] = '\0';
+        err->line = err->column = 0;
+    }
+    return KVPLAN_OK;
+}
+
+/* Python's str.strip() whitespace, ASCII part (sglang strips env values). */
+static inline bool kvplan__py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+/* Evaluates a kvplan_status expression and returns it from the enclosing
+ * function unless it is KVPLAN_OK. */
+#define KVPLAN__TRY(expr)                                                      \
+    do {                                                                       \
+        kvplan_status kvplan__st_ = (expr);                                    \
+        if (kvplan__st_ != KVPLAN_OK)                                          \
+            return kvplan__st_;                                                \
+    } while (0)
+
+/* Fails with `code` (field and message as kvplan__fail) when `cond`. */
+#define KVPLAN__FAIL_IF(cond, err, code, field, ...)                           \
+    do {                                                                       \
+        if (cond)                                                              \
+            return kvplan__fail((err), (code), (field), __VA_ARGS__);          \
+    } while (0)
+
+/* ---- text.c: ASCII and Python text rules ------------------------------- */
+
+/* ASCII case-insensitive equality of two NUL-terminated strings. */
+bool kvplan__ascii_ieq(const char *a, const char *b);
+
+/* The same for a counted text `a` (n bytes) and a NUL-terminated `b`. */
+bool kvplan__ascii_ieq_n(const char *a, size_t n, const char *b);
+
+/* Python's str.strip() of ASCII whitespace on the text [*b, *b + *n). */
+void kvplan__py_strip(const char **b, size_t *n);
+
+/* ---- env.c: sglang's environment variable rules (§2.11) ---------------- */
+
+/* SGLANG_DSV4_COMPRESS_STATE_DTYPE, as DSV4's configurator reads it
+ * (NULL: the default "float32"): *size is the state's element size, 4 for
+ * float32/fp32, 2 for bfloat16/bf16, case and blanks ignored. False for
+ * any other word; `word` (size >= 32) then holds it, stripped and cut. */
+bool kvplan__state_dtype_size(const char *raw, int64_t *size, char *word,
+                              size_t word_size);
+
+#endif /* KVPLAN_INTERNAL_H */

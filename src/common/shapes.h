@@ -1,0 +1,54 @@
+/*
+ * shapes.h: what the budget needs to know of a model beyond its KV
+ * geometry, as plain numbers: the shapes behind a weight estimate, one
+ * request's mamba state, the vision tower. The model room reads them from
+ * config.json (model/shape.c); the budget room prices them
+ * (budget/weights.c, budget/budget.c). Neither room includes the other.
+ */
+#ifndef KVPLAN_SHAPES_H
+#define KVPLAN_SHAPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The projections and MLPs of a weight estimate, from config.json. Sizes
+ * are doubles: an estimate, and no product of hostile config values may
+ * overflow. */
+typedef struct kvplan__weight_shape {
+    double hidden, heads, kv_heads, head_dim, v_head_dim, layers, vocab;
+    bool tied_embeddings;
+    /* MLA (is_mla): q_lora 0 means no q compression */
+    bool is_mla;
+    double q_lora, kv_lora, rope, nope;
+    /* MLP and MoE */
+    double inter, experts, moe_inter, shared, shared_inter;
+    double first_dense; /* first_k_dense_replace */
+    int64_t moe_step;   /* interleave_moe_layer_step (Llama4) */
+    double inter_mlp;   /* intermediate_size_mlp (Llama4) */
+    /* Nemotron-H: what each layer of the pattern is */
+    bool nemotron_h;
+    double n_mamba, n_attn, n_mlp, n_moe;
+    double mamba_heads, mamba_head_dim, mamba_groups, mamba_state;
+    double moe_latent; /* moe_latent_size, 0: none */
+    /* quantization_config */
+    char quant_method[24]; /* quant_method, or "" */
+    int quant_bits;        /* compressed-tensors weights: num_bits; 0 */
+} kvplan__weight_shape;
+
+/* One request's mamba state at TP 1 (docs/sglang-rules.md §3.1): conv
+ * state (conv_dim, conv_width) in bf16 and the temporal (ssm) state
+ * (heads, a, b) at ssm_size bytes, on each of `layers` layers. */
+typedef struct kvplan__mamba_shape {
+    int64_t conv_dim, conv_width, layers;
+    int64_t temporal_heads, temporal_a, temporal_b;
+    int64_t ssm_size;
+} kvplan__mamba_shape;
+
+/* A vision tower sglang loads beside the language model (it moves
+ * mem_fraction_static, §4.1). */
+typedef struct kvplan__vision_shape {
+    bool present;
+    int64_t layers, hidden;
+} kvplan__vision_shape;
+
+#endif /* KVPLAN_SHAPES_H */

@@ -1,0 +1,236 @@
+/*
+ * common.c: what the four configurators share: readers of the rank that
+ * name the field they refuse, KV heads per rank, stage counters, the
+ * overflow and "not enough memory" messages, and the answer writer.
+ *
+ * Formulas restate sglang's pool_configurator.py at 6cc9352d
+ * (python/sglang/srt/model_executor/pool_configurator.py); sections
+ * marked "§" are those of docs/sglang-rules.md.
+ */
+#include "core/core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* An optional int that the formula needs: present and >= 0. */
+kvplan_status kvplan__need_dim(kvplan_opt_int v, const char *field,
+                               const char *why, int64_t *out, kvplan_error *err)
+{
+    if (!v.set)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, field,
+                            "%s is required %s, but it is absent", field, why);
+    if (v.value < 0)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, field,
+                            "%s must be >= 0, got %lld", field,
+                            (long long)v.value);
+    *out = v.value;
+    return KVPLAN_OK;
+}
+
+/* sglang's `x or fallback` for an optional dim: absent or 0 falls back. */
+kvplan_status kvplan__dim_or(kvplan_opt_int v, int64_t fallback,
+                             const char *field, int64_t *out, kvplan_error *err)
+{
+    if (!v.set || v.value == 0) {
+        *out = fallback;
+        return KVPLAN_OK;
+    }
+    if (v.value < 0)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, field,
+                            "%s must be >= 0, got %lld", field,
+                            (long long)v.value);
+    *out = v.value;
+    return KVPLAN_OK;
+}
+
+/* sglang's `x or 1` / `x or 0` for an optional count. */
+int64_t kvplan__or_default(kvplan_opt_int v, int64_t fallback)
+{
+    return (v.set && v.value != 0) ? v.value : fallback;
+}
+
+kvplan_status kvplan__kv_size_of(kvplan_dtype dtype, const char *field,
+                                 int64_t *out, kvplan_error *err)
+{
+    int size = kvplan_dtype_size(dtype);
+    if (size == 0)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, field,
+                            "%s must be one of bfloat16, float16, float32, "
+                            "float8_e4m3fn, float8_e5m2, float4_e2m1fn_x2; "
+                            "got %s",
+                            field,
+                            dtype == KVPLAN_DTYPE_UNSET ? "nothing"
+                                                        : "an unknown value");
+    *out = size;
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__check_tp(const kvplan_rank *r, kvplan_error *err)
+{
+    if (r->parallel.attn_tp_size <= 0)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
+                            "/parallel/attn_tp_size",
+                            "/parallel/attn_tp_size must be >= 1, got %lld",
+                            (long long)r->parallel.attn_tp_size);
+    return KVPLAN_OK;
+}
+
+/* KV heads one rank holds: max(1, total // attn_tp); heads replicate when
+ * TP is wider than the model's KV heads (seed: model_config
+ * .get_num_kv_heads; §1.4). The caller has checked attn_tp >= 1. */
+int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp)
+{
+    bool unused = false;
+    return kvplan__max(1, kvplan__floordiv(total, attn_tp, &unused));
+}
+
+int64_t kvplan__swa_kv_heads_per_rank(const kvplan_rank *r)
+{
+    if (!r->model.swa_num_key_value_heads.set)
+        return kvplan__kv_heads_per_rank(r->model.num_key_value_heads,
+                                         r->parallel.attn_tp_size);
+    return kvplan__kv_heads_per_rank(r->model.swa_num_key_value_heads.value,
+                                     r->parallel.attn_tp_size);
+}
+
+/* How many entries of `ids` fall in [start, end); duplicates count, as in
+ * the seed's list comprehensions. */
+int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < ids.count; i++) /* branch-free: vectorizes */
+        n += (start <= ids.ids[i]) & (ids.ids[i] < end);
+    return n;
+}
+
+static bool contains(kvplan_ids ids, int64_t x)
+{
+    for (size_t i = 0; i < ids.count; i++)
+        if (ids.ids[i] == x)
+            return true;
+    return false;
+}
+
+/* The stage's sparse layers (duplicates counted) whose id is among the
+ * k-only indexer layers, as the seed's
+ * sum(1 for l in local_sparse if l in set(disable_value_ids)).
+ * A bitmap over the stage keeps it linear; a stage wider than the bitmap
+ * falls back to scanning the list. */
+int64_t kvplan__count_k_only(const struct kvplan_minimax_sparse *ms,
+                             int64_t start, int64_t end)
+{
+    uint64_t bits[64]; /* stages of up to 4096 layers */
+    int64_t n = 0;
+    int64_t width;
+    bool use_bits = end > start &&
+                    !__builtin_sub_overflow(end, start, &width) &&
+                    width <= 64 * 64;
+    if (use_bits) {
+        size_t words = (size_t)((width + 63) / 64);
+        memset(bits, 0, words * sizeof bits[0]);
+        for (size_t i = 0; i < ms->disable_value_layer_ids.count; i++) {
+            int64_t l = ms->disable_value_layer_ids.ids[i];
+            if (start <= l && l < end)
+                bits[(uint64_t)(l - start) / 64] |=
+                    1ull << ((uint64_t)(l - start) % 64);
+        }
+    }
+    for (size_t i = 0; i < ms->sparse_layer_ids.count; i++) {
+        int64_t l = ms->sparse_layer_ids.ids[i];
+        if (start <= l && l < end)
+            n += use_bits ? (int64_t)((bits[(uint64_t)(l - start) / 64] >>
+                                       ((uint64_t)(l - start) % 64)) &
+                                      1)
+                          : contains(ms->disable_value_layer_ids, l);
+    }
+    return n;
+}
+
+/* An int64 kvplan__overflow, refused: `what` is the quantity, `fields` the JSON
+ * pointers of the inputs it is made of. */
+kvplan_status kvplan__overflow_of(kvplan_error *err, const char *what,
+                                  const char *fields)
+{
+    return kvplan__fail(err, KVPLAN_OVERFLOW, fields,
+                        "%s exceeds the range of a 64-bit integer; check %s",
+                        what, fields);
+}
+
+kvplan_status kvplan__overflow(kvplan_error *err, const char *what)
+{
+    return kvplan__overflow_of(err, what, "the sizes given");
+}
+
+kvplan_status kvplan__check_page(int64_t page_size, kvplan_error *err)
+{
+    if (page_size <= 0)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "page_size",
+                            "page_size must be >= 1, got %lld",
+                            (long long)page_size);
+    return KVPLAN_OK;
+}
+
+/* MemoryPoolConfig.__post_init__: a pool with no token is refused, in the
+ * reference's words, followed by what kvplan knows about the shortfall
+ * (formatted only when the caller asked for details). */
+kvplan_status kvplan__not_enough(kvplan_error *err, const char *fmt, ...)
+{
+    if (err == NULL)
+        return KVPLAN_NOT_ENOUGH_MEMORY;
+    char detail[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return kvplan__fail(err, KVPLAN_NOT_ENOUGH_MEMORY, NULL,
+                        "Not enough memory. Please try to increase "
+                        "--mem-fraction-static. %s",
+                        detail);
+}
+
+/* Writes a whole answer at once. Every entry point computes into locals
+ * and calls this only once all its checks have passed, so a failed call
+ * leaves the caller's struct as it was (and no memset-then-copy sits on
+ * the hot path). */
+void kvplan__put_config(kvplan_pool_config *out, int64_t max_total,
+                        kvplan_opt_int full, kvplan_opt_int swa)
+{
+    out->max_total_num_tokens = max_total;
+    out->full_max_total_num_tokens = full;
+    out->swa_max_total_num_tokens = swa;
+    out->c4_max_total_num_tokens = 0;
+    out->c128_max_total_num_tokens = 0;
+    out->c4_state_pool_size = 0;
+    out->c128_state_pool_size = 0;
+    out->max_running_requests = (kvplan_opt_int){0, false};
+}
+
+void kvplan__set_coefficient_int(kvplan_configurator *c, int64_t cell)
+{
+    c->cell_size_bytes = cell;
+    c->cell_size = kvplan__to_double(cell);
+    c->cell_size_is_float = false;
+}
+
+kvplan_status kvplan__no_kv_layer(const kvplan_configurator *c,
+                                  kvplan_error *err)
+{
+    return kvplan__fail(
+        err, KVPLAN_INVALID_CONFIG, NULL,
+        "the KV cell size is 0 bytes per token: %s, so no token count "
+        "follows from a budget (sglang fails here with a division by zero)",
+        c->kind == KVPLAN_CONFIGURATOR_DEFAULT && c->state.num_layers == 0
+            ? "this pipeline stage holds no attention layer with a KV cache"
+            : "the model's KV heads and head dims give 0 bytes");
+}
+
+kvplan_status kvplan__tokens_below_page(int64_t tokens, int64_t page,
+                                        kvplan_error *err)
+{
+    return kvplan__not_enough(
+        err,
+        "(max_total_num_tokens %lld is less than one page of "
+        "%lld tokens.)",
+        (long long)tokens, (long long)page);
+}

@@ -1,0 +1,220 @@
+/*
+ * configurator.c: the core's public face: kvplan_rank_init, the factory
+ * (seed: create_memory_pool_configurator) and the three entry points,
+ * which dispatch to the configurator files of src/core/.
+ *
+ * The core restates sglang's pool_configurator.py at 6cc9352d
+ * (python/sglang/srt/model_executor/pool_configurator.py). Each configurator
+ * turns a budget into pool sizes with sglang's "coeff + bias" model,
+ *
+ *     available_bytes = max_tokens * coeff + bias,
+ *
+ * and every formula names the seed class and method it restates.
+ * Exactness rules (docs/sglang-rules.md §0.2):
+ * - integer steps are Python int steps: floor division, signed, checked
+ *   for int64 overflow (the reference has no bound; kvplan refuses rather
+ *   than wrap);
+ * - float steps are the reference's IEEE-754 operations in its order of
+ *   evaluation, with Python's float floor division where it divides by a
+ *   float, and int() as truncation.
+ *
+ * Where the reference fails only by accident (a bare division by zero), the
+ * status is KVPLAN_INVALID_CONFIG with a message that says what is wrong.
+ *
+ * The core is pure: no files, no JSON, no environment. It reads a
+ * kvplan_rank and writes pool sizes.
+ */
+#include "core/core.h"
+
+#include <string.h>
+
+void kvplan_rank_init(kvplan_rank *rank)
+{
+    if (rank == NULL)
+        return;
+    memset(rank, 0, sizeof *rank);
+    rank->runner.dtype = KVPLAN_DTYPE_BFLOAT16;
+    rank->runner.pp_size = 1;
+    rank->runner.dp_size = 1;
+    rank->runner.hisparse_host_to_device_ratio = 2.0;
+    rank->parallel.attn_tp_size = 1;
+    rank->parallel.attn_cp_size = 1;
+    rank->server_args.swa_full_tokens_ratio = 0.8;
+    rank->env.SGLANG_SWA_EVICTION_INTERVAL = 128;
+}
+
+/* Lists the caller handed over must point somewhere when they are not
+ * empty, and be short enough to count in an int64. */
+static bool ids_bad(kvplan_ids ids)
+{
+    return (ids.count > 0 && ids.ids == NULL) ||
+           ids.count > (size_t)INT64_MAX / 2;
+}
+
+static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
+{
+    const struct kvplan_minimax_sparse *ms = &r->model.hf_config.minimax_sparse;
+    /* the common case, all fine, in one expression */
+    if (!(ids_bad(r->runner.mambaish_full_attention_layer_ids) |
+          ids_bad(r->model.full_attention_layer_ids) |
+          ids_bad(r->model.swa_attention_layer_ids) |
+          ids_bad(r->model.compress_ratios) | ids_bad(ms->dense_layer_ids) |
+          ids_bad(ms->sparse_layer_ids) | ids_bad(ms->disable_value_layer_ids)))
+        return KVPLAN_OK;
+    const struct {
+        kvplan_ids ids;
+        const char *field;
+    } lists[] = {
+        {r->runner.mambaish_full_attention_layer_ids,
+         "/runner/mambaish_full_attention_layer_ids"},
+        {r->model.full_attention_layer_ids, "/model/full_attention_layer_ids"},
+        {r->model.swa_attention_layer_ids, "/model/swa_attention_layer_ids"},
+        {r->model.compress_ratios, "/model/compress_ratios"},
+        {ms->dense_layer_ids,
+         "/model/hf_config/minimax_sparse/dense_layer_ids"},
+        {ms->sparse_layer_ids,
+         "/model/hf_config/minimax_sparse/sparse_layer_ids"},
+        {ms->disable_value_layer_ids,
+         "/model/hf_config/minimax_sparse/disable_value_layer_ids"},
+    };
+    size_t i = 0;
+    while (!ids_bad(lists[i].ids))
+        i++;
+    return kvplan__fail(
+        err, KVPLAN_INVALID_ARGUMENT, lists[i].field,
+        "%s has %zu entries but %s", lists[i].field, lists[i].ids.count,
+        lists[i].ids.ids == NULL ? "a NULL pointer" : "is too long");
+}
+
+/*
+ * The kind table: sglang's create_memory_pool_configurator tries these in
+ * order, the first that applies builds the configurator. kinds[] is also
+ * indexed by kind for the entry points (row k - 1 is kind k).
+ */
+static bool any_rank(const kvplan_rank *r)
+{
+    (void)r;
+    return true;
+}
+
+static const kvplan__kind kinds[] = {
+    {KVPLAN_CONFIGURATOR_DEFAULT, any_rank, kvplan__default_init,
+     kvplan__default_from_bytes, kvplan__default_from_tokens, NULL},
+    {KVPLAN_CONFIGURATOR_HYBRID_SWA, kvplan__hybrid_swa_applies,
+     kvplan__hybrid_swa_init, kvplan__hybrid_swa_from_bytes,
+     kvplan__hybrid_swa_solve, NULL},
+    {KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP, kvplan__swa_chunk_cap_applies,
+     kvplan__swa_chunk_cap_init, kvplan__swa_chunk_cap_from_bytes,
+     kvplan__swa_chunk_cap_from_tokens, NULL},
+    {KVPLAN_CONFIGURATOR_DSV4, kvplan__dsv4_applies, kvplan__dsv4_init,
+     kvplan__dsv4_from_bytes, kvplan__dsv4_from_tokens, kvplan__dsv4_finalize},
+};
+
+#define NUM_KINDS (sizeof kinds / sizeof kinds[0])
+
+/* The factory's order: most specific first. */
+static const kvplan_configurator_kind factory_order[] = {
+    KVPLAN_CONFIGURATOR_DSV4, KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP,
+    KVPLAN_CONFIGURATOR_HYBRID_SWA, KVPLAN_CONFIGURATOR_DEFAULT};
+
+/* Seed: create_memory_pool_configurator. */
+kvplan_status kvplan_configurator_init(kvplan_configurator *out,
+                                       const kvplan_rank *rank,
+                                       kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(out == NULL || rank == NULL, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL,
+                    "kvplan_configurator_init needs a configurator to fill "
+                    "and a rank to read; got NULL");
+    KVPLAN__TRY(check_rank_lists(rank, err));
+    /* Built in place: copying a finished configurator would cost more than
+     * building it. A failure leaves `out` unusable (kind 0), so a call on it
+     * is refused rather than answered from half a configurator. */
+    static const kvplan_configurator empty; /* copied with vector moves; a
+                                             * memset here became a slow
+                                             * `rep stos` */
+    *out = empty;
+    out->state.stage_start_layer = rank->runner.start_layer;
+    out->state.stage_end_layer = rank->runner.end_layer;
+    const kvplan__kind *k = &kinds[0];
+    for (size_t i = 0; i < NUM_KINDS; i++) {
+        k = &kinds[factory_order[i] - 1];
+        if (k->applies(rank))
+            break;
+    }
+    kvplan_status st = k->init(out, rank, err);
+    if (st != KVPLAN_OK) {
+        out->kind = (kvplan_configurator_kind)0;
+        return st;
+    }
+    return kvplan__ok(err);
+}
+
+/* The row of a built configurator, or NULL after a refusal. */
+static const kvplan__kind *check_call(const kvplan_configurator *conf,
+                                      const void *out, int64_t page_size,
+                                      kvplan_status *st, kvplan_error *err)
+{
+    if (conf == NULL || out == NULL) {
+        *st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                           "a configurator and a result to fill are "
+                           "required; got NULL");
+        return NULL;
+    }
+    size_t row = (size_t)conf->kind - 1;
+    if (row >= NUM_KINDS) {
+        *st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                           "the configurator was not built by "
+                           "kvplan_configurator_init");
+        return NULL;
+    }
+    if ((*st = kvplan__check_page(page_size, err)) != KVPLAN_OK)
+        return NULL;
+    return &kinds[row];
+}
+
+kvplan_status kvplan_calculate_pool_sizes(const kvplan_configurator *conf,
+                                          int64_t available_bytes,
+                                          int64_t page_size,
+                                          kvplan_pool_config *out,
+                                          kvplan_error *err)
+{
+    kvplan_status st;
+    const kvplan__kind *k = check_call(conf, out, page_size, &st, err);
+    if (k == NULL)
+        return st;
+    KVPLAN__TRY(k->from_bytes(conf, available_bytes, page_size, out, err));
+    return kvplan__ok(err);
+}
+
+kvplan_status kvplan_calculate_pool_sizes_from_max_tokens(
+    const kvplan_configurator *conf, int64_t max_total_num_tokens,
+    int64_t page_size, kvplan_pool_config *out, kvplan_error *err)
+{
+    kvplan_status st;
+    const kvplan__kind *k = check_call(conf, out, page_size, &st, err);
+    if (k == NULL)
+        return st;
+    KVPLAN__TRY(
+        k->from_tokens(conf, max_total_num_tokens, page_size, out, err));
+    return kvplan__ok(err);
+}
+
+/* Seed: MemoryPoolConfigurator.finalize_with_max_running_requests (a no-op
+ * but for DeepSeek V4's override). */
+kvplan_status
+kvplan_finalize_with_max_running_requests(const kvplan_configurator *conf,
+                                          kvplan_pool_config *config,
+                                          kvplan_error *err)
+{
+    kvplan_status st;
+    const kvplan__kind *k = check_call(conf, config, 1, &st, err);
+    if (k == NULL)
+        return st;
+    KVPLAN__FAIL_IF(!config->max_running_requests.set, err,
+                    KVPLAN_INVALID_ARGUMENT, "max_running_requests",
+                    "finalize needs config->max_running_requests to be set");
+    if (k->finalize != NULL)
+        KVPLAN__TRY(k->finalize(conf, config, err));
+    return kvplan__ok(err);
+}

@@ -1,0 +1,180 @@
+/*
+ * core.h: the core's internal interface; not installed.
+ *
+ * The core (src/core/) is pure: a kvplan_rank in, pool sizes out; no files,
+ * no JSON, no process environment. One file per configurator of sglang's
+ * pool_configurator.py (6cc9352d), plus common.c (what they share) and
+ * configurator.c (the factory and the entry points, through the kind table
+ * below). The functions declared at the end are the sglang rules that the
+ * plan (src/plan/) applies too: one copy each, here.
+ *
+ * Sections marked § are those of docs/sglang-rules.md.
+ */
+#ifndef KVPLAN_CORE_H
+#define KVPLAN_CORE_H
+
+#include "common/internal.h"
+
+/* ---- one configurator: a row of the kind table (configurator.c) -------- */
+
+typedef kvplan_status (*kvplan__init_fn)(kvplan_configurator *c,
+                                         const kvplan_rank *r,
+                                         kvplan_error *err);
+typedef kvplan_status (*kvplan__size_fn)(const kvplan_configurator *c,
+                                         int64_t amount, int64_t page,
+                                         kvplan_pool_config *out,
+                                         kvplan_error *err);
+typedef kvplan_status (*kvplan__finalize_fn)(const kvplan_configurator *c,
+                                             kvplan_pool_config *config,
+                                             kvplan_error *err);
+
+typedef struct kvplan__kind {
+    kvplan_configurator_kind kind;
+    /* Whether sglang's factory picks this configurator for the rank; the
+     * rows are tried in order, the last applies to any rank. */
+    bool (*applies)(const kvplan_rank *r);
+    kvplan__init_fn init;
+    kvplan__size_fn from_bytes;   /* calculate_pool_sizes */
+    kvplan__size_fn from_tokens;  /* calculate_pool_sizes_from_max_tokens */
+    kvplan__finalize_fn finalize; /* NULL: nothing to finalize */
+} kvplan__kind;
+
+/* default.c */
+kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
+                                   kvplan_error *err);
+kvplan_status kvplan__default_from_bytes(const kvplan_configurator *c,
+                                         int64_t available, int64_t page,
+                                         kvplan_pool_config *out,
+                                         kvplan_error *err);
+kvplan_status kvplan__default_from_tokens(const kvplan_configurator *c,
+                                          int64_t tokens, int64_t page,
+                                          kvplan_pool_config *out,
+                                          kvplan_error *err);
+
+/* hybrid_swa.c */
+bool kvplan__hybrid_swa_applies(const kvplan_rank *r);
+kvplan_status kvplan__hybrid_swa_init(kvplan_configurator *c,
+                                      const kvplan_rank *r, kvplan_error *err);
+kvplan_status kvplan__hybrid_swa_solve(const kvplan_configurator *c,
+                                       int64_t tokens, int64_t page,
+                                       kvplan_pool_config *out,
+                                       kvplan_error *err);
+kvplan_status kvplan__hybrid_swa_from_bytes(const kvplan_configurator *c,
+                                            int64_t available, int64_t page,
+                                            kvplan_pool_config *out,
+                                            kvplan_error *err);
+
+/* swa_chunk_cap.c */
+bool kvplan__swa_chunk_cap_applies(const kvplan_rank *r);
+kvplan_status kvplan__swa_chunk_cap_init(kvplan_configurator *c,
+                                         const kvplan_rank *r,
+                                         kvplan_error *err);
+kvplan_status kvplan__swa_chunk_cap_from_bytes(const kvplan_configurator *c,
+                                               int64_t available, int64_t page,
+                                               kvplan_pool_config *out,
+                                               kvplan_error *err);
+kvplan_status kvplan__swa_chunk_cap_from_tokens(const kvplan_configurator *c,
+                                                int64_t tokens, int64_t page,
+                                                kvplan_pool_config *out,
+                                                kvplan_error *err);
+
+/* dsv4.c */
+bool kvplan__dsv4_applies(const kvplan_rank *r);
+kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
+                                kvplan_error *err);
+kvplan_status kvplan__dsv4_from_bytes(const kvplan_configurator *c,
+                                      int64_t available, int64_t page,
+                                      kvplan_pool_config *out,
+                                      kvplan_error *err);
+kvplan_status kvplan__dsv4_from_tokens(const kvplan_configurator *c,
+                                       int64_t tokens, int64_t page,
+                                       kvplan_pool_config *out,
+                                       kvplan_error *err);
+kvplan_status kvplan__dsv4_finalize(const kvplan_configurator *c,
+                                    kvplan_pool_config *config,
+                                    kvplan_error *err);
+
+/* ---- common.c: readers of the rank, each naming the field it refuses --- */
+
+/* An optional int that the formula needs: present and >= 0. */
+kvplan_status kvplan__need_dim(kvplan_opt_int v, const char *field,
+                               const char *why, int64_t *out,
+                               kvplan_error *err);
+/* sglang's `x or fallback` for an optional dim: absent or 0 falls back. */
+kvplan_status kvplan__dim_or(kvplan_opt_int v, int64_t fallback,
+                             const char *field, int64_t *out,
+                             kvplan_error *err);
+/* sglang's `x or 1` / `x or 0` for an optional count. */
+int64_t kvplan__or_default(kvplan_opt_int v, int64_t fallback);
+/* The KV cache element size, refusing an unset or unknown dtype. */
+kvplan_status kvplan__kv_size_of(kvplan_dtype dtype, const char *field,
+                                 int64_t *out, kvplan_error *err);
+kvplan_status kvplan__check_tp(const kvplan_rank *r, kvplan_error *err);
+kvplan_status kvplan__check_page(int64_t page_size, kvplan_error *err);
+int64_t kvplan__swa_kv_heads_per_rank(const kvplan_rank *r);
+
+/* ---- common.c: failures ------------------------------------------------ */
+
+/* An int64 overflow, refused: `what` is the quantity, `fields` the JSON
+ * pointers of the inputs it is made of. */
+kvplan_status kvplan__overflow_of(kvplan_error *err, const char *what,
+                                  const char *fields);
+kvplan_status kvplan__overflow(kvplan_error *err, const char *what);
+/* MemoryPoolConfig.__post_init__: "Not enough memory...", then `fmt`. */
+kvplan_status kvplan__not_enough(kvplan_error *err, const char *fmt, ...)
+    KVPLAN_PRINTF(2, 3);
+kvplan_status kvplan__no_kv_layer(const kvplan_configurator *c,
+                                  kvplan_error *err);
+kvplan_status kvplan__tokens_below_page(int64_t tokens, int64_t page,
+                                        kvplan_error *err);
+
+/* ---- common.c: answers ------------------------------------------------- */
+
+/* Writes a whole answer at once, the DeepSeek V4 fields zeroed. */
+void kvplan__put_config(kvplan_pool_config *out, int64_t max_total,
+                        kvplan_opt_int full, kvplan_opt_int swa);
+/* An integer coefficient: cell_size_bytes and cell_size together. */
+void kvplan__set_coefficient_int(kvplan_configurator *c, int64_t cell);
+
+static const kvplan_opt_int kvplan__unset = {0, false};
+
+static inline kvplan_opt_int kvplan__some(int64_t v)
+{
+    return (kvplan_opt_int){v, true};
+}
+
+static inline bool kvplan__is_eagle_family(kvplan_spec_algorithm a)
+{
+    return a == KVPLAN_SPEC_EAGLE || a == KVPLAN_SPEC_EAGLE3;
+}
+
+static inline bool kvplan__is_dflash_family(kvplan_spec_algorithm a)
+{
+    return a == KVPLAN_SPEC_DFLASH || a == KVPLAN_SPEC_DSPARK;
+}
+
+/* ---- sglang's rules, one copy each (the plan applies them too) --------- */
+
+/* KV heads one rank holds: max(1, total // attn_tp); heads replicate when
+ * TP is wider than the model's KV heads (model_config.get_num_kv_heads,
+ * §1.4). attn_tp >= 1. */
+int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp);
+
+/* Entries of `ids` in the stage [start, end); duplicates count, as in the
+ * seed's list comprehensions. */
+int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end);
+
+/* The stage's sparse MiniMax layers that are k-only indexer layers. */
+int64_t kvplan__count_k_only(const struct kvplan_minimax_sparse *ms,
+                             int64_t start, int64_t end);
+
+/* KV layers of a rank under the DSA cache layer split (§2.5). */
+int64_t kvplan__dsa_split_layers(const kvplan_rank *r, int64_t num_layers,
+                                 bool *ovf);
+
+/* get_alloc_len_per_decode (§2.8): KV slots one request may take in one
+ * decode step with speculative v2; the caller has checked that
+ * max_speculative_num_draft_tokens is set. */
+int64_t kvplan__spec_v2_alloc_len(const kvplan_rank *r, bool *ovf);
+
+#endif /* KVPLAN_CORE_H */

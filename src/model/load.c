@@ -1,0 +1,283 @@
+/*
+ * load.c: a model from a path, a directory, JSON text or the built-in
+ * catalog, and its release.
+ */
+#include "model/catalog.h"
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void free_ids(id_list *l)
+{
+    free(l->ids);
+    l->ids = NULL;
+    l->count = 0;
+}
+
+void kvplan_model_free(kvplan_model *m)
+{
+    if (m == NULL)
+        return;
+    free(m->name);
+    free(m->hf_id);
+    free(m->arch);
+    free(m->model_type);
+    id_list *lists[] = {&m->compress_ratios, &m->minimax_dense,
+                        &m->minimax_sparse,  &m->minimax_k_only,
+                        &m->full_ids,        &m->swa_ids,
+                        &m->mamba_full_ids};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        free_ids(lists[i]);
+    free(m);
+}
+
+/*
+ * Python's json module, which reads config.json for transformers, accepts
+ * the bare tokens NaN, Infinity and -Infinity (Nemotron-H configs hold
+ * them); JSON and jansson do not. Outside strings they become null, which
+ * kvplan never needs to read as a number. Returns a new buffer, or NULL
+ * when there was nothing to replace (or no memory: then the parse reports
+ * the token).
+ */
+static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
+{
+    static const char *const tokens[] = {"-Infinity", "Infinity", "NaN"};
+    bool found = false, in_str = false;
+    for (size_t i = 0; i < len && !found; i++) {
+        if (in_str) {
+            if (text[i] == '\\')
+                i++;
+            else if (text[i] == '"')
+                in_str = false;
+        } else if (text[i] == '"') {
+            in_str = true;
+        } else {
+            found = text[i] == 'N' || text[i] == 'I';
+        }
+    }
+    if (!found)
+        return NULL;
+    char *b = malloc(len + len / 3 + 1); /* "NaN" grows to "null" */
+    if (b == NULL)
+        return NULL;
+    size_t n = 0;
+    in_str = false;
+    for (size_t i = 0; i < len;) {
+        char c = text[i];
+        if (in_str) {
+            b[n++] = c;
+            if (c == '\\' && i + 1 < len)
+                b[n++] = text[++i];
+            else if (c == '"')
+                in_str = false;
+            i++;
+            continue;
+        }
+        if (c == '"')
+            in_str = true;
+        size_t t = 0;
+        for (; t < sizeof tokens / sizeof tokens[0]; t++) {
+            size_t tl = strlen(tokens[t]);
+            if (len - i >= tl && memcmp(text + i, tokens[t], tl) == 0) {
+                memcpy(b + n, "null", 4);
+                n += 4;
+                i += tl;
+                break;
+            }
+        }
+        if (t == sizeof tokens / sizeof tokens[0])
+            b[n++] = text[i++];
+    }
+    *out_len = n;
+    return b;
+}
+
+static kvplan_status load_text(const char *text, size_t len, const char *origin,
+                               const char *name, const char *hf_id,
+                               const char *overrides, kvplan_model **out,
+                               kvplan_error *err)
+{
+    json_error_t jerr;
+    size_t fixed_len = 0;
+    char *fixed = python_json_tokens(text, len, &fixed_len);
+    /* duplicate keys: the last wins, as in Python's json */
+    json_t *root = fixed ? json_loadb(fixed, fixed_len, 0, &jerr)
+                         : json_loadb(text, len, 0, &jerr);
+    free(fixed);
+    if (root == NULL) {
+        kvplan__fail(err, KVPLAN_PARSE, "", "%s:%d:%d: %s",
+                     origin ? origin : "config", jerr.line, jerr.column,
+                     jerr.text);
+        if (err != NULL) {
+            err->line = jerr.line > 0 ? (uint32_t)jerr.line : 0;
+            err->column = jerr.column > 0 ? (uint32_t)jerr.column : 0;
+        }
+        return KVPLAN_PARSE;
+    }
+    if (overrides != NULL) {
+        /* config.update(overrides): top-level keys replaced */
+        json_t *o = json_loads(overrides, 0, &jerr);
+        if (o == NULL || !json_is_object(o) || !json_is_object(root) ||
+            json_object_update(root, o) != 0) {
+            json_decref(o);
+            json_decref(root);
+            return kvplan__fail(err, KVPLAN_PARSE, "--json-model-override-args",
+                                "--json-model-override-args must be a JSON "
+                                "object%s%s",
+                                o == NULL ? ": " : "",
+                                o == NULL ? jerr.text : "");
+        }
+        json_decref(o);
+    }
+    kvplan_model *m = calloc(1, sizeof *m);
+    kvplan_status st = KVPLAN_OK;
+    if (m == NULL || (m->name = kvplan__dup_str(name ? name : "")) == NULL ||
+        (m->hf_id = kvplan__dup_str(hf_id ? hf_id : "")) == NULL)
+        st = kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
+    if (st == KVPLAN_OK)
+        st = kvplan__derive(m, root, err);
+    json_decref(root);
+    if (st != KVPLAN_OK) {
+        if (err != NULL && origin != NULL && err->message[0] != '\0' &&
+            st != KVPLAN_NOMEM) {
+            char msg[sizeof err->message];
+            memcpy(msg, err->message, sizeof msg);
+            snprintf(err->message, sizeof err->message, "%.150s: %.350s",
+                     origin, msg);
+        }
+        kvplan_model_free(m);
+        return st;
+    }
+    m->info.name = m->name;
+    m->info.hf_id = m->hf_id;
+    *out = m;
+    return kvplan__ok(err);
+}
+
+kvplan_status kvplan_model_load_json(const char *text, size_t len,
+                                     const char *origin, kvplan_model **out,
+                                     kvplan_error *err)
+{
+    if (out == NULL || text == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "kvplan_model_load_json needs text and a place "
+                            "for the model; got NULL");
+    *out = NULL;
+    return load_text(text, len, origin, origin, "", NULL, out, err);
+}
+
+static kvplan_status read_file(const char *path, char **buf, size_t *len,
+                               kvplan_error *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return kvplan__fail(err, KVPLAN_IO, "", "%s: not a regular file", path);
+    if (stat(path, &sb) == 0 && sb.st_size > (1 << 26))
+        return kvplan__fail(err, KVPLAN_PARSE, "",
+                            "%s: %lld bytes; a config.json is far smaller "
+                            "(kvplan reads at most 64 MiB)",
+                            path, (long long)sb.st_size);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return kvplan__fail(err, KVPLAN_IO, "", "%s: %s", path,
+                            strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    while (b != NULL) {
+        n += fread(b + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        if (cap >= ((size_t)1 << 30)) {
+            free(b);
+            fclose(f);
+            return kvplan__fail(err, KVPLAN_PARSE, "",
+                                "%s: larger than 1 GiB; not a config.json",
+                                path);
+        }
+        char *g = realloc(b, cap * 2);
+        if (g == NULL) {
+            free(b);
+            b = NULL;
+            break;
+        }
+        b = g;
+        cap *= 2;
+    }
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (b == NULL)
+        return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory reading %s",
+                            path);
+    if (bad) {
+        free(b);
+        return kvplan__fail(err, KVPLAN_IO, "", "%s: read error", path);
+    }
+    *buf = b;
+    *len = n;
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
+                                kvplan_error *err)
+{
+    return kvplan_model_load_override(name_or_path, NULL, out, err);
+}
+
+kvplan_status kvplan_model_load_override(const char *name_or_path,
+                                         const char *overrides,
+                                         kvplan_model **out, kvplan_error *err)
+{
+    if (out == NULL || name_or_path == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "kvplan_model_load needs a name or path and a "
+                            "place for the model; got NULL");
+    *out = NULL;
+    struct stat sb;
+    if (stat(name_or_path, &sb) == 0) {
+        char path[4096];
+        if (S_ISDIR(sb.st_mode))
+            snprintf(path, sizeof path, "%s/config.json", name_or_path);
+        else
+            snprintf(path, sizeof path, "%s", name_or_path);
+        char *buf = NULL;
+        size_t len = 0;
+        kvplan_status st = read_file(path, &buf, &len, err);
+        if (st != KVPLAN_OK)
+            return st;
+        st = load_text(buf, len, path, name_or_path, "", overrides, out, err);
+        free(buf);
+        return st;
+    }
+    /* catalog: the short name or the Hugging Face id, any case */
+    for (size_t i = 0; i < kvplan__catalog_count; i++) {
+        const kvplan__catalog_entry *e = &kvplan__catalog[i];
+        if (kvplan__ascii_ieq(e->name, name_or_path) ||
+            (e->hf_id[0] != '\0' && kvplan__ascii_ieq(e->hf_id, name_or_path)))
+            return load_text((const char *)e->json, e->json_size, e->name,
+                             e->name, e->hf_id, overrides, out, err);
+    }
+    return kvplan__fail(err, KVPLAN_IO, "--model-path",
+                        "%s: no such file or directory, and not a model of "
+                        "the built-in catalog (kvplan --list-models lists "
+                        "them)",
+                        name_or_path);
+}
+
+const kvplan_model_info *kvplan_model_get_info(const kvplan_model *model)
+{
+    return model ? &model->info : NULL;
+}
+
+const char *kvplan_catalog_name(size_t index)
+{
+    return index < kvplan__catalog_count ? kvplan__catalog[index].name : NULL;
+}
+
+const char *kvplan_catalog_hf_id(size_t index)
+{
+    return index < kvplan__catalog_count ? kvplan__catalog[index].hf_id : NULL;
+}

@@ -1,0 +1,372 @@
+/*
+ * rank.c: one pipeline stage of a model served with sglang's flags: the
+ * facts sglang's ModelRunner holds and the configurator reads
+ * (kvplan_rank): the layer range (docs/sglang-rules.md §1.7), the KV dtype
+ * (§1.11), the draft's layers (§1.12), the parallel sizes (§1.13) and the
+ * server args (§1.14).
+ */
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kvplan_server_args_init(kvplan_server_args *a)
+{
+    if (a == NULL)
+        return;
+    memset(a, 0, sizeof *a);
+    a->tp_size = a->pp_size = a->dp_size = 1;
+    a->attn_cp_size = 1;
+    a->page_size = 1;
+    a->hisparse_host_to_device_ratio = 2.0;
+    a->gpu_compute_capability = 90;
+    a->SGLANG_SWA_EVICTION_INTERVAL = 128;
+}
+
+/* §1.7: get_pp_indices, with SGLANG_PP_LAYER_PARTITION. */
+static kvplan_status pp_range(int64_t layers, int64_t rank, int64_t pp,
+                              const char *partition, int64_t *start,
+                              int64_t *end, kvplan_error *err)
+{
+    if (partition != NULL && partition[0] != '\0') {
+        int64_t sum = 0, count = 0, mine_start = 0, mine = 0;
+        const char *p = partition;
+        while (*p) {
+            char *next;
+            errno = 0;
+            long long x = strtoll(p, &next, 10);
+            if (next == p || errno != 0 || x < 0 ||
+                (*next != ',' && *next != '\0'))
+                return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
+                                    "SGLANG_PP_LAYER_PARTITION",
+                                    "SGLANG_PP_LAYER_PARTITION must be "
+                                    "comma-separated layer counts, got "
+                                    "'%.60s'",
+                                    partition);
+            if (count == rank) {
+                mine_start = sum;
+                mine = x;
+            }
+            if (x > layers || sum > layers)
+                sum = layers + 1; /* too many already: refused below */
+            else
+                sum += x;
+            count++;
+            p = *next == ',' ? next + 1 : next;
+        }
+        if (count != pp || sum != layers)
+            return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
+                                "SGLANG_PP_LAYER_PARTITION",
+                                "SGLANG_PP_LAYER_PARTITION must give %lld "
+                                "counts (one per PP rank) summing to %lld "
+                                "layers; got %lld counts summing to %lld",
+                                (long long)pp, (long long)layers,
+                                (long long)count, (long long)sum);
+        *start = mine_start;
+        *end = mine_start + mine;
+        return KVPLAN_OK;
+    }
+    /* the last layers % pp ranks take one layer more */
+    int64_t base = layers / pp, rem = layers % pp;
+    if (rank >= pp - rem) {
+        *start = rank * (base + 1) - (pp - rem);
+        *end = *start + base + 1;
+    } else {
+        *start = rank * base;
+        *end = *start + base;
+    }
+    return KVPLAN_OK;
+}
+
+/* The ids of an ascending list within [lo, hi): a slice, no copy. */
+static kvplan_ids slice(id_list l, int64_t lo, int64_t hi)
+{
+    size_t b = 0, e;
+    while (b < l.count && l.ids[b] < lo)
+        b++;
+    e = b;
+    while (e < l.count && l.ids[e] < hi)
+        e++;
+    /* an empty list may have no storage: no arithmetic on NULL */
+    return e > b ? (kvplan_ids){l.ids + b, e - b} : (kvplan_ids){NULL, 0};
+}
+
+static kvplan_ids all_ids(id_list l)
+{
+    return (kvplan_ids){l.ids, l.count};
+}
+
+/* §1.11: the KV cache dtype. */
+static kvplan_status kv_dtype(const kvplan_model *m,
+                              const kvplan_server_args *a,
+                              kvplan_dtype model_dtype, kvplan_dtype *out,
+                              kvplan_error *err)
+{
+    kvplan_kv_cache_dtype_flag f = a->kv_cache_dtype;
+    if (m->dsa_dtype_arch) {
+        /* DSA: auto is fp8 on Blackwell, bf16 on Hopper; only those two */
+        if (f == KVPLAN_KV_AUTO)
+            f = a->gpu_compute_capability >= 100 ? KVPLAN_KV_FP8_E4M3
+                                                 : KVPLAN_KV_BF16;
+        if (f != KVPLAN_KV_FP8_E4M3 && f != KVPLAN_KV_BF16)
+            return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--kv-cache-dtype",
+                                "--kv-cache-dtype for DeepSeek DSA must be "
+                                "auto, bf16, bfloat16 or fp8_e4m3");
+    } else if (m->info.is_deepseek_v4 && f == KVPLAN_KV_AUTO) {
+        f = KVPLAN_KV_FP8_E4M3;
+    }
+    switch (f) {
+    case KVPLAN_KV_AUTO:
+        *out = m->kv_fp8_quant ? KVPLAN_DTYPE_FLOAT8_E4M3FN : model_dtype;
+        return KVPLAN_OK;
+    case KVPLAN_KV_FP8_E5M2:
+        *out = KVPLAN_DTYPE_FLOAT8_E5M2;
+        return KVPLAN_OK;
+    case KVPLAN_KV_FP8_E4M3:
+        *out = KVPLAN_DTYPE_FLOAT8_E4M3FN;
+        return KVPLAN_OK;
+    case KVPLAN_KV_BF16:
+        *out = KVPLAN_DTYPE_BFLOAT16;
+        return KVPLAN_OK;
+    case KVPLAN_KV_FP4_E2M1:
+        *out = KVPLAN_DTYPE_FLOAT4_E2M1FN_X2;
+        return KVPLAN_OK;
+    }
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
+                        "--kv-cache-dtype: unknown value %d", (int)f);
+}
+
+/* §1.12: the layers of the EAGLE/MTP draft, as the target counts them. */
+static kvplan_opt_int eagle_draft_layers(const kvplan_model *m,
+                                         const kvplan_server_args *a)
+{
+    const kvplan_model *d = a->speculative_draft_model;
+    if (d == NULL && m->self_draft)
+        d = m; /* MTP from the model's own weights */
+    if (d == NULL)
+        return (kvplan_opt_int){0, false};
+    if (d->info.num_nextn_predict_layers.set)
+        return d->info.num_nextn_predict_layers;
+    if (d == m && m->info.is_deepseek_v4)
+        return (kvplan_opt_int){1, true};
+    return (kvplan_opt_int){
+        kvplan__max(d->info.num_hidden_layers, d->num_attention_layers), true};
+}
+
+static kvplan_status check_positive(int64_t x, const char *flag,
+                                    kvplan_error *err)
+{
+    if (x < 1)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, flag,
+                            "%s must be >= 1, got %lld", flag, (long long)x);
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan_model_rank(const kvplan_model *m,
+                                const kvplan_server_args *a, int64_t pp_rank,
+                                kvplan_rank *r, int64_t *context_len,
+                                kvplan_error *err)
+{
+    if (m == NULL || a == NULL || r == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "kvplan_model_rank needs a model, server args "
+                            "and a rank to fill; got NULL");
+    kvplan_status st;
+    if ((st = check_positive(a->tp_size, "--tp-size", err)) != KVPLAN_OK ||
+        (st = check_positive(a->pp_size, "--pp-size", err)) != KVPLAN_OK ||
+        (st = check_positive(a->dp_size, "--dp-size", err)) != KVPLAN_OK ||
+        (st = check_positive(a->attn_cp_size, "--attn-cp-size", err)) !=
+            KVPLAN_OK ||
+        (st = check_positive(a->page_size, "--page-size", err)) != KVPLAN_OK)
+        return st;
+    if (pp_rank < 0 || pp_rank >= a->pp_size)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "pp_rank",
+                            "pp_rank must be in [0, %lld), got %lld",
+                            (long long)a->pp_size, (long long)pp_rank);
+    if (m->info.is_draft_only)
+        return kvplan__fail(err, KVPLAN_UNSUPPORTED, "--model-path",
+                            "%s is a speculative-decoding draft head (%s): "
+                            "pass it as --speculative-draft-model-path of "
+                            "the model it drafts for",
+                            m->name, m->arch);
+    int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
+    if (attn_dp > a->tp_size || a->attn_cp_size > a->tp_size ||
+        a->tp_size % (a->attn_cp_size * attn_dp) != 0)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--tp-size",
+                            "--tp-size (%lld) must be a multiple of the "
+                            "attention CP size times the DP-attention size "
+                            "(%lld)",
+                            (long long)a->tp_size,
+                            (long long)(a->attn_cp_size * attn_dp));
+    if (m->info.num_hidden_layers < a->pp_size)
+        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--pp-size",
+                            "--pp-size (%lld) is larger than the model's "
+                            "%lld layers",
+                            (long long)a->pp_size,
+                            (long long)m->info.num_hidden_layers);
+
+    kvplan_rank_init(r);
+    /* runner */
+    kvplan_dtype model_dtype;
+    switch (a->dtype) {
+    case KVPLAN_DT_FLOAT16:
+        model_dtype = KVPLAN_DTYPE_FLOAT16;
+        break;
+    case KVPLAN_DT_BFLOAT16:
+        model_dtype = KVPLAN_DTYPE_BFLOAT16;
+        break;
+    case KVPLAN_DT_FLOAT32:
+        model_dtype = KVPLAN_DTYPE_FLOAT32;
+        break;
+    default:
+        model_dtype = m->info.dtype;
+    }
+    r->runner.dtype = model_dtype;
+    if ((st = kv_dtype(m, a, model_dtype, &r->runner.kv_cache_dtype, err)) !=
+        KVPLAN_OK)
+        return st;
+    r->runner.use_mla_backend = m->info.is_mla;
+    r->runner.is_hybrid_swa =
+        m->info.is_hybrid_swa && !a->disable_hybrid_swa_memory;
+    r->runner.is_draft_worker = false;
+    int64_t start = 0, end = 0;
+    if ((st = pp_range(m->info.num_hidden_layers, pp_rank, a->pp_size,
+                       a->SGLANG_PP_LAYER_PARTITION, &start, &end, err)) !=
+        KVPLAN_OK)
+        return st;
+    if (a->pp_size == 1)
+        end = kvplan__max(m->info.num_hidden_layers, m->num_attention_layers);
+    r->runner.start_layer = start;
+    r->runner.end_layer = end;
+    r->runner.num_effective_layers = end - start;
+    r->runner.pp_size = a->pp_size;
+    r->runner.pp_rank = pp_rank;
+    r->runner.page_size = a->page_size;
+    r->runner.dp_size = attn_dp;
+    r->runner.is_mambaish = m->info.is_mambaish;
+    r->runner.mambaish_full_attention_layer_ids = all_ids(m->mamba_full_ids);
+
+    /* speculative decoding */
+    kvplan_spec_algorithm spec = a->speculative_algorithm;
+    r->runner.spec_algorithm = spec;
+    if (spec == KVPLAN_SPEC_EAGLE || spec == KVPLAN_SPEC_EAGLE3 ||
+        spec == KVPLAN_SPEC_STANDALONE)
+        r->runner.eagle_draft_num_layers = eagle_draft_layers(m, a);
+    if (spec == KVPLAN_SPEC_DFLASH || spec == KVPLAN_SPEC_DSPARK) {
+        const kvplan_model *d = a->speculative_draft_model;
+        if (d == NULL)
+            return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
+                                "--speculative-draft-model-path",
+                                "DFLASH and DSPARK need "
+                                "--speculative-draft-model-path: the draft's "
+                                "layers are part of the KV budget");
+        r->runner.dflash_draft_num_layers =
+            (kvplan_opt_int){d->info.num_hidden_layers, true};
+    }
+
+    /* the sliding window (§1.9): the class's rule, the config, or Llama4's
+     * attention chunk */
+    if (m->class_window.set)
+        r->runner.sliding_window_size = m->class_window;
+    else if (r->runner.is_hybrid_swa && m->config_window.set)
+        r->runner.sliding_window_size = m->config_window;
+    else if (m->attention_chunk_size.set)
+        r->runner.sliding_window_size = m->attention_chunk_size;
+    r->runner.enable_hisparse = a->enable_hisparse;
+    r->runner.hisparse_host_to_device_ratio = a->hisparse_host_to_device_ratio;
+
+    /* parallel (§1.13) */
+    r->parallel.attn_tp_size = a->tp_size / a->attn_cp_size / attn_dp;
+    r->parallel.attn_cp_size = a->attn_cp_size;
+
+    /* model */
+    r->model.num_key_value_heads = m->info.num_key_value_heads;
+    r->model.swa_num_key_value_heads = m->swa_num_key_value_heads;
+    r->model.head_dim = (kvplan_opt_int){m->info.head_dim, true};
+    r->model.v_head_dim = (kvplan_opt_int){m->info.v_head_dim, true};
+    r->model.swa_head_dim = (kvplan_opt_int){m->swa_head_dim, true};
+    r->model.swa_v_head_dim = (kvplan_opt_int){m->swa_v_head_dim, true};
+    r->model.kv_lora_rank = m->kv_lora_rank;
+    r->model.qk_rope_head_dim = m->qk_rope_head_dim;
+    r->model.qk_nope_head_dim = m->qk_nope_head_dim;
+    if (r->runner.is_hybrid_swa && !m->info.is_deepseek_v4) {
+        /* a PP stage keeps the ids of range(start, end + 1) (§8.7) */
+        int64_t hi = a->pp_size > 1 ? end + 1 : INT64_MAX;
+        r->model.full_attention_layer_ids = slice(m->full_ids, start, hi);
+        r->model.swa_attention_layer_ids = slice(m->swa_ids, start, hi);
+    }
+    r->model.compress_ratios = all_ids(m->compress_ratios);
+    r->model.window_size = m->dsv4_window_size;
+    r->model.index_head_dim = m->dsv4_index_head_dim;
+    r->model.hf_config.is_deepseek_dsa = m->info.is_deepseek_dsa;
+    r->model.hf_config.index_head_dim = m->dsa_index_head_dim;
+    r->model.hf_config.is_deepseek_v4 = m->info.is_deepseek_v4;
+    r->model.hf_config.is_minimax_sparse = m->info.is_minimax_sparse;
+    r->model.hf_config.minimax_sparse.dense_layer_ids =
+        all_ids(m->minimax_dense);
+    r->model.hf_config.minimax_sparse.sparse_layer_ids =
+        all_ids(m->minimax_sparse);
+    r->model.hf_config.minimax_sparse.disable_value_layer_ids =
+        all_ids(m->minimax_k_only);
+    r->model.hf_config.minimax_sparse.sparse_index_dim = m->minimax_index_dim;
+
+    /* context length (§1.8) */
+    int64_t ctx = m->info.context_len;
+    if (a->context_length.set) {
+        if (a->context_length.value < 1)
+            return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--context-length",
+                                "--context-length must be >= 1, got %lld",
+                                (long long)a->context_length.value);
+        if (a->context_length.value > ctx &&
+            !a->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN)
+            return kvplan__fail(
+                err, KVPLAN_INVALID_CONFIG, "--context-length",
+                "--context-length %lld is longer than the model's %lld "
+                "(derived from its config); sglang refuses it unless "
+                "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
+                (long long)a->context_length.value, (long long)ctx);
+        ctx = a->context_length.value;
+    }
+    r->model.context_len = (kvplan_opt_int){ctx, true};
+    if (context_len != NULL)
+        *context_len = ctx;
+
+    /* server args (§1.14); DSV4 defaults its ratio to 0.1 (§4.4) */
+    r->server_args.swa_full_tokens_ratio = a->swa_full_tokens_ratio.set
+                                               ? a->swa_full_tokens_ratio.value
+                                           : m->info.is_deepseek_v4 ? 0.1
+                                                                    : 0.8;
+    r->server_args.max_running_requests = a->max_running_requests;
+    r->server_args.disable_radix_cache = a->disable_radix_cache;
+    r->server_args.chunked_prefill_size = a->chunked_prefill_size;
+    r->server_args.speculative_num_steps = a->speculative_num_steps;
+    r->server_args.speculative_eagle_topk = a->speculative_eagle_topk;
+    r->server_args.speculative_num_draft_tokens =
+        a->speculative_num_draft_tokens;
+    r->server_args.max_speculative_num_draft_tokens =
+        a->speculative_num_draft_tokens;
+    r->server_args.disable_overlap_schedule = a->disable_overlap_schedule;
+    r->server_args.disaggregation_mode = a->disaggregation_mode;
+    if (a->disaggregation_decode_extra_slots.set) {
+        r->server_args.disaggregation_decode_extra_slots =
+            a->disaggregation_decode_extra_slots.value;
+    } else if (a->disaggregation_mode == KVPLAN_DISAGG_DECODE &&
+               a->max_running_requests.set) {
+        /* decode: 2 * per_worker when that is at most 32, else 0 */
+        int64_t per_worker = a->max_running_requests.value / attn_dp;
+        r->server_args.disaggregation_decode_extra_slots =
+            per_worker <= 32 ? 2 * per_worker : 0;
+    }
+    r->server_args.enable_dsa_cache_layer_split =
+        a->enable_dsa_cache_layer_split;
+
+    /* environment */
+    r->env.SGLANG_SWA_EVICTION_INTERVAL = a->SGLANG_SWA_EVICTION_INTERVAL;
+    r->env.SGLANG_DSV4_COMPRESS_STATE_DTYPE =
+        a->SGLANG_DSV4_COMPRESS_STATE_DTYPE;
+    r->env.SGLANG_OPT_USE_ONLINE_COMPRESS = a->SGLANG_OPT_USE_ONLINE_COMPRESS;
+    r->env.SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
+        a->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP;
+    return kvplan__ok(err);
+}

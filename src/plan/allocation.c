@@ -1,0 +1,253 @@
+/*
+ * allocation.c: the bytes sglang's pools really allocate once the
+ * configurator has sized them (docs/sglang-rules.md §5), beside the
+ * configurator's price, and the req_to_token pool (§3.4).
+ */
+#include "plan/plan.h"
+
+#include <string.h>
+
+static int64_t mha_pool(int64_t tokens, int64_t page, int64_t heads,
+                        int64_t k_dim, int64_t v_dim, int64_t elem,
+                        int64_t layers, bool fp4, bool *ovf)
+{
+    if (layers <= 0)
+        return 0;
+    int64_t rows = kvplan__add(tokens, page, ovf);
+    int64_t per_row;
+    if (fp4) /* K and V packed (V uses head_dim), plus two scale buffers */
+        per_row = kvplan__add(kvplan__mul(2 * heads, k_dim / 2, ovf),
+                              2 * (kvplan__mul(heads, k_dim, ovf) / 16), ovf);
+    else
+        per_row = kvplan__mul(
+            kvplan__mul(heads, kvplan__add(k_dim, v_dim, ovf), ovf), elem, ovf);
+    return kvplan__mul(kvplan__mul(rows, per_row, ovf), layers, ovf);
+}
+
+static int64_t dsv4_page_bytes(int64_t page, int64_t per_token, bool *ovf)
+{
+    return kvplan__ceil_align(kvplan__mul(page, per_token, ovf), 576, ovf);
+}
+
+static int64_t dsv4_pool(int64_t size, int64_t page, int64_t per_token,
+                         int64_t layers, bool *ovf)
+{
+    if (layers <= 0 || page <= 0)
+        return 0;
+    int64_t pages = kvplan__add(size, page + 1, ovf) / page;
+    return kvplan__mul(
+        kvplan__mul(pages, dsv4_page_bytes(page, per_token, ovf), ovf), layers,
+        ovf);
+}
+
+static int64_t dsv4_state(int64_t size, int64_t ratio, int64_t ring,
+                          int64_t width, int64_t elem, bool online, int64_t mtp,
+                          int64_t layers, bool *ovf)
+{
+    int64_t rows = online ? kvplan__mul(kvplan__add(size, 2, ovf),
+                                        kvplan__add(1, mtp, ovf), ovf)
+                          : kvplan__ceil_align(kvplan__add(size, ring + 1, ovf),
+                                               ratio, ovf);
+    return kvplan__mul(kvplan__mul(rows, kvplan__mul(width, elem, ovf), ovf),
+                       layers, ovf);
+}
+
+void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
+                              kvplan_stage_plan *sp, bool *ovf)
+{
+    const kvplan_rank *r = &sp->rank;
+    const kvplan_configurator *c = &sp->configurator;
+    const kvplan_pool_config *p = &sp->pools;
+    int64_t page = r->runner.page_size, S = p->max_total_num_tokens;
+    int64_t elem = kvplan_dtype_size(r->runner.kv_cache_dtype);
+    bool fp4 = r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2;
+    int64_t tp = r->parallel.attn_tp_size;
+    int64_t heads = kvplan__max(1, r->model.num_key_value_heads / tp);
+    int64_t hd = m->info.head_dim, vhd = m->info.v_head_dim;
+    int64_t start = r->runner.start_layer, end = r->runner.end_layer;
+    kvplan_allocation *a = &sp->allocation;
+    int64_t per_layer_token = 0; /* for a draft of the target's geometry */
+
+    if (c->kind == KVPLAN_CONFIGURATOR_DSV4) {
+        int64_t nope = r->model.qk_nope_head_dim.value;
+        int64_t rope = r->model.qk_rope_head_dim.value;
+        int64_t ihd = r->model.index_head_dim.value;
+        int64_t win = r->model.window_size.value;
+        int64_t per_token = nope + 2 * rope + nope / 64 + 1;
+        int64_t lt = c->state.num_layers_total, l4 = c->state.num_layers_ca4,
+                l128 = c->state.num_layers_ca128;
+        int64_t attn = nope + rope, s_elem = c->state.c128_state_dtype_size;
+        int64_t c128_state = kvplan__max(p->c128_state_pool_size, 0);
+        a->kv_bytes =
+            dsv4_pool(p->swa_max_total_num_tokens.value, win, per_token, lt,
+                      ovf) +
+            dsv4_pool(p->c4_max_total_num_tokens, page / 4, per_token, l4,
+                      ovf) +
+            dsv4_pool(p->c128_max_total_num_tokens, page / 128, per_token, l128,
+                      ovf) +
+            /* the c4 indexer holds c128 * 32 tokens */
+            (l4 > 0 && page >= 4
+                 ? kvplan__mul(
+                       kvplan__mul(
+                           kvplan__add(kvplan__mul(p->c128_max_total_num_tokens,
+                                                   32, ovf),
+                                       page / 4 + 1, ovf) /
+                               (page / 4),
+                           kvplan__mul(page / 4, ihd + ihd / 128 * 4, ovf),
+                           ovf),
+                       l4, ovf)
+                 : 0) +
+            dsv4_state(p->c4_state_pool_size, 4, c->state.c4_ring_size,
+                       4 * attn, s_elem, false, 0, l4, ovf) +
+            dsv4_state(p->c4_state_pool_size, 4, c->state.c4_ring_size, 4 * ihd,
+                       s_elem, false, 0, l4, ovf) +
+            dsv4_state(c128_state, 128, c->state.c128_ring_size,
+                       (c->state.online_c128 ? 3 : 2) * attn, s_elem,
+                       c->state.online_c128,
+                       c->state.online_c128_mtp_max_draft_tokens, l128, ovf);
+        a->predicted_kv_bytes =
+            kvplan__trunc(kvplan__to_double(S) * c->bytes_per_full_token, ovf);
+    } else if (c->kind != KVPLAN_CONFIGURATOR_DEFAULT) {
+        /* SWAKVPool: two MHA sub-pools; only the compress archs keep the
+         * SWA layers' own geometry, the others use the full one, V =
+         * head_dim */
+        int64_t nf = (int64_t)r->model.full_attention_layer_ids.count;
+        int64_t ns = (int64_t)r->model.swa_attention_layer_ids.count;
+        int64_t swa_tokens = p->swa_max_total_num_tokens.value;
+        int64_t full_tokens = p->full_max_total_num_tokens.value;
+        if (m->hybrid_swa_compress) {
+            int64_t swa_heads =
+                kvplan__max(1, (r->model.swa_num_key_value_heads.set
+                                    ? r->model.swa_num_key_value_heads.value
+                                    : r->model.num_key_value_heads) /
+                                   tp);
+            a->kv_bytes = mha_pool(swa_tokens, page, swa_heads, m->swa_head_dim,
+                                   m->swa_v_head_dim, elem, ns, false, ovf) +
+                          mha_pool(full_tokens, page, heads, hd, vhd, elem, nf,
+                                   false, ovf);
+            per_layer_token = kvplan__mul(
+                kvplan__mul(heads, kvplan__add(hd, vhd, ovf), ovf), elem, ovf);
+        } else {
+            a->kv_bytes = mha_pool(swa_tokens, page, heads, hd, hd, elem, ns,
+                                   false, ovf) +
+                          mha_pool(full_tokens, page, heads, hd, hd, elem, nf,
+                                   false, ovf);
+            per_layer_token =
+                kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
+        }
+        if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
+            /* the chunk cap prices the SWA pool at its cap, apart: swa * S *
+             * ns + full * F * (nf + d) */
+            a->predicted_kv_bytes = kvplan__add(
+                kvplan__mul(
+                    kvplan__mul(swa_tokens, c->state.swa_per_token, ovf),
+                    c->state.swa_layers_num, ovf),
+                kvplan__mul(
+                    kvplan__mul(full_tokens, c->state.full_per_token, ovf),
+                    c->state.full_layers_num + c->state.draft_full_layers_num,
+                    ovf),
+                ovf);
+        else
+            a->predicted_kv_bytes =
+                kvplan__trunc(kvplan__to_double(S) * c->cell_size, ovf);
+    } else {
+        int64_t layers = r->runner.num_effective_layers;
+        if (r->runner.is_mambaish)
+            layers = c->state.num_layers;
+        if (r->runner.use_mla_backend) {
+            int64_t lora = r->model.kv_lora_rank.value;
+            int64_t rope = r->model.qk_rope_head_dim.value;
+            int64_t dim = lora + rope;
+            bool dsa = r->model.hf_config.is_deepseek_dsa;
+            if (dsa && r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN &&
+                strcmp(plan->attention_backend, "trtllm_mla") != 0)
+                dim = lora + (lora / 128) * 4 + rope * 2; /* 656 for 512/64 */
+            int64_t rows = kvplan__add(S, page, ovf);
+            int64_t per_row =
+                fp4 ? dim / 2 + dim / 16 : kvplan__mul(dim, elem, ovf);
+            int64_t le = kvplan__dsa_split_layers(r, layers, ovf);
+            a->kv_bytes = kvplan__mul(kvplan__mul(rows, per_row, ovf), le, ovf);
+            if (dsa) {
+                int64_t ihd = r->model.hf_config.index_head_dim.value;
+                int64_t pages = kvplan__add(S, page + 1, ovf) / page;
+                a->kv_bytes = kvplan__add(
+                    a->kv_bytes,
+                    kvplan__mul(
+                        kvplan__mul(pages,
+                                    kvplan__mul(page, ihd + ihd / 128 * 4, ovf),
+                                    ovf),
+                        le, ovf),
+                    ovf);
+            }
+            per_layer_token = per_row;
+        } else if (r->model.hf_config.is_minimax_sparse) {
+            const struct kvplan_minimax_sparse *ms =
+                &r->model.hf_config.minimax_sparse;
+            int64_t idim = ms->sparse_index_dim.value;
+            int64_t isz = kvplan_dtype_size(r->runner.dtype);
+            int64_t nd =
+                kvplan__count_in_stage(ms->dense_layer_ids, start, end);
+            int64_t ns =
+                kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
+            int64_t nk = kvplan__count_k_only(ms, start, end);
+            a->kv_bytes =
+                mha_pool(S, page, heads, hd, hd, elem, nd + ns, false, ovf) +
+                mha_pool(S, page, 1, idim, idim, isz, ns - nk, false, ovf) +
+                mha_pool(S, page, 1, idim, 0, isz, nk, false, ovf);
+            per_layer_token =
+                kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
+        } else {
+            int64_t v = r->runner.is_mambaish ? hd : vhd;
+            a->kv_bytes =
+                mha_pool(S, page, heads, hd, v, elem, layers, fp4, ovf);
+            per_layer_token = kvplan__mul(
+                kvplan__mul(heads, kvplan__add(hd, v, ovf), ovf), elem, ovf);
+        }
+        a->predicted_kv_bytes = kvplan__mul(S, c->cell_size_bytes, ovf);
+    }
+
+    /* the draft's KV pool, same tokens, its own geometry (§3.5) */
+    kvplan_spec_algorithm spec = r->runner.spec_algorithm;
+    if (spec != KVPLAN_SPEC_NONE && spec != KVPLAN_SPEC_NGRAM &&
+        c->kind != KVPLAN_CONFIGURATOR_DSV4) {
+        int64_t dl = r->runner.eagle_draft_num_layers.set
+                         ? r->runner.eagle_draft_num_layers.value
+                     : r->runner.dflash_draft_num_layers.set
+                         ? r->runner.dflash_draft_num_layers.value
+                         : 0;
+        a->draft_kv_bytes = kvplan__mul(
+            kvplan__mul(kvplan__add(S, page, ovf), per_layer_token, ovf), dl,
+            ovf);
+    }
+}
+
+/* get_req_to_token_extra_context_len (§2.8) and the pool (§3.4). */
+int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
+                                   int64_t context_len, bool *ovf)
+{
+    int64_t tokens = r->server_args.max_speculative_num_draft_tokens.set
+                         ? r->server_args.max_speculative_num_draft_tokens.value
+                         : 0;
+    int64_t extra = kvplan__add(4, tokens, ovf);
+    int64_t page = r->runner.page_size;
+    int64_t topk = r->server_args.speculative_eagle_topk.set
+                       ? r->server_args.speculative_eagle_topk.value
+                       : 1;
+    if (r->runner.spec_algorithm != KVPLAN_SPEC_NONE && page > 1 && topk > 1) {
+        int64_t steps = r->server_args.speculative_num_steps.set
+                            ? r->server_args.speculative_num_steps.value
+                            : 1;
+        int64_t pages =
+            kvplan__add(kvplan__add(page - 1, steps, ovf), page - 1, ovf) /
+            page;
+        int64_t alloc = kvplan__max(
+            kvplan__mul(kvplan__mul(pages, page, ovf), topk, ovf), tokens);
+        extra = kvplan__max(extra, kvplan__mul(2, alloc, ovf));
+    }
+    int64_t rows = kvplan__add(requests, 1, ovf);
+    if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
+        rows = kvplan__add(
+            rows, r->server_args.disaggregation_decode_extra_slots, ovf);
+    return kvplan__mul(
+        kvplan__mul(rows, kvplan__add(context_len, extra, ovf), ovf), 4, ovf);
+}
