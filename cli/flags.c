@@ -263,7 +263,7 @@ static kvplan_status choice(kvplan__cli *cli, const char *name,
             return st;
         kvplan_gpu *g = &cli->options.gpu;
         if (!cli->options.gpu_set)
-            kvplan_gpu_preset("H100-80GB", g); /* sm90 unless --gpu says */
+            kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, g); /* sm90 unless --gpu says */
         snprintf(g->name, sizeof g->name, "custom");
         g->total_mib = mib;
         cli->options.gpu_set = true;

@@ -244,7 +244,7 @@ static int cmd_plan(int argc, char **argv)
     if (cli->model_path == NULL)
         cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
     if (!cli->options.gpu_set && !cli->options.available_bytes.set) {
-        kvplan_gpu_preset("H100-80GB", &cli->options.gpu);
+        kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &cli->options.gpu);
         cli->options.gpu_set = true;
         cli->gpu_name = cli->options.gpu.name;
     }
@@ -296,8 +296,7 @@ static int cmd_list_gpus(void)
     printf("%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
     kvplan_gpu g;
     for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++)
-        printf("%-12s %10.0f  %s%d\n", g.name, g.total_mib,
-               g.is_hip ? "gfx9" : "sm", g.is_hip ? g.compute_capability % 10 * 10 + 2 : g.compute_capability);
+        printf("%-12s %10.0f  %s\n", g.name, g.total_mib, g.arch);
     return fflush(stdout) == 0 ? EXIT_PLAN_OK : EXIT_INTERNAL;
 }
 

@@ -297,9 +297,8 @@ int kvplan__report_text(FILE *out, const kvplan__cli *cli,
     if (b->given)
         fprintf(out, ", available_bytes given\n");
     else
-        fprintf(out, " on %s (%.0f MiB, sm%d), %lld GPU%s\n",
-                cli->gpu_name, b->gpu_mem_mib,
-                cli->options.gpu.compute_capability,
+        fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n",
+                cli->gpu_name, b->gpu_mem_mib, cli->options.gpu.arch,
                 (long long)(s->tp_size * s->pp_size),
                 s->tp_size * s->pp_size > 1 ? "s" : "");
     fprintf(out,

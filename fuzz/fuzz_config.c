@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
-    o.gpu_set = kvplan_gpu_preset("H100-80GB", &o.gpu);
+    o.gpu_set = kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &o.gpu);
     kvplan_plan *p = malloc(sizeof *p);
     if (p != NULL)
         kvplan_plan_compute(m, &o, p, &err);

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kvplan__cli_parse(argc, argv, 1, cli, &err) == KVPLAN_OK) {
         if (!cli->options.gpu_set && !cli->options.available_bytes.set) {
             cli->options.gpu_set =
-                kvplan_gpu_preset("H100-80GB", &cli->options.gpu);
+                kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &cli->options.gpu);
             cli->gpu_name = cli->options.gpu.name;
         }
         cli->options.server.speculative_draft_model = NULL;

@@ -565,10 +565,15 @@ typedef struct kvplan_gpu {
     char arch[16];          /* "sm90", "sm100", "gfx942", "gfx950" */
 } kvplan_gpu;
 
+/* The preset a plan assumes when no GPU is named (sglang's reference
+ * board). */
+#define KVPLAN_DEFAULT_GPU "H100-80GB"
+
 /* The built-in presets (H100-80GB, H200, B200, MI300X, ...): `index` from
- * 0; false past the end. */
+ * 0; false past the end or when `out` is NULL. */
 KVPLAN_API bool kvplan_gpu_preset_at(size_t index, kvplan_gpu *out);
-/* A preset by name, any case ("h100-80gb"); false when unknown. */
+/* A preset by name, any case, '_' as '-' ("h100_80gb"); false when
+ * unknown or when `name` or `out` is NULL. */
 KVPLAN_API bool kvplan_gpu_preset(const char *name, kvplan_gpu *out);
 /*
  * The local GPUs through NVML, loaded at run time (no CUDA at build time):

@@ -227,7 +227,23 @@ static void test_weights_and_gpus(void)
     CHECK_INT(g.compute_capability, 90);
     CHECK(kvplan_gpu_preset("H200", &g));
     CHECK_DOUBLE(g.total_mib, 143771.0);
+    CHECK_STR(g.arch, "sm90");
     CHECK(!kvplan_gpu_preset("H1000", &g));
+    /* AMD boards by their gfx name, with no CUDA compute capability */
+    CHECK(kvplan_gpu_preset("mi355x", &g));
+    CHECK_STR(g.arch, "gfx950");
+    CHECK_INT(g.compute_capability, 0);
+    CHECK(g.is_hip);
+    CHECK(kvplan_gpu_preset("MI300X", &g));
+    CHECK_STR(g.arch, "gfx942");
+    CHECK(kvplan_gpu_preset("b200", &g));
+    CHECK_STR(g.arch, "sm100");
+    /* NULL is refused, not dereferenced */
+    CHECK(!kvplan_gpu_preset("H200", NULL));
+    CHECK(!kvplan_gpu_preset(NULL, &g));
+    CHECK(!kvplan_gpu_preset_at(0, NULL));
+    CHECK(kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &g));
+    CHECK_STR(g.name, "H100-80GB");
     size_t n = 0;
     while (kvplan_gpu_preset_at(n, &g))
         n++;

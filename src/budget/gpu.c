@@ -25,14 +25,14 @@ static const kvplan_gpu presets[] = {
     {"A10G", 23028, 86, false, "sm86"},
     {"RTX-4090", 24564, 89, false, "sm89"},
     {"RTX-5090", 32607, 120, false, "sm120"},
-    {"MI300X", 196592, 94, true, "gfx942"},
-    {"MI325X", 262128, 94, true, "gfx942"},
-    {"MI355X", 294896, 95, true, "gfx950"},
+    {"MI300X", 196592, 0, true, "gfx942"},
+    {"MI325X", 262128, 0, true, "gfx942"},
+    {"MI355X", 294896, 0, true, "gfx950"},
 };
 
 const kvplan_gpu *kvplan__gpu_default(void)
 {
-    return &presets[0]; /* KVPLAN_DEFAULT_GPU */
+    return &presets[0]; /* KVPLAN_DEFAULT_GPU, tested */
 }
 
 bool kvplan_gpu_preset_at(size_t index, kvplan_gpu *out)
@@ -61,8 +61,9 @@ static bool same_name(const char *a, const char *b)
 
 bool kvplan_gpu_preset(const char *name, kvplan_gpu *out)
 {
-    for (size_t i = 0; name != NULL && i < sizeof presets / sizeof presets[0];
-         i++) {
+    if (name == NULL || out == NULL)
+        return false;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         if (same_name(presets[i].name, name)) {
             *out = presets[i];
             return true;
