@@ -88,10 +88,11 @@ static void explain_cell(lines *l, const kvplan_model *model,
 {
     const kvplan_rank *r = &sp->rank;
     const kvplan_configurator *c = &sp->configurator;
+    /* the terms the configurator priced, not a second derivation */
+    const kvplan_configurator_terms *t = &c->terms;
     int64_t tp = r->parallel.attn_tp_size;
-    int64_t heads = r->model.num_key_value_heads / tp;
-    heads = heads < 1 ? 1 : heads;
-    int64_t elem = kvplan_dtype_size(r->runner.kv_cache_dtype);
+    int64_t heads = t->kv_heads;
+    int64_t elem = t->kv_dtype_bytes;
     const char *dt = kvplan_dtype_name(r->runner.kv_cache_dtype);
     char a[40], b[40];
     (void)model;
@@ -103,15 +104,15 @@ static void explain_cell(lines *l, const kvplan_model *model,
                 "x %lld layers x %lld bytes (%s)",
                 (long long)r->model.kv_lora_rank.value,
                 (long long)r->model.qk_rope_head_dim.value,
-                (long long)c->state.num_layers, (long long)elem, dt);
+                (long long)t->priced_layers, (long long)elem, dt);
             if (r->model.hf_config.is_deepseek_dsa)
                 add(l,
                     "cell_size: + DSA indexer (index_head_dim %lld + %lld "
                     "scale bytes) x %lld layers x 1 byte",
                     (long long)r->model.hf_config.index_head_dim.value,
-                    (long long)(r->model.hf_config.index_head_dim.value /
-                                128 * 4),
-                    (long long)c->state.num_layers);
+                    (long long)(t->dsa_indexer_bytes -
+                                r->model.hf_config.index_head_dim.value),
+                    (long long)t->priced_layers);
         } else if (r->model.hf_config.is_minimax_sparse) {
             add(l,
                 "cell_size: MiniMax sparse: K+V of every local layer, %lld "
@@ -129,25 +130,22 @@ static void explain_cell(lines *l, const kvplan_model *model,
                 (long long)heads, (long long)r->model.num_key_value_heads,
                 (long long)tp, (long long)r->model.head_dim.value,
                 (long long)r->model.v_head_dim.value,
-                (long long)c->state.num_layers, (long long)elem, dt);
+                (long long)t->priced_layers, (long long)elem, dt);
             if (r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2)
                 add(l, "cell_size: fp4 packs two values a byte (// 2) and "
                        "adds one scale byte per 16 K and V values");
         }
-        if (r->runner.eagle_draft_num_layers.set &&
-            r->runner.eagle_draft_num_layers.value > 0)
+        if (t->draft_layers > 0 && r->runner.eagle_draft_num_layers.set)
             add(l,
                 "cell_size: x (1 + %lld draft layers / %lld layers), in "
                 "floats, truncated (EAGLE/MTP draft KV)",
-                (long long)r->runner.eagle_draft_num_layers.value,
-                (long long)c->state.num_layers);
-        if (r->runner.dflash_draft_num_layers.set)
+                (long long)t->draft_layers, (long long)t->num_layers);
+        if (t->draft_layers > 0 && r->runner.dflash_draft_num_layers.set)
             add(l,
                 "cell_size: x (%lld + %lld draft layers) / %lld, rounded up "
                 "(DFLASH draft KV)",
-                (long long)c->state.num_layers,
-                (long long)r->runner.dflash_draft_num_layers.value,
-                (long long)c->state.num_layers);
+                (long long)t->num_layers, (long long)t->draft_layers,
+                (long long)t->num_layers);
         add(l, "cell_size = %lld bytes per token",
             (long long)c->cell_size_bytes);
         break;
@@ -156,21 +154,21 @@ static void explain_cell(lines *l, const kvplan_model *model,
         add(l,
             "full layer bytes per token F = %lld; sliding-window layer S = "
             "%lld (%s)",
-            (long long)c->state.full_per_token,
-            (long long)c->state.swa_per_token, dt);
-        if (c->state.full_layers_num == 0)
+            (long long)c->terms.full_per_token,
+            (long long)c->terms.swa_per_token, dt);
+        if (c->terms.full_layers_num == 0)
             add(l, "cell_size = S x %lld sliding layers + F x %lld draft "
                    "layers (all sliding: no ratio)",
-                (long long)c->state.swa_layers_num,
-                (long long)c->state.draft_full_layers_num);
+                (long long)c->terms.swa_layers_num,
+                (long long)c->terms.draft_full_layers_num);
         else
             add(l,
                 "cell_size = F x (%lld full + %lld draft layers) + "
                 "swa_full_tokens_ratio %s x S x %lld sliding layers = %s",
-                (long long)c->state.full_layers_num,
-                (long long)c->state.draft_full_layers_num,
-                repr(c->state.swa_full_tokens_ratio, a),
-                (long long)c->state.swa_layers_num, repr(c->cell_size, b));
+                (long long)c->terms.full_layers_num,
+                (long long)c->terms.draft_full_layers_num,
+                repr(c->terms.swa_full_tokens_ratio, a),
+                (long long)c->terms.swa_layers_num, repr(c->cell_size, b));
         if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
             add(l,
                 "swa_cap = per request (window + eviction interval x draft "
@@ -181,12 +179,13 @@ static void explain_cell(lines *l, const kvplan_model *model,
     case KVPLAN_CONFIGURATOR_DSV4:
         add(l,
             "bytes_per_full_token: %lld layers (%lld c4, %lld c128); "
-            "ratio %s x 584 KV bytes on every layer, 1/4 (c4) and 1/128 "
+            "ratio %s x %lld KV bytes on every layer, 1/4 (c4) and 1/128 "
             "(c128) of them compressed, the c4 indexer and states",
-            (long long)c->state.num_layers_total,
-            (long long)c->state.num_layers_ca4,
-            (long long)c->state.num_layers_ca128,
-            repr(c->state.swa_full_tokens_ratio, a));
+            (long long)c->terms.num_layers_total,
+            (long long)c->terms.num_layers_ca4,
+            (long long)c->terms.num_layers_ca128,
+            repr(c->terms.swa_full_tokens_ratio, a),
+            (long long)c->terms.dsv4_kv_bytes);
         add(l, "bytes_per_full_token = %s", repr(c->bytes_per_full_token, b));
         break;
     }
@@ -256,6 +255,13 @@ static void notes(lines *l, const kvplan_plan *p)
     int64_t allocated = a->kv_bytes + a->draft_kv_bytes;
     if (allocated != a->predicted_kv_bytes && a->predicted_kv_bytes > 0) {
         long long diff = (long long)(allocated - a->predicted_kv_bytes);
+        const kvplan_configurator_terms *t = &sp->configurator.terms;
+        char dsa_why[160];
+        snprintf(dsa_why, sizeof dsa_why,
+                 "DSA's fp8 MLA rows take %lld bytes, not the %lld the "
+                 "configurator prices, and each pool keeps a padding page",
+                 (long long)a->kv_row_bytes,
+                 (long long)(t->mla_latent_dim * t->kv_dtype_bytes));
         const char *why =
             sp->configurator.kind == KVPLAN_CONFIGURATOR_DSV4
                 ? "DeepSeek V4's pools round each page up to 576-byte "
@@ -264,8 +270,7 @@ static void notes(lines *l, const kvplan_plan *p)
             : sp->rank.model.hf_config.is_deepseek_dsa &&
                     sp->rank.runner.kv_cache_dtype ==
                         KVPLAN_DTYPE_FLOAT8_E4M3FN
-                ? "DSA's fp8 MLA rows take 656 bytes, not the 576 the "
-                  "configurator prices, and each pool keeps a padding page"
+                ? dsa_why
             : a->draft_kv_bytes > 0
                 ? "a padding page per pool, and the draft's own geometry"
                 : "one padding page per pool";

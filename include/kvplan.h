@@ -290,9 +290,61 @@ typedef enum kvplan_configurator_kind {
 KVPLAN_API const char *kvplan_configurator_name(kvplan_configurator_kind k);
 
 /*
- * A built configurator: a plain value, copyable, with no pointers. The
- * fields above `state` are its coefficients, for reading; `state` is
- * internal and may change between versions.
+ * The terms a configurator's coefficient is made of, as it priced them:
+ * what an explanation or an allocation reads, so that nobody re-derives
+ * sglang's geometry. 0 (false) where a kind has no such term. Names are
+ * the seed's.
+ */
+typedef struct kvplan_configurator_terms {
+    int64_t kv_dtype_bytes; /* the KV cache element size */
+    int64_t kv_heads;       /* KV heads per rank: max(1, total // attn_tp) */
+    int64_t swa_kv_heads;   /* the same for the sliding-window layers */
+    /* Layers holding a KV cache on this stage (mamba hybrids: the
+     * attention layers), and those priced after the DSA cache layer split
+     * (the same without it). */
+    int64_t num_layers;
+    int64_t priced_layers;
+    /* Draft layers whose KV the coefficient includes (EAGLE/MTP and
+     * STANDALONE: eagle_draft_num_layers; DFLASH: its draft's layers). */
+    int64_t draft_layers;
+    /* MLA: kv_lora_rank + qk_rope_head_dim per token and layer. */
+    int64_t mla_latent_dim;
+    /* DSA indexer bytes per token and layer: index_head_dim + its fp32
+     * scales, index_head_dim // 128 * 4. */
+    int64_t dsa_indexer_bytes;
+    /* Hybrid SWA and the SWA chunk cap. */
+    int64_t full_layers_num, swa_layers_num, draft_full_layers_num;
+    int64_t full_per_token, swa_per_token; /* bytes per token per layer */
+    double swa_full_tokens_ratio;
+    /* DeepSeek V4: KV bytes per token and layer (fp8 nope, bf16 rope, 8
+     * scale bytes), and the layers of each compression. */
+    int64_t dsv4_kv_bytes;
+    int64_t num_layers_total, num_layers_ca4, num_layers_ca128;
+    int64_t c4_ring_size, c128_ring_size, c128_state_dtype_size;
+    bool online_c128;
+    int64_t online_c128_mtp_max_draft_tokens;
+} kvplan_configurator_terms;
+
+/* ---- Internal layout, not API ------------------------------------------
+ * Visible only so that a kvplan_configurator can be a plain value the
+ * caller owns. Its fields change in any release without notice: read the
+ * coefficients and `terms` instead. sizeof(kvplan_configurator) is pinned
+ * by tests/test_abi.c so that a change is deliberate. */
+struct kvplan__configurator_internal {
+    int64_t stage_start_layer, stage_end_layer;
+    int64_t attn_head_dim, swa_page_size, context_len;
+    double c4_shrink_factor;
+    bool c4_shrink_is_int;
+    bool decode_mode;
+    int64_t decode_extra_slots;
+    kvplan_opt_int requested_max_running_requests_per_worker;
+    int64_t requested_c128_state_fixed_bytes; /* for those requests */
+    bool requested_c128_state_overflows;
+};
+
+/*
+ * A built configurator: a plain value, copyable, with no pointers. Read
+ * its coefficient and terms; `internal_` is not API.
  */
 typedef struct kvplan_configurator {
     kvplan_configurator_kind kind;
@@ -307,26 +359,8 @@ typedef struct kvplan_configurator {
     double bytes_per_full_token;
     /* SWA chunk cap: tokens the SWA pool must hold (unaligned). */
     int64_t swa_cap;
-    struct {
-        int64_t num_layers; /* the L of the draft scaling */
-        int64_t full_layers_num, swa_layers_num, draft_full_layers_num;
-        int64_t full_per_token, swa_per_token;
-        double swa_full_tokens_ratio;
-        int64_t stage_start_layer, stage_end_layer;
-        /* DeepSeek V4 */
-        int64_t num_layers_total, num_layers_ca4, num_layers_ca128;
-        int64_t attn_head_dim, c128_state_dtype_size;
-        int64_t c4_ring_size, c128_ring_size, swa_page_size, context_len;
-        double c4_shrink_factor;
-        bool c4_shrink_is_int;
-        bool online_c128;
-        int64_t online_c128_mtp_max_draft_tokens;
-        kvplan_opt_int requested_max_running_requests_per_worker;
-        int64_t requested_c128_state_fixed_bytes; /* for those requests */
-        bool requested_c128_state_overflows;
-        bool decode_mode;
-        int64_t decode_extra_slots;
-    } state;
+    kvplan_configurator_terms terms;
+    struct kvplan__configurator_internal internal_;
 } kvplan_configurator;
 
 /*
@@ -625,6 +659,10 @@ KVPLAN_API void kvplan_plan_options_init(kvplan_plan_options *options);
 /* Bytes the pools really take (spec §5), beside the configurator's price. */
 typedef struct kvplan_allocation {
     int64_t kv_bytes;            /* target KV pools, padding page included */
+    /* Bytes per token and layer of the main KV pool as allocated: MHA K+V
+     * rows, MLA latent rows (DSA fp8: fp8 latent, its scales and a bf16
+     * rope), DeepSeek V4's rows. */
+    int64_t kv_row_bytes;
     int64_t draft_kv_bytes;      /* the draft's pool at the same tokens */
     int64_t req_to_token_bytes;  /* int32 (rows, context_len + extra) */
     int64_t mamba_state_bytes;   /* mamba / linear hybrids */

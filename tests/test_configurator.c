@@ -65,6 +65,13 @@ static void test_llama_3_1_8b(void)
     kvplan_configurator c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 131072); /* 8 * (128 + 128) * 32 * 2 */
     CHECK(!c.cell_size_is_float);
+    /* the terms the coefficient is made of */
+    CHECK_INT(c.terms.kv_heads, 8);
+    CHECK_INT(c.terms.kv_dtype_bytes, 2);
+    CHECK_INT(c.terms.num_layers, 32);
+    CHECK_INT(c.terms.priced_layers, 32);
+    CHECK_INT(c.terms.draft_layers, 0);
+    CHECK_INT(c.terms.mla_latent_dim, 0);
     CHECK_INT(tokens_for(&c, GiB100, 1), 819200); /* 100 GiB / 128 KiB */
     CHECK_INT(tokens_for(&c, GiB100, 64), 819200);
     CHECK_INT(tokens_for(&c, GiB100 - 1, 64), 819136); /* one page less */
@@ -86,6 +93,7 @@ static void test_tp_wider_than_heads(void)
     r.parallel.attn_tp_size = 16;
     kvplan_configurator c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 16384); /* 1 * 256 * 32 * 2 */
+    CHECK_INT(c.terms.kv_heads, 1); /* max(1, 8 // 16) */
     r.parallel.attn_tp_size = 4;
     c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 32768); /* 2 * 256 * 32 * 2 */
@@ -114,17 +122,21 @@ static void test_deepseek(void)
     kvplan_rank r = mla(61);
     kvplan_configurator c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 70272); /* (512 + 64) * 61 * 2 */
+    CHECK_INT(c.terms.mla_latent_dim, 576);
+    CHECK_INT(c.terms.dsa_indexer_bytes, 0);
 
     r.runner.spec_algorithm = KVPLAN_SPEC_EAGLE; /* MTP: one draft layer */
     r.runner.eagle_draft_num_layers = OPT(1);
     c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 71424); /* int(70272 * (1 + 1/61)) */
+    CHECK_INT(c.terms.draft_layers, 1);
 
     kvplan_rank d = mla(61);
     d.model.hf_config.is_deepseek_dsa = true;
     d.model.hf_config.index_head_dim = OPT(128);
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 78324); /* 70272 + (128 + 4) * 61 */
+    CHECK_INT(c.terms.dsa_indexer_bytes, 132); /* 128 + 128 // 128 * 4 */
     d.runner.spec_algorithm = KVPLAN_SPEC_EAGLE;
     d.runner.eagle_draft_num_layers = OPT(1);
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
@@ -137,6 +149,8 @@ static void test_deepseek(void)
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
     /* (576 * 17 * 2 + 132 * 17) = 21828; int(21828 * (1 + 1/61)) = 22185 */
     CHECK_INT(c.cell_size_bytes, 22185);
+    CHECK_INT(c.terms.num_layers, 61);
+    CHECK_INT(c.terms.priced_layers, 17);
     d.runner.is_draft_worker = true; /* a draft worker neither splits nor
                                       * scales: 78324 */
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
@@ -243,6 +257,11 @@ static void test_gpt_oss_120b(void)
     /* F = S = 8 * 128 * 2 = 2048; cell = 2048 * 18 + (0.8 * 2048) * 18 */
     CHECK(c.cell_size_is_float);
     CHECK_DOUBLE(c.cell_size, 66355.2);
+    CHECK_INT(c.terms.full_per_token, 2048);
+    CHECK_INT(c.terms.swa_per_token, 2048);
+    CHECK_INT(c.terms.full_layers_num, 18);
+    CHECK_INT(c.terms.swa_layers_num, 18);
+    CHECK_INT(c.terms.kv_heads, 8);
     kvplan_pool_config cfg;
     CHECK_INT(kvplan_calculate_pool_sizes(&c, GiB100, 1, &cfg, NULL),
               KVPLAN_OK);
@@ -376,6 +395,11 @@ static void test_dsv4(void)
      *   0.1*584*4 + 0.25*584*2 + 584/128*1 + 0.25*132*2
      *   + 0.1*0.0625*8192*2 + 0 + 0.1*0.0625*2048*2 = 724.1625 */
     CHECK_DOUBLE(c.bytes_per_full_token, 724.1625);
+    CHECK_INT(c.terms.dsv4_kv_bytes, 584);
+    CHECK_INT(c.terms.dsa_indexer_bytes, 132);
+    CHECK_INT(c.terms.num_layers_total, 4);
+    CHECK_INT(c.terms.num_layers_ca4, 2);
+    CHECK_INT(c.terms.num_layers_ca128, 1);
 
     kvplan_pool_config cfg;
     CHECK_INT(kvplan_calculate_pool_sizes(&c, 40000000000LL, 256, &cfg, NULL),

@@ -71,6 +71,13 @@ static inline bool kvplan__py_space(char ch)
             return kvplan__fail((err), (code), (field), __VA_ARGS__);          \
     } while (0)
 
+/* ---- names.c ---------------------------------------------------------- */
+
+/* The model dtype sglang runs for --dtype `flag` (auto: the model's own,
+ * `model_default`). */
+kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
+                                   kvplan_dtype model_default);
+
 /* ---- text.c: ASCII and Python text rules ------------------------------- */
 
 /* ASCII case-insensitive equality of two NUL-terminated strings. */

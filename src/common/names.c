@@ -92,3 +92,19 @@ const char *kvplan_configurator_name(kvplan_configurator_kind k)
     }
     return NULL;
 }
+
+kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
+                                   kvplan_dtype model_default)
+{
+    switch (flag) {
+    case KVPLAN_DT_FLOAT16:
+        return KVPLAN_DTYPE_FLOAT16;
+    case KVPLAN_DT_BFLOAT16:
+        return KVPLAN_DTYPE_BFLOAT16;
+    case KVPLAN_DT_FLOAT32:
+        return KVPLAN_DTYPE_FLOAT32;
+    case KVPLAN_DT_AUTO:
+        break;
+    }
+    return model_default;
+}

@@ -220,7 +220,7 @@ kvplan_status kvplan__no_kv_layer(const kvplan_configurator *c,
         err, KVPLAN_INVALID_CONFIG, NULL,
         "the KV cell size is 0 bytes per token: %s, so no token count "
         "follows from a budget (sglang fails here with a division by zero)",
-        c->kind == KVPLAN_CONFIGURATOR_DEFAULT && c->state.num_layers == 0
+        c->kind == KVPLAN_CONFIGURATOR_DEFAULT && c->terms.num_layers == 0
             ? "this pipeline stage holds no attention layer with a KV cache"
             : "the model's KV heads and head dims give 0 bytes");
 }
@@ -233,4 +233,21 @@ kvplan_status kvplan__tokens_below_page(int64_t tokens, int64_t page,
         "(max_total_num_tokens %lld is less than one page of "
         "%lld tokens.)",
         (long long)tokens, (long long)page);
+}
+
+int64_t kvplan__dsa_indexer_bytes(int64_t index_head_dim, bool *ovf)
+{
+    return kvplan__add(
+        index_head_dim,
+        kvplan__mul(kvplan__floordiv(index_head_dim, 128, ovf), 4, ovf), ovf);
+}
+
+int64_t kvplan__default_max_running_requests(int64_t tokens,
+                                             int64_t context_len, bool *ovf)
+{
+    int64_t estimated = kvplan__trunc(
+        kvplan__to_double(tokens) / kvplan__to_double(context_len) * 512.0,
+        ovf);
+    estimated = kvplan__max(kvplan__min(estimated, 4096), 2048);
+    return kvplan__min(estimated, kvplan__floordiv(tokens, 2, ovf));
 }

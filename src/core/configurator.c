@@ -134,8 +134,8 @@ kvplan_status kvplan_configurator_init(kvplan_configurator *out,
                                              * memset here became a slow
                                              * `rep stos` */
     *out = empty;
-    out->state.stage_start_layer = rank->runner.start_layer;
-    out->state.stage_end_layer = rank->runner.end_layer;
+    out->internal_.stage_start_layer = rank->runner.start_layer;
+    out->internal_.stage_end_layer = rank->runner.end_layer;
     const kvplan__kind *k = &kinds[0];
     for (size_t i = 0; i < NUM_KINDS; i++) {
         k = &kinds[factory_order[i] - 1];

@@ -160,6 +160,18 @@ static inline bool kvplan__is_dflash_family(kvplan_spec_algorithm a)
  * §1.4). attn_tp >= 1. */
 int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp);
 
+/* DSA indexer bytes per token and layer, uint8 keys with their fp32
+ * scales: index_head_dim + index_head_dim // 128 * 4 (DSATokenToKVPool;
+ * DeepSeek V4's c4 indexer). */
+int64_t kvplan__dsa_indexer_bytes(int64_t index_head_dim, bool *ovf);
+
+/* sglang's default max_running_requests for a token capacity
+ * (_resolve_max_num_reqs, §3.3; DSV4's c128 estimate, §2.15):
+ * min(clamp(int(tokens / context_len * 512), 2048, 4096), tokens // 2).
+ * context_len >= 1. */
+int64_t kvplan__default_max_running_requests(int64_t tokens,
+                                             int64_t context_len, bool *ovf);
+
 /* Entries of `ids` in the stage [start, end); duplicates count, as in the
  * seed's list comprehensions. */
 int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end);

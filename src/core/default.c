@@ -58,8 +58,7 @@ static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
                                    "for a DeepSeek DSA model", &ihd, err)) !=
             KVPLAN_OK)
             return st;
-        int64_t per_token = kvplan__add(
-            ihd, kvplan__mul(kvplan__floordiv(ihd, 128, &ovf), 4, &ovf), &ovf);
+        int64_t per_token = kvplan__dsa_indexer_bytes(ihd, &ovf);
         c = kvplan__add(
             c, kvplan__mul(kvplan__mul(per_token, layers, &ovf), 1, &ovf),
             &ovf);
@@ -203,6 +202,7 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
     if (st != KVPLAN_OK)
         return st;
 
+    int64_t draft_layers = 0;
     kvplan_spec_algorithm spec = r->runner.spec_algorithm;
     if ((kvplan__is_eagle_family(spec) || spec == KVPLAN_SPEC_STANDALONE) &&
         !r->runner.is_draft_worker) {
@@ -211,6 +211,7 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
          * (§8.1). L is the undivided layer count (§2.5). */
         kvplan_opt_int d = r->runner.eagle_draft_num_layers;
         if (d.set && d.value > 0 && num_layers > 0) {
+            draft_layers = d.value;
             double scale = 1.0 + kvplan__to_double(d.value) /
                                      kvplan__to_double(num_layers);
             cell = kvplan__trunc(kvplan__to_double(cell) * scale, &ovf);
@@ -228,6 +229,7 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
                     "this stage holds no KV-cache layer to scale for the "
                     "DFLASH draft",
                     (long long)cell);
+            draft_layers = d.value;
             int64_t total = kvplan__add(num_layers, d.value, &ovf);
             cell = kvplan__floordiv(
                 kvplan__sub(kvplan__add(kvplan__mul(cell, total, &ovf),
@@ -239,9 +241,27 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
     if (ovf)
         return kvplan__overflow(err, "the draft-scaled cell size");
     c->kind = KVPLAN_CONFIGURATOR_DEFAULT;
-    c->state.num_layers = num_layers;
-    c->state.stage_start_layer = r->runner.start_layer;
-    c->state.stage_end_layer = r->runner.end_layer;
+    kvplan_configurator_terms *t = &c->terms;
+    t->kv_dtype_bytes = kv_size;
+    if (r->parallel.attn_tp_size >= 1) {
+        t->kv_heads = kvplan__kv_heads_per_rank(r->model.num_key_value_heads,
+                                                r->parallel.attn_tp_size);
+        t->swa_kv_heads = kvplan__swa_kv_heads_per_rank(r);
+    }
+    t->num_layers = num_layers;
+    t->priced_layers = layers;
+    t->draft_layers = draft_layers;
+    if (r->runner.use_mla_backend) /* both checked by mla_cell_size */
+        t->mla_latent_dim =
+            r->model.kv_lora_rank.value + r->model.qk_rope_head_dim.value;
+    if (r->model.hf_config.is_deepseek_dsa &&
+        r->model.hf_config.index_head_dim.set)
+        t->dsa_indexer_bytes = kvplan__dsa_indexer_bytes(
+            r->model.hf_config.index_head_dim.value, &ovf);
+    if (ovf)
+        return kvplan__overflow(err, "the DSA indexer bytes");
+    c->internal_.stage_start_layer = r->runner.start_layer;
+    c->internal_.stage_end_layer = r->runner.end_layer;
     kvplan__set_coefficient_int(c, cell);
     return KVPLAN_OK;
 }

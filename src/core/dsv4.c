@@ -51,23 +51,22 @@ static double dsv4_bytes_per_full_token(const kvplan_configurator *c,
                                         int64_t c4_state_size, double ratio)
 {
     bool ovf = false; /* inputs were range-checked by the caller */
-    int64_t kv_bytes = nope + rope * 2 + 8;
-    int64_t indexer_bytes =
-        index_head_dim + kvplan__floordiv(index_head_dim, 128, &ovf) * 4;
+    int64_t kv_bytes = c->terms.dsv4_kv_bytes;
+    int64_t indexer_bytes = kvplan__dsa_indexer_bytes(index_head_dim, &ovf);
     int64_t attn_head_dim = nope + rope;
     int64_t c4_state_bytes = 2 * 2 * attn_head_dim * c4_state_size;
     int64_t c4_indexer_state_bytes = 2 * 2 * index_head_dim * c4_state_size;
     /* c128 state is request-scoped (finalize sizes it): ratio 0 here */
-    double c4_state_ratio = kvplan__to_double(c->state.c4_ring_size) /
-                            kvplan__to_double(c->state.swa_page_size);
-    double c4_frac =
-        c->state.c4_shrink_is_int
-            ? 1.0 / kvplan__to_double(4 * (int64_t)c->state.c4_shrink_factor)
-            : 1.0 / (4.0 * c->state.c4_shrink_factor);
+    double c4_state_ratio = kvplan__to_double(c->terms.c4_ring_size) /
+                            kvplan__to_double(c->internal_.swa_page_size);
+    double c4_frac = c->internal_.c4_shrink_is_int
+                         ? 1.0 / kvplan__to_double(
+                                     4 * (int64_t)c->internal_.c4_shrink_factor)
+                         : 1.0 / (4.0 * c->internal_.c4_shrink_factor);
     double kv = kvplan__to_double(kv_bytes);
-    double lt = kvplan__to_double(c->state.num_layers_total);
-    double l4 = kvplan__to_double(c->state.num_layers_ca4);
-    double l128 = kvplan__to_double(c->state.num_layers_ca128);
+    double lt = kvplan__to_double(c->terms.num_layers_total);
+    double l4 = kvplan__to_double(c->terms.num_layers_ca4);
+    double l128 = kvplan__to_double(c->terms.num_layers_ca128);
 
     double t1 = ratio * kv * lt;                                   /* SWA KV */
     double t2 = c4_frac * kv * l4;                                 /* c4 KV */
@@ -97,8 +96,8 @@ static int64_t dsv4_req_slots(const kvplan_configurator *c, int64_t requests,
                               bool *ovf)
 {
     int64_t slots = requests;
-    if (c->state.decode_mode)
-        slots = kvplan__add(slots, c->state.decode_extra_slots, ovf);
+    if (c->internal_.decode_mode)
+        slots = kvplan__add(slots, c->internal_.decode_extra_slots, ovf);
     return kvplan__add(slots, 1, ovf);
 }
 
@@ -109,26 +108,26 @@ static int64_t dsv4_req_slots(const kvplan_configurator *c, int64_t requests,
 static int64_t dsv4_c128_state_fixed_bytes(const kvplan_configurator *c,
                                            int64_t requests, bool *ovf)
 {
-    if (c->state.num_layers_ca128 == 0)
+    if (c->terms.num_layers_ca128 == 0)
         return 0;
     int64_t slots = dsv4_req_slots(c, requests, ovf);
-    int64_t ring = c->state.c128_ring_size;
+    int64_t ring = c->terms.c128_ring_size;
     int64_t rows, last_dim;
-    if (c->state.online_c128) {
+    if (c->terms.online_c128) {
         rows = kvplan__mul(
             kvplan__add(kvplan__add(slots, ring, ovf), 1, ovf),
-            kvplan__add(1, c->state.online_c128_mtp_max_draft_tokens, ovf),
+            kvplan__add(1, c->terms.online_c128_mtp_max_draft_tokens, ovf),
             ovf);
-        last_dim = 3 * c->state.attn_head_dim;
+        last_dim = 3 * c->internal_.attn_head_dim;
     } else {
         rows = kvplan__add(
             kvplan__add(kvplan__mul(slots, ring, ovf), ring, ovf), 1, ovf);
         rows = kvplan__ceil_align(rows, 128, ovf);
-        last_dim = 2 * c->state.attn_head_dim;
+        last_dim = 2 * c->internal_.attn_head_dim;
     }
     return kvplan__mul(kvplan__mul(kvplan__mul(rows, last_dim, ovf),
-                                   c->state.c128_state_dtype_size, ovf),
-                       c->state.num_layers_ca128, ovf);
+                                   c->terms.c128_state_dtype_size, ovf),
+                       c->terms.num_layers_ca128, ovf);
 }
 
 /* Seed: DSV4PoolConfigurator.__init__. */
@@ -163,32 +162,33 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
         l4 += ratio == 4;
         l128 += ratio == 128;
     }
-    c->state.num_layers_total = e - b;
-    c->state.num_layers_ca4 = l4;
-    c->state.num_layers_ca128 = l128;
-    c->state.swa_page_size = window;
-    c->state.swa_full_tokens_ratio = r->server_args.swa_full_tokens_ratio;
-    c->state.context_len =
+    c->terms.num_layers_total = e - b;
+    c->terms.num_layers_ca4 = l4;
+    c->terms.num_layers_ca128 = l128;
+    c->internal_.swa_page_size = window;
+    c->terms.swa_full_tokens_ratio = r->server_args.swa_full_tokens_ratio;
+    c->internal_.context_len =
         r->model.context_len.set ? r->model.context_len.value : 0;
     bool speculative = r->runner.spec_algorithm != KVPLAN_SPEC_NONE;
-    c->state.online_c128_mtp_max_draft_tokens =
+    c->terms.online_c128_mtp_max_draft_tokens =
         kvplan__or_default(r->server_args.max_speculative_num_draft_tokens, 0);
 
     bool ovf = false;
-    c->state.requested_max_running_requests_per_worker.set = false;
+    c->internal_.requested_max_running_requests_per_worker.set = false;
     if (r->server_args.max_running_requests.set) {
         if (r->runner.dp_size == 0)
             return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "/runner/dp_size",
                                 "/runner/dp_size must be >= 1 to share "
                                 "max_running_requests among DP ranks, got 0");
-        c->state.requested_max_running_requests_per_worker = (kvplan_opt_int){
-            kvplan__floordiv(r->server_args.max_running_requests.value,
-                             r->runner.dp_size, &ovf),
-            true};
+        c->internal_.requested_max_running_requests_per_worker =
+            (kvplan_opt_int){
+                kvplan__floordiv(r->server_args.max_running_requests.value,
+                                 r->runner.dp_size, &ovf),
+                true};
     }
-    c->state.decode_mode =
+    c->internal_.decode_mode =
         r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE;
-    c->state.decode_extra_slots =
+    c->internal_.decode_extra_slots =
         r->server_args.disaggregation_decode_extra_slots;
 
     /* HiSparse keeps 1/ratio of the c4 pool on the device. */
@@ -201,13 +201,13 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
                             "the HiSparse host_to_device_ratio must be >= 1, "
                             "got %g",
                             shrink);
-    c->state.c4_shrink_factor = shrink;
-    c->state.c4_shrink_is_int = shrink == floor(shrink) && shrink < 0x1p60;
+    c->internal_.c4_shrink_factor = shrink;
+    c->internal_.c4_shrink_is_int = shrink == floor(shrink) && shrink < 0x1p60;
 
     /* get_compress_state_ring_size (§2.7) */
     bool online = r->env.SGLANG_OPT_USE_ONLINE_COMPRESS;
-    c->state.online_c128 = online;
-    c->state.c4_ring_size = speculative ? 16 : 8;
+    c->terms.online_c128 = online;
+    c->terms.c4_ring_size = speculative ? 16 : 8;
     if (online) {
         if (speculative && !r->env.SGLANG_EXPERIMENTAL_ONLINE_C128_MTP)
             return kvplan__fail(
@@ -216,27 +216,29 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
                 "online c128 does not support MTP: speculative decoding "
                 "with SGLANG_OPT_USE_ONLINE_COMPRESS=1 needs "
                 "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP=1");
-        c->state.c128_ring_size = 1;
+        c->terms.c128_ring_size = 1;
     } else {
-        c->state.c128_ring_size = speculative ? 256 : 128;
+        c->terms.c128_ring_size = speculative ? 256 : 128;
     }
 
     int64_t c4_size = 0, c128_size = 0;
     if ((st = dsv4_state_dtype_sizes(r, &c4_size, &c128_size, err)) !=
         KVPLAN_OK)
         return st;
-    c->state.attn_head_dim = nope + rope;
-    c->state.c128_state_dtype_size = c128_size;
+    c->internal_.attn_head_dim = nope + rope;
+    c->terms.c128_state_dtype_size = c128_size;
     if (window == 0)
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "/model/window_size",
                             "/model/window_size must be >= 1 for DeepSeek V4 "
                             "(the c4 state ring is priced per window), got 0");
 
+    /* fp8 nope, bf16 rope, 8 scale bytes per token and layer */
+    c->terms.dsv4_kv_bytes = nope + rope * 2 + 8;
     double bpft = dsv4_bytes_per_full_token(c, nope, rope, ihd, c4_size,
-                                            c->state.swa_full_tokens_ratio);
+                                            c->terms.swa_full_tokens_ratio);
     if (speculative) {
         /* reserve the MTP draft worker: bpft * (T + 1) / T, one draft layer */
-        if (c->state.num_layers_total == 0)
+        if (c->terms.num_layers_total == 0)
             return kvplan__fail(
                 err, KVPLAN_INVALID_CONFIG, "/model/compress_ratios",
                 "this pipeline stage (layers [%lld, %lld)) has no entry in "
@@ -244,10 +246,12 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
                 "be priced; sglang fails here with a division by zero",
                 (long long)r->runner.start_layer,
                 (long long)r->runner.end_layer);
-        bpft *= kvplan__to_double(c->state.num_layers_total + 1) /
-                kvplan__to_double(c->state.num_layers_total);
+        bpft *= kvplan__to_double(c->terms.num_layers_total + 1) /
+                kvplan__to_double(c->terms.num_layers_total);
     }
     c->bytes_per_full_token = bpft;
+    c->terms.dsa_indexer_bytes = kvplan__dsa_indexer_bytes(ihd, &ovf);
+    c->terms.draft_layers = speculative ? 1 : 0; /* the MTP draft */
     c->cell_size = 0.0;
 
     if (online) {
@@ -261,7 +265,7 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
                 "SGLANG_OPT_USE_ONLINE_COMPRESS does not support speculative "
                 "decode (MTP) yet, except the experimental EAGLE topk=1 path "
                 "gated by SGLANG_EXPERIMENTAL_ONLINE_C128_MTP=1");
-        if (experimental_mtp && c->state.online_c128_mtp_max_draft_tokens <= 0)
+        if (experimental_mtp && c->terms.online_c128_mtp_max_draft_tokens <= 0)
             return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
                                 "/server_args/max_speculative_num_draft_tokens",
                                 "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP requires "
@@ -271,10 +275,12 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
         return kvplan__overflow(err, "the requests per DP rank");
     /* With the requests given, the c128 state is the same for every
      * budget: price it once here, not on every call. */
-    if (c->state.requested_max_running_requests_per_worker.set) {
-        c->state.requested_c128_state_fixed_bytes = dsv4_c128_state_fixed_bytes(
-            c, c->state.requested_max_running_requests_per_worker.value, &ovf);
-        c->state.requested_c128_state_overflows = ovf;
+    if (c->internal_.requested_max_running_requests_per_worker.set) {
+        c->internal_.requested_c128_state_fixed_bytes =
+            dsv4_c128_state_fixed_bytes(
+                c, c->internal_.requested_max_running_requests_per_worker.value,
+                &ovf);
+        c->internal_.requested_c128_state_overflows = ovf;
     }
     return KVPLAN_OK;
 }
@@ -290,21 +296,21 @@ static dsv4_pools dsv4_sizes(const kvplan_configurator *c, int64_t full_token,
     dsv4_pools p;
     p.full = kvplan__align_down(full_token, page, ovf);
     p.swa = kvplan__align_down(kvplan__trunc(kvplan__to_double(p.full) *
-                                                 c->state.swa_full_tokens_ratio,
+                                                 c->terms.swa_full_tokens_ratio,
                                              ovf),
                                page, ovf);
-    if (c->state.c4_shrink_is_int)
-        p.c4 = kvplan__floordiv(p.full, 4 * (int64_t)c->state.c4_shrink_factor,
-                                ovf);
+    if (c->internal_.c4_shrink_is_int)
+        p.c4 = kvplan__floordiv(
+            p.full, 4 * (int64_t)c->internal_.c4_shrink_factor, ovf);
     else
         p.c4 = kvplan__trunc(
             kvplan__py_float_floordiv(kvplan__to_double(p.full),
-                                      4.0 * c->state.c4_shrink_factor),
+                                      4.0 * c->internal_.c4_shrink_factor),
             ovf);
     p.c128 = kvplan__floordiv(p.full, 128, ovf);
     p.c4_state =
-        kvplan__mul(kvplan__floordiv(p.swa, c->state.swa_page_size, ovf),
-                    c->state.c4_ring_size, ovf);
+        kvplan__mul(kvplan__floordiv(p.swa, c->internal_.swa_page_size, ovf),
+                    c->terms.c4_ring_size, ovf);
     return p;
 }
 
@@ -345,17 +351,17 @@ kvplan_status kvplan__dsv4_from_bytes(const kvplan_configurator *c,
                             "(layers [%lld, %lld)) holds no compressed-"
                             "attention layer, so no token count follows from "
                             "a budget",
-                            (long long)c->state.stage_start_layer,
-                            (long long)c->state.stage_end_layer);
+                            (long long)c->internal_.stage_start_layer,
+                            (long long)c->internal_.stage_end_layer);
     bool ovf = false;
     int64_t fixed;
     kvplan_opt_int requested =
-        c->state.requested_max_running_requests_per_worker;
+        c->internal_.requested_max_running_requests_per_worker;
     if (requested.set) {
-        fixed = c->state.requested_c128_state_fixed_bytes;
-        ovf = c->state.requested_c128_state_overflows;
+        fixed = c->internal_.requested_c128_state_fixed_bytes;
+        ovf = c->internal_.requested_c128_state_overflows;
     } else {
-        if (c->state.context_len == 0)
+        if (c->internal_.context_len == 0)
             return kvplan__fail(err, KVPLAN_INVALID_CONFIG,
                                 "/model/context_len",
                                 "/model/context_len must be >= 1 to estimate "
@@ -367,13 +373,8 @@ kvplan_status kvplan__dsv4_from_bytes(const kvplan_configurator *c,
          *                cap // 2) */
         int64_t capacity =
             kvplan__trunc(kvplan__to_double(available) / bpft, &ovf);
-        int64_t estimated =
-            kvplan__trunc(kvplan__to_double(capacity) /
-                              kvplan__to_double(c->state.context_len) * 512.0,
-                          &ovf);
-        estimated = kvplan__max(kvplan__min(estimated, 4096), 2048);
-        int64_t requests =
-            kvplan__min(estimated, kvplan__floordiv(capacity, 2, &ovf));
+        int64_t requests = kvplan__default_max_running_requests(
+            capacity, c->internal_.context_len, &ovf);
         fixed = dsv4_c128_state_fixed_bytes(c, requests, &ovf);
     }
     int64_t for_tokens = kvplan__max(kvplan__sub(available, fixed, &ovf), 0);
@@ -425,9 +426,9 @@ kvplan_status kvplan__dsv4_finalize(const kvplan_configurator *c,
 {
     bool ovf = false;
     int64_t slots = dsv4_req_slots(c, config->max_running_requests.value, &ovf);
-    int64_t pool = c->state.online_c128
+    int64_t pool = c->terms.online_c128
                        ? slots
-                       : kvplan__mul(slots, c->state.c128_ring_size, &ovf);
+                       : kvplan__mul(slots, c->terms.c128_ring_size, &ovf);
     if (ovf)
         return kvplan__overflow(err, "the c128 state pool size");
     config->c128_state_pool_size = pool;

@@ -97,14 +97,19 @@ kvplan_status kvplan__hybrid_swa_init(kvplan_configurator *c,
             err, "the hybrid SWA cell size",
             "/model/num_key_value_heads, /model/head_dim, "
             "/model/swa_head_dim, the layer id lists");
-    c->state.full_layers_num = nf;
-    c->state.swa_layers_num = ns;
-    c->state.draft_full_layers_num = draft;
-    c->state.full_per_token = full_per_token;
-    c->state.swa_per_token = swa_per_token;
-    c->state.swa_full_tokens_ratio = ratio;
-    c->state.stage_start_layer = r->runner.start_layer;
-    c->state.stage_end_layer = r->runner.end_layer;
+    c->terms.kv_dtype_bytes = kv_size;
+    c->terms.kv_heads = kvplan__kv_heads_per_rank(r->model.num_key_value_heads,
+                                                  r->parallel.attn_tp_size);
+    c->terms.swa_kv_heads = kvplan__swa_kv_heads_per_rank(r);
+    c->terms.draft_layers = draft;
+    c->terms.full_layers_num = nf;
+    c->terms.swa_layers_num = ns;
+    c->terms.draft_full_layers_num = draft;
+    c->terms.full_per_token = full_per_token;
+    c->terms.swa_per_token = swa_per_token;
+    c->terms.swa_full_tokens_ratio = ratio;
+    c->internal_.stage_start_layer = r->runner.start_layer;
+    c->internal_.stage_end_layer = r->runner.end_layer;
     return KVPLAN_OK;
 }
 
@@ -115,7 +120,7 @@ kvplan_status kvplan__hybrid_swa_solve(const kvplan_configurator *c,
                                        kvplan_error *err)
 {
     bool ovf = false;
-    if (c->state.full_layers_num == 0) {
+    if (c->terms.full_layers_num == 0) {
         /* all-SWA: the SWA pool is max_total; the full pool is empty */
         int64_t swa = kvplan__align_down(tokens, page, &ovf);
         if (ovf)
@@ -128,7 +133,7 @@ kvplan_status kvplan__hybrid_swa_solve(const kvplan_configurator *c,
     /* full = aligned tokens; swa = int(full * ratio), aligned after */
     int64_t full = kvplan__align_down(tokens, page, &ovf);
     int64_t swa = kvplan__align_down(
-        kvplan__trunc(kvplan__to_double(full) * c->state.swa_full_tokens_ratio,
+        kvplan__trunc(kvplan__to_double(full) * c->terms.swa_full_tokens_ratio,
                       &ovf),
         page, &ovf);
     if (ovf)

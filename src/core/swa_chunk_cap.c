@@ -162,13 +162,13 @@ kvplan_status kvplan__swa_chunk_cap_from_bytes(const kvplan_configurator *c,
     bool ovf = false;
     int64_t swa = kvplan__ceil_align(c->swa_cap, page, &ovf);
     /* fixed SWA bytes = swa_tokens * S * ns */
-    int64_t fixed = kvplan__mul(kvplan__mul(swa, c->state.swa_per_token, &ovf),
-                                c->state.swa_layers_num, &ovf);
+    int64_t fixed = kvplan__mul(kvplan__mul(swa, c->terms.swa_per_token, &ovf),
+                                c->terms.swa_layers_num, &ovf);
     /* full cell = F * (nf + d) */
     int64_t full_cell =
-        kvplan__mul(c->state.full_per_token,
-                    kvplan__add(c->state.full_layers_num,
-                                c->state.draft_full_layers_num, &ovf),
+        kvplan__mul(c->terms.full_per_token,
+                    kvplan__add(c->terms.full_layers_num,
+                                c->terms.draft_full_layers_num, &ovf),
                     &ovf);
     if (ovf)
         return kvplan__overflow(err, "the SWA pool size");

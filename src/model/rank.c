@@ -208,20 +208,7 @@ kvplan_status kvplan_model_rank(const kvplan_model *m,
 
     kvplan_rank_init(r);
     /* runner */
-    kvplan_dtype model_dtype;
-    switch (a->dtype) {
-    case KVPLAN_DT_FLOAT16:
-        model_dtype = KVPLAN_DTYPE_FLOAT16;
-        break;
-    case KVPLAN_DT_BFLOAT16:
-        model_dtype = KVPLAN_DTYPE_BFLOAT16;
-        break;
-    case KVPLAN_DT_FLOAT32:
-        model_dtype = KVPLAN_DTYPE_FLOAT32;
-        break;
-    default:
-        model_dtype = m->info.dtype;
-    }
+    kvplan_dtype model_dtype = kvplan__dtype_of_flag(a->dtype, m->info.dtype);
     r->runner.dtype = model_dtype;
     if ((st = kv_dtype(m, a, model_dtype, &r->runner.kv_cache_dtype, err)) !=
         KVPLAN_OK)

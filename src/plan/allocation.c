@@ -59,10 +59,11 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
     const kvplan_configurator *c = &sp->configurator;
     const kvplan_pool_config *p = &sp->pools;
     int64_t page = r->runner.page_size, S = p->max_total_num_tokens;
-    int64_t elem = kvplan_dtype_size(r->runner.kv_cache_dtype);
+    /* the geometry as the configurator priced it (its terms) */
+    const kvplan_configurator_terms *t = &c->terms;
+    int64_t elem = t->kv_dtype_bytes;
     bool fp4 = r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2;
-    int64_t tp = r->parallel.attn_tp_size;
-    int64_t heads = kvplan__max(1, r->model.num_key_value_heads / tp);
+    int64_t heads = t->kv_heads;
     int64_t hd = m->info.head_dim, vhd = m->info.v_head_dim;
     int64_t start = r->runner.start_layer, end = r->runner.end_layer;
     kvplan_allocation *a = &sp->allocation;
@@ -74,9 +75,10 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
         int64_t ihd = r->model.index_head_dim.value;
         int64_t win = r->model.window_size.value;
         int64_t per_token = nope + 2 * rope + nope / 64 + 1;
-        int64_t lt = c->state.num_layers_total, l4 = c->state.num_layers_ca4,
-                l128 = c->state.num_layers_ca128;
-        int64_t attn = nope + rope, s_elem = c->state.c128_state_dtype_size;
+        a->kv_row_bytes = per_token;
+        int64_t lt = c->terms.num_layers_total, l4 = c->terms.num_layers_ca4,
+                l128 = c->terms.num_layers_ca128;
+        int64_t attn = nope + rope, s_elem = c->terms.c128_state_dtype_size;
         int64_t c128_state = kvplan__max(p->c128_state_pool_size, 0);
         a->kv_bytes =
             dsv4_pool(p->swa_max_total_num_tokens.value, win, per_token, lt,
@@ -93,18 +95,18 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                                                    32, ovf),
                                        page / 4 + 1, ovf) /
                                (page / 4),
-                           kvplan__mul(page / 4, ihd + ihd / 128 * 4, ovf),
+                           kvplan__mul(page / 4, t->dsa_indexer_bytes, ovf),
                            ovf),
                        l4, ovf)
                  : 0) +
-            dsv4_state(p->c4_state_pool_size, 4, c->state.c4_ring_size,
+            dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size,
                        4 * attn, s_elem, false, 0, l4, ovf) +
-            dsv4_state(p->c4_state_pool_size, 4, c->state.c4_ring_size, 4 * ihd,
+            dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size, 4 * ihd,
                        s_elem, false, 0, l4, ovf) +
-            dsv4_state(c128_state, 128, c->state.c128_ring_size,
-                       (c->state.online_c128 ? 3 : 2) * attn, s_elem,
-                       c->state.online_c128,
-                       c->state.online_c128_mtp_max_draft_tokens, l128, ovf);
+            dsv4_state(c128_state, 128, c->terms.c128_ring_size,
+                       (c->terms.online_c128 ? 3 : 2) * attn, s_elem,
+                       c->terms.online_c128,
+                       c->terms.online_c128_mtp_max_draft_tokens, l128, ovf);
         a->predicted_kv_bytes =
             kvplan__trunc(kvplan__to_double(S) * c->bytes_per_full_token, ovf);
     } else if (c->kind != KVPLAN_CONFIGURATOR_DEFAULT) {
@@ -116,11 +118,7 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
         int64_t swa_tokens = p->swa_max_total_num_tokens.value;
         int64_t full_tokens = p->full_max_total_num_tokens.value;
         if (m->hybrid_swa_compress) {
-            int64_t swa_heads =
-                kvplan__max(1, (r->model.swa_num_key_value_heads.set
-                                    ? r->model.swa_num_key_value_heads.value
-                                    : r->model.num_key_value_heads) /
-                                   tp);
+            int64_t swa_heads = t->swa_kv_heads;
             a->kv_bytes = mha_pool(swa_tokens, page, swa_heads, m->swa_head_dim,
                                    m->swa_v_head_dim, elem, ns, false, ovf) +
                           mha_pool(full_tokens, page, heads, hd, vhd, elem, nf,
@@ -140,11 +138,11 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
              * ns + full * F * (nf + d) */
             a->predicted_kv_bytes = kvplan__add(
                 kvplan__mul(
-                    kvplan__mul(swa_tokens, c->state.swa_per_token, ovf),
-                    c->state.swa_layers_num, ovf),
+                    kvplan__mul(swa_tokens, c->terms.swa_per_token, ovf),
+                    c->terms.swa_layers_num, ovf),
                 kvplan__mul(
-                    kvplan__mul(full_tokens, c->state.full_per_token, ovf),
-                    c->state.full_layers_num + c->state.draft_full_layers_num,
+                    kvplan__mul(full_tokens, c->terms.full_per_token, ovf),
+                    c->terms.full_layers_num + c->terms.draft_full_layers_num,
                     ovf),
                 ovf);
         else
@@ -153,7 +151,7 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
     } else {
         int64_t layers = r->runner.num_effective_layers;
         if (r->runner.is_mambaish)
-            layers = c->state.num_layers;
+            layers = c->terms.num_layers;
         if (r->runner.use_mla_backend) {
             int64_t lora = r->model.kv_lora_rank.value;
             int64_t rope = r->model.qk_rope_head_dim.value;
@@ -165,21 +163,21 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
             int64_t rows = kvplan__add(S, page, ovf);
             int64_t per_row =
                 fp4 ? dim / 2 + dim / 16 : kvplan__mul(dim, elem, ovf);
-            int64_t le = kvplan__dsa_split_layers(r, layers, ovf);
+            int64_t le = t->priced_layers; /* after the DSA layer split */
             a->kv_bytes = kvplan__mul(kvplan__mul(rows, per_row, ovf), le, ovf);
             if (dsa) {
-                int64_t ihd = r->model.hf_config.index_head_dim.value;
                 int64_t pages = kvplan__add(S, page + 1, ovf) / page;
                 a->kv_bytes = kvplan__add(
                     a->kv_bytes,
                     kvplan__mul(
-                        kvplan__mul(pages,
-                                    kvplan__mul(page, ihd + ihd / 128 * 4, ovf),
-                                    ovf),
+                        kvplan__mul(
+                            pages, kvplan__mul(page, t->dsa_indexer_bytes, ovf),
+                            ovf),
                         le, ovf),
                     ovf);
             }
             per_layer_token = per_row;
+            a->kv_row_bytes = per_row;
         } else if (r->model.hf_config.is_minimax_sparse) {
             const struct kvplan_minimax_sparse *ms =
                 &r->model.hf_config.minimax_sparse;
@@ -205,6 +203,9 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
         }
         a->predicted_kv_bytes = kvplan__mul(S, c->cell_size_bytes, ovf);
     }
+
+    if (c->kind != KVPLAN_CONFIGURATOR_DSV4 && !r->runner.use_mla_backend)
+        a->kv_row_bytes = per_layer_token;
 
     /* the draft's KV pool, same tokens, its own geometry (§3.5) */
     kvplan_spec_algorithm spec = r->runner.spec_algorithm;

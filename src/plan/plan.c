@@ -73,11 +73,7 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                             gpu.total_mib);
     b->gpu_mem_mib = gpu.total_mib;
     s.gpu_compute_capability = gpu.compute_capability;
-    kvplan_dtype model_dtype =
-        s.dtype == KVPLAN_DT_FLOAT16    ? KVPLAN_DTYPE_FLOAT16
-        : s.dtype == KVPLAN_DT_BFLOAT16 ? KVPLAN_DTYPE_BFLOAT16
-        : s.dtype == KVPLAN_DT_FLOAT32  ? KVPLAN_DTYPE_FLOAT32
-                                        : m->info.dtype;
+    kvplan_dtype model_dtype = kvplan__dtype_of_flag(s.dtype, m->info.dtype);
 
     /* §4.1-4.2: memory settings, before the model's and spec's hooks */
     int64_t tier_chunk, tier_bs;
@@ -227,14 +223,11 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     /* §3.3: max_running_requests from the final tokens */
     const kvplan_stage_plan *first = &out->stages[0];
     int64_t final_t = first->pools.max_total_num_tokens;
-    int64_t est = kvplan__trunc(kvplan__to_double(final_t) /
-                                    kvplan__to_double(out->context_len) * 512.0,
-                                &ovf);
-    est = kvplan__max(kvplan__min(est, 4096), 2048);
     int64_t n =
         s.max_running_requests.set
             ? kvplan__min(s.max_running_requests.value / attn_dp, final_t / 2)
-            : kvplan__min(est, final_t / 2);
+            : kvplan__default_max_running_requests(final_t, out->context_len,
+                                                   &ovf);
     if (m->info.is_mambaish && max_mamba > 0)
         n = kvplan__min(n, max_mamba / ratio);
     if (n <= 0)
