@@ -103,6 +103,31 @@ static void test_requests_and_allocation(void)
     CHECK_INT(a->req_to_token_bytes, 3201LL * 131076 * 4);
     free(p);
 
+    /* §2.8: with speculative pages of several top-k branches the extra
+     * length is twice a decode step's allocation. EAGLE, page 64, topk 4,
+     * 3 steps, 8 draft tokens: pages = (63 + 3 + 63) // 64 = 2, alloc =
+     * max(2 * 64 * 4, 8) = 512, extra = max(4 + 8, 1024) = 1024 */
+    o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE;
+    o.server.speculative_num_steps = (kvplan_opt_int){3, true};
+    o.server.speculative_eagle_topk = (kvplan_opt_int){4, true};
+    o.server.speculative_num_draft_tokens = (kvplan_opt_int){8, true};
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(p->max_running_requests, 48);
+    CHECK_INT(p->stages[0].allocation.req_to_token_bytes,
+              49LL * (131072 + 1024) * 4);
+    free(p);
+    /* NGRAM keeps no draft KV: its allocation is max(steps * topk, draft
+     * tokens) = max(12, 8) = 12 whatever the page, extra = max(12, 24) */
+    o.server.speculative_algorithm = KVPLAN_SPEC_NGRAM;
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(p->stages[0].allocation.req_to_token_bytes,
+              49LL * (131072 + 24) * 4);
+    free(p);
+    o.server.speculative_algorithm = KVPLAN_SPEC_NONE;
+    o.server.speculative_num_steps.set = false;
+    o.server.speculative_eagle_topk.set = false;
+    o.server.speculative_num_draft_tokens.set = false;
+
     /* --max-total-tokens lowers through the constraint path:
      * 100000 // 64 * 64 = 99968; requests min(2048, 49984) */
     o.max_total_tokens = (kvplan_opt_int){100000, true};

@@ -222,29 +222,22 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
     }
 }
 
-/* get_req_to_token_extra_context_len (§2.8) and the pool (§3.4). */
+/* get_req_to_token_extra_context_len (§2.8) and the pool (§3.4): rows
+ * (requests + 1, + the PD decode slots) of (context_len + extra) int32,
+ * extra = 4 + max draft tokens, or twice a decode step's allocation when
+ * speculative pages hold several top-k branches. */
 int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
                                    int64_t context_len, bool *ovf)
 {
-    int64_t tokens = r->server_args.max_speculative_num_draft_tokens.set
-                         ? r->server_args.max_speculative_num_draft_tokens.value
-                         : 0;
-    int64_t extra = kvplan__add(4, tokens, ovf);
-    int64_t page = r->runner.page_size;
-    int64_t topk = r->server_args.speculative_eagle_topk.set
-                       ? r->server_args.speculative_eagle_topk.value
-                       : 1;
-    if (r->runner.spec_algorithm != KVPLAN_SPEC_NONE && page > 1 && topk > 1) {
-        int64_t steps = r->server_args.speculative_num_steps.set
-                            ? r->server_args.speculative_num_steps.value
-                            : 1;
-        int64_t pages =
-            kvplan__add(kvplan__add(page - 1, steps, ovf), page - 1, ovf) /
-            page;
-        int64_t alloc = kvplan__max(
-            kvplan__mul(kvplan__mul(pages, page, ovf), topk, ovf), tokens);
-        extra = kvplan__max(extra, kvplan__mul(2, alloc, ovf));
-    }
+    int64_t extra = kvplan__add(
+        4, kvplan__or_default(r->server_args.max_speculative_num_draft_tokens,
+                              0),
+        ovf);
+    int64_t topk = kvplan__or_default(r->server_args.speculative_eagle_topk, 1);
+    if (r->runner.spec_algorithm != KVPLAN_SPEC_NONE &&
+        r->runner.page_size > 1 && topk > 1)
+        extra = kvplan__max(
+            extra, kvplan__mul(2, kvplan__spec_v2_alloc_len(r, ovf), ovf));
     int64_t rows = kvplan__add(requests, 1, ovf);
     if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
         rows = kvplan__add(
