@@ -3,18 +3,21 @@
  *
  *   kvplan-bench [GOLDEN_FILE]
  *
- * Prints three figures:
+ * Prints four figures:
  *   pools_scenario_ns  building a configurator and making its calls (as the
  *                      reference oracle does), per call;
  *   pools_call_ns      one profiling-path call on a built configurator;
+ *   plan_compute_ns    one whole plan (kvplan_plan_compute) of a loaded
+ *                      catalog model, llama-3.1-8b-instruct on an H100-80GB
+ *                      (target: at most 1000 ns);
  *   plan_process_ms    one whole plan of a catalog model as a process
  *                      (kvplan --model-path llama-3.1-8b-instruct --json,
  *                      the kvplan beside this program), median of 31 runs.
  * The JSON is parsed before the clock starts: only the core is timed. Each
  * figure is the median of 9 trials of at least 0.1 s, so that a noisy
  * neighbour on a shared machine moves it less; the fastest trial is shown
- * beside it. The Python anchor for both is ../shared/oracle/bench_seed.py on the same
- * file (bench/compare.sh runs both and prints the ratios).
+ * beside it. The Python anchor for both is ../shared/oracle/bench_seed.py on
+ * the same file (bench/compare.sh runs both and prints the ratios).
  */
 #include "scenario.h"
 
@@ -74,6 +77,42 @@ static size_t run_scenario(const kvplan__scenario *s)
         sink += have_last ? last.max_total_num_tokens : 0;
     }
     return s->num_calls;
+}
+
+/* Median time of one whole plan (kvplan_plan_compute) of a loaded catalog
+ * model on an H100-80GB, in ns: the model handle is reused, as an
+ * embedder's scheduler would; -1 when the model cannot be planned. */
+static double plan_ns(double *fastest)
+{
+    kvplan_model *m = NULL;
+    if (kvplan_model_load("llama-3.1-8b-instruct", &m, NULL) != KVPLAN_OK)
+        return -1;
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    o.gpu_set = kvplan_gpu_preset("H100-80GB", &o.gpu);
+    kvplan_plan *p = malloc(sizeof *p);
+    double ns[TRIALS];
+    bool ok = p != NULL;
+    for (int t = 0; ok && t < TRIALS; t++) {
+        size_t plans = 0;
+        double t0 = now_s(), elapsed;
+        do {
+            for (int k = 0; k < 1000; k++) {
+                ok &= kvplan_plan_compute(m, &o, p, NULL) == KVPLAN_OK;
+                sink += p->max_total_num_tokens;
+            }
+            plans += 1000;
+            elapsed = now_s() - t0;
+        } while (elapsed < 0.1);
+        ns[t] = elapsed * 1e9 / (double)plans;
+    }
+    free(p);
+    kvplan_model_free(m);
+    if (!ok)
+        return -1;
+    qsort(ns, TRIALS, sizeof ns[0], cmp_double);
+    *fastest = ns[0];
+    return ns[TRIALS / 2];
 }
 
 /* Median wall time of running `kvplan` as a process, in ms; -1 when it
@@ -193,12 +232,18 @@ int main(int argc, char **argv)
     printf("pools_call_ns: %.2f\n", call_ns[TRIALS / 2]);
     printf("fastest trials: scenario %.2f ns, call %.2f ns\n", scenario_ns[0],
            call_ns[0]);
+    double plan_fastest = 0, plan = plan_ns(&plan_fastest);
+    if (plan >= 0)
+        printf("plan_compute_ns %.0f\nfastest trial: plan %.0f ns\n", plan,
+               plan_fastest);
     /* the kvplan beside this program */
     char kvplan[4096];
     snprintf(kvplan, sizeof kvplan, "%s", argv[0]);
     char *slash = strrchr(kvplan, '/');
     snprintf(slash ? slash + 1 : kvplan,
-             sizeof kvplan - (size_t)(slash ? slash + 1 - kvplan : 0), "kvplan");
+             sizeof kvplan - (size_t)(slash ? slash + 1 - kvplan : 0),
+             "kvplan");
+    fflush(stdout); /* before fork: the children must not write it again */
     double proc = process_ms(kvplan);
     if (proc >= 0)
         printf("plan_process_ms: %.2f\n", proc);

@@ -27,6 +27,14 @@
  * - The compute calls allocate nothing. A kvplan_configurator is a plain
  *   value the caller owns; it keeps no pointer into the kvplan_rank it was
  *   built from.
+ * - Structs that will grow start with `struct_size`, set by their init
+ *   function; a call refuses a struct whose size is not this header's
+ *   (a caller built against another version), with
+ *   KVPLAN_INVALID_ARGUMENT. kvplan_struct_size() gives every public
+ *   struct's size, for bindings that mirror them.
+ * - "Auto" is spelled as such (KVPLAN_PAGE_SIZE_AUTO, KVPLAN_KV_AUTO,
+ *   an absent kvplan_opt_int); what the library resolved it to is in the
+ *   result (kvplan_plan.resolved), never written back into a request.
  */
 #ifndef KVPLAN_H
 #define KVPLAN_H
@@ -40,9 +48,15 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 1
+#define KVPLAN_VERSION_MINOR 2
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.1.0"
+#define KVPLAN_VERSION_STRING "0.2.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
+ * kvplan_version_number() to check that the library loaded is the one
+ * this header describes. */
+#define KVPLAN_VERSION_NUMBER                                                  \
+    (KVPLAN_VERSION_MAJOR * 10000 + KVPLAN_VERSION_MINOR * 100 +               \
+     KVPLAN_VERSION_PATCH)
 
 #if defined(_WIN32) && defined(KVPLAN_SHARED_BUILD)
 #define KVPLAN_API __declspec(dllexport)
@@ -181,6 +195,7 @@ typedef enum kvplan_disaggregation_mode {
  * kvplan_rank_init() first: each field's default is given beside it.
  */
 typedef struct kvplan_rank {
+    uint32_t struct_size; /* sizeof(kvplan_rank), set by kvplan_rank_init */
     struct {
         kvplan_dtype kv_cache_dtype; /* required */
         kvplan_dtype dtype;          /* model dtype; default bfloat16 */
@@ -525,18 +540,51 @@ typedef enum kvplan_dtype_flag {
 } kvplan_dtype_flag;
 
 /*
+ * The words sglang's flags take, in sglang's own spellings, one set per
+ * flag: what `kvplan --help` lists, what the flag parser and the JSON echo
+ * read and write. Speculative algorithms are matched in any case (sglang
+ * upper-cases them); the other sets exactly, as argparse does.
+ */
+typedef enum kvplan_word_set {
+    KVPLAN_WORDS_KV_CACHE_DTYPE = 0, /* --kv-cache-dtype: the flag enum */
+    KVPLAN_WORDS_DTYPE = 1,          /* --dtype: kvplan_dtype_flag */
+    KVPLAN_WORDS_SPECULATIVE_ALGORITHM = 2, /* kvplan_spec_algorithm */
+    KVPLAN_WORDS_DISAGGREGATION_MODE = 3,   /* kvplan_disaggregation_mode */
+    KVPLAN_WORDS_ATTENTION_BACKEND = 4 /* names only; value = index */
+} kvplan_word_set;
+
+/* The `index`-th word a set accepts (aliases included, canonical words
+ * first), its value in *value when not NULL; NULL past the end or for an
+ * unknown set. */
+KVPLAN_API const char *kvplan_word_at(kvplan_word_set set, size_t index,
+                                      int *value);
+/* Looks `word` up in `set`: true and *value set, or false (and *value left
+ * alone) when the word is not one of the set's, or NULL. */
+KVPLAN_API bool kvplan_word_value(kvplan_word_set set, const char *word,
+                                  int *value);
+/* The canonical word of `value` in `set`; NULL when none. */
+KVPLAN_API const char *kvplan_word_name(kvplan_word_set set, int value);
+
+/*
  * The sglang server flags that shape one rank's KV cache, named after the
  * flags (--tp-size is tp_size). Fill with kvplan_server_args_init(): each
  * default is sglang's. Values are taken as given: kvplan_model_rank() does
- * not apply sglang's GPU-dependent defaults (page size, prefill chunk).
+ * not apply sglang's GPU-dependent defaults (page size, prefill chunk);
+ * kvplan_plan_compute() does, into kvplan_plan.resolved.
  */
+#define KVPLAN_PAGE_SIZE_AUTO 0
+
 typedef struct kvplan_server_args {
+    uint32_t struct_size; /* set by kvplan_server_args_init */
     int64_t tp_size;   /* default 1 */
     int64_t pp_size;   /* default 1 */
     int64_t dp_size;   /* default 1 */
     bool enable_dp_attention;
     int64_t attn_cp_size;  /* context parallel; default 1 */
-    int64_t page_size;     /* default 1 */
+    /* Tokens per KV page; default KVPLAN_PAGE_SIZE_AUTO: sglang's default,
+     * 1 for kvplan_model_rank(), the backend's for kvplan_plan_compute().
+     * Negative values are refused. */
+    int64_t page_size;
     kvplan_kv_cache_dtype_flag kv_cache_dtype;
     kvplan_dtype_flag dtype;
     kvplan_opt_int context_length;
@@ -578,7 +626,9 @@ KVPLAN_API void kvplan_server_args_init(kvplan_server_args *args);
  * configurator reads (kvplan_rank), ready for kvplan_configurator_init().
  * The rank's id lists point into `model` (and the draft model): keep them
  * alive while the rank is used. *context_len receives the served context
- * length (after --context-length) when not NULL.
+ * length (after --context-length) when not NULL. KVPLAN_INVALID_ARGUMENT
+ * names a flag out of its range (the checks of
+ * kvplan_plan_options_validate for these flags).
  */
 KVPLAN_API kvplan_status kvplan_model_rank(const kvplan_model *model,
                                            const kvplan_server_args *args,
@@ -631,30 +681,49 @@ KVPLAN_API kvplan_status kvplan_weights_from_dir(const char *dir,
 
 #define KVPLAN_MAX_PP_STAGES 64
 
-/* Options of a whole plan: the server flags plus what sizes the budget. */
+/* Options of a whole plan: the server flags plus what sizes the budget.
+ * Fill with kvplan_plan_options_init(); every value is a request, and
+ * kvplan_plan_compute() checks each (range, enum) and names the flag of
+ * the first that is wrong. */
 typedef struct kvplan_plan_options {
-    /* sglang's flags. page_size 0 means sglang's default for the GPU and
-     * model; the others as in kvplan_server_args. */
+    uint32_t struct_size; /* set by kvplan_plan_options_init */
+    /* sglang's flags (page_size KVPLAN_PAGE_SIZE_AUTO: sglang's default for
+     * the GPU, model and backend). */
     kvplan_server_args server;
     const char *model_path; /* as given: sglang checks it for "llama-2" */
-    kvplan_opt_double mem_fraction_static; /* absent: sglang's rule */
-    kvplan_opt_int max_total_tokens;
-    kvplan_opt_int max_prefill_tokens; /* absent: 16384 */
-    kvplan_opt_int cuda_graph_max_bs;  /* absent: by GPU memory */
+    kvplan_opt_double mem_fraction_static; /* in (0, 1); absent: the rule */
+    kvplan_opt_int max_total_tokens;       /* >= 1 */
+    kvplan_opt_int max_prefill_tokens;     /* >= 1; absent: 16384 */
+    kvplan_opt_int cuda_graph_max_bs;      /* >= 1; absent: by GPU memory */
     bool disable_cuda_graph;
-    const char *attention_backend;     /* NULL: sglang's default */
+    /* One of sglang's names (KVPLAN_WORDS_ATTENTION_BACKEND); NULL:
+     * sglang's default for the GPU and model. */
+    const char *attention_backend;
     bool gpu_set;
     kvplan_gpu gpu;
     /* Skips the budget: the bytes sglang's _profile_available_bytes
      * returned (for checks against a real log). */
     kvplan_opt_int available_bytes;
-    /* Weights of the whole model and of the draft, in bytes; absent: an
-     * estimate from the config (reported as such). */
+    /* Weights of the whole model and of the draft, in bytes (>= 0; see
+     * kvplan_weights_from_dir); absent: an estimate from the config
+     * (reported as such). */
     kvplan_opt_int weight_bytes;
     kvplan_opt_int draft_weight_bytes;
 } kvplan_plan_options;
 
+/* Defaults for every field (struct_size set, page size auto, no GPU).
+ * NULL is ignored. */
 KVPLAN_API void kvplan_plan_options_init(kvplan_plan_options *options);
+
+/*
+ * Checks every option kvplan_plan_compute() reads, without planning:
+ * struct_size, each count >= 1, fractions and ratios in range and finite,
+ * each enum one of its values, the attention backend one of sglang's.
+ * KVPLAN_INVALID_ARGUMENT naming the flag ("--mem-fraction-static") of the
+ * first that is wrong.
+ */
+KVPLAN_API kvplan_status kvplan_plan_options_validate(
+    const kvplan_plan_options *options, kvplan_error *err);
 
 /* Bytes the pools really take (spec §5), beside the configurator's price. */
 typedef struct kvplan_allocation {
@@ -703,10 +772,20 @@ typedef struct kvplan_budget {
     bool draft_weights_estimated;
 } kvplan_budget;
 
-/* A whole plan: resolved flags, the budget and every PP stage. */
+/* A whole plan: resolved flags, the budget and every PP stage. The plan
+ * owns its data: it holds no pointer into the model or the options (the
+ * stages' id lists are emptied: ids NULL, counts kept), so it outlives
+ * both. Only the first num_stages stages are written. */
 typedef struct kvplan_plan {
-    int64_t page_size;
-    int64_t chunked_prefill_size;
+    uint32_t struct_size; /* written by kvplan_plan_compute */
+    /* The server args as sglang resolved them: page size and backend,
+     * prefill chunk, the model's and the speculative hooks' values
+     * (max_running_requests, speculative parameters), PD decode's radix
+     * cache, the KV and model dtypes (never auto). Pointers are NULL. */
+    kvplan_server_args resolved;
+    int64_t page_size;            /* = resolved.page_size */
+    int64_t chunked_prefill_size; /* = resolved.chunked_prefill_size */
+    int64_t max_prefill_tokens;
     int64_t cuda_graph_max_bs;
     char attention_backend[32];
     int64_t context_len;
@@ -725,9 +804,12 @@ typedef struct kvplan_plan {
  * stage's available bytes, runs the configurator's profiling path, applies
  * --max-total-tokens and the PP minimum (constraint path), resolves
  * max_running_requests and finalizes; then prices what the pools really
- * allocate. KVPLAN_NOT_ENOUGH_MEMORY when the budget holds no page.
- * `out` is large (see KVPLAN_MAX_PP_STAGES): allocate it, not on a small
- * stack. Allocates nothing.
+ * allocate. First it checks the options (kvplan_plan_options_validate):
+ * KVPLAN_INVALID_ARGUMENT names a wrong flag; KVPLAN_INVALID_CONFIG a
+ * combination sglang refuses; KVPLAN_NOT_ENOUGH_MEMORY a budget that
+ * holds no page, no request or not even the weights. `out` is large (see
+ * KVPLAN_MAX_PP_STAGES): allocate it, not on a small stack; only its
+ * header and the stages used are written. Allocates nothing.
  */
 KVPLAN_API kvplan_status kvplan_plan_compute(const kvplan_model *model,
                                              const kvplan_plan_options *options,
@@ -758,6 +840,13 @@ KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 KVPLAN_API const char *kvplan_version(void);
+/* The library's KVPLAN_VERSION_NUMBER. */
+KVPLAN_API unsigned kvplan_version_number(void);
+
+/* sizeof a public struct by its name ("kvplan_plan", "kvplan_rank", ...),
+ * as this library was built; 0 for a name it does not know. For bindings
+ * that mirror the structs: compare before use. */
+KVPLAN_API size_t kvplan_struct_size(const char *name);
 
 #ifdef __cplusplus
 }

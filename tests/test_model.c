@@ -608,10 +608,30 @@ static void test_errors(void)
               KVPLAN_INVALID_CONFIG);
     CHECK_STR(err.field, "--pp-size");
     a.pp_size = 1;
-    a.tp_size = 0;
+    a.tp_size = 0; /* out of its range: an argument error */
     CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
-              KVPLAN_INVALID_CONFIG);
+              KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--tp-size");
+    CHECK_STR(err.message, "--tp-size must be >= 1, got 0");
+    /* auto page size: sglang's default without a backend, 1 */
+    a.tp_size = 1;
+    a.page_size = KVPLAN_PAGE_SIZE_AUTO;
+    CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err), KVPLAN_OK);
+    CHECK_INT(r.runner.page_size, 1);
+    a.page_size = -3; /* was taken as auto */
+    CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--page-size");
+    a.page_size = 16;
+    a.speculative_algorithm = (kvplan_spec_algorithm)42;
+    CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--speculative-algorithm");
+    a.speculative_algorithm = KVPLAN_SPEC_NONE;
+    a.struct_size = 8; /* built against another kvplan.h */
+    CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "struct_size");
     kvplan_model_free(m);
 
     /* get_pp_indices on 10 layers over 4 stages: [0,2) [2,4) [4,7) [7,10) */

@@ -9,7 +9,9 @@
 #include "check.h"
 #include "kvplan.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static kvplan_plan *plan_of(const char *model, kvplan_plan_options *o,
                             kvplan_status want)
@@ -321,8 +323,165 @@ static void test_weight_estimates(void)
     }
 }
 
+/* Every option is checked by the library, each refusal naming its flag:
+ * what the command refuses, an embedder's call refuses too. */
+static void test_options_checked(void)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err),
+              KVPLAN_OK);
+    kvplan_plan *p = malloc(sizeof *p);
+    static const struct {
+        const char *field;
+        kvplan_status status;
+    } want[] = {
+        {"--mem-fraction-static", KVPLAN_INVALID_ARGUMENT}, /* 5.0 */
+        {"--mem-fraction-static", KVPLAN_INVALID_ARGUMENT}, /* NaN */
+        {"--page-size", KVPLAN_INVALID_ARGUMENT},           /* -3 */
+        {"--max-running-requests", KVPLAN_INVALID_ARGUMENT}, /* 0 */
+        {"--max-total-tokens", KVPLAN_INVALID_ARGUMENT},    /* -1 */
+        {"--speculative-algorithm", KVPLAN_INVALID_ARGUMENT}, /* 42 */
+        {"--dtype", KVPLAN_INVALID_ARGUMENT},               /* -1 */
+        {"--weight-bytes", KVPLAN_INVALID_ARGUMENT},        /* -100 */
+        {"--attention-backend", KVPLAN_INVALID_ARGUMENT},   /* unknown */
+        {"--swa-full-tokens-ratio", KVPLAN_INVALID_ARGUMENT}, /* 1.5 */
+        {"--cuda-graph-max-bs", KVPLAN_INVALID_ARGUMENT},   /* 0 */
+        {"--hisparse-config", KVPLAN_INVALID_ARGUMENT},     /* ratio 0.5 */
+        {"struct_size", KVPLAN_INVALID_ARGUMENT},           /* not init */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        kvplan_plan_options o = on_gpu("H100-80GB");
+        switch (i) {
+        case 0: o.mem_fraction_static = (kvplan_opt_double){5.0, true}; break;
+        case 1: o.mem_fraction_static = (kvplan_opt_double){NAN, true}; break;
+        case 2: o.server.page_size = -3; break;
+        case 3: o.server.max_running_requests = (kvplan_opt_int){0, true}; break;
+        case 4: o.max_total_tokens = (kvplan_opt_int){-1, true}; break;
+        case 5: o.server.speculative_algorithm = (kvplan_spec_algorithm)42; break;
+        case 6: o.server.dtype = (kvplan_dtype_flag)-1; break;
+        case 7: o.weight_bytes = (kvplan_opt_int){-100, true}; break;
+        case 8: o.attention_backend = "no-such-backend"; break;
+        case 9: o.server.swa_full_tokens_ratio = (kvplan_opt_double){1.5, true}; break;
+        case 10: o.cuda_graph_max_bs = (kvplan_opt_int){0, true}; break;
+        case 11:
+            o.server.enable_hisparse = true;
+            o.server.hisparse_host_to_device_ratio = 0.5;
+            break;
+        default: o.struct_size = 0; break;
+        }
+        CHECK_INT(kvplan_plan_options_validate(&o, &err), want[i].status);
+        CHECK_INT(kvplan_plan_compute(m, &o, p, &err), want[i].status);
+        CHECK_STR(err.field, want[i].field);
+    }
+    /* sglang's names of the backends are taken */
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    o.attention_backend = "flashinfer";
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_STR(p->attention_backend, "flashinfer");
+    free(p);
+    kvplan_model_free(m);
+}
+
+/* Requested and resolved stay apart: the request is never written, and
+ * what sglang resolves is in plan->resolved. */
+static void test_resolved(void)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load("deepseek-v3", &m, &err), KVPLAN_OK);
+    kvplan_plan_options o = on_gpu("B200");
+    o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE;
+    o.server.tp_size = 8;
+    kvplan_plan_options before = o;
+    kvplan_plan *p = malloc(sizeof *p);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK(memcmp(&before, &o, sizeof o) == 0);
+    CHECK_INT(o.server.page_size, KVPLAN_PAGE_SIZE_AUTO);
+    /* Blackwell, MLA, self-drafting: trtllm_mla, which snaps to page 64 */
+    CHECK_STR(p->attention_backend, "trtllm_mla");
+    CHECK_INT(p->resolved.page_size, 64);
+    CHECK_INT(p->page_size, 64);
+    /* the speculative hook: 48 requests, MTP-like (3, 1, 4), then topk 1
+     * makes the draft tokens steps + 1 */
+    CHECK_INT(p->resolved.max_running_requests.value, 48);
+    CHECK_INT(p->resolved.speculative_num_steps.value, 3);
+    CHECK_INT(p->resolved.speculative_eagle_topk.value, 1);
+    CHECK_INT(p->resolved.speculative_num_draft_tokens.value, 4);
+    CHECK(!o.server.max_running_requests.set);
+    /* auto KV and model dtypes resolve to the model's bf16 */
+    CHECK_INT(p->resolved.kv_cache_dtype, KVPLAN_KV_BF16);
+    CHECK_INT(p->resolved.dtype, KVPLAN_DT_BFLOAT16);
+    CHECK_INT(o.server.kv_cache_dtype, KVPLAN_KV_AUTO);
+    CHECK_INT(p->resolved.chunked_prefill_size.value, p->chunked_prefill_size);
+    CHECK_INT(p->max_prefill_tokens, 16384);
+    CHECK_INT(p->struct_size, sizeof *p);
+    /* the plan holds no pointer into the model or the options */
+    CHECK(p->resolved.speculative_draft_model == NULL);
+    kvplan_model_free(m);
+    const kvplan_rank *r = &p->stages[0].rank;
+    CHECK(r->model.compress_ratios.ids == NULL);
+    CHECK(r->runner.mambaish_full_attention_layer_ids.ids == NULL);
+    CHECK_INT(p->stages[0].configurator.kind, KVPLAN_CONFIGURATOR_DEFAULT);
+    free(p);
+
+    /* DSA on Blackwell: auto KV is fp8, backend dsa at page 64 */
+    CHECK_INT(kvplan_model_load("deepseek-v3.2", &m, &err), KVPLAN_OK);
+    o = on_gpu("B200");
+    o.server.tp_size = 8;
+    p = malloc(sizeof *p);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->resolved.kv_cache_dtype, KVPLAN_KV_FP8_E4M3);
+    CHECK_STR(p->attention_backend, "dsa");
+    CHECK_INT(p->resolved.page_size, 64);
+    kvplan_model_free(m);
+    free(p);
+
+    /* a hybrid SWA model keeps its layer counts, not the pointers */
+    CHECK_INT(kvplan_model_load("gpt-oss-120b", &m, &err), KVPLAN_OK);
+    o = on_gpu("H100-80GB");
+    o.server.tp_size = 2;
+    p = malloc(sizeof *p);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    kvplan_model_free(m);
+    r = &p->stages[0].rank;
+    CHECK_INT(r->model.full_attention_layer_ids.count, 18);
+    CHECK_INT(r->model.swa_attention_layer_ids.count, 18);
+    CHECK(r->model.full_attention_layer_ids.ids == NULL);
+    free(p);
+}
+
+/* Only the header and the stages used are written: a plan is large, and
+ * zeroing all 64 stages was most of its cost. */
+static void test_plan_writes_what_it_uses(void)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load("llama-3.1-70b-instruct", &m, &err),
+              KVPLAN_OK);
+    kvplan_plan *p = malloc(sizeof *p);
+    memset(p, 0xA5, sizeof *p);
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    o.server.tp_size = 4;
+    o.server.pp_size = 2;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->num_stages, 2);
+    CHECK_INT(p->stages[1].pp_rank, 1);
+    unsigned char untouched[sizeof p->stages[2]];
+    memset(untouched, 0xA5, sizeof untouched);
+    CHECK(memcmp(&p->stages[2], untouched, sizeof untouched) == 0);
+    /* the header holds no stale byte: the budget is set field by field */
+    CHECK(p->budget.mamba_gib == 0.0);
+    CHECK(!p->budget.given);
+    free(p);
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
+    test_options_checked();
+    test_resolved();
+    test_plan_writes_what_it_uses();
     test_mem_fraction();
     test_requests_and_allocation();
     test_model_hooks();

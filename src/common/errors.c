@@ -54,3 +54,41 @@ const char *kvplan_version(void)
 {
     return KVPLAN_VERSION_STRING;
 }
+
+unsigned kvplan_version_number(void)
+{
+    return KVPLAN_VERSION_NUMBER;
+}
+
+size_t kvplan_struct_size(const char *name)
+{
+#define KVPLAN_X_SIZE(type) {#type, sizeof(type)},
+    static const struct {
+        const char *name;
+        size_t size;
+    } sizes[] = {
+        /* clang-format off */
+        KVPLAN_X_SIZE(kvplan_error)
+        KVPLAN_X_SIZE(kvplan_opt_int)
+        KVPLAN_X_SIZE(kvplan_opt_double)
+        KVPLAN_X_SIZE(kvplan_ids)
+        KVPLAN_X_SIZE(kvplan_rank)
+        KVPLAN_X_SIZE(kvplan_configurator_terms)
+        KVPLAN_X_SIZE(kvplan_configurator)
+        KVPLAN_X_SIZE(kvplan_pool_config)
+        KVPLAN_X_SIZE(kvplan_model_info)
+        KVPLAN_X_SIZE(kvplan_server_args)
+        KVPLAN_X_SIZE(kvplan_gpu)
+        KVPLAN_X_SIZE(kvplan_plan_options)
+        KVPLAN_X_SIZE(kvplan_allocation)
+        KVPLAN_X_SIZE(kvplan_stage_plan)
+        KVPLAN_X_SIZE(kvplan_budget)
+        KVPLAN_X_SIZE(kvplan_plan)
+        /* clang-format on */
+    };
+#undef KVPLAN_X_SIZE
+    for (size_t i = 0; name != NULL && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(sizes[i].name, name) == 0)
+            return sizes[i].size;
+    return 0;
+}

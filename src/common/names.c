@@ -108,3 +108,128 @@ kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
     }
     return model_default;
 }
+
+/* ---- the words of sglang's flags --------------------------------------- */
+
+typedef struct word {
+    const char *word;
+    int value;
+} word;
+
+/* --kv-cache-dtype (server_args.py choices) */
+static const word kv_cache_dtype_words[] = {
+    {"auto", KVPLAN_KV_AUTO},         {"fp8_e5m2", KVPLAN_KV_FP8_E5M2},
+    {"fp8_e4m3", KVPLAN_KV_FP8_E4M3}, {"bf16", KVPLAN_KV_BF16},
+    {"fp4_e2m1", KVPLAN_KV_FP4_E2M1}, {"bfloat16", KVPLAN_KV_BF16},
+};
+
+/* --dtype */
+static const word dtype_words[] = {
+    {"auto", KVPLAN_DT_AUTO},         {"float16", KVPLAN_DT_FLOAT16},
+    {"bfloat16", KVPLAN_DT_BFLOAT16}, {"float32", KVPLAN_DT_FLOAT32},
+    {"half", KVPLAN_DT_FLOAT16},      {"float", KVPLAN_DT_FLOAT32},
+};
+
+/* --speculative-algorithm, in sglang's spelling; NEXTN and FROZEN_KV_MTP
+ * run as EAGLE */
+static const word spec_words[] = {
+    {"EAGLE", KVPLAN_SPEC_EAGLE},
+    {"EAGLE3", KVPLAN_SPEC_EAGLE3},
+    {"STANDALONE", KVPLAN_SPEC_STANDALONE},
+    {"DFLASH", KVPLAN_SPEC_DFLASH},
+    {"DSPARK", KVPLAN_SPEC_DSPARK},
+    {"NGRAM", KVPLAN_SPEC_NGRAM},
+    {"NEXTN", KVPLAN_SPEC_EAGLE},
+    {"FROZEN_KV_MTP", KVPLAN_SPEC_EAGLE},
+};
+
+/* --disaggregation-mode */
+static const word disagg_words[] = {
+    {"null", KVPLAN_DISAGG_NULL},
+    {"prefill", KVPLAN_DISAGG_PREFILL},
+    {"decode", KVPLAN_DISAGG_DECODE},
+};
+
+/* --attention-backend: sglang's ATTENTION_BACKEND_CHOICES (nsa and
+ * compressed are its deprecated aliases of dsa and dsv4) */
+static const word backend_words[] = {
+    {"triton", 0},
+    {"torch_native", 1},
+    {"flex_attention", 2},
+    {"dsa", 3},
+    {"dsv4", 4},
+    {"cutlass_mla", 5},
+    {"fa3", 6},
+    {"fa4", 7},
+    {"flashinfer", 8},
+    {"flashmla", 9},
+    {"trtllm_mla", 10},
+    {"cutedsl_mla", 11},
+    {"tokenspeed_mla", 12},
+    {"trtllm_mha", 13},
+    {"dual_chunk_flash_attn", 14},
+    {"hpc_ops", 15},
+    {"minicpm_flashattn", 16},
+    {"minicpm_flashinfer", 17},
+    {"aiter", 18},
+    {"wave", 19},
+    {"intel_amx", 20},
+    {"ascend", 21},
+    {"intel_xpu", 22},
+    {"mlu", 23},
+    {"nsa", 3},
+    {"compressed", 4},
+};
+
+static const struct {
+    const word *words;
+    size_t count;
+    bool any_case;
+} sets[] = {
+    [KVPLAN_WORDS_KV_CACHE_DTYPE] = {kv_cache_dtype_words,
+                                     sizeof kv_cache_dtype_words /
+                                         sizeof kv_cache_dtype_words[0],
+                                     false},
+    [KVPLAN_WORDS_DTYPE] = {dtype_words,
+                            sizeof dtype_words / sizeof dtype_words[0], false},
+    [KVPLAN_WORDS_SPECULATIVE_ALGORITHM] =
+        {spec_words, sizeof spec_words / sizeof spec_words[0], true},
+    [KVPLAN_WORDS_DISAGGREGATION_MODE] =
+        {disagg_words, sizeof disagg_words / sizeof disagg_words[0], false},
+    [KVPLAN_WORDS_ATTENTION_BACKEND] =
+        {backend_words, sizeof backend_words / sizeof backend_words[0], false},
+};
+
+const char *kvplan_word_at(kvplan_word_set set, size_t index, int *value)
+{
+    if ((size_t)set >= sizeof sets / sizeof sets[0] || index >= sets[set].count)
+        return NULL;
+    if (value != NULL)
+        *value = sets[set].words[index].value;
+    return sets[set].words[index].word;
+}
+
+bool kvplan_word_value(kvplan_word_set set, const char *w, int *value)
+{
+    if ((size_t)set >= sizeof sets / sizeof sets[0] || w == NULL)
+        return false;
+    for (size_t i = 0; i < sets[set].count; i++) {
+        const char *x = sets[set].words[i].word;
+        if (sets[set].any_case ? kvplan__ascii_ieq(x, w) : strcmp(x, w) == 0) {
+            if (value != NULL)
+                *value = sets[set].words[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *kvplan_word_name(kvplan_word_set set, int value)
+{
+    if ((size_t)set >= sizeof sets / sizeof sets[0])
+        return NULL;
+    for (size_t i = 0; i < sets[set].count; i++) /* canonical words first */
+        if (sets[set].words[i].value == value)
+            return sets[set].words[i].word;
+    return NULL;
+}

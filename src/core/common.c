@@ -44,12 +44,6 @@ kvplan_status kvplan__dim_or(kvplan_opt_int v, int64_t fallback,
     return KVPLAN_OK;
 }
 
-/* sglang's `x or 1` / `x or 0` for an optional count. */
-int64_t kvplan__or_default(kvplan_opt_int v, int64_t fallback)
-{
-    return (v.set && v.value != 0) ? v.value : fallback;
-}
-
 kvplan_status kvplan__kv_size_of(kvplan_dtype dtype, const char *field,
                                  int64_t *out, kvplan_error *err)
 {
@@ -74,15 +68,6 @@ kvplan_status kvplan__check_tp(const kvplan_rank *r, kvplan_error *err)
                             "/parallel/attn_tp_size must be >= 1, got %lld",
                             (long long)r->parallel.attn_tp_size);
     return KVPLAN_OK;
-}
-
-/* KV heads one rank holds: max(1, total // attn_tp); heads replicate when
- * TP is wider than the model's KV heads (seed: model_config
- * .get_num_kv_heads; §1.4). The caller has checked attn_tp >= 1. */
-int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp)
-{
-    bool unused = false;
-    return kvplan__max(1, kvplan__floordiv(total, attn_tp, &unused));
 }
 
 int64_t kvplan__swa_kv_heads_per_rank(const kvplan_rank *r)
@@ -162,13 +147,11 @@ kvplan_status kvplan__overflow(kvplan_error *err, const char *what)
     return kvplan__overflow_of(err, what, "the sizes given");
 }
 
-kvplan_status kvplan__check_page(int64_t page_size, kvplan_error *err)
+kvplan_status kvplan__bad_page(int64_t page_size, kvplan_error *err)
 {
-    if (page_size <= 0)
-        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "page_size",
-                            "page_size must be >= 1, got %lld",
-                            (long long)page_size);
-    return KVPLAN_OK;
+    return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "page_size",
+                        "page_size must be >= 1, got %lld",
+                        (long long)page_size);
 }
 
 /* MemoryPoolConfig.__post_init__: a pool with no token is refused, in the
@@ -187,30 +170,6 @@ kvplan_status kvplan__not_enough(kvplan_error *err, const char *fmt, ...)
                         "Not enough memory. Please try to increase "
                         "--mem-fraction-static. %s",
                         detail);
-}
-
-/* Writes a whole answer at once. Every entry point computes into locals
- * and calls this only once all its checks have passed, so a failed call
- * leaves the caller's struct as it was (and no memset-then-copy sits on
- * the hot path). */
-void kvplan__put_config(kvplan_pool_config *out, int64_t max_total,
-                        kvplan_opt_int full, kvplan_opt_int swa)
-{
-    out->max_total_num_tokens = max_total;
-    out->full_max_total_num_tokens = full;
-    out->swa_max_total_num_tokens = swa;
-    out->c4_max_total_num_tokens = 0;
-    out->c128_max_total_num_tokens = 0;
-    out->c4_state_pool_size = 0;
-    out->c128_state_pool_size = 0;
-    out->max_running_requests = (kvplan_opt_int){0, false};
-}
-
-void kvplan__set_coefficient_int(kvplan_configurator *c, int64_t cell)
-{
-    c->cell_size_bytes = cell;
-    c->cell_size = kvplan__to_double(cell);
-    c->cell_size_is_float = false;
 }
 
 kvplan_status kvplan__no_kv_layer(const kvplan_configurator *c,

@@ -33,6 +33,7 @@ void kvplan_rank_init(kvplan_rank *rank)
     if (rank == NULL)
         return;
     memset(rank, 0, sizeof *rank);
+    rank->struct_size = (uint32_t)sizeof *rank;
     rank->runner.dtype = KVPLAN_DTYPE_BFLOAT16;
     rank->runner.pp_size = 1;
     rank->runner.dp_size = 1;
@@ -86,38 +87,29 @@ static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
         lists[i].ids.ids == NULL ? "a NULL pointer" : "is too long");
 }
 
-/*
- * The kind table: sglang's create_memory_pool_configurator tries these in
- * order, the first that applies builds the configurator. kinds[] is also
- * indexed by kind for the entry points (row k - 1 is kind k).
- */
-static bool any_rank(const kvplan_rank *r)
+/* The factory and the entry points are switches over the kind table's
+ * rows; `flatten` asks the compiler to inline each configurator's path
+ * into them (the core is compiled as one unit for that). */
+#if defined(__GNUC__)
+#define KVPLAN__FLATTEN __attribute__((flatten))
+#else
+#define KVPLAN__FLATTEN
+#endif
+
+/* Seed: create_memory_pool_configurator, generated from the kind table:
+ * the first row that applies builds the configurator. */
+KVPLAN__FLATTEN static kvplan_status
+build(kvplan_configurator *out, const kvplan_rank *rank, kvplan_error *err)
 {
-    (void)r;
-    return true;
+#define KVPLAN_X_BUILD(kind, applies, init, from_bytes, from_tokens, finalize) \
+    if (applies(rank))                                                         \
+        return init(out, rank, err);
+    KVPLAN__KIND_TABLE(KVPLAN_X_BUILD)
+#undef KVPLAN_X_BUILD
+    return kvplan__fail(err, KVPLAN_INVALID_CONFIG, NULL,
+                        "no configurator applies"); /* DEFAULT always does */
 }
 
-static const kvplan__kind kinds[] = {
-    {KVPLAN_CONFIGURATOR_DEFAULT, any_rank, kvplan__default_init,
-     kvplan__default_from_bytes, kvplan__default_from_tokens, NULL},
-    {KVPLAN_CONFIGURATOR_HYBRID_SWA, kvplan__hybrid_swa_applies,
-     kvplan__hybrid_swa_init, kvplan__hybrid_swa_from_bytes,
-     kvplan__hybrid_swa_solve, NULL},
-    {KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP, kvplan__swa_chunk_cap_applies,
-     kvplan__swa_chunk_cap_init, kvplan__swa_chunk_cap_from_bytes,
-     kvplan__swa_chunk_cap_from_tokens, NULL},
-    {KVPLAN_CONFIGURATOR_DSV4, kvplan__dsv4_applies, kvplan__dsv4_init,
-     kvplan__dsv4_from_bytes, kvplan__dsv4_from_tokens, kvplan__dsv4_finalize},
-};
-
-#define NUM_KINDS (sizeof kinds / sizeof kinds[0])
-
-/* The factory's order: most specific first. */
-static const kvplan_configurator_kind factory_order[] = {
-    KVPLAN_CONFIGURATOR_DSV4, KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP,
-    KVPLAN_CONFIGURATOR_HYBRID_SWA, KVPLAN_CONFIGURATOR_DEFAULT};
-
-/* Seed: create_memory_pool_configurator. */
 kvplan_status kvplan_configurator_init(kvplan_configurator *out,
                                        const kvplan_rank *rank,
                                        kvplan_error *err)
@@ -126,6 +118,11 @@ kvplan_status kvplan_configurator_init(kvplan_configurator *out,
                     NULL,
                     "kvplan_configurator_init needs a configurator to fill "
                     "and a rank to read; got NULL");
+    KVPLAN__FAIL_IF(rank->struct_size != sizeof *rank, err,
+                    KVPLAN_INVALID_ARGUMENT, "struct_size",
+                    "kvplan_rank.struct_size is %u, expected %zu: fill the "
+                    "rank with kvplan_rank_init() of this kvplan.h",
+                    (unsigned)rank->struct_size, sizeof *rank);
     KVPLAN__TRY(check_rank_lists(rank, err));
     /* Built in place: copying a finished configurator would cost more than
      * building it. A failure leaves `out` unusable (kind 0), so a call on it
@@ -136,13 +133,7 @@ kvplan_status kvplan_configurator_init(kvplan_configurator *out,
     *out = empty;
     out->internal_.stage_start_layer = rank->runner.start_layer;
     out->internal_.stage_end_layer = rank->runner.end_layer;
-    const kvplan__kind *k = &kinds[0];
-    for (size_t i = 0; i < NUM_KINDS; i++) {
-        k = &kinds[factory_order[i] - 1];
-        if (k->applies(rank))
-            break;
-    }
-    kvplan_status st = k->init(out, rank, err);
+    kvplan_status st = build(out, rank, err);
     if (st != KVPLAN_OK) {
         out->kind = (kvplan_configurator_kind)0;
         return st;
@@ -150,54 +141,64 @@ kvplan_status kvplan_configurator_init(kvplan_configurator *out,
     return kvplan__ok(err);
 }
 
-/* The row of a built configurator, or NULL after a refusal. */
-static const kvplan__kind *check_call(const kvplan_configurator *conf,
-                                      const void *out, int64_t page_size,
-                                      kvplan_status *st, kvplan_error *err)
+static kvplan_status not_built(const kvplan_configurator *conf, const void *out,
+                               kvplan_error *err)
 {
-    if (conf == NULL || out == NULL) {
-        *st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
-                           "a configurator and a result to fill are "
-                           "required; got NULL");
-        return NULL;
-    }
-    size_t row = (size_t)conf->kind - 1;
-    if (row >= NUM_KINDS) {
-        *st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
-                           "the configurator was not built by "
-                           "kvplan_configurator_init");
-        return NULL;
-    }
-    if ((*st = kvplan__check_page(page_size, err)) != KVPLAN_OK)
-        return NULL;
-    return &kinds[row];
+    if (conf == NULL || out == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "a configurator and a result to fill are "
+                            "required; got NULL");
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                        "the configurator was not built by "
+                        "kvplan_configurator_init");
 }
 
+KVPLAN__FLATTEN
 kvplan_status kvplan_calculate_pool_sizes(const kvplan_configurator *conf,
                                           int64_t available_bytes,
                                           int64_t page_size,
                                           kvplan_pool_config *out,
                                           kvplan_error *err)
 {
-    kvplan_status st;
-    const kvplan__kind *k = check_call(conf, out, page_size, &st, err);
-    if (k == NULL)
-        return st;
-    KVPLAN__TRY(k->from_bytes(conf, available_bytes, page_size, out, err));
-    return kvplan__ok(err);
+    kvplan_status st = KVPLAN_INVALID_ARGUMENT;
+    if (conf == NULL || out == NULL)
+        return not_built(conf, out, err);
+    KVPLAN__TRY(kvplan__check_page(page_size, err));
+    switch (conf->kind) {
+#define KVPLAN_X_FROM_BYTES(kind, applies, init, from_bytes, from_tokens,      \
+                            finalize)                                          \
+    case kind:                                                                 \
+        st = from_bytes(conf, available_bytes, page_size, out, err);           \
+        break;
+        KVPLAN__KIND_TABLE(KVPLAN_X_FROM_BYTES)
+#undef KVPLAN_X_FROM_BYTES
+    default:
+        return not_built(conf, out, err);
+    }
+    return st != KVPLAN_OK ? st : kvplan__ok(err);
 }
 
+KVPLAN__FLATTEN
 kvplan_status kvplan_calculate_pool_sizes_from_max_tokens(
     const kvplan_configurator *conf, int64_t max_total_num_tokens,
     int64_t page_size, kvplan_pool_config *out, kvplan_error *err)
 {
-    kvplan_status st;
-    const kvplan__kind *k = check_call(conf, out, page_size, &st, err);
-    if (k == NULL)
-        return st;
-    KVPLAN__TRY(
-        k->from_tokens(conf, max_total_num_tokens, page_size, out, err));
-    return kvplan__ok(err);
+    kvplan_status st = KVPLAN_INVALID_ARGUMENT;
+    if (conf == NULL || out == NULL)
+        return not_built(conf, out, err);
+    KVPLAN__TRY(kvplan__check_page(page_size, err));
+    switch (conf->kind) {
+#define KVPLAN_X_FROM_TOKENS(kind, applies, init, from_bytes, from_tokens,     \
+                             finalize)                                         \
+    case kind:                                                                 \
+        st = from_tokens(conf, max_total_num_tokens, page_size, out, err);     \
+        break;
+        KVPLAN__KIND_TABLE(KVPLAN_X_FROM_TOKENS)
+#undef KVPLAN_X_FROM_TOKENS
+    default:
+        return not_built(conf, out, err);
+    }
+    return st != KVPLAN_OK ? st : kvplan__ok(err);
 }
 
 /* Seed: MemoryPoolConfigurator.finalize_with_max_running_requests (a no-op
@@ -207,14 +208,23 @@ kvplan_finalize_with_max_running_requests(const kvplan_configurator *conf,
                                           kvplan_pool_config *config,
                                           kvplan_error *err)
 {
-    kvplan_status st;
-    const kvplan__kind *k = check_call(conf, config, 1, &st, err);
-    if (k == NULL)
-        return st;
-    KVPLAN__FAIL_IF(!config->max_running_requests.set, err,
-                    KVPLAN_INVALID_ARGUMENT, "max_running_requests",
-                    "finalize needs config->max_running_requests to be set");
-    if (k->finalize != NULL)
-        KVPLAN__TRY(k->finalize(conf, config, err));
-    return kvplan__ok(err);
+    kvplan_status st = KVPLAN_INVALID_ARGUMENT;
+    if (conf == NULL || config == NULL)
+        return not_built(conf, config, err);
+    switch (conf->kind) {
+#define KVPLAN_X_FINALIZE(kind, applies, init, from_bytes, from_tokens,        \
+                          finalize)                                            \
+    case kind:                                                                 \
+        KVPLAN__FAIL_IF(!config->max_running_requests.set, err,                \
+                        KVPLAN_INVALID_ARGUMENT, "max_running_requests",       \
+                        "finalize needs config->max_running_requests to be "   \
+                        "set");                                                \
+        st = finalize(conf, config, err);                                      \
+        break;
+        KVPLAN__KIND_TABLE(KVPLAN_X_FINALIZE)
+#undef KVPLAN_X_FINALIZE
+    default:
+        return not_built(conf, config, err);
+    }
+    return st != KVPLAN_OK ? st : kvplan__ok(err);
 }

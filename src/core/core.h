@@ -15,31 +15,44 @@
 
 #include "common/internal.h"
 
-/* ---- one configurator: a row of the kind table (configurator.c) -------- */
+/* ---- the kind table ----------------------------------------------------- */
 
-typedef kvplan_status (*kvplan__init_fn)(kvplan_configurator *c,
-                                         const kvplan_rank *r,
-                                         kvplan_error *err);
-typedef kvplan_status (*kvplan__size_fn)(const kvplan_configurator *c,
-                                         int64_t amount, int64_t page,
-                                         kvplan_pool_config *out,
-                                         kvplan_error *err);
-typedef kvplan_status (*kvplan__finalize_fn)(const kvplan_configurator *c,
-                                             kvplan_pool_config *config,
-                                             kvplan_error *err);
+/*
+ * One row per configurator: its kind and its five functions (applies,
+ * init, from_bytes, from_tokens, finalize), in the order sglang's
+ * create_memory_pool_configurator tries them: the first whose `applies`
+ * holds builds the configurator (DEFAULT applies to any rank). The factory
+ * and the three entry points of configurator.c are generated from it, as
+ * switches the compiler can inline; a fifth configurator is one file and
+ * one row here.
+ */
+#define KVPLAN__KIND_TABLE(X)                                                  \
+    X(KVPLAN_CONFIGURATOR_DSV4, kvplan__dsv4_applies, kvplan__dsv4_init,       \
+      kvplan__dsv4_from_bytes, kvplan__dsv4_from_tokens,                       \
+      kvplan__dsv4_finalize)                                                   \
+    X(KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP, kvplan__swa_chunk_cap_applies,        \
+      kvplan__swa_chunk_cap_init, kvplan__swa_chunk_cap_from_bytes,            \
+      kvplan__swa_chunk_cap_from_tokens, kvplan__no_finalize)                  \
+    X(KVPLAN_CONFIGURATOR_HYBRID_SWA, kvplan__hybrid_swa_applies,              \
+      kvplan__hybrid_swa_init, kvplan__hybrid_swa_from_bytes,                  \
+      kvplan__hybrid_swa_solve, kvplan__no_finalize)                           \
+    X(KVPLAN_CONFIGURATOR_DEFAULT, kvplan__default_applies,                    \
+      kvplan__default_init, kvplan__default_from_bytes,                        \
+      kvplan__default_from_tokens, kvplan__no_finalize)
 
-typedef struct kvplan__kind {
-    kvplan_configurator_kind kind;
-    /* Whether sglang's factory picks this configurator for the rank; the
-     * rows are tried in order, the last applies to any rank. */
-    bool (*applies)(const kvplan_rank *r);
-    kvplan__init_fn init;
-    kvplan__size_fn from_bytes;   /* calculate_pool_sizes */
-    kvplan__size_fn from_tokens;  /* calculate_pool_sizes_from_max_tokens */
-    kvplan__finalize_fn finalize; /* NULL: nothing to finalize */
-} kvplan__kind;
+/* finalize for the configurators that have nothing to finalize */
+static inline kvplan_status kvplan__no_finalize(const kvplan_configurator *c,
+                                                kvplan_pool_config *config,
+                                                kvplan_error *err)
+{
+    (void)c;
+    (void)config;
+    (void)err;
+    return KVPLAN_OK;
+}
 
 /* default.c */
+bool kvplan__default_applies(const kvplan_rank *r);
 kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
                                    kvplan_error *err);
 kvplan_status kvplan__default_from_bytes(const kvplan_configurator *c,
@@ -104,13 +117,12 @@ kvplan_status kvplan__need_dim(kvplan_opt_int v, const char *field,
 kvplan_status kvplan__dim_or(kvplan_opt_int v, int64_t fallback,
                              const char *field, int64_t *out,
                              kvplan_error *err);
-/* sglang's `x or 1` / `x or 0` for an optional count. */
-int64_t kvplan__or_default(kvplan_opt_int v, int64_t fallback);
 /* The KV cache element size, refusing an unset or unknown dtype. */
 kvplan_status kvplan__kv_size_of(kvplan_dtype dtype, const char *field,
                                  int64_t *out, kvplan_error *err);
 kvplan_status kvplan__check_tp(const kvplan_rank *r, kvplan_error *err);
-kvplan_status kvplan__check_page(int64_t page_size, kvplan_error *err);
+/* The page size refused (check_page's failure, out of line). */
+kvplan_status kvplan__bad_page(int64_t page_size, kvplan_error *err);
 int64_t kvplan__swa_kv_heads_per_rank(const kvplan_rank *r);
 
 /* ---- common.c: failures ------------------------------------------------ */
@@ -130,11 +142,55 @@ kvplan_status kvplan__tokens_below_page(int64_t tokens, int64_t page,
 
 /* ---- common.c: answers ------------------------------------------------- */
 
-/* Writes a whole answer at once, the DeepSeek V4 fields zeroed. */
-void kvplan__put_config(kvplan_pool_config *out, int64_t max_total,
-                        kvplan_opt_int full, kvplan_opt_int swa);
+/* ---- inline: on the path of every call --------------------------------- */
+
+/* sglang's `x or 1` / `x or 0` for an optional count. */
+static inline int64_t kvplan__or_default(kvplan_opt_int v, int64_t fallback)
+{
+    return (v.set && v.value != 0) ? v.value : fallback;
+}
+
+/* KV heads one rank holds: max(1, total // attn_tp); heads replicate when
+ * TP is wider than the model's KV heads (model_config.get_num_kv_heads,
+ * §1.4). attn_tp >= 1. */
+static inline int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp)
+{
+    bool unused = false;
+    return kvplan__max(1, kvplan__floordiv(total, attn_tp, &unused));
+}
+
+static inline kvplan_status kvplan__check_page(int64_t page_size,
+                                               kvplan_error *err)
+{
+    return page_size > 0 ? KVPLAN_OK : kvplan__bad_page(page_size, err);
+}
+
+/* Writes a whole answer at once, the DeepSeek V4 fields zeroed. Every
+ * entry point computes into locals and calls this only once all its checks
+ * have passed, so a failed call leaves the caller's struct as it was (and
+ * no memset-then-copy sits on the hot path). */
+static inline void kvplan__put_config(kvplan_pool_config *out,
+                                      int64_t max_total, kvplan_opt_int full,
+                                      kvplan_opt_int swa)
+{
+    out->max_total_num_tokens = max_total;
+    out->full_max_total_num_tokens = full;
+    out->swa_max_total_num_tokens = swa;
+    out->c4_max_total_num_tokens = 0;
+    out->c128_max_total_num_tokens = 0;
+    out->c4_state_pool_size = 0;
+    out->c128_state_pool_size = 0;
+    out->max_running_requests = (kvplan_opt_int){0, false};
+}
+
 /* An integer coefficient: cell_size_bytes and cell_size together. */
-void kvplan__set_coefficient_int(kvplan_configurator *c, int64_t cell);
+static inline void kvplan__set_coefficient_int(kvplan_configurator *c,
+                                               int64_t cell)
+{
+    c->cell_size_bytes = cell;
+    c->cell_size = kvplan__to_double(cell);
+    c->cell_size_is_float = false;
+}
 
 static const kvplan_opt_int kvplan__unset = {0, false};
 
@@ -154,11 +210,6 @@ static inline bool kvplan__is_dflash_family(kvplan_spec_algorithm a)
 }
 
 /* ---- sglang's rules, one copy each (the plan applies them too) --------- */
-
-/* KV heads one rank holds: max(1, total // attn_tp); heads replicate when
- * TP is wider than the model's KV heads (model_config.get_num_kv_heads,
- * §1.4). attn_tp >= 1. */
-int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp);
 
 /* DSA indexer bytes per token and layer, uint8 keys with their fp32
  * scales: index_head_dim + index_head_dim // 128 * 4 (DSATokenToKVPool;

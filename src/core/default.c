@@ -165,6 +165,13 @@ static kvplan_status mha_cell_size(const kvplan_rank *r, int64_t layers,
     return KVPLAN_OK;
 }
 
+/* The factory's last rule: any rank. */
+bool kvplan__default_applies(const kvplan_rank *r)
+{
+    (void)r;
+    return true;
+}
+
 kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
                                    kvplan_error *err)
 {

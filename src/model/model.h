@@ -189,6 +189,15 @@ kvplan_status kvplan__derive_swa_ids(kvplan_model *m, const kvplan__view *v);
 kvplan_status kvplan__derive_mambaish(kvplan_model *m, const kvplan__view *v,
                                       bool *is_mambaish);
 kvplan_status kvplan__derive_minimax(kvplan_model *m, const kvplan__view *v);
+/* rank.c: the checks of kvplan_server_args (ranges, enums) that
+ * kvplan_model_rank and kvplan_plan_options_validate make. */
+kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
+                                        kvplan_error *err);
+/* rank.c: kvplan_model_rank for arguments already checked. */
+kvplan_status kvplan__model_rank(const kvplan_model *m,
+                                 const kvplan_server_args *a, int64_t pp_rank,
+                                 kvplan_rank *r, int64_t *context_len,
+                                 kvplan_error *err);
 /* shape.c: the weight, mamba and vision shapes for the budget. */
 void kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v);
 

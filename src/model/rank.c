@@ -16,9 +16,10 @@ void kvplan_server_args_init(kvplan_server_args *a)
     if (a == NULL)
         return;
     memset(a, 0, sizeof *a);
+    a->struct_size = (uint32_t)sizeof *a;
     a->tp_size = a->pp_size = a->dp_size = 1;
     a->attn_cp_size = 1;
-    a->page_size = 1;
+    a->page_size = KVPLAN_PAGE_SIZE_AUTO;
     a->hisparse_host_to_device_ratio = 2.0;
     a->gpu_compute_capability = 90;
     a->SGLANG_SWA_EVICTION_INTERVAL = 128;
@@ -154,32 +155,103 @@ static kvplan_opt_int eagle_draft_layers(const kvplan_model *m,
         kvplan__max(d->info.num_hidden_layers, d->num_attention_layers), true};
 }
 
-static kvplan_status check_positive(int64_t x, const char *flag,
+/* A flag's value refused: `flag` must be `expected`. */
+static kvplan_status refuse(const char *flag, const char *expected, int64_t got,
+                            kvplan_error *err)
+{
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, flag,
+                        "%s must be %s, got %lld", flag, expected,
+                        (long long)got);
+}
+
+static kvplan_status check_at_least(int64_t x, int64_t least, const char *flag,
                                     kvplan_error *err)
 {
-    if (x < 1)
-        return kvplan__fail(err, KVPLAN_INVALID_CONFIG, flag,
-                            "%s must be >= 1, got %lld", flag, (long long)x);
+    if (x >= least)
+        return KVPLAN_OK;
+    return refuse(flag, least == 1 ? ">= 1" : ">= 0", x, err);
+}
+
+static kvplan_status check_opt(kvplan_opt_int x, int64_t least,
+                               const char *flag, kvplan_error *err)
+{
+    return x.set ? check_at_least(x.value, least, flag, err) : KVPLAN_OK;
+}
+
+/* An enum value that is one of its words (or `none`, a value without). */
+static kvplan_status check_word(kvplan_word_set set, int value, int none,
+                                const char *flag, kvplan_error *err)
+{
+    if (value == none || kvplan_word_name(set, value) != NULL)
+        return KVPLAN_OK;
+    return refuse(flag, "one of its values (kvplan_word_at lists them)", value,
+                  err);
+}
+
+kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
+                                        kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(a->struct_size != sizeof *a, err, KVPLAN_INVALID_ARGUMENT,
+                    "struct_size",
+                    "kvplan_server_args.struct_size is %u, expected %zu: "
+                    "fill it with kvplan_server_args_init() of this kvplan.h",
+                    (unsigned)a->struct_size, sizeof *a);
+    KVPLAN__TRY(check_at_least(a->tp_size, 1, "--tp-size", err));
+    KVPLAN__TRY(check_at_least(a->pp_size, 1, "--pp-size", err));
+    KVPLAN__TRY(check_at_least(a->dp_size, 1, "--dp-size", err));
+    KVPLAN__TRY(check_at_least(a->attn_cp_size, 1, "--attn-cp-size", err));
+    if (a->page_size < 0)
+        return refuse("--page-size",
+                      ">= 1, or KVPLAN_PAGE_SIZE_AUTO (0) for sglang's default",
+                      a->page_size, err);
+    KVPLAN__TRY(check_word(KVPLAN_WORDS_KV_CACHE_DTYPE, (int)a->kv_cache_dtype,
+                           KVPLAN_KV_AUTO, "--kv-cache-dtype", err));
+    KVPLAN__TRY(check_word(KVPLAN_WORDS_DTYPE, (int)a->dtype, KVPLAN_DT_AUTO,
+                           "--dtype", err));
+    KVPLAN__TRY(check_word(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                           (int)a->speculative_algorithm, KVPLAN_SPEC_NONE,
+                           "--speculative-algorithm", err));
+    KVPLAN__TRY(check_word(KVPLAN_WORDS_DISAGGREGATION_MODE,
+                           (int)a->disaggregation_mode, KVPLAN_DISAGG_NULL,
+                           "--disaggregation-mode", err));
+    KVPLAN__TRY(check_opt(a->context_length, 1, "--context-length", err));
+    KVPLAN__TRY(
+        check_opt(a->max_running_requests, 1, "--max-running-requests", err));
+    KVPLAN__TRY(
+        check_opt(a->speculative_num_steps, 1, "--speculative-num-steps", err));
+    KVPLAN__TRY(check_opt(a->speculative_eagle_topk, 1,
+                          "--speculative-eagle-topk", err));
+    KVPLAN__TRY(check_opt(a->speculative_num_draft_tokens, 1,
+                          "--speculative-num-draft-tokens", err));
+    KVPLAN__TRY(check_opt(a->disaggregation_decode_extra_slots, 0,
+                          "--disaggregation-decode-extra-slots", err));
+    KVPLAN__FAIL_IF(a->gpu_compute_capability < 0, err, KVPLAN_INVALID_ARGUMENT,
+                    "gpu_compute_capability",
+                    "gpu_compute_capability must be >= 0, got %d",
+                    a->gpu_compute_capability);
+    double r = a->swa_full_tokens_ratio.value;
+    KVPLAN__FAIL_IF(a->swa_full_tokens_ratio.set && !(r > 0 && r <= 1), err,
+                    KVPLAN_INVALID_ARGUMENT, "--swa-full-tokens-ratio",
+                    "--swa-full-tokens-ratio must be in (0, 1], got %g", r);
+    double h = a->hisparse_host_to_device_ratio;
+    KVPLAN__FAIL_IF(a->enable_hisparse && !(h >= 1 && h <= 0x1p53), err,
+                    KVPLAN_INVALID_ARGUMENT, "--hisparse-config",
+                    "--hisparse-config's host_to_device_ratio must be >= 1, "
+                    "got %g",
+                    h);
     return KVPLAN_OK;
 }
 
-kvplan_status kvplan_model_rank(const kvplan_model *m,
-                                const kvplan_server_args *a, int64_t pp_rank,
-                                kvplan_rank *r, int64_t *context_len,
-                                kvplan_error *err)
+kvplan_status kvplan__model_rank(const kvplan_model *m,
+                                 const kvplan_server_args *a, int64_t pp_rank,
+                                 kvplan_rank *r, int64_t *context_len,
+                                 kvplan_error *err)
 {
     if (m == NULL || a == NULL || r == NULL)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
                             "kvplan_model_rank needs a model, server args "
                             "and a rank to fill; got NULL");
     kvplan_status st;
-    if ((st = check_positive(a->tp_size, "--tp-size", err)) != KVPLAN_OK ||
-        (st = check_positive(a->pp_size, "--pp-size", err)) != KVPLAN_OK ||
-        (st = check_positive(a->dp_size, "--dp-size", err)) != KVPLAN_OK ||
-        (st = check_positive(a->attn_cp_size, "--attn-cp-size", err)) !=
-            KVPLAN_OK ||
-        (st = check_positive(a->page_size, "--page-size", err)) != KVPLAN_OK)
-        return st;
     if (pp_rank < 0 || pp_rank >= a->pp_size)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "pp_rank",
                             "pp_rank must be in [0, %lld), got %lld",
@@ -229,7 +301,9 @@ kvplan_status kvplan_model_rank(const kvplan_model *m,
     r->runner.num_effective_layers = end - start;
     r->runner.pp_size = a->pp_size;
     r->runner.pp_rank = pp_rank;
-    r->runner.page_size = a->page_size;
+    /* sglang's default page without a backend to snap it: 1 (§4.3) */
+    r->runner.page_size =
+        a->page_size == KVPLAN_PAGE_SIZE_AUTO ? 1 : a->page_size;
     r->runner.dp_size = attn_dp;
     r->runner.is_mambaish = m->info.is_mambaish;
     r->runner.mambaish_full_attention_layer_ids = all_ids(m->mamba_full_ids);
@@ -301,10 +375,6 @@ kvplan_status kvplan_model_rank(const kvplan_model *m,
     /* context length (§1.8) */
     int64_t ctx = m->info.context_len;
     if (a->context_length.set) {
-        if (a->context_length.value < 1)
-            return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--context-length",
-                                "--context-length must be >= 1, got %lld",
-                                (long long)a->context_length.value);
         if (a->context_length.value > ctx &&
             !a->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN)
             return kvplan__fail(
@@ -356,4 +426,17 @@ kvplan_status kvplan_model_rank(const kvplan_model *m,
     r->env.SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
         a->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP;
     return kvplan__ok(err);
+}
+
+kvplan_status kvplan_model_rank(const kvplan_model *m,
+                                const kvplan_server_args *a, int64_t pp_rank,
+                                kvplan_rank *r, int64_t *context_len,
+                                kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(m == NULL || a == NULL || r == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_model_rank needs a model, server args and a rank "
+                    "to fill; got NULL");
+    KVPLAN__TRY(kvplan__server_args_check(a, err));
+    return kvplan__model_rank(m, a, pp_rank, r, context_len, err);
 }

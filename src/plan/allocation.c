@@ -230,8 +230,8 @@ int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
                                    int64_t context_len, bool *ovf)
 {
     int64_t extra = kvplan__add(
-        4, kvplan__or_default(r->server_args.max_speculative_num_draft_tokens,
-                              0),
+        4,
+        kvplan__or_default(r->server_args.max_speculative_num_draft_tokens, 0),
         ovf);
     int64_t topk = kvplan__or_default(r->server_args.speculative_eagle_topk, 1);
     if (r->runner.spec_algorithm != KVPLAN_SPEC_NONE &&

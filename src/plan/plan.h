@@ -16,14 +16,17 @@
 #include "core/core.h"
 #include "model/model.h"
 
-/* resolve.c: §4.3, the attention backend and the page size it implies. */
-void kvplan__choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
-                            const kvplan_gpu *gpu, int64_t *page, char *backend,
-                            size_t size);
-
-/* resolve.c: sglang's automatic EAGLE parameters (steps, topk, draft
- * tokens) when --speculative-num-steps is not given. */
-void kvplan__auto_spec_params(const kvplan_model *m, kvplan_server_args *s);
+/* resolve.c: requested -> resolved. Writes out->resolved (the server args
+ * after sglang's defaults and hooks: prefill chunk, requests, speculative
+ * parameters, radix cache, page size) and the plan's chunked_prefill_size,
+ * max_prefill_tokens, cuda_graph_max_bs, attention_backend and page_size.
+ * The dtype flags are resolved after the first rank (resolve_dtypes). */
+kvplan_status kvplan__resolve_args(const kvplan_model *m,
+                                   const kvplan_plan_options *o,
+                                   const kvplan_gpu *gpu, bool gpu_known,
+                                   kvplan_plan *out, kvplan_error *err);
+void kvplan__resolve_dtypes(kvplan_plan *out, kvplan_dtype model_dtype,
+                            kvplan_dtype kv_dtype);
 
 /* allocation.c: what stage `sp`'s pools allocate (§5). */
 void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,

@@ -1,26 +1,20 @@
 /*
- * resolve.c: what sglang's server_args resolve before the budget: the
- * attention backend and the page size it implies (docs/sglang-rules.md
- * §4.3), and the speculative hook's automatic parameters (§1.12, §4.5).
+ * resolve.c: requested -> resolved: what sglang's server_args resolve
+ * before the budget (sections of docs/sglang-rules.md): the memory tiers'
+ * prefill chunk and cuda-graph batch (§4.2), the model's and the
+ * speculative hooks (§4.4, §4.5, §1.12), PD decode's radix cache (§4.6),
+ * the attention backend and the page size it implies (§4.3), the dtypes.
+ * The request is never written: the answer goes to kvplan_plan.resolved.
  */
 #include "plan/plan.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void kvplan_plan_options_init(kvplan_plan_options *o)
-{
-    if (o == NULL)
-        return;
-    memset(o, 0, sizeof *o);
-    kvplan_server_args_init(&o->server);
-    o->server.page_size = 0; /* sglang's default */
-}
-
 /* §4.3: the attention backend and the page size it implies. */
-void kvplan__choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
-                            const kvplan_gpu *gpu, int64_t *page, char *backend,
-                            size_t size)
+static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
+                           const kvplan_gpu *gpu, int64_t *page, char *backend,
+                           size_t size)
 {
     const char *b = o->attention_backend;
     int cc = gpu->compute_capability;
@@ -76,7 +70,7 @@ void kvplan__choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
 
 /* sglang's auto speculative parameters when --speculative-num-steps is
  * not given (steps, topk, draft tokens). */
-void kvplan__auto_spec_params(const kvplan_model *m, kvplan_server_args *s)
+static void auto_spec_params(const kvplan_model *m, kvplan_server_args *s)
 {
     if (s->speculative_num_steps.set)
         return;
@@ -89,4 +83,79 @@ void kvplan__auto_spec_params(const kvplan_model *m, kvplan_server_args *s)
         s->speculative_eagle_topk = (kvplan_opt_int){topk, true};
     if (!s->speculative_num_draft_tokens.set)
         s->speculative_num_draft_tokens = (kvplan_opt_int){tokens, true};
+}
+
+kvplan_status kvplan__resolve_args(const kvplan_model *m,
+                                   const kvplan_plan_options *o,
+                                   const kvplan_gpu *gpu, bool gpu_known,
+                                   kvplan_plan *out, kvplan_error *err)
+{
+    kvplan_server_args *s = &out->resolved;
+    *s = o->server;
+    s->gpu_compute_capability = gpu->compute_capability;
+
+    /* §4.2: the memory tiers, before the model's and spec's hooks */
+    int64_t tier_chunk, tier_bs;
+    kvplan__memory_tiers(gpu->total_mib, gpu_known, s->tp_size, &tier_chunk,
+                         &tier_bs);
+    if (!s->chunked_prefill_size.set)
+        s->chunked_prefill_size = (kvplan_opt_int){tier_chunk, true};
+    out->chunked_prefill_size = s->chunked_prefill_size.value;
+    out->cuda_graph_max_bs =
+        o->cuda_graph_max_bs.set ? o->cuda_graph_max_bs.value : tier_bs;
+    out->max_prefill_tokens =
+        o->max_prefill_tokens.set ? o->max_prefill_tokens.value : 16384;
+
+    /* §4.4-4.5: the model's hook (DSV4: 256 requests), then the
+     * speculative hook (48 requests, EAGLE's automatic parameters) */
+    bool ovf = false;
+    if (m->info.is_deepseek_v4 && !s->max_running_requests.set)
+        s->max_running_requests = (kvplan_opt_int){256, true};
+    if (s->speculative_algorithm != KVPLAN_SPEC_NONE) {
+        if (!s->max_running_requests.set)
+            s->max_running_requests = (kvplan_opt_int){48, true};
+        if (kvplan__is_eagle_family(s->speculative_algorithm))
+            auto_spec_params(m, s);
+        if (s->speculative_eagle_topk.set &&
+            s->speculative_eagle_topk.value == 1 &&
+            s->speculative_num_steps.set)
+            s->speculative_num_draft_tokens = (kvplan_opt_int){
+                kvplan__add(s->speculative_num_steps.value, 1, &ovf), true};
+    }
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--speculative-num-steps",
+                    "--speculative-num-steps is too large");
+    if (s->disaggregation_mode == KVPLAN_DISAGG_DECODE)
+        s->disable_radix_cache = true;
+    choose_backend(m, o, gpu, &s->page_size, out->attention_backend,
+                   sizeof out->attention_backend);
+    out->page_size = s->page_size;
+    return KVPLAN_OK;
+}
+
+/* The flags of the dtypes the ranks run, where the flags can name them:
+ * --kv-cache-dtype has no word for float16 or float32 (then it stays
+ * auto). Rerunning a rank with them gives the same dtypes. */
+void kvplan__resolve_dtypes(kvplan_plan *out, kvplan_dtype model_dtype,
+                            kvplan_dtype kv_dtype)
+{
+    kvplan_server_args *s = &out->resolved;
+    s->dtype = model_dtype == KVPLAN_DTYPE_FLOAT16   ? KVPLAN_DT_FLOAT16
+               : model_dtype == KVPLAN_DTYPE_FLOAT32 ? KVPLAN_DT_FLOAT32
+                                                     : KVPLAN_DT_BFLOAT16;
+    switch (kv_dtype) {
+    case KVPLAN_DTYPE_BFLOAT16:
+        s->kv_cache_dtype = KVPLAN_KV_BF16;
+        break;
+    case KVPLAN_DTYPE_FLOAT8_E4M3FN:
+        s->kv_cache_dtype = KVPLAN_KV_FP8_E4M3;
+        break;
+    case KVPLAN_DTYPE_FLOAT8_E5M2:
+        s->kv_cache_dtype = KVPLAN_KV_FP8_E5M2;
+        break;
+    case KVPLAN_DTYPE_FLOAT4_E2M1FN_X2:
+        s->kv_cache_dtype = KVPLAN_KV_FP4_E2M1;
+        break;
+    default:
+        break; /* float16, float32: no word; auto runs them */
+    }
 }

@@ -1,0 +1,76 @@
+/*
+ * test_abi.c: the layout of the public structs is pinned, so that a change
+ * of the ABI is deliberate (bump KVPLAN_VERSION_MINOR and the SONAME, and
+ * the pins here, in the same commit). kvplan_struct_size() must agree
+ * with the header the caller compiled, and the version macros with the
+ * library.
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <string.h>
+
+int main(void)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+        size_t lp64; /* the pinned size on LP64 (x86-64, AArch64) */
+    } structs[] = {
+        {"kvplan_error", sizeof(kvplan_error), 652},
+        {"kvplan_opt_int", sizeof(kvplan_opt_int), 16},
+        {"kvplan_opt_double", sizeof(kvplan_opt_double), 16},
+        {"kvplan_ids", sizeof(kvplan_ids), 16},
+        {"kvplan_rank", sizeof(kvplan_rank), 680},
+        {"kvplan_configurator_terms", sizeof(kvplan_configurator_terms), 184},
+        {"kvplan_configurator", sizeof(kvplan_configurator), 328},
+        {"kvplan_pool_config", sizeof(kvplan_pool_config), 88},
+        {"kvplan_model_info", sizeof(kvplan_model_info), 136},
+        {"kvplan_server_args", sizeof(kvplan_server_args), 280},
+        {"kvplan_gpu", sizeof(kvplan_gpu), 96},
+        {"kvplan_plan_options", sizeof(kvplan_plan_options), 528},
+        {"kvplan_allocation", sizeof(kvplan_allocation), 48},
+        {"kvplan_stage_plan", sizeof(kvplan_stage_plan), 1272},
+        {"kvplan_budget", sizeof(kvplan_budget), 112},
+        {"kvplan_plan", sizeof(kvplan_plan), 81912},
+    };
+    bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
+    for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {
+        CHECK_INT(kvplan_struct_size(structs[i].name), structs[i].size);
+        if (lp64)
+            CHECK_INT(structs[i].size, structs[i].lp64);
+    }
+    CHECK_INT(kvplan_struct_size("kvplan_no_such_struct"), 0);
+    CHECK_INT(kvplan_struct_size(NULL), 0);
+
+    /* the init functions set struct_size */
+    kvplan_rank r;
+    kvplan_rank_init(&r);
+    CHECK_INT(r.struct_size, sizeof r);
+    kvplan_server_args a;
+    kvplan_server_args_init(&a);
+    CHECK_INT(a.struct_size, sizeof a);
+    CHECK_INT(a.page_size, KVPLAN_PAGE_SIZE_AUTO);
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    CHECK_INT(o.struct_size, sizeof o);
+    CHECK_INT(o.server.struct_size, sizeof o.server);
+    CHECK_INT(o.server.page_size, KVPLAN_PAGE_SIZE_AUTO);
+
+    /* a rank that was not initialized is refused, not read */
+    kvplan_rank bad;
+    memset(&bad, 0, sizeof bad);
+    kvplan_configurator c;
+    kvplan_error err;
+    CHECK_INT(kvplan_configurator_init(&c, &bad, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "struct_size");
+
+    /* the header and the library agree */
+    CHECK_INT(kvplan_version_number(), KVPLAN_VERSION_NUMBER);
+    CHECK_INT(KVPLAN_VERSION_NUMBER, KVPLAN_VERSION_MAJOR * 10000 +
+                                         KVPLAN_VERSION_MINOR * 100 +
+                                         KVPLAN_VERSION_PATCH);
+    CHECK_STR(kvplan_version(), KVPLAN_VERSION_STRING);
+    return check_report();
+}
