@@ -51,7 +51,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* One scenario as the oracle runs it; returns the number of calls made. */
-static size_t run_scenario(const kvplan__scenario *s)
+static size_t run_scenario(const cli_scenario *s)
 {
     kvplan_configurator conf;
     if (kvplan_configurator_init(&conf, &s->rank, NULL) != KVPLAN_OK)
@@ -59,14 +59,14 @@ static size_t run_scenario(const kvplan__scenario *s)
     kvplan_pool_config last;
     bool have_last = false;
     for (size_t i = 0; i < s->num_calls; i++) {
-        const kvplan__call *c = &s->calls[i];
+        const cli_call *c = &s->calls[i];
         kvplan_status st;
-        if (c->entry == KVPLAN__CALL_FINALIZE) {
+        if (c->entry == CLI_CALL_FINALIZE) {
             if (!have_last)
                 continue;
             last.max_running_requests = (kvplan_opt_int){c->value, true};
             st = kvplan_finalize_with_max_running_requests(&conf, &last, NULL);
-        } else if (c->entry == KVPLAN__CALL_AVAILABLE_BYTES) {
+        } else if (c->entry == CLI_CALL_AVAILABLE_BYTES) {
             st = kvplan_calculate_pool_sizes(&conf, c->value, c->page_size,
                                              &last, NULL);
         } else {
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t n = 0, cap = 0;
-    kvplan__scenario *all = NULL;
+    cli_scenario *all = NULL;
     char *line = NULL;
     size_t line_cap = 0;
     ssize_t len;
@@ -162,12 +162,12 @@ int main(int argc, char **argv)
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
-            kvplan__scenario *grown = realloc(all, cap * sizeof *all);
+            cli_scenario *grown = realloc(all, cap * sizeof *all);
             if (grown == NULL)
                 return 4;
             all = grown;
         }
-        if (kvplan__scenario_parse(obj, &all[n], NULL) == KVPLAN_OK)
+        if (cli_scenario_parse(obj, &all[n], NULL) == KVPLAN_OK)
             n++;
         json_decref(obj);
     }
@@ -194,14 +194,14 @@ int main(int argc, char **argv)
     /* Profiling-path calls on built configurators (those whose first call
      * succeeds, as the anchor does). */
     kvplan_configurator *built = calloc(n, sizeof *built);
-    const kvplan__call **first = calloc(n, sizeof *first);
+    const cli_call **first = calloc(n, sizeof *first);
     size_t nb = 0;
     if (built == NULL || first == NULL)
         return 4;
     for (size_t i = 0; i < n; i++) {
         kvplan_pool_config out;
-        const kvplan__call *c = &all[i].calls[0];
-        if (all[i].num_calls == 0 || c->entry != KVPLAN__CALL_AVAILABLE_BYTES)
+        const cli_call *c = &all[i].calls[0];
+        if (all[i].num_calls == 0 || c->entry != CLI_CALL_AVAILABLE_BYTES)
             continue;
         if (kvplan_configurator_init(&built[nb], &all[i].rank, NULL) ==
                 KVPLAN_OK &&
@@ -248,7 +248,7 @@ int main(int argc, char **argv)
     if (proc >= 0)
         printf("plan_process_ms: %.2f\n", proc);
     for (size_t i = 0; i < n; i++)
-        kvplan__scenario_free(&all[i]);
+        cli_scenario_free(&all[i]);
     free(all);
     free(built);
     free(first);

@@ -30,10 +30,10 @@ typedef struct flag {
     const char *name;
     const char *alias;
     kind kind;
-    size_t offset; /* into kvplan__cli */
+    size_t offset; /* into cli_args */
 } flag;
 
-#define AT(field) offsetof(kvplan__cli, field)
+#define AT(field) offsetof(cli_args, field)
 
 static const flag flags[] = {
     {"--model-path", "--model", K_TEXT, AT(model_path)},
@@ -136,7 +136,7 @@ static bool parse_double(const char *s, double *out)
     return true;
 }
 
-kvplan_status kvplan__parse_size_mib(const char *text, const char *flag_name,
+kvplan_status cli_parse_size_mib(const char *text, const char *flag_name,
                                      double *mib, kvplan_error *err)
 {
     static const struct {
@@ -175,7 +175,7 @@ kvplan_status kvplan__parse_size_mib(const char *text, const char *flag_name,
                text);
 }
 
-static kvplan_status choice(kvplan__cli *cli, const char *name,
+static kvplan_status choice(cli_args *cli, const char *name,
                             const char *v, kvplan_error *err)
 {
     kvplan_server_args *s = &cli->options.server;
@@ -258,7 +258,7 @@ static kvplan_status choice(kvplan__cli *cli, const char *name,
     }
     if (strcmp(name, "--gpu-memory") == 0) {
         double mib;
-        kvplan_status st = kvplan__parse_size_mib(v, name, &mib, err);
+        kvplan_status st = cli_parse_size_mib(v, name, &mib, err);
         if (st != KVPLAN_OK)
             return st;
         kvplan_gpu *g = &cli->options.gpu;
@@ -325,8 +325,8 @@ static void read_environment(kvplan_server_args *s)
             iv, strlen(iv), s->SGLANG_SWA_EVICTION_INTERVAL);
 }
 
-kvplan_status kvplan__cli_parse(int argc, char **argv, int first,
-                                kvplan__cli *cli, kvplan_error *err)
+kvplan_status cli_parse(int argc, char **argv, int first,
+                                cli_args *cli, kvplan_error *err)
 {
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);

@@ -8,7 +8,7 @@
 
 #include "kvplan.h"
 
-typedef struct kvplan__cli {
+typedef struct cli_args {
     kvplan_plan_options options;
     const char *model_path;       /* NULL: the built-in default */
     const char *draft_model_path; /* --speculative-draft-model-path */
@@ -18,7 +18,7 @@ typedef struct kvplan__cli {
     bool json;
     bool explain;
     bool help;
-} kvplan__cli;
+} cli_args;
 
 /*
  * Parses argv[first..argc) into `cli`, reading sglang's environment
@@ -26,12 +26,12 @@ typedef struct kvplan__cli {
  * KVPLAN_INVALID_ARGUMENT for a usage error (unknown flag, missing value)
  * and KVPLAN_PARSE for a bad value, with `err` naming the flag.
  */
-kvplan_status kvplan__cli_parse(int argc, char **argv, int first,
-                                kvplan__cli *cli, kvplan_error *err);
+kvplan_status cli_parse(int argc, char **argv, int first,
+                                cli_args *cli, kvplan_error *err);
 
 /* Parses a size with an optional unit (B, KiB, MiB, GiB, TiB, KB, MB, GB,
  * TB; a bare number is MiB) into MiB. */
-kvplan_status kvplan__parse_size_mib(const char *text, const char *flag,
+kvplan_status cli_parse_size_mib(const char *text, const char *flag,
                                      double *mib, kvplan_error *err);
 
 #endif /* KVPLAN_FLAGS_H */

@@ -62,7 +62,7 @@ static int cmp_keys(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int kvplan__json_write(const json_t *v, FILE *out)
+int cli_json_write(const json_t *v, FILE *out)
 {
     char buf[40];
     switch (json_typeof(v)) {
@@ -86,7 +86,7 @@ int kvplan__json_write(const json_t *v, FILE *out)
             return -1;
         for (size_t i = 0; i < json_array_size(v); i++) {
             if ((i > 0 && fputs(", ", out) == EOF) ||
-                kvplan__json_write(json_array_get(v, i), out) != 0)
+                cli_json_write(json_array_get(v, i), out) != 0)
                 return -1;
         }
         return fputc(']', out) == EOF ? -1 : 0;
@@ -106,7 +106,7 @@ int kvplan__json_write(const json_t *v, FILE *out)
             if ((i > 0 && fputs(", ", out) == EOF) ||
                 write_string(keys[i], strlen(keys[i]), out) != 0 ||
                 fputs(": ", out) == EOF ||
-                kvplan__json_write(json_object_get(v, keys[i]), out) != 0)
+                cli_json_write(json_object_get(v, keys[i]), out) != 0)
                 rc = -1;
         }
         free(keys);

@@ -11,6 +11,6 @@
 #include <stdio.h>
 
 /* Writes `v` to `out`; returns 0, or -1 on a write error or out of memory. */
-int kvplan__json_write(const json_t *v, FILE *out);
+int cli_json_write(const json_t *v, FILE *out);
 
 #endif /* KVPLAN_JSONOUT_H */

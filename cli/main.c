@@ -141,19 +141,19 @@ static int pools_line(const char *line, size_t len, size_t lineno)
                     jerr.text);
         return EXIT_BAD_INPUT;
     }
-    kvplan__scenario s;
+    cli_scenario s;
     kvplan_error err;
-    kvplan_status st = kvplan__scenario_parse(obj, &s, &err);
+    kvplan_status st = cli_scenario_parse(obj, &s, &err);
     if (st != KVPLAN_OK) {
         fprintf(stderr, "kvplan pools: line %zu: %s\n", lineno, err.message);
         json_decref(obj);
         return exit_for(st);
     }
-    json_t *results = kvplan__scenario_run(&s);
-    kvplan__scenario_free(&s);
+    json_t *results = cli_scenario_run(&s);
+    cli_scenario_free(&s);
     int rc = EXIT_PLAN_OK;
     if (results == NULL || json_object_set_new(obj, "results", results) != 0 ||
-        kvplan__json_write(obj, stdout) != 0 || fputc('\n', stdout) == EOF) {
+        cli_json_write(obj, stdout) != 0 || fputc('\n', stdout) == EOF) {
         fprintf(stderr, "kvplan pools: line %zu: out of memory or write "
                         "error\n",
                 lineno);
@@ -220,7 +220,7 @@ static int fail(const kvplan_error *err)
 
 static int cmd_plan(int argc, char **argv)
 {
-    kvplan__cli *cli = malloc(sizeof *cli);
+    cli_args *cli = malloc(sizeof *cli);
     kvplan_plan *plan = malloc(sizeof *plan);
     kvplan_model *model = NULL, *draft = NULL;
     kvplan_error err;
@@ -230,7 +230,7 @@ static int cmd_plan(int argc, char **argv)
         rc = EXIT_INTERNAL;
         goto done;
     }
-    kvplan_status st = kvplan__cli_parse(argc, argv, 1, cli, &err);
+    kvplan_status st = cli_parse(argc, argv, 1, cli, &err);
     if (st != KVPLAN_OK) {
         fprintf(stderr, "kvplan: %s\n", err.message);
         rc = st == KVPLAN_INVALID_ARGUMENT || st == KVPLAN_PARSE ? EXIT_USAGE
@@ -273,12 +273,12 @@ static int cmd_plan(int argc, char **argv)
         goto done;
     }
     if (cli->json) {
-        json_t *doc = kvplan__report_json(cli, model, plan);
-        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
+        json_t *doc = cli_report_json(cli, model, plan);
+        if (doc == NULL || cli_json_write(doc, stdout) != 0 ||
             fputc('\n', stdout) == EOF)
             rc = EXIT_INTERNAL;
         json_decref(doc);
-    } else if (kvplan__report_text(stdout, cli, model, plan) != 0) {
+    } else if (cli_report_text(stdout, cli, model, plan) != 0) {
         rc = EXIT_INTERNAL;
     }
     if (fflush(stdout) != 0)

@@ -191,7 +191,7 @@ static void explain_cell(lines *l, const kvplan_model *model,
     }
 }
 
-static void explain_budget(lines *l, const kvplan__cli *cli,
+static void explain_budget(lines *l, const cli_args *cli,
                            const kvplan_plan *p)
 {
     const kvplan_budget *b = &p->budget;
@@ -286,7 +286,7 @@ static void notes(lines *l, const kvplan_plan *p)
 /* Text                                                                      */
 /* ------------------------------------------------------------------------ */
 
-int kvplan__report_text(FILE *out, const kvplan__cli *cli,
+int cli_report_text(FILE *out, const cli_args *cli,
                         const kvplan_model *model, const kvplan_plan *p)
 {
     const kvplan_model_info *info = kvplan_model_get_info(model);
@@ -454,7 +454,7 @@ static json_t *lines_json(const lines *l)
     return a;
 }
 
-json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
+json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                             const kvplan_plan *p)
 {
     const kvplan_model_info *info = kvplan_model_get_info(model);
@@ -468,7 +468,7 @@ json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
     if (o == NULL)
         return NULL;
     json_object_set_new(o, "schema_version",
-                        json_integer(KVPLAN_PLAN_SCHEMA_VERSION));
+                        json_integer(CLI_PLAN_SCHEMA_VERSION));
     json_object_set_new(o, "kvplan_version", json_string(kvplan_version()));
     json_object_set_new(
         o, "model",
@@ -546,7 +546,7 @@ json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
     /* sglang's names at the top: the same answer `kvplan pools` gives
      * for the binding stage (its tokens are the cluster's after the PP
      * minimum, and max_running_requests is set by the plan) */
-    json_t *answer = kvplan__pool_config_json(c, pools);
+    json_t *answer = cli_pool_config_json(c, pools);
     if (answer == NULL || json_object_update(o, answer) != 0) {
         json_decref(answer);
         json_decref(o);

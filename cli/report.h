@@ -10,14 +10,14 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#define KVPLAN_PLAN_SCHEMA_VERSION 1
+#define CLI_PLAN_SCHEMA_VERSION 1
 
 /* Writes the human report; returns 0 or -1 on a write error. */
-int kvplan__report_text(FILE *out, const kvplan__cli *cli,
+int cli_report_text(FILE *out, const cli_args *cli,
                         const kvplan_model *model, const kvplan_plan *plan);
 
 /* The --json document (new reference), or NULL when out of memory. */
-json_t *kvplan__report_json(const kvplan__cli *cli, const kvplan_model *model,
+json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                             const kvplan_plan *plan);
 
 #endif /* KVPLAN_REPORT_H */

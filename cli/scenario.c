@@ -154,7 +154,7 @@ static const char *read_string(reader *r, const char *key)
     return json_string_value(v);
 }
 
-static void read_ids(reader *r, kvplan__scenario *s, const char *key,
+static void read_ids(reader *r, cli_scenario *s, const char *key,
                      kvplan_ids *out, bool *present)
 {
     const json_t *v = field(r, key);
@@ -252,7 +252,7 @@ static void read_env_int(reader *r, const char *key, int64_t *out)
 /* The scenario                                                              */
 /* ------------------------------------------------------------------------ */
 
-void kvplan__scenario_free(kvplan__scenario *s)
+void cli_scenario_free(cli_scenario *s)
 {
     if (s == NULL)
         return;
@@ -278,7 +278,7 @@ static const json_t *section(const json_t *obj, const char *key,
     return v;
 }
 
-static void read_runner(reader *r, kvplan__scenario *s)
+static void read_runner(reader *r, cli_scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_dtype(r, "kv_cache_dtype", &k->runner.kv_cache_dtype);
@@ -316,7 +316,7 @@ static void read_runner(reader *r, kvplan__scenario *s)
                 &k->runner.hisparse_host_to_device_ratio);
 }
 
-static void read_model(reader *r, kvplan__scenario *s)
+static void read_model(reader *r, cli_scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_required_int(r, "num_key_value_heads", &k->model.num_key_value_heads);
@@ -370,7 +370,7 @@ static void read_model(reader *r, kvplan__scenario *s)
     r->st = h.st;
 }
 
-static void read_server_args(reader *r, kvplan__scenario *s)
+static void read_server_args(reader *r, cli_scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_number(r, "swa_full_tokens_ratio",
@@ -408,7 +408,7 @@ static void read_server_args(reader *r, kvplan__scenario *s)
               &k->server_args.enable_dsa_cache_layer_split);
 }
 
-static void read_env(reader *r, kvplan__scenario *s)
+static void read_env(reader *r, cli_scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_env_int(r, "SGLANG_SWA_EVICTION_INTERVAL",
@@ -430,7 +430,7 @@ static void read_env(reader *r, kvplan__scenario *s)
                   &k->env.SGLANG_EXPERIMENTAL_ONLINE_C128_MTP);
 }
 
-static kvplan_status read_calls(const json_t *obj, kvplan__scenario *s,
+static kvplan_status read_calls(const json_t *obj, cli_scenario *s,
                                 kvplan_error *err)
 {
     const json_t *calls = json_object_get(obj, "calls");
@@ -452,13 +452,13 @@ static kvplan_status read_calls(const json_t *obj, kvplan__scenario *s,
         const char *entry = read_string(&r, "entry");
         if (r.st != KVPLAN_OK)
             return r.st;
-        kvplan__call *call = &s->calls[i];
+        cli_call *call = &s->calls[i];
         if (entry != NULL && strcmp(entry, "available_bytes") == 0) {
-            call->entry = KVPLAN__CALL_AVAILABLE_BYTES;
+            call->entry = CLI_CALL_AVAILABLE_BYTES;
         } else if (entry != NULL && strcmp(entry, "max_tokens") == 0) {
-            call->entry = KVPLAN__CALL_MAX_TOKENS;
+            call->entry = CLI_CALL_MAX_TOKENS;
         } else if (entry != NULL && strcmp(entry, "finalize") == 0) {
-            call->entry = KVPLAN__CALL_FINALIZE;
+            call->entry = CLI_CALL_FINALIZE;
             read_required_int(&r, "max_running_requests", &call->value);
             if (r.st != KVPLAN_OK)
                 return r.st;
@@ -479,7 +479,7 @@ static kvplan_status read_calls(const json_t *obj, kvplan__scenario *s,
     return KVPLAN_OK;
 }
 
-kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
+kvplan_status cli_scenario_parse(const json_t *obj, cli_scenario *out,
                                      kvplan_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -516,7 +516,7 @@ kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
             err->code = st;
             snprintf(err->message, sizeof err->message, "out of memory");
         }
-        kvplan__scenario_free(out);
+        cli_scenario_free(out);
     }
     return st;
 }
@@ -537,7 +537,7 @@ static json_t *real_repr(double x)
     return json_string(buf);
 }
 
-json_t *kvplan__pool_config_json(const kvplan_configurator *conf,
+json_t *cli_pool_config_json(const kvplan_configurator *conf,
                                  const kvplan_pool_config *cfg)
 {
     json_t *o = json_object();
@@ -605,7 +605,7 @@ static json_t *error_json(const kvplan_configurator *conf,
     return o;
 }
 
-json_t *kvplan__scenario_run(const kvplan__scenario *s)
+json_t *cli_scenario_run(const cli_scenario *s)
 {
     json_t *results = json_array();
     if (results == NULL)
@@ -621,9 +621,9 @@ json_t *kvplan__scenario_run(const kvplan__scenario *s)
     kvplan_pool_config last;
     bool have_last = false;
     for (size_t i = 0; i < s->num_calls; i++) {
-        const kvplan__call *c = &s->calls[i];
+        const cli_call *c = &s->calls[i];
         kvplan_status st;
-        if (c->entry == KVPLAN__CALL_FINALIZE) {
+        if (c->entry == CLI_CALL_FINALIZE) {
             if (!have_last) {
                 json_t *skip = json_pack("{s:s}", "skipped",
                                          "the call before it failed");
@@ -633,7 +633,7 @@ json_t *kvplan__scenario_run(const kvplan__scenario *s)
             }
             last.max_running_requests = (kvplan_opt_int){c->value, true};
             st = kvplan_finalize_with_max_running_requests(&conf, &last, &err);
-        } else if (c->entry == KVPLAN__CALL_AVAILABLE_BYTES) {
+        } else if (c->entry == CLI_CALL_AVAILABLE_BYTES) {
             st = kvplan_calculate_pool_sizes(&conf, c->value, c->page_size,
                                              &last, &err);
         } else {
@@ -641,7 +641,7 @@ json_t *kvplan__scenario_run(const kvplan__scenario *s)
                 &conf, c->value, c->page_size, &last, &err);
         }
         have_last = st == KVPLAN_OK;
-        json_t *answer = have_last ? kvplan__pool_config_json(&conf, &last)
+        json_t *answer = have_last ? cli_pool_config_json(&conf, &last)
                                    : error_json(&conf, &err, false);
         if (json_array_append_new(results, answer))
             goto oom;
@@ -710,7 +710,7 @@ static bool compare_one(const json_t *want, const json_t *got, size_t call,
     return true;
 }
 
-size_t kvplan__results_compare(const json_t *expected, const json_t *actual,
+size_t cli_results_compare(const json_t *expected, const json_t *actual,
                                char *why, size_t why_size)
 {
     size_t n = json_array_size(expected);

@@ -14,42 +14,42 @@
 
 #include <jansson.h>
 
-typedef enum kvplan__call_entry {
-    KVPLAN__CALL_AVAILABLE_BYTES, /* kvplan_calculate_pool_sizes */
-    KVPLAN__CALL_MAX_TOKENS,      /* ..._from_max_tokens */
-    KVPLAN__CALL_FINALIZE         /* kvplan_finalize_with_max_running_... */
-} kvplan__call_entry;
+typedef enum cli_call_entry {
+    CLI_CALL_AVAILABLE_BYTES, /* kvplan_calculate_pool_sizes */
+    CLI_CALL_MAX_TOKENS,      /* ..._from_max_tokens */
+    CLI_CALL_FINALIZE         /* kvplan_finalize_with_max_running_... */
+} cli_call_entry;
 
-typedef struct kvplan__call {
-    kvplan__call_entry entry;
+typedef struct cli_call {
+    cli_call_entry entry;
     int64_t value;     /* bytes, tokens, or max_running_requests */
     int64_t page_size; /* unused by finalize */
-} kvplan__call;
+} cli_call;
 
 /* A parsed scenario. It owns the id lists `rank` points into. */
-typedef struct kvplan__scenario {
+typedef struct cli_scenario {
     kvplan_rank rank;
-    kvplan__call *calls;
+    cli_call *calls;
     size_t num_calls;
     int64_t *lists[8]; /* owned storage behind the rank's kvplan_ids */
     size_t num_lists;
     char *state_dtype; /* owned SGLANG_DSV4_COMPRESS_STATE_DTYPE */
-} kvplan__scenario;
+} cli_scenario;
 
 /* Reads one scenario object. On failure `err` names the offending field as
  * a JSON pointer and `out` holds nothing to free. */
-kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
+kvplan_status cli_scenario_parse(const json_t *obj, cli_scenario *out,
                                      kvplan_error *err);
 
-void kvplan__scenario_free(kvplan__scenario *s);
+void cli_scenario_free(cli_scenario *s);
 
 /* Runs the scenario's calls on one configurator, as the reference oracle
  * does, and returns the "results" array (new reference), or NULL when out
  * of memory. */
-json_t *kvplan__scenario_run(const kvplan__scenario *s);
+json_t *cli_scenario_run(const cli_scenario *s);
 
 /* The answer for one pool config, with the coefficients of `conf`. */
-json_t *kvplan__pool_config_json(const kvplan_configurator *conf,
+json_t *cli_pool_config_json(const kvplan_configurator *conf,
                                  const kvplan_pool_config *cfg);
 
 /*
@@ -59,7 +59,7 @@ json_t *kvplan__pool_config_json(const kvplan_configurator *conf,
  * say more than the reference's. Returns the number of calls that differ
  * and, for the first, writes a description to `why`.
  */
-size_t kvplan__results_compare(const json_t *expected, const json_t *actual,
+size_t cli_results_compare(const json_t *expected, const json_t *actual,
                                char *why, size_t why_size);
 
 #endif /* KVPLAN_SCENARIO_H */

@@ -45,10 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p = nl + 1;
     }
     argv[argc] = NULL;
-    kvplan__cli *cli = malloc(sizeof *cli);
+    cli_args *cli = malloc(sizeof *cli);
     kvplan_plan *plan = malloc(sizeof *plan);
     if (cli != NULL && plan != NULL &&
-        kvplan__cli_parse(argc, argv, 1, cli, &err) == KVPLAN_OK) {
+        cli_parse(argc, argv, 1, cli, &err) == KVPLAN_OK) {
         if (!cli->options.gpu_set && !cli->options.available_bytes.set) {
             cli->options.gpu_set =
                 kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &cli->options.gpu);
@@ -59,10 +59,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             KVPLAN_OK) {
             FILE *sink = fopen("/dev/null", "w");
             if (sink != NULL) {
-                kvplan__report_text(sink, cli, loaded[which], plan);
-                json_t *doc = kvplan__report_json(cli, loaded[which], plan);
+                cli_report_text(sink, cli, loaded[which], plan);
+                json_t *doc = cli_report_json(cli, loaded[which], plan);
                 if (doc != NULL)
-                    kvplan__json_write(doc, sink);
+                    cli_json_write(doc, sink);
                 json_decref(doc);
                 fclose(sink);
             }

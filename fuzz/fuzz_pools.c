@@ -16,18 +16,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              NULL);
     if (obj == NULL)
         return 0;
-    kvplan__scenario s;
+    cli_scenario s;
     kvplan_error err;
-    if (kvplan__scenario_parse(obj, &s, &err) == KVPLAN_OK) {
-        json_t *results = kvplan__scenario_run(&s);
+    if (cli_scenario_parse(obj, &s, &err) == KVPLAN_OK) {
+        json_t *results = cli_scenario_run(&s);
         if (results != NULL && json_object_set_new(obj, "results", results) == 0) {
             FILE *sink = fopen("/dev/null", "w");
             if (sink != NULL) {
-                kvplan__json_write(obj, sink);
+                cli_json_write(obj, sink);
                 fclose(sink);
             }
         }
-        kvplan__scenario_free(&s);
+        cli_scenario_free(&s);
     }
     json_decref(obj);
     return 0;

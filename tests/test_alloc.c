@@ -123,12 +123,12 @@ static void exhaust_scenario(const char *line)
         calls = 0;
         live = 0;
         json_t *obj = json_loads(line, 0, NULL);
-        kvplan__scenario s;
+        cli_scenario s;
         kvplan_error err;
         json_t *results = NULL;
-        if (obj != NULL && kvplan__scenario_parse(obj, &s, &err) == KVPLAN_OK) {
-            results = kvplan__scenario_run(&s);
-            kvplan__scenario_free(&s);
+        if (obj != NULL && cli_scenario_parse(obj, &s, &err) == KVPLAN_OK) {
+            results = cli_scenario_run(&s);
+            cli_scenario_free(&s);
         }
         json_decref(results);
         json_decref(obj);

@@ -60,9 +60,9 @@ static int replay(const char *path)
         }
         const json_t *want = json_object_get(sc, "results");
         size_t calls = json_array_size(want);
-        kvplan__scenario s;
+        cli_scenario s;
         kvplan_error err;
-        if (kvplan__scenario_parse(sc, &s, &err) != KVPLAN_OK) {
+        if (cli_scenario_parse(sc, &s, &err) != KVPLAN_OK) {
             char why[600];
             snprintf(why, sizeof why, "cannot read the scenario: %s",
                      err.message);
@@ -70,12 +70,12 @@ static int replay(const char *path)
             json_decref(sc);
             continue;
         }
-        json_t *got = kvplan__scenario_run(&s);
+        json_t *got = cli_scenario_run(&s);
         char why[600];
-        size_t bad = kvplan__results_compare(want, got, why, sizeof why);
+        size_t bad = cli_results_compare(want, got, why, sizeof why);
         tally(sc, calls, bad, why);
         json_decref(got);
-        kvplan__scenario_free(&s);
+        cli_scenario_free(&s);
         json_decref(sc);
     }
     free(line);
@@ -110,7 +110,7 @@ static int compare_files(const char *want_path, const char *got_path)
         } else {
             const json_t *want = json_object_get(a, "results");
             char why[600];
-            size_t bad = kvplan__results_compare(
+            size_t bad = cli_results_compare(
                 want, json_object_get(b, "results"), why, sizeof why);
             tally(a, json_array_size(want), bad, why);
         }
