@@ -50,33 +50,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Each answer's tokens into the sink, as the work the optimizer keeps. */
+static bool count(void *ctx, size_t i, cli_outcome outcome,
+                  const kvplan_configurator *conf,
+                  const kvplan_pool_config *cfg, const kvplan_error *err)
+{
+    (void)ctx, (void)i, (void)conf, (void)err;
+    sink += outcome == CLI_ANSWERED ? cfg->max_total_num_tokens : 0;
+    return true;
+}
+
 /* One scenario as the oracle runs it; returns the number of calls made. */
 static size_t run_scenario(const cli_scenario *s)
 {
-    kvplan_configurator conf;
-    if (kvplan_configurator_init(&conf, &s->rank, NULL) != KVPLAN_OK)
-        return s->num_calls;
-    kvplan_pool_config last;
-    bool have_last = false;
-    for (size_t i = 0; i < s->num_calls; i++) {
-        const cli_call *c = &s->calls[i];
-        kvplan_status st;
-        if (c->entry == CLI_CALL_FINALIZE) {
-            if (!have_last)
-                continue;
-            last.max_running_requests = (kvplan_opt_int){c->value, true};
-            st = kvplan_finalize_with_max_running_requests(&conf, &last, NULL);
-        } else if (c->entry == CLI_CALL_AVAILABLE_BYTES) {
-            st = kvplan_calculate_pool_sizes(&conf, c->value, c->page_size,
-                                             &last, NULL);
-        } else {
-            st = kvplan_calculate_pool_sizes_from_max_tokens(
-                &conf, c->value, c->page_size, &last, NULL);
-        }
-        have_last = st == KVPLAN_OK;
-        sink += have_last ? last.max_total_num_tokens : 0;
-    }
-    return s->num_calls;
+    return cli_scenario_replay(s, false, count, NULL);
 }
 
 /* Median time of one whole plan (kvplan_plan_compute) of a loaded catalog

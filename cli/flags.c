@@ -1,118 +1,222 @@
 /*
  * flags.c: one table of options, sglang's names first (see flags.h).
  *
- * Each entry names a flag, whether it takes a value, and how the value is
- * stored; the parser, the errors and the help text all come from it.
- * Values follow sglang's argparse: "--flag value" or "--flag=value",
- * store_true flags take none.
+ * Each row names a flag, how its value is read and stored, its bounds, its
+ * line of --help and its key in the JSON echo: the parser, the errors, the
+ * help and the echo all come from it. Values follow sglang's argparse:
+ * "--flag value" or "--flag=value"; store_true flags take none. The
+ * library checks every value again (kvplan_plan_options_validate): the
+ * bounds here only let the command say "expected ..." in its own words
+ * before anything is loaded.
  */
 #include "flags.h"
-#include "scenario.h"
 
-#include <ctype.h>
+#include "cli.h"
+#include "flag_table.h"
+
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum kind {
-    K_INT,    /* an int64 option (kvplan_opt_int) */
-    K_INT64,  /* an int64 field with a default */
-    K_DOUBLE, /* kvplan_opt_double */
-    K_TRUE,   /* store_true */
-    K_CHOICE, /* a word from a list, handled by name */
-    K_TEXT    /* kept as given */
-} kind;
-
-typedef struct flag {
-    const char *name;
-    const char *alias;
-    kind kind;
-    size_t offset; /* into cli_args */
-} flag;
-
 #define AT(field) offsetof(cli_args, field)
+#define NONE INT64_MIN
+#define POSITIVE 1, 0, 0, false, -1, "a positive integer"
+#define COUNT0 0, 0, 0, false, -1, "a non-negative integer"
+#define ANY_INT NONE, 0, 0, false, -1, "an integer"
+#define NOVAL 0, 0, 0, false, -1, NULL
+#define WORDS(set) 0, 0, 0, false, set, NULL
 
-static const flag flags[] = {
-    {"--model-path", "--model", K_TEXT, AT(model_path)},
-    {"--tp-size", "--tp", K_INT64, AT(options.server.tp_size)},
-    {"--pp-size", "--pp", K_INT64, AT(options.server.pp_size)},
-    {"--dp-size", "--dp", K_INT64, AT(options.server.dp_size)},
+const flag cli_flags[] = {
+    {"--model-path", "--model", K_TEXT, AT(model_path), NOVAL, "MODEL",
+     "a model directory, a config.json or a catalog name (kvplan "
+     "--list-models); default llama-3.1-8b-instruct",
+     "model", "model_path"},
+    {"--json-model-override-args", NULL, K_TEXT, AT(override_args), NOVAL,
+     "JSON", "a JSON object that updates config.json's top level", NULL,
+     "json_model_override_args"},
+    {"--tp-size", "--tp", K_INT, AT(options.server.tp_size), POSITIVE, "N",
+     "tensor parallel size; default 1",
+     "sglang flags (same names and meanings)", "tp_size"},
+    {"--pp-size", "--pp", K_INT, AT(options.server.pp_size), POSITIVE, "N",
+     "pipeline parallel size; default 1", NULL, "pp_size"},
+    {"--dp-size", "--dp", K_INT, AT(options.server.dp_size), POSITIVE, "N",
+     "data parallel size; default 1", NULL, "dp_size"},
     {"--enable-dp-attention", NULL, K_TRUE,
-     AT(options.server.enable_dp_attention)},
-    {"--page-size", NULL, K_INT64, AT(options.server.page_size)},
-    {"--kv-cache-dtype", NULL, K_CHOICE, 0},
-    {"--dtype", NULL, K_CHOICE, 0},
-    {"--mem-fraction-static", NULL, K_DOUBLE,
-     AT(options.mem_fraction_static)},
-    {"--max-total-tokens", NULL, K_INT, AT(options.max_total_tokens)},
-    {"--max-running-requests", NULL, K_INT,
-     AT(options.server.max_running_requests)},
-    {"--context-length", NULL, K_INT, AT(options.server.context_length)},
-    {"--chunked-prefill-size", NULL, K_INT,
-     AT(options.server.chunked_prefill_size)},
-    {"--max-prefill-tokens", NULL, K_INT, AT(options.max_prefill_tokens)},
+     AT(options.server.enable_dp_attention), NOVAL, NULL,
+     "attention data parallel across the dp ranks", NULL,
+     "enable_dp_attention"},
+    {"--page-size", NULL, K_INT, AT(options.server.page_size), POSITIVE, "N",
+     "tokens per KV page; default sglang's for the GPU, model and backend",
+     NULL, "page_size"},
+    {"--kv-cache-dtype", NULL, K_WORD, AT(options.server.kv_cache_dtype),
+     WORDS(KVPLAN_WORDS_KV_CACHE_DTYPE), NULL,
+     "the KV cache's element type; auto: the model's (fp8 where sglang says)",
+     NULL, "kv_cache_dtype"},
+    {"--dtype", NULL, K_WORD, AT(options.server.dtype),
+     WORDS(KVPLAN_WORDS_DTYPE), NULL, "the model's dtype; auto: the config's",
+     NULL, "dtype"},
+    {"--mem-fraction-static", NULL, K_DOUBLE, AT(options.mem_fraction_static),
+     0, 0, 1, false, -1, "a fraction in (0, 1)", "F",
+     "the GPU memory fraction for weights and KV cache; default sglang's rule",
+     NULL, "mem_fraction_static"},
+    {"--max-total-tokens", NULL, K_OPT_INT, AT(options.max_total_tokens),
+     POSITIVE, "N", "a cap on the KV cache's tokens", NULL, "max_total_tokens"},
+    {"--max-running-requests", NULL, K_OPT_INT,
+     AT(options.server.max_running_requests), POSITIVE, "N",
+     "running requests per DP worker; default from the tokens", NULL,
+     "max_running_requests"},
+    {"--context-length", NULL, K_OPT_INT, AT(options.server.context_length),
+     POSITIVE, "N", "the served context length; default the model's", NULL,
+     "context_length"},
+    {"--chunked-prefill-size", NULL, K_OPT_INT,
+     AT(options.server.chunked_prefill_size), ANY_INT, "N",
+     "tokens per prefill chunk (-1: no chunking); default by GPU memory", NULL,
+     "chunked_prefill_size"},
+    {"--max-prefill-tokens", NULL, K_OPT_INT, AT(options.max_prefill_tokens),
+     POSITIVE, "N", "tokens of one prefill batch; default 16384", NULL,
+     "max_prefill_tokens"},
     {"--swa-full-tokens-ratio", NULL, K_DOUBLE,
-     AT(options.server.swa_full_tokens_ratio)},
+     AT(options.server.swa_full_tokens_ratio), 0, 0, 1, true, -1,
+     "a ratio in (0, 1]", "R",
+     "sliding-window tokens per full token; default 0.8 (DeepSeek V4: 0.1)",
+     NULL, "swa_full_tokens_ratio"},
     {"--disable-radix-cache", NULL, K_TRUE,
-     AT(options.server.disable_radix_cache)},
+     AT(options.server.disable_radix_cache), NOVAL, NULL,
+     "no prefix cache (hybrid SWA then may use the SWA chunk cap)", NULL,
+     "disable_radix_cache"},
     {"--disable-overlap-schedule", NULL, K_TRUE,
-     AT(options.server.disable_overlap_schedule)},
-    {"--disable-cuda-graph", NULL, K_TRUE, AT(options.disable_cuda_graph)},
-    {"--cuda-graph-max-bs", "--cuda-graph-max-bs-decode", K_INT,
-     AT(options.cuda_graph_max_bs)},
-    {"--speculative-algorithm", NULL, K_CHOICE, 0},
-    {"--speculative-num-steps", NULL, K_INT,
-     AT(options.server.speculative_num_steps)},
-    {"--speculative-eagle-topk", NULL, K_INT,
-     AT(options.server.speculative_eagle_topk)},
-    {"--speculative-num-draft-tokens", NULL, K_INT,
-     AT(options.server.speculative_num_draft_tokens)},
-    {"--speculative-draft-model-path", NULL, K_TEXT, AT(draft_model_path)},
-    {"--disaggregation-mode", NULL, K_CHOICE, 0},
-    {"--disaggregation-decode-extra-slots", NULL, K_INT,
-     AT(options.server.disaggregation_decode_extra_slots)},
+     AT(options.server.disable_overlap_schedule), NOVAL, NULL,
+     "no overlap scheduler", NULL, "disable_overlap_schedule"},
+    {"--disable-cuda-graph", NULL, K_TRUE, AT(options.disable_cuda_graph),
+     NOVAL, NULL, "no CUDA graphs (they are in the memory rule's reserve)",
+     NULL, "disable_cuda_graph"},
+    {"--cuda-graph-max-bs", "--cuda-graph-max-bs-decode", K_OPT_INT,
+     AT(options.cuda_graph_max_bs), POSITIVE, "N",
+     "the largest decode CUDA graph batch; default by GPU memory", NULL,
+     "cuda_graph_max_bs"},
+    {"--attention-backend", NULL, K_NAME, AT(options.attention_backend),
+     WORDS(KVPLAN_WORDS_ATTENTION_BACKEND), "NAME",
+     "one of sglang's backends (fa3, flashinfer, trtllm_mha, ...); default "
+     "sglang's for the GPU and model",
+     NULL, "attention_backend"},
+    {"--speculative-algorithm", NULL, K_WORD,
+     AT(options.server.speculative_algorithm),
+     WORDS(KVPLAN_WORDS_SPECULATIVE_ALGORITHM), NULL,
+     "speculative decoding (any case)", NULL, "speculative_algorithm"},
+    {"--speculative-num-steps", NULL, K_OPT_INT,
+     AT(options.server.speculative_num_steps), POSITIVE, "N",
+     "draft steps; default sglang's for EAGLE", NULL, "speculative_num_steps"},
+    {"--speculative-eagle-topk", NULL, K_OPT_INT,
+     AT(options.server.speculative_eagle_topk), POSITIVE, "N",
+     "draft branches per step", NULL, "speculative_eagle_topk"},
+    {"--speculative-num-draft-tokens", NULL, K_OPT_INT,
+     AT(options.server.speculative_num_draft_tokens), POSITIVE, "N",
+     "draft tokens verified per step", NULL, "speculative_num_draft_tokens"},
+    {"--speculative-draft-model-path", NULL, K_TEXT, AT(draft_model_path),
+     NOVAL, "MODEL", "the draft model (a path or a catalog name)", NULL,
+     "speculative_draft_model_path"},
+    {"--disaggregation-mode", NULL, K_WORD,
+     AT(options.server.disaggregation_mode),
+     WORDS(KVPLAN_WORDS_DISAGGREGATION_MODE), NULL,
+     "prefill-decode disaggregation", NULL, "disaggregation_mode"},
+    {"--disaggregation-decode-extra-slots", NULL, K_OPT_INT,
+     AT(options.server.disaggregation_decode_extra_slots), COUNT0, "N",
+     "PD decode's request slots beyond max_running_requests", NULL,
+     "disaggregation_decode_extra_slots"},
     {"--disable-hybrid-swa-memory", NULL, K_TRUE,
-     AT(options.server.disable_hybrid_swa_memory)},
-    {"--enable-hisparse", NULL, K_TRUE, AT(options.server.enable_hisparse)},
-    {"--hisparse-config", NULL, K_CHOICE, 0},
-    {"--json-model-override-args", NULL, K_TEXT, AT(override_args)},
-    {"--attention-backend", NULL, K_TEXT, AT(options.attention_backend)},
+     AT(options.server.disable_hybrid_swa_memory), NOVAL, NULL,
+     "one full-attention pool for a hybrid SWA model", NULL,
+     "disable_hybrid_swa_memory"},
+    {"--enable-hisparse", NULL, K_TRUE, AT(options.server.enable_hisparse),
+     NOVAL, NULL, "HiSparse: part of DeepSeek V4's c4 pool on the host", NULL,
+     "enable_hisparse"},
+    {"--hisparse-config", NULL, K_HISPARSE, 0, NOVAL, "JSON",
+     "{\"host_to_device_ratio\": R}, R >= 1; default 2", NULL,
+     "hisparse_host_to_device_ratio"},
     {"--enable-dsa-cache-layer-split", NULL, K_TRUE,
-     AT(options.server.enable_dsa_cache_layer_split)},
-    /* kvplan's own */
-    {"--gpu", NULL, K_CHOICE, 0},
-    {"--gpu-memory", NULL, K_CHOICE, 0},
-    {"--available-bytes", NULL, K_INT, AT(options.available_bytes)},
-    {"--weight-bytes", NULL, K_INT, AT(options.weight_bytes)},
-    {"--json", NULL, K_TRUE, AT(json)},
-    {"--explain", NULL, K_TRUE, AT(explain)},
-    {"--help", "-h", K_TRUE, AT(help)},
+     AT(options.server.enable_dsa_cache_layer_split), NOVAL, NULL,
+     "split DSA's KV layers over the context-parallel ranks", NULL,
+     "enable_dsa_cache_layer_split"},
+    {"--gpu", NULL, K_GPU, 0, NOVAL, "NAME",
+     "a preset (kvplan --list-gpus), or auto: the local GPUs through the "
+     "NVIDIA driver; default H100-80GB",
+     "budget", "gpu"},
+    {"--gpu-memory", NULL, K_GPU_MEMORY, 0, NOVAL, "SIZE",
+     "total memory per GPU (80GB, 81559MiB; a bare number is MiB)", NULL,
+     "gpu_memory_mib"},
+    {"--available-bytes", NULL, K_OPT_INT, AT(options.available_bytes),
+     POSITIVE, "N",
+     "skip the budget: the bytes sglang's log shows for the KV cache "
+     "(_profile_available_bytes)",
+     NULL, "available_bytes"},
+    {"--weight-bytes", NULL, K_OPT_INT, AT(options.weight_bytes), POSITIVE, "N",
+     "the model's weights in bytes; default a model directory's safetensors, "
+     "else an estimate",
+     NULL, "weight_bytes"},
+    {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
+     "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL},
+    {"--explain", NULL, K_TRUE, AT(explain), NOVAL, NULL,
+     "every term of the bytes per token and of the budget", NULL, NULL},
+    {"--help", "-h", K_TRUE, AT(help), NOVAL, NULL, "show this help", NULL,
+     NULL},
 };
 
-/* A usage error: `what` follows the flag's name. */
-static kvplan_status usage(kvplan_error *err, const char *flag_name,
-                           const char *what)
+const size_t cli_num_flags = sizeof cli_flags / sizeof cli_flags[0];
+#define NUM_FLAGS cli_num_flags
+
+_Static_assert(sizeof(kvplan_kv_cache_dtype_flag) == sizeof(int) &&
+                   sizeof(kvplan_dtype_flag) == sizeof(int) &&
+                   sizeof(kvplan_spec_algorithm) == sizeof(int) &&
+                   sizeof(kvplan_disaggregation_mode) == sizeof(int),
+               "K_WORD stores an enum as an int");
+
+const char *cli_flag_at(size_t index)
 {
-    memset(err, 0, sizeof *err);
-    err->code = KVPLAN_INVALID_ARGUMENT;
-    snprintf(err->field, sizeof err->field, "%.100s", flag_name);
-    snprintf(err->message, sizeof err->message, "%.100s%s", flag_name, what);
-    return KVPLAN_INVALID_ARGUMENT;
+    return index < NUM_FLAGS ? cli_flags[index].name : NULL;
 }
 
+/* ---- errors ------------------------------------------------------------ */
+
+static kvplan_status fail(kvplan_error *err, kvplan_status code,
+                          const char *flag_name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static kvplan_status fail(kvplan_error *err, kvplan_status code,
+                          const char *flag_name, const char *fmt, ...)
+{
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    snprintf(err->field, sizeof err->field, "%.100s", flag_name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* A bad value: "--flag: expected EXPECTED, got 'VALUE'". */
 static kvplan_status bad(kvplan_error *err, const char *flag_name,
                          const char *expected, const char *got)
 {
-    memset(err, 0, sizeof *err);
-    err->code = KVPLAN_PARSE;
-    snprintf(err->field, sizeof err->field, "%.100s", flag_name);
-    snprintf(err->message, sizeof err->message, "%s: expected %s, got '%.80s'",
-             flag_name, expected, got);
-    return KVPLAN_PARSE;
+    return fail(err, KVPLAN_PARSE, flag_name, "%s: expected %s, got '%.80s'",
+                flag_name, expected, got);
 }
+
+/* "one of a, b, c" for a word set, into buf. */
+static const char *one_of(int set, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "one of ");
+    const char *w;
+    for (size_t i = 0;
+         (w = kvplan_word_at((kvplan_word_set)set, i, NULL)) && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", w);
+    return buf;
+}
+
+/* ---- values -------------------------------------------------------------- */
 
 static bool parse_int(const char *s, int64_t *out)
 {
@@ -137,7 +241,7 @@ static bool parse_double(const char *s, double *out)
 }
 
 kvplan_status cli_parse_size_mib(const char *text, const char *flag_name,
-                                     double *mib, kvplan_error *err)
+                                 double *mib, kvplan_error *err)
 {
     static const struct {
         const char *unit;
@@ -175,133 +279,106 @@ kvplan_status cli_parse_size_mib(const char *text, const char *flag_name,
                text);
 }
 
-static kvplan_status choice(cli_args *cli, const char *name,
-                            const char *v, kvplan_error *err)
+/* --gpu NAME | auto: a preset now, auto when the GPU is resolved. */
+static kvplan_status gpu_flag(cli_args *cli, const char *v, kvplan_error *err)
 {
-    kvplan_server_args *s = &cli->options.server;
-    if (strcmp(name, "--kv-cache-dtype") == 0) {
-        static const struct {
-            const char *word;
-            kvplan_kv_cache_dtype_flag f;
-        } words[] = {{"auto", KVPLAN_KV_AUTO},       {"fp8_e5m2", KVPLAN_KV_FP8_E5M2},
-                     {"fp8_e4m3", KVPLAN_KV_FP8_E4M3}, {"bf16", KVPLAN_KV_BF16},
-                     {"bfloat16", KVPLAN_KV_BF16},     {"fp4_e2m1", KVPLAN_KV_FP4_E2M1}};
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-            if (strcmp(words[i].word, v) == 0) {
-                s->kv_cache_dtype = words[i].f;
-                return KVPLAN_OK;
-            }
-        return bad(err, name,
-                   "one of auto, fp8_e5m2, fp8_e4m3, bf16, bfloat16, fp4_e2m1",
-                   v);
-    }
-    if (strcmp(name, "--dtype") == 0) {
-        if (strcmp(v, "auto") == 0)
-            s->dtype = KVPLAN_DT_AUTO;
-        else if (strcmp(v, "half") == 0 || strcmp(v, "float16") == 0)
-            s->dtype = KVPLAN_DT_FLOAT16;
-        else if (strcmp(v, "bfloat16") == 0)
-            s->dtype = KVPLAN_DT_BFLOAT16;
-        else if (strcmp(v, "float") == 0 || strcmp(v, "float32") == 0)
-            s->dtype = KVPLAN_DT_FLOAT32;
-        else
-            return bad(err, name,
-                       "one of auto, half, float16, bfloat16, float, float32",
-                       v);
-        return KVPLAN_OK;
-    }
-    if (strcmp(name, "--speculative-algorithm") == 0) {
-        /* sglang upper-cases it; NEXTN is EAGLE */
-        char up[32];
-        size_t n = strlen(v);
-        if (n >= sizeof up)
-            n = sizeof up - 1;
-        for (size_t i = 0; i < n; i++)
-            up[i] = (char)tolower((unsigned char)v[i]);
-        up[n] = '\0';
-        if (strcmp(up, "nextn") == 0 || strcmp(up, "frozen_kv_mtp") == 0)
-            snprintf(up, sizeof up, "eagle");
-        if (!kvplan_spec_algorithm_from_name(up, &s->speculative_algorithm) ||
-            s->speculative_algorithm == KVPLAN_SPEC_NONE)
-            return bad(err, name,
-                       "one of EAGLE, EAGLE3, NEXTN, STANDALONE, DFLASH, "
-                       "DSPARK, NGRAM",
-                       v);
-        return KVPLAN_OK;
-    }
-    if (strcmp(name, "--disaggregation-mode") == 0) {
-        if (strcmp(v, "null") == 0)
-            s->disaggregation_mode = KVPLAN_DISAGG_NULL;
-        else if (strcmp(v, "prefill") == 0)
-            s->disaggregation_mode = KVPLAN_DISAGG_PREFILL;
-        else if (strcmp(v, "decode") == 0)
-            s->disaggregation_mode = KVPLAN_DISAGG_DECODE;
-        else
-            return bad(err, name, "one of null, prefill, decode", v);
-        return KVPLAN_OK;
-    }
-    if (strcmp(name, "--hisparse-config") == 0) {
-        /* a JSON object; host_to_device_ratio defaults to 2 */
-        json_error_t jerr;
-        json_t *o = json_loads(v, 0, &jerr);
-        const json_t *r = json_object_get(o, "host_to_device_ratio");
-        if (!json_is_object(o) || (r != NULL && !json_is_number(r))) {
-            json_decref(o);
-            return bad(err, name,
-                       "a JSON object such as {\"host_to_device_ratio\": 4}",
-                       v);
-        }
-        if (r != NULL)
-            s->hisparse_host_to_device_ratio = json_number_value(r);
-        json_decref(o);
-        return KVPLAN_OK;
-    }
-    if (strcmp(name, "--gpu-memory") == 0) {
-        double mib;
-        kvplan_status st = cli_parse_size_mib(v, name, &mib, err);
-        if (st != KVPLAN_OK)
-            return st;
-        kvplan_gpu *g = &cli->options.gpu;
-        if (!cli->options.gpu_set)
-            kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, g); /* sm90 unless --gpu says */
-        snprintf(g->name, sizeof g->name, "custom");
-        g->total_mib = mib;
-        cli->options.gpu_set = true;
-        cli->gpu_name = "custom";
-        return KVPLAN_OK;
-    }
-    /* --gpu NAME | auto */
-    kvplan_gpu g;
+    cli->gpu_text = v;
     if (strcmp(v, "auto") == 0) {
-        kvplan_status st = kvplan_gpu_probe(&g, &cli->gpu_count, err);
-        if (st != KVPLAN_OK)
-            return st;
-    } else if (!kvplan_gpu_preset(v, &g)) {
+        cli->gpu_auto = true;
+        return KVPLAN_OK;
+    }
+    kvplan_gpu g;
+    if (!kvplan_gpu_preset(v, &g)) {
         char list[400] = "";
         kvplan_gpu p;
-        for (size_t i = 0; kvplan_gpu_preset_at(i, &p); i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, p.name, sizeof list - strlen(list) - 1);
-        }
-        strncat(list, ", auto", sizeof list - strlen(list) - 1);
-        memset(err, 0, sizeof *err);
-        err->code = KVPLAN_PARSE;
-        snprintf(err->field, sizeof err->field, "--gpu");
-        snprintf(err->message, sizeof err->message,
-                 "--gpu: unknown GPU '%.60s'; expected one of %s", v, list);
-        return KVPLAN_PARSE;
+        size_t n = 0;
+        for (size_t i = 0; kvplan_gpu_preset_at(i, &p) && n < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", p.name);
+        return fail(err, KVPLAN_PARSE, "--gpu",
+                    "--gpu: unknown GPU '%.60s'; expected one of %sauto", v,
+                    list);
     }
-    if (cli->options.gpu_set && cli->gpu_name != NULL &&
-        strcmp(cli->gpu_name, "custom") == 0) {
-        g.total_mib = cli->options.gpu.total_mib; /* --gpu-memory wins */
-    }
+    cli->gpu_auto = false;
     cli->options.gpu = g;
     cli->options.gpu_set = true;
     cli->gpu_name = cli->options.gpu.name;
     return KVPLAN_OK;
 }
 
-/* sglang's EnvBool of the process environment (scenario.c parses it). */
+/* --hisparse-config: a JSON object; host_to_device_ratio defaults to 2 */
+static kvplan_status hisparse_flag(cli_args *cli, const char *v,
+                                   kvplan_error *err)
+{
+    json_error_t jerr;
+    json_t *o = json_loads(v, 0, &jerr);
+    const json_t *r = json_object_get(o, "host_to_device_ratio");
+    if (!json_is_object(o) || (r != NULL && !json_is_number(r))) {
+        json_decref(o);
+        return bad(err, "--hisparse-config",
+                   "a JSON object such as {\"host_to_device_ratio\": 4}", v);
+    }
+    if (r != NULL)
+        cli->options.server.hisparse_host_to_device_ratio =
+            json_number_value(r);
+    cli->hisparse_text = v;
+    json_decref(o);
+    return KVPLAN_OK;
+}
+
+/* Stores `v` for row `f`. */
+static kvplan_status store(cli_args *cli, const flag *f, const char *v,
+                           kvplan_error *err)
+{
+    void *field = (char *)cli + f->offset;
+    int64_t x;
+    double d;
+    int w;
+    char words[512];
+    switch (f->kind) {
+    case K_OPT_INT:
+    case K_INT:
+        if (!parse_int(v, &x) || x < f->min)
+            return bad(err, f->name, f->expect, v);
+        if (f->kind == K_INT)
+            *(int64_t *)field = x;
+        else
+            *(kvplan_opt_int *)field = (kvplan_opt_int){x, true};
+        return KVPLAN_OK;
+    case K_DOUBLE:
+        if (!parse_double(v, &d))
+            return bad(err, f->name, "a number", v);
+        if (f->expect != NULL &&
+            !(d > f->lo && (f->hi_closed ? d <= f->hi : d < f->hi)))
+            return bad(err, f->name, f->expect, v);
+        *(kvplan_opt_double *)field = (kvplan_opt_double){d, true};
+        return KVPLAN_OK;
+    case K_WORD:
+    case K_NAME:
+        if (!kvplan_word_value((kvplan_word_set)f->words, v, &w))
+            return bad(err, f->name, one_of(f->words, words, sizeof words), v);
+        if (f->kind == K_WORD)
+            memcpy(field, &w, sizeof w);
+        else
+            *(const char **)field = v;
+        return KVPLAN_OK;
+    case K_TEXT:
+        *(const char **)field = v;
+        return KVPLAN_OK;
+    case K_GPU:
+        return gpu_flag(cli, v, err);
+    case K_GPU_MEMORY:
+        CLI_TRY(cli_parse_size_mib(v, f->name, &cli->gpu_memory_mib, err));
+        cli->gpu_memory_set = true;
+        return KVPLAN_OK;
+    case K_HISPARSE:
+        return hisparse_flag(cli, v, err);
+    case K_TRUE:
+        break;
+    }
+    return KVPLAN_OK;
+}
+
+/* sglang's EnvBool of the process environment. */
 static bool env_bool(const char *name, bool fallback)
 {
     const char *v = getenv(name);
@@ -321,12 +398,24 @@ static void read_environment(kvplan_server_args *s)
         env_bool("SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
     const char *iv = getenv("SGLANG_SWA_EVICTION_INTERVAL");
     if (iv != NULL)
-        s->SGLANG_SWA_EVICTION_INTERVAL = kvplan_env_int(
-            iv, strlen(iv), s->SGLANG_SWA_EVICTION_INTERVAL);
+        s->SGLANG_SWA_EVICTION_INTERVAL =
+            kvplan_env_int(iv, strlen(iv), s->SGLANG_SWA_EVICTION_INTERVAL);
 }
 
-kvplan_status cli_parse(int argc, char **argv, int first,
-                                cli_args *cli, kvplan_error *err)
+static const flag *find(const char *arg, size_t name_len)
+{
+    for (size_t k = 0; k < NUM_FLAGS; k++) {
+        const char *names[2] = {cli_flags[k].name, cli_flags[k].alias};
+        for (int j = 0; j < 2; j++)
+            if (names[j] && strlen(names[j]) == name_len &&
+                strncmp(names[j], arg, name_len) == 0)
+                return &cli_flags[k];
+    }
+    return NULL;
+}
+
+kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
+                        kvplan_error *err)
 {
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);
@@ -334,78 +423,55 @@ kvplan_status cli_parse(int argc, char **argv, int first,
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
         const char *eq = strchr(arg, '=');
-        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const flag *f = NULL;
-        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
-            const char *names[2] = {flags[k].name, flags[k].alias};
-            for (int j = 0; j < 2; j++)
-                if (names[j] && strlen(names[j]) == name_len &&
-                    strncmp(names[j], arg, name_len) == 0)
-                    f = &flags[k];
-        }
+        const flag *f = find(arg, eq ? (size_t)(eq - arg) : strlen(arg));
         if (f == NULL)
-            return usage(err, arg,
-                         arg[0] == '-' ? ": unknown option (see kvplan --help)"
-                                       : ": unexpected argument (see kvplan "
-                                         "--help)");
-        const char *v = NULL;
+            return fail(err, KVPLAN_INVALID_ARGUMENT, arg,
+                        "%.100s: %s (see kvplan --help)", arg,
+                        arg[0] == '-' ? "unknown option"
+                                      : "unexpected argument");
         if (f->kind == K_TRUE) {
             if (eq)
-                return usage(err, f->name, " takes no value");
+                return fail(err, KVPLAN_INVALID_ARGUMENT, f->name,
+                            "%s takes no value", f->name);
             *(bool *)((char *)cli + f->offset) = true;
             continue;
         }
-        if (eq) {
+        const char *v;
+        if (eq)
             v = eq + 1;
-        } else if (i + 1 < argc) {
+        else if (i + 1 < argc)
             v = argv[++i];
-        } else {
-            return usage(err, f->name, " needs a value");
-        }
-        void *field = (char *)cli + f->offset;
-        int64_t x;
-        double d;
-        switch (f->kind) {
-        case K_INT:
-            if (!parse_int(v, &x) ||
-                (x < 1 && strcmp(f->name, "--chunked-prefill-size") != 0 &&
-                 strcmp(f->name, "--disaggregation-decode-extra-slots") != 0))
-                return bad(err, f->name,
-                           strcmp(f->name, "--chunked-prefill-size") == 0
-                               ? "an integer"
-                               : "a positive integer",
-                           v);
-            *(kvplan_opt_int *)field = (kvplan_opt_int){x, true};
-            break;
-        case K_INT64: /* sizes and counts: positive */
-            if (!parse_int(v, &x) || x < 1)
-                return bad(err, f->name, "a positive integer", v);
-            *(int64_t *)field = x;
-            break;
-        case K_DOUBLE:
-            if (!parse_double(v, &d))
-                return bad(err, f->name, "a number", v);
-            if (strcmp(f->name, "--mem-fraction-static") == 0 &&
-                !(d > 0 && d < 1))
-                return bad(err, f->name, "a fraction in (0, 1)", v);
-            if (strcmp(f->name, "--swa-full-tokens-ratio") == 0 &&
-                !(d > 0 && d <= 1))
-                return bad(err, f->name, "a ratio in (0, 1]", v);
-            *(kvplan_opt_double *)field = (kvplan_opt_double){d, true};
-            break;
-        case K_TEXT:
-            *(const char **)field = v;
-            break;
-        case K_CHOICE: {
-            kvplan_status st = choice(cli, f->name, v, err);
-            if (st != KVPLAN_OK)
-                return st;
-            break;
-        }
-        case K_TRUE:
-            break;
-        }
+        else
+            return fail(err, KVPLAN_INVALID_ARGUMENT, f->name,
+                        "%s needs a value", f->name);
+        CLI_TRY(store(cli, f, v, err));
     }
     cli->options.model_path = cli->model_path;
+    return KVPLAN_OK;
+}
+
+kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err)
+{
+    kvplan_plan_options *o = &cli->options;
+    if (cli->gpu_auto) {
+        CLI_TRY(kvplan_gpu_probe(&o->gpu, &cli->gpu_count, err));
+        o->gpu_set = true;
+        cli->gpu_name = o->gpu.name;
+    }
+    if (cli->gpu_memory_set) {
+        /* another board's total; sm90 unless --gpu names the board */
+        if (!o->gpu_set)
+            kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &o->gpu);
+        if (!cli->gpu_auto && cli->gpu_name == NULL)
+            snprintf(o->gpu.name, sizeof o->gpu.name, "custom");
+        o->gpu.total_mib = cli->gpu_memory_mib;
+        o->gpu_set = true;
+        cli->gpu_name = cli->gpu_name ? cli->gpu_name : "custom";
+    }
+    if (!o->gpu_set && !o->available_bytes.set) {
+        kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &o->gpu);
+        o->gpu_set = true;
+        cli->gpu_name = o->gpu.name;
+    }
     return KVPLAN_OK;
 }

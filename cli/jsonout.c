@@ -33,13 +33,27 @@ static int write_string(const char *str, size_t len, FILE *out)
         uint32_t c = utf8_next(&p);
         int rc;
         switch (c) {
-        case '"': rc = fputs("\\\"", out); break;
-        case '\\': rc = fputs("\\\\", out); break;
-        case '\n': rc = fputs("\\n", out); break;
-        case '\r': rc = fputs("\\r", out); break;
-        case '\t': rc = fputs("\\t", out); break;
-        case '\b': rc = fputs("\\b", out); break;
-        case '\f': rc = fputs("\\f", out); break;
+        case '"':
+            rc = fputs("\\\"", out);
+            break;
+        case '\\':
+            rc = fputs("\\\\", out);
+            break;
+        case '\n':
+            rc = fputs("\\n", out);
+            break;
+        case '\r':
+            rc = fputs("\\r", out);
+            break;
+        case '\t':
+            rc = fputs("\\t", out);
+            break;
+        case '\b':
+            rc = fputs("\\b", out);
+            break;
+        case '\f':
+            rc = fputs("\\f", out);
+            break;
         default:
             if (c < 0x20 || (c >= 0x7F && c < 0x10000)) {
                 rc = fprintf(out, "\\u%04x", c);

@@ -10,14 +10,14 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#define CLI_PLAN_SCHEMA_VERSION 1
+#define CLI_PLAN_SCHEMA_VERSION 2
 
 /* Writes the human report; returns 0 or -1 on a write error. */
-int cli_report_text(FILE *out, const cli_args *cli,
-                        const kvplan_model *model, const kvplan_plan *plan);
+int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
+                    const kvplan_plan *plan);
 
 /* The --json document (new reference), or NULL when out of memory. */
 json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
-                            const kvplan_plan *plan);
+                        const kvplan_plan *plan);
 
 #endif /* KVPLAN_REPORT_H */

@@ -32,9 +32,9 @@ static void set_field(kvplan_error *err, const char *path)
 static kvplan_status type_error(kvplan_error *err, const char *path,
                                 const char *expected, const json_t *v)
 {
-    static const char *const names[] = {"an object", "an array", "a string",
-                                        "an integer", "a real", "true",
-                                        "false", "null"};
+    static const char *const names[] = {"an object",  "an array", "a string",
+                                        "an integer", "a real",   "true",
+                                        "false",      "null"};
     const char *got = names[json_typeof(v)];
     kvplan_status st = KVPLAN_PARSE;
     if (err != NULL) {
@@ -225,8 +225,8 @@ static void read_env_bool(reader *r, const char *key, bool *out)
     else if (json_is_integer(v))
         *out = json_integer_value(v) != 0;
     else if (json_is_string(v))
-        *out = kvplan_env_bool(json_string_value(v),
-                                     json_string_length(v), *out);
+        *out =
+            kvplan_env_bool(json_string_value(v), json_string_length(v), *out);
     else
         r->st = type_error(r->err, r->path, "a boolean or a string", v);
 }
@@ -242,8 +242,8 @@ static void read_env_int(reader *r, const char *key, int64_t *out)
     else if (json_is_boolean(v))
         *out = json_is_true(v);
     else if (json_is_string(v))
-        *out = kvplan_env_int(json_string_value(v),
-                                    json_string_length(v), *out);
+        *out =
+            kvplan_env_int(json_string_value(v), json_string_length(v), *out);
     else
         r->st = type_error(r->err, r->path, "an integer or a string", v);
 }
@@ -331,8 +331,8 @@ static void read_model(reader *r, cli_scenario *s)
     read_opt_int(r, "qk_nope_head_dim", &k->model.qk_nope_head_dim);
     read_ids(r, s, "full_attention_layer_ids",
              &k->model.full_attention_layer_ids, NULL);
-    read_ids(r, s, "swa_attention_layer_ids",
-             &k->model.swa_attention_layer_ids, NULL);
+    read_ids(r, s, "swa_attention_layer_ids", &k->model.swa_attention_layer_ids,
+             NULL);
     read_ids(r, s, "compress_ratios", &k->model.compress_ratios, NULL);
     read_opt_int(r, "window_size", &k->model.window_size);
     read_opt_int(r, "index_head_dim", &k->model.index_head_dim);
@@ -357,8 +357,8 @@ static void read_model(reader *r, cli_scenario *s)
             struct kvplan_minimax_sparse *m =
                 &k->model.hf_config.minimax_sparse;
             k->model.hf_config.is_minimax_sparse = true;
-            reader mr = {ms, "/model/hf_config/minimax_sparse", r->err,
-                         KVPLAN_OK, {0}};
+            reader mr = {
+                ms, "/model/hf_config/minimax_sparse", r->err, KVPLAN_OK, {0}};
             read_ids(&mr, s, "dense_layer_ids", &m->dense_layer_ids, NULL);
             read_ids(&mr, s, "sparse_layer_ids", &m->sparse_layer_ids, NULL);
             read_ids(&mr, s, "disable_value_layer_ids",
@@ -480,7 +480,7 @@ static kvplan_status read_calls(const json_t *obj, cli_scenario *s,
 }
 
 kvplan_status cli_scenario_parse(const json_t *obj, cli_scenario *out,
-                                     kvplan_error *err)
+                                 kvplan_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(obj))
@@ -519,217 +519,4 @@ kvplan_status cli_scenario_parse(const json_t *obj, cli_scenario *out,
         cli_scenario_free(out);
     }
     return st;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Answers                                                                   */
-/* ------------------------------------------------------------------------ */
-
-static json_t *opt_json(kvplan_opt_int v)
-{
-    return v.set ? json_integer(v.value) : json_null();
-}
-
-static json_t *real_repr(double x)
-{
-    char buf[40];
-    kvplan_format_double(x, buf, sizeof buf);
-    return json_string(buf);
-}
-
-json_t *cli_pool_config_json(const kvplan_configurator *conf,
-                                 const kvplan_pool_config *cfg)
-{
-    json_t *o = json_object();
-    if (o == NULL)
-        return NULL;
-    int bad = 0;
-    bad |= json_object_set_new(o, "configurator",
-                               json_string(kvplan_configurator_name(conf->kind)));
-    bad |= json_object_set_new(o, "max_total_num_tokens",
-                               json_integer(cfg->max_total_num_tokens));
-    bad |= json_object_set_new(o, "full_max_total_num_tokens",
-                               opt_json(cfg->full_max_total_num_tokens));
-    bad |= json_object_set_new(o, "swa_max_total_num_tokens",
-                               opt_json(cfg->swa_max_total_num_tokens));
-    bad |= json_object_set_new(o, "c4_max_total_num_tokens",
-                               json_integer(cfg->c4_max_total_num_tokens));
-    bad |= json_object_set_new(o, "c128_max_total_num_tokens",
-                               json_integer(cfg->c128_max_total_num_tokens));
-    bad |= json_object_set_new(o, "c4_state_pool_size",
-                               json_integer(cfg->c4_state_pool_size));
-    bad |= json_object_set_new(o, "c128_state_pool_size",
-                               json_integer(cfg->c128_state_pool_size));
-    bad |= json_object_set_new(o, "max_running_requests",
-                               opt_json(cfg->max_running_requests));
-    if (conf->kind == KVPLAN_CONFIGURATOR_DSV4) {
-        bad |= json_object_set_new(o, "bytes_per_full_token",
-                                   real_repr(conf->bytes_per_full_token));
-    } else {
-        bad |= json_object_set_new(o, "cell_size",
-                                   conf->cell_size_is_float
-                                       ? real_repr(conf->cell_size)
-                                       : json_integer(conf->cell_size_bytes));
-    }
-    if (conf->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
-        bad |= json_object_set_new(o, "swa_cap", json_integer(conf->swa_cap));
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
-static json_t *error_json(const kvplan_configurator *conf,
-                          const kvplan_error *err, bool at_create)
-{
-    json_t *o = json_object();
-    if (o == NULL)
-        return NULL;
-    int bad = 0;
-    bad |= json_object_set_new(o, "error",
-                               json_string(kvplan_status_kind(err->code)));
-    bad |= json_object_set_new(o, "message", json_string(err->message));
-    if (err->field[0] != '\0')
-        bad |= json_object_set_new(o, "field", json_string(err->field));
-    if (at_create)
-        bad |= json_object_set_new(o, "stage", json_string("create"));
-    else
-        bad |= json_object_set_new(
-            o, "configurator",
-            json_string(kvplan_configurator_name(conf->kind)));
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
-json_t *cli_scenario_run(const cli_scenario *s)
-{
-    json_t *results = json_array();
-    if (results == NULL)
-        return NULL;
-    kvplan_configurator conf;
-    kvplan_error err;
-    if (kvplan_configurator_init(&conf, &s->rank, &err) != KVPLAN_OK) {
-        for (size_t i = 0; i < s->num_calls; i++)
-            if (json_array_append_new(results, error_json(NULL, &err, true)))
-                goto oom;
-        return results;
-    }
-    kvplan_pool_config last;
-    bool have_last = false;
-    for (size_t i = 0; i < s->num_calls; i++) {
-        const cli_call *c = &s->calls[i];
-        kvplan_status st;
-        if (c->entry == CLI_CALL_FINALIZE) {
-            if (!have_last) {
-                json_t *skip = json_pack("{s:s}", "skipped",
-                                         "the call before it failed");
-                if (json_array_append_new(results, skip))
-                    goto oom;
-                continue;
-            }
-            last.max_running_requests = (kvplan_opt_int){c->value, true};
-            st = kvplan_finalize_with_max_running_requests(&conf, &last, &err);
-        } else if (c->entry == CLI_CALL_AVAILABLE_BYTES) {
-            st = kvplan_calculate_pool_sizes(&conf, c->value, c->page_size,
-                                             &last, &err);
-        } else {
-            st = kvplan_calculate_pool_sizes_from_max_tokens(
-                &conf, c->value, c->page_size, &last, &err);
-        }
-        have_last = st == KVPLAN_OK;
-        json_t *answer = have_last ? cli_pool_config_json(&conf, &last)
-                                   : error_json(&conf, &err, false);
-        if (json_array_append_new(results, answer))
-            goto oom;
-    }
-    return results;
-oom:
-    json_decref(results);
-    return NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Comparison with expected answers                                          */
-/* ------------------------------------------------------------------------ */
-
-static const char *const answer_keys[] = {
-    "configurator",         "max_total_num_tokens",
-    "full_max_total_num_tokens", "swa_max_total_num_tokens",
-    "c4_max_total_num_tokens",   "c128_max_total_num_tokens",
-    "c4_state_pool_size",        "c128_state_pool_size",
-    "max_running_requests",      "cell_size",
-    "bytes_per_full_token",      "swa_cap",
-};
-
-static bool same_value(const json_t *a, const json_t *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return json_equal((json_t *)a, (json_t *)b) != 0;
-}
-
-static void describe(char *why, size_t size, size_t call, const char *key,
-                     const json_t *want, const json_t *got)
-{
-    char *w = want ? json_dumps(want, JSON_ENCODE_ANY) : NULL;
-    char *g = got ? json_dumps(got, JSON_ENCODE_ANY) : NULL;
-    snprintf(why, size, "call %zu: %s: expected %s, got %s", call, key,
-             w ? w : "(absent)", g ? g : "(absent)");
-    free(w);
-    free(g);
-}
-
-static bool compare_one(const json_t *want, const json_t *got, size_t call,
-                        char *why, size_t size)
-{
-    if (!json_is_object(want) || !json_is_object(got)) {
-        describe(why, size, call, "result", want, got);
-        return false;
-    }
-    const char *const *keys = answer_keys;
-    size_t nkeys = sizeof answer_keys / sizeof answer_keys[0];
-    static const char *const error_keys[] = {"skipped", "error",
-                                             "configurator", "stage"};
-    if (json_object_get(want, "error") || json_object_get(want, "skipped") ||
-        json_object_get(got, "error") || json_object_get(got, "skipped")) {
-        keys = error_keys;
-        nkeys = sizeof error_keys / sizeof error_keys[0];
-    }
-    for (size_t k = 0; k < nkeys; k++) {
-        const json_t *a = json_object_get(want, keys[k]);
-        const json_t *b = json_object_get(got, keys[k]);
-        if (!same_value(a, b)) {
-            describe(why, size, call, keys[k], a, b);
-            return false;
-        }
-    }
-    return true;
-}
-
-size_t cli_results_compare(const json_t *expected, const json_t *actual,
-                               char *why, size_t why_size)
-{
-    size_t n = json_array_size(expected);
-    size_t m = json_array_size(actual);
-    size_t bad = 0;
-    if (why_size > 0)
-        why[0] = '\0';
-    for (size_t i = 0; i < n || i < m; i++) {
-        if (i >= n || i >= m) {
-            if (bad++ == 0)
-                snprintf(why, why_size, "expected %zu results, got %zu", n, m);
-            continue;
-        }
-        char one[512];
-        if (!compare_one(json_array_get(expected, i), json_array_get(actual, i),
-                         i, one, sizeof one)) {
-            if (bad++ == 0)
-                snprintf(why, why_size, "%s", one);
-        }
-    }
-    return bad;
 }

@@ -553,16 +553,17 @@ typedef enum kvplan_word_set {
     KVPLAN_WORDS_ATTENTION_BACKEND = 4 /* names only; value = index */
 } kvplan_word_set;
 
-/* The `index`-th word a set accepts (aliases included, canonical words
- * first), its value in *value when not NULL; NULL past the end or for an
- * unknown set. */
+/* The `index`-th word a set accepts, aliases included, in the order
+ * sglang lists them; its value in *value when not NULL. NULL past the end
+ * or for an unknown set. */
 KVPLAN_API const char *kvplan_word_at(kvplan_word_set set, size_t index,
                                       int *value);
 /* Looks `word` up in `set`: true and *value set, or false (and *value left
  * alone) when the word is not one of the set's, or NULL. */
 KVPLAN_API bool kvplan_word_value(kvplan_word_set set, const char *word,
                                   int *value);
-/* The canonical word of `value` in `set`; NULL when none. */
+/* The canonical word of `value` in `set` (never an alias: "bf16", not
+ * "bfloat16"); NULL when none. */
 KVPLAN_API const char *kvplan_word_name(kvplan_word_set set, int value);
 
 /*

@@ -114,71 +114,80 @@ kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
 typedef struct word {
     const char *word;
     int value;
+    bool alias; /* another spelling: never the canonical name */
 } word;
+
+/* Each set in the order sglang's --help lists it. */
 
 /* --kv-cache-dtype (server_args.py choices) */
 static const word kv_cache_dtype_words[] = {
-    {"auto", KVPLAN_KV_AUTO},         {"fp8_e5m2", KVPLAN_KV_FP8_E5M2},
-    {"fp8_e4m3", KVPLAN_KV_FP8_E4M3}, {"bf16", KVPLAN_KV_BF16},
-    {"fp4_e2m1", KVPLAN_KV_FP4_E2M1}, {"bfloat16", KVPLAN_KV_BF16},
+    {"auto", KVPLAN_KV_AUTO, false},
+    {"fp8_e5m2", KVPLAN_KV_FP8_E5M2, false},
+    {"fp8_e4m3", KVPLAN_KV_FP8_E4M3, false},
+    {"bf16", KVPLAN_KV_BF16, false},
+    {"bfloat16", KVPLAN_KV_BF16, true},
+    {"fp4_e2m1", KVPLAN_KV_FP4_E2M1, false},
 };
 
 /* --dtype */
 static const word dtype_words[] = {
-    {"auto", KVPLAN_DT_AUTO},         {"float16", KVPLAN_DT_FLOAT16},
-    {"bfloat16", KVPLAN_DT_BFLOAT16}, {"float32", KVPLAN_DT_FLOAT32},
-    {"half", KVPLAN_DT_FLOAT16},      {"float", KVPLAN_DT_FLOAT32},
+    {"auto", KVPLAN_DT_AUTO, false},
+    {"half", KVPLAN_DT_FLOAT16, true},
+    {"float16", KVPLAN_DT_FLOAT16, false},
+    {"bfloat16", KVPLAN_DT_BFLOAT16, false},
+    {"float", KVPLAN_DT_FLOAT32, true},
+    {"float32", KVPLAN_DT_FLOAT32, false},
 };
 
 /* --speculative-algorithm, in sglang's spelling; NEXTN and FROZEN_KV_MTP
  * run as EAGLE */
 static const word spec_words[] = {
-    {"EAGLE", KVPLAN_SPEC_EAGLE},
-    {"EAGLE3", KVPLAN_SPEC_EAGLE3},
-    {"STANDALONE", KVPLAN_SPEC_STANDALONE},
-    {"DFLASH", KVPLAN_SPEC_DFLASH},
-    {"DSPARK", KVPLAN_SPEC_DSPARK},
-    {"NGRAM", KVPLAN_SPEC_NGRAM},
-    {"NEXTN", KVPLAN_SPEC_EAGLE},
-    {"FROZEN_KV_MTP", KVPLAN_SPEC_EAGLE},
+    {"EAGLE", KVPLAN_SPEC_EAGLE, false},
+    {"EAGLE3", KVPLAN_SPEC_EAGLE3, false},
+    {"NEXTN", KVPLAN_SPEC_EAGLE, true},
+    {"STANDALONE", KVPLAN_SPEC_STANDALONE, false},
+    {"DFLASH", KVPLAN_SPEC_DFLASH, false},
+    {"DSPARK", KVPLAN_SPEC_DSPARK, false},
+    {"NGRAM", KVPLAN_SPEC_NGRAM, false},
+    {"FROZEN_KV_MTP", KVPLAN_SPEC_EAGLE, true},
 };
 
 /* --disaggregation-mode */
 static const word disagg_words[] = {
-    {"null", KVPLAN_DISAGG_NULL},
-    {"prefill", KVPLAN_DISAGG_PREFILL},
-    {"decode", KVPLAN_DISAGG_DECODE},
+    {"null", KVPLAN_DISAGG_NULL, false},
+    {"prefill", KVPLAN_DISAGG_PREFILL, false},
+    {"decode", KVPLAN_DISAGG_DECODE, false},
 };
 
 /* --attention-backend: sglang's ATTENTION_BACKEND_CHOICES (nsa and
  * compressed are its deprecated aliases of dsa and dsv4) */
 static const word backend_words[] = {
-    {"triton", 0},
-    {"torch_native", 1},
-    {"flex_attention", 2},
-    {"dsa", 3},
-    {"dsv4", 4},
-    {"cutlass_mla", 5},
-    {"fa3", 6},
-    {"fa4", 7},
-    {"flashinfer", 8},
-    {"flashmla", 9},
-    {"trtllm_mla", 10},
-    {"cutedsl_mla", 11},
-    {"tokenspeed_mla", 12},
-    {"trtllm_mha", 13},
-    {"dual_chunk_flash_attn", 14},
-    {"hpc_ops", 15},
-    {"minicpm_flashattn", 16},
-    {"minicpm_flashinfer", 17},
-    {"aiter", 18},
-    {"wave", 19},
-    {"intel_amx", 20},
-    {"ascend", 21},
-    {"intel_xpu", 22},
-    {"mlu", 23},
-    {"nsa", 3},
-    {"compressed", 4},
+    {"triton", 0, false},
+    {"torch_native", 1, false},
+    {"flex_attention", 2, false},
+    {"dsa", 3, false},
+    {"nsa", 3, true},
+    {"dsv4", 4, false},
+    {"compressed", 4, true},
+    {"cutlass_mla", 5, false},
+    {"fa3", 6, false},
+    {"fa4", 7, false},
+    {"flashinfer", 8, false},
+    {"flashmla", 9, false},
+    {"trtllm_mla", 10, false},
+    {"cutedsl_mla", 11, false},
+    {"tokenspeed_mla", 12, false},
+    {"trtllm_mha", 13, false},
+    {"dual_chunk_flash_attn", 14, false},
+    {"hpc_ops", 15, false},
+    {"minicpm_flashattn", 16, false},
+    {"minicpm_flashinfer", 17, false},
+    {"aiter", 18, false},
+    {"wave", 19, false},
+    {"intel_amx", 20, false},
+    {"ascend", 21, false},
+    {"intel_xpu", 22, false},
+    {"mlu", 23, false},
 };
 
 static const struct {
@@ -228,8 +237,8 @@ const char *kvplan_word_name(kvplan_word_set set, int value)
 {
     if ((size_t)set >= sizeof sets / sizeof sets[0])
         return NULL;
-    for (size_t i = 0; i < sets[set].count; i++) /* canonical words first */
-        if (sets[set].words[i].value == value)
+    for (size_t i = 0; i < sets[set].count; i++)
+        if (sets[set].words[i].value == value && !sets[set].words[i].alias)
             return sets[set].words[i].word;
     return NULL;
 }

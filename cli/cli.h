@@ -1,0 +1,39 @@
+/*
+ * cli.h: what the kvplan command's files share: its exit statuses (also in
+ * --help and the README), the one error printer, and its commands.
+ */
+#ifndef KVPLAN_CLI_H
+#define KVPLAN_CLI_H
+
+#include "kvplan.h"
+
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_DOES_NOT_FIT = 1, /* the budget cannot hold the pools */
+    CLI_EXIT_USAGE = 2,        /* an unknown command, option or value */
+    CLI_EXIT_BAD_INPUT = 3,    /* a malformed config or scenario, or a
+                                  configuration sglang refuses */
+    CLI_EXIT_INTERNAL = 4      /* out of memory, write error */
+};
+
+/* Returns from the enclosing function unless `expr` is KVPLAN_OK. */
+#define CLI_TRY(expr)                                                          \
+    do {                                                                       \
+        kvplan_status cli_st_ = (expr);                                        \
+        if (cli_st_ != KVPLAN_OK)                                              \
+            return cli_st_;                                                    \
+    } while (0)
+
+/* The exit status for a library status. */
+int cli_exit_for(kvplan_status st);
+
+/* Prints "kvplan: MESSAGE" on standard error; returns the exit status. */
+int cli_fail(const kvplan_error *err);
+
+/* The commands (argv as main's). */
+int cli_cmd_plan(int argc, char **argv);
+int cli_cmd_pools(int argc, char **argv);
+int cli_cmd_list_gpus(void);
+int cli_cmd_list_models(void);
+
+#endif /* KVPLAN_CLI_H */

@@ -1,0 +1,129 @@
+/*
+ * cmd_plan.c: the main job, a plan of one server: the flags parsed, the
+ * GPU resolved, the model (and its draft) loaded with its weights measured
+ * from a model directory, kvplan_plan_compute, then the text or JSON
+ * report. And the two listings of what is built in.
+ */
+#include "cli.h"
+#include "flags.h"
+#include "jsonout.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The weights' real size from a model directory's safetensors; the
+ * library estimates them otherwise. --weight-bytes wins. */
+static void measure_weights(cli_args *cli)
+{
+    int64_t bytes;
+    if (!cli->options.weight_bytes.set &&
+        kvplan_weights_from_dir(cli->model_path, &bytes, NULL) == KVPLAN_OK)
+        cli->options.weight_bytes = (kvplan_opt_int){bytes, true};
+    if (cli->draft_model_path != NULL &&
+        kvplan_weights_from_dir(cli->draft_model_path, &bytes, NULL) ==
+            KVPLAN_OK)
+        cli->options.draft_weight_bytes = (kvplan_opt_int){bytes, true};
+}
+
+static int report(const cli_args *cli, const kvplan_model *model,
+                  const kvplan_plan *plan)
+{
+    int rc = CLI_EXIT_OK;
+    if (cli->json) {
+        json_t *doc = cli_report_json(cli, model, plan);
+        if (doc == NULL || cli_json_write(doc, stdout) != 0 ||
+            fputc('\n', stdout) == EOF)
+            rc = CLI_EXIT_INTERNAL;
+        json_decref(doc);
+    } else if (cli_report_text(stdout, cli, model, plan) != 0) {
+        rc = CLI_EXIT_INTERNAL;
+    }
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+}
+
+int cli_cmd_plan(int argc, char **argv)
+{
+    cli_args *cli = malloc(sizeof *cli);
+    kvplan_plan *plan = malloc(sizeof *plan);
+    kvplan_model *model = NULL, *draft = NULL;
+    kvplan_error err;
+    int rc = CLI_EXIT_OK;
+    kvplan_status st;
+    if (cli == NULL || plan == NULL) {
+        fprintf(stderr, "kvplan: out of memory\n");
+        rc = CLI_EXIT_INTERNAL;
+    } else if ((st = cli_parse(argc, argv, 1, cli, &err)) != KVPLAN_OK) {
+        fprintf(stderr, "kvplan: %s\n", err.message);
+        rc = CLI_EXIT_USAGE; /* an unknown flag or a bad value */
+    } else if (cli->help) {
+        rc = cli_help(stdout) == 0 && fflush(stdout) == 0 ? CLI_EXIT_OK
+                                                          : CLI_EXIT_INTERNAL;
+    } else {
+        if (cli->model_path == NULL)
+            cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
+        if ((st = cli_resolve_gpu(cli, &err)) != KVPLAN_OK ||
+            (st =
+                 kvplan_model_load_override(cli->model_path, cli->override_args,
+                                            &model, &err)) != KVPLAN_OK ||
+            (cli->draft_model_path != NULL &&
+             (st = kvplan_model_load(cli->draft_model_path, &draft, &err)) !=
+                 KVPLAN_OK)) {
+            rc = cli_fail(&err);
+        } else {
+            cli->options.server.speculative_draft_model = draft;
+            measure_weights(cli);
+            st = kvplan_plan_compute(model, &cli->options, plan, &err);
+            if (st == KVPLAN_INVALID_ARGUMENT) { /* a value out of range */
+                cli_fail(&err);
+                rc = CLI_EXIT_USAGE;
+            } else if (st != KVPLAN_OK)
+                rc = cli_fail(&err);
+            else
+                rc = report(cli, model, plan);
+        }
+    }
+    kvplan_model_free(model);
+    kvplan_model_free(draft);
+    free(plan);
+    free(cli);
+    return rc;
+}
+
+int cli_cmd_list_gpus(void)
+{
+    printf("%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
+    kvplan_gpu g;
+    for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++)
+        printf("%-12s %10.0f  %s\n", g.name, g.total_mib, g.arch);
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+}
+
+/* The built-in catalog: short name, Hugging Face id, what kvplan makes
+ * of it. */
+int cli_cmd_list_models(void)
+{
+    printf("%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
+    for (size_t i = 0; kvplan_catalog_name(i) != NULL; i++) {
+        kvplan_model *m = NULL;
+        kvplan_error err;
+        const char *what;
+        char buf[160];
+        if (kvplan_model_load(kvplan_catalog_name(i), &m, &err) == KVPLAN_OK) {
+            const kvplan_model_info *info = kvplan_model_get_info(m);
+            snprintf(buf, sizeof buf, "%s%s", info->architecture,
+                     info->is_draft_only ? " (draft head)" : "");
+            what = buf;
+        } else {
+            snprintf(buf, sizeof buf, "(refused: %s)",
+                     err.code == KVPLAN_PARSE ? "not a Hugging Face config"
+                                              : "architecture not served");
+            what = buf;
+        }
+        const char *hf = kvplan_catalog_hf_id(i);
+        printf("%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
+               what);
+        kvplan_model_free(m);
+    }
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+}

@@ -1,0 +1,252 @@
+/*
+ * explain.c: --explain and the notes: every term of the bytes-per-token sum
+ * and of the budget, in words, from the terms the configurator and the
+ * plan publish (kvplan_configurator.terms, kvplan_budget, the
+ * allocation), never from a second derivation of sglang's rules. The text
+ * report and the JSON one print the same lines.
+ */
+#include "explain.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+
+void cli_add(cli_lines *l, const char *fmt, ...)
+{
+    if (l->n >= sizeof l->text / sizeof l->text[0]) {
+        l->dropped++; /* reported by the writers, not lost in silence */
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text[l->n++], sizeof l->text[0], fmt, ap);
+    va_end(ap);
+}
+
+const char *cli_repr(double x, char *buf)
+{
+    kvplan_format_double(x, buf, 40);
+    return buf;
+}
+
+/* The configurator's coefficient as sglang's log or the golden file
+ * writes it. */
+void cli_coefficient_text(const kvplan_configurator *c, char *buf)
+{
+    if (c->kind == KVPLAN_CONFIGURATOR_DSV4)
+        kvplan_format_double(c->bytes_per_full_token, buf, 40);
+    else if (c->cell_size_is_float)
+        kvplan_format_double(c->cell_size, buf, 40);
+    else
+        snprintf(buf, 40, "%lld", (long long)c->cell_size_bytes);
+}
+
+void cli_explain_cell(cli_lines *l, const kvplan_model *model,
+                      const kvplan_stage_plan *sp)
+{
+    const kvplan_rank *r = &sp->rank;
+    const kvplan_configurator *c = &sp->configurator;
+    /* the terms the configurator priced, not a second derivation */
+    const kvplan_configurator_terms *t = &c->terms;
+    int64_t tp = r->parallel.attn_tp_size;
+    int64_t heads = t->kv_heads;
+    int64_t elem = t->kv_dtype_bytes;
+    const char *dt = kvplan_dtype_name(r->runner.kv_cache_dtype);
+    char a[40], b[40];
+    (void)model;
+    switch (c->kind) {
+    case KVPLAN_CONFIGURATOR_DEFAULT:
+        if (r->runner.use_mla_backend) {
+            cli_add(
+                l,
+                "cell_size: MLA (kv_lora_rank %lld + qk_rope_head_dim %lld) "
+                "x %lld layers x %lld bytes (%s)",
+                (long long)r->model.kv_lora_rank.value,
+                (long long)r->model.qk_rope_head_dim.value,
+                (long long)t->priced_layers, (long long)elem, dt);
+            if (r->model.hf_config.is_deepseek_dsa)
+                cli_add(l,
+                        "cell_size: + DSA indexer (index_head_dim %lld + %lld "
+                        "scale bytes) x %lld layers x 1 byte",
+                        (long long)r->model.hf_config.index_head_dim.value,
+                        (long long)(t->dsa_indexer_bytes -
+                                    r->model.hf_config.index_head_dim.value),
+                        (long long)t->priced_layers);
+        } else if (r->model.hf_config.is_minimax_sparse) {
+            cli_add(l,
+                    "cell_size: MiniMax sparse: K+V of every local layer, %lld "
+                    "heads x head_dim %lld x %lld bytes, plus the indexer "
+                    "(sparse_index_dim %lld, model dtype)",
+                    (long long)heads, (long long)r->model.head_dim.value,
+                    (long long)elem,
+                    (long long)r->model.hf_config.minimax_sparse
+                        .sparse_index_dim.value);
+        } else {
+            cli_add(
+                l,
+                "cell_size: %lld KV heads per rank (%lld // attn_tp %lld, at "
+                "least 1) x (head_dim %lld + v_head_dim %lld) x %lld layers "
+                "x %lld bytes (%s)",
+                (long long)heads, (long long)r->model.num_key_value_heads,
+                (long long)tp, (long long)r->model.head_dim.value,
+                (long long)r->model.v_head_dim.value,
+                (long long)t->priced_layers, (long long)elem, dt);
+            if (r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2)
+                cli_add(l, "cell_size: fp4 packs two values a byte (// 2) and "
+                           "adds one scale byte per 16 K and V values");
+        }
+        if (t->draft_layers > 0 && r->runner.eagle_draft_num_layers.set)
+            cli_add(l,
+                    "cell_size: x (1 + %lld draft layers / %lld layers), in "
+                    "floats, truncated (EAGLE/MTP draft KV)",
+                    (long long)t->draft_layers, (long long)t->num_layers);
+        if (t->draft_layers > 0 && r->runner.dflash_draft_num_layers.set)
+            cli_add(
+                l,
+                "cell_size: x (%lld + %lld draft layers) / %lld, rounded up "
+                "(DFLASH draft KV)",
+                (long long)t->num_layers, (long long)t->draft_layers,
+                (long long)t->num_layers);
+        cli_add(l, "cell_size = %lld bytes per token",
+                (long long)c->cell_size_bytes);
+        break;
+    case KVPLAN_CONFIGURATOR_HYBRID_SWA:
+    case KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP:
+        cli_add(l,
+                "full layer bytes per token F = %lld; sliding-window layer S = "
+                "%lld (%s)",
+                (long long)c->terms.full_per_token,
+                (long long)c->terms.swa_per_token, dt);
+        if (c->terms.full_layers_num == 0)
+            cli_add(l,
+                    "cell_size = S x %lld sliding layers + F x %lld draft "
+                    "layers (all sliding: no ratio)",
+                    (long long)c->terms.swa_layers_num,
+                    (long long)c->terms.draft_full_layers_num);
+        else
+            cli_add(l,
+                    "cell_size = F x (%lld full + %lld draft layers) + "
+                    "swa_full_tokens_ratio %s x S x %lld sliding layers = %s",
+                    (long long)c->terms.full_layers_num,
+                    (long long)c->terms.draft_full_layers_num,
+                    cli_repr(c->terms.swa_full_tokens_ratio, a),
+                    (long long)c->terms.swa_layers_num,
+                    cli_repr(c->cell_size, b));
+        if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
+            cli_add(l,
+                    "swa_cap = per request (window + eviction interval x draft "
+                    "tokens + page + one decode allocation) x requests + "
+                    "prefill chunks in flight + page = %lld tokens",
+                    (long long)c->swa_cap);
+        break;
+    case KVPLAN_CONFIGURATOR_DSV4:
+        cli_add(l,
+                "bytes_per_full_token: %lld layers (%lld c4, %lld c128); "
+                "ratio %s x %lld KV bytes on every layer, 1/4 (c4) and 1/128 "
+                "(c128) of them compressed, the c4 indexer and states",
+                (long long)c->terms.num_layers_total,
+                (long long)c->terms.num_layers_ca4,
+                (long long)c->terms.num_layers_ca128,
+                cli_repr(c->terms.swa_full_tokens_ratio, a),
+                (long long)c->terms.dsv4_kv_bytes);
+        cli_add(l, "bytes_per_full_token = %s",
+                cli_repr(c->bytes_per_full_token, b));
+        break;
+    }
+}
+
+void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
+{
+    const kvplan_budget *b = &p->budget;
+    char f[40];
+    if (b->given) {
+        cli_add(l, "available_bytes = %lld, given with --available-bytes",
+                (long long)p->stages[0].available_bytes);
+        return;
+    }
+    cli_add(l, "gpu memory = %.0f MiB (%s)", b->gpu_mem_mib,
+            cli->gpu_name ? cli->gpu_name : "?");
+    if (b->mem_fraction_auto) {
+        cli_add(
+            l,
+            "reserved = 512 + %.0f (activations: 1.5 x max(chunk, 2048)) + "
+            "%lld / 8 x 1024 (tp x pp) + %.0f (cuda graphs) MiB%s = %.0f MiB",
+            b->activation_mib,
+            (long long)(cli->options.server.tp_size *
+                        cli->options.server.pp_size),
+            b->graph_mib,
+            b->gpu_mem_mib > 60 * 1024 ? ", at least 10240 above 60 GiB" : "",
+            b->reserved_mib);
+        cli_add(l, "mem_fraction_static = round((%.0f - %.0f) / %.0f, 3) = %s",
+                b->gpu_mem_mib, b->reserved_mib, b->gpu_mem_mib,
+                cli_repr(b->mem_fraction_static, f));
+    } else {
+        cli_add(l, "mem_fraction_static = %s, given",
+                cli_repr(b->mem_fraction_static, f));
+    }
+    cli_add(
+        l,
+        "free before loading = %.0f MiB - %.2f GiB CUDA context (estimate) = "
+        "%.4f GiB",
+        b->gpu_mem_mib, b->context_overhead_bytes / GIB, b->pre_load_gib);
+    cli_add(l,
+            "free after loading = %.4f GiB - weights %.4f GiB%s - draft %.4f "
+            "GiB = %.4f GiB",
+            b->pre_load_gib, (double)p->stages[0].weight_bytes / GIB,
+            b->weights_estimated ? " (estimate)" : "",
+            (double)p->stages[0].draft_weight_bytes / GIB, b->post_load_gib);
+    cli_add(l, "rest = %.4f - %.4f x (1 - %s) = %.4f GiB", b->post_load_gib,
+            b->pre_load_gib, f, b->rest_gib);
+    if (b->mamba_gib > 0)
+        cli_add(l, "mamba state for %lld requests: - %.4f GiB",
+                (long long)p->stages[0].max_mamba_cache_size, b->mamba_gib);
+    cli_add(l, "available_bytes = int(rest x 2^30) = %lld",
+            (long long)p->stages[0].available_bytes);
+}
+
+/* Where kvplan's figures are estimates, and where sglang allocates more
+ * than its configurator prices. */
+void cli_notes(cli_lines *l, const kvplan_plan *p)
+{
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    const kvplan_allocation *a = &sp->allocation;
+    if (!p->budget.given)
+        cli_add(l,
+                "the budget models the free memory sglang measures (CUDA "
+                "context, weights%s); pass --available-bytes from a real "
+                "log for sglang's exact numbers",
+                p->budget.weights_estimated ? " estimated from config.json"
+                                            : "");
+    /* the configurator prices the draft's KV too (EAGLE/DFLASH scaling) */
+    int64_t allocated = a->kv_bytes + a->draft_kv_bytes;
+    if (allocated != a->predicted_kv_bytes && a->predicted_kv_bytes > 0) {
+        long long diff = (long long)(allocated - a->predicted_kv_bytes);
+        const kvplan_configurator_terms *t = &sp->configurator.terms;
+        char dsa_why[160];
+        snprintf(dsa_why, sizeof dsa_why,
+                 "DSA's fp8 MLA rows take %lld bytes, not the %lld the "
+                 "configurator prices, and each pool keeps a padding page",
+                 (long long)a->kv_row_bytes,
+                 (long long)(t->mla_latent_dim * t->kv_dtype_bytes));
+        const char *why =
+            sp->configurator.kind == KVPLAN_CONFIGURATOR_DSV4
+                ? "DeepSeek V4's pools round each page up to 576-byte "
+                  "multiples, keep a padding page per pool, and its c4 "
+                  "indexer holds c128 x 32 tokens"
+            : sp->rank.model.hf_config.is_deepseek_dsa &&
+                    sp->rank.runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN
+                ? dsa_why
+            : a->draft_kv_bytes > 0
+                ? "a padding page per pool, and the draft's own geometry"
+                : "one padding page per pool";
+        cli_add(
+            l,
+            "sglang allocates %lld bytes for the KV pools%s, %lld %s than the "
+            "configurator's price: %s",
+            (long long)allocated,
+            a->draft_kv_bytes > 0 ? " (draft included)" : "",
+            diff < 0 ? -diff : diff, diff < 0 ? "less" : "more", why);
+    }
+}

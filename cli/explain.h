@@ -1,0 +1,38 @@
+/*
+ * explain.h: the lines of --explain and of the notes, shared by the text
+ * and the JSON report.
+ */
+#ifndef KVPLAN_EXPLAIN_H
+#define KVPLAN_EXPLAIN_H
+
+#include "flags.h"
+
+typedef struct cli_lines {
+    char text[48][320];
+    size_t n;
+    size_t dropped; /* lines past the 48: counted, and said */
+} cli_lines;
+
+void cli_add(cli_lines *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Python's repr() of x into buf (40 bytes); returns buf. */
+const char *cli_repr(double x, char *buf);
+
+/* The configurator's coefficient as sglang's log or the golden file
+ * writes it, into buf (40 bytes). */
+void cli_coefficient_text(const kvplan_configurator *c, char *buf);
+
+/* The terms of the bytes per token of stage `sp`. */
+void cli_explain_cell(cli_lines *l, const kvplan_model *model,
+                      const kvplan_stage_plan *sp);
+
+/* The terms of the budget. */
+void cli_explain_budget(cli_lines *l, const cli_args *cli,
+                        const kvplan_plan *p);
+
+/* Where kvplan's figures are estimates, and where sglang allocates more
+ * than its configurator prices. */
+void cli_notes(cli_lines *l, const kvplan_plan *p);
+
+#endif /* KVPLAN_EXPLAIN_H */

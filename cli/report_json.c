@@ -1,0 +1,218 @@
+/*
+ * report_json.c: the plan written for a script: the --json document,
+ * schema docs/plan.schema.json (schema_version 2). sglang's names at the
+ * top level, the flags as requested (from the flag table) and as sglang
+ * resolved them, the budget, the allocation, the stages, the notes.
+ *
+ * Out of memory anywhere gives no document at all (NULL), never a
+ * document with holes.
+ */
+#include "explain.h"
+#include "report.h"
+#include "scenario.h"
+
+#include <string.h>
+
+/* Sets o[key] = v, remembering a failure (v NULL included). */
+static void set(json_t *o, const char *key, json_t *v, bool *bad)
+{
+    if (v == NULL || json_object_set_new(o, key, v) != 0)
+        *bad = true;
+}
+
+static json_t *opt_int(kvplan_opt_int v)
+{
+    return v.set ? json_integer(v.value) : json_null();
+}
+
+static json_t *lines_json(const cli_lines *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < l->n; i++)
+        if (json_array_append_new(a, json_string(l->text[i])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    if (a != NULL && l->dropped > 0) {
+        char more[64];
+        snprintf(more, sizeof more, "(%zu more lines left out)", l->dropped);
+        if (json_array_append_new(a, json_string(more)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_t *model_json(const kvplan_model_info *info)
+{
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:b}",
+        "name", info->name, "hf_id", info->hf_id, "architecture",
+        info->architecture, "model_type", info->model_type, "num_hidden_layers",
+        (json_int_t)info->num_hidden_layers, "num_key_value_heads",
+        (json_int_t)info->num_key_value_heads, "head_dim",
+        (json_int_t)info->head_dim, "v_head_dim", (json_int_t)info->v_head_dim,
+        "is_mla", info->is_mla, "is_deepseek_dsa", info->is_deepseek_dsa,
+        "is_hybrid_swa", info->is_hybrid_swa, "is_mambaish", info->is_mambaish,
+        "is_deepseek_v4", info->is_deepseek_v4);
+}
+
+/* The server args as sglang resolved them (kvplan_plan.resolved) and the
+ * plan's resolved values. */
+static json_t *resolved_json(const kvplan_plan *p)
+{
+    const kvplan_server_args *s = &p->resolved;
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    json_t *o = json_object();
+    bool bad = o == NULL;
+    if (bad)
+        return NULL;
+    set(o, "tp_size", json_integer(s->tp_size), &bad);
+    set(o, "pp_size", json_integer(s->pp_size), &bad);
+    set(o, "dp_size", json_integer(s->dp_size), &bad);
+    set(o, "enable_dp_attention", json_boolean(s->enable_dp_attention), &bad);
+    set(o, "page_size", json_integer(p->page_size), &bad);
+    set(o, "attention_backend", json_string(p->attention_backend), &bad);
+    set(o, "kv_cache_dtype",
+        json_string(kvplan_dtype_name(sp->rank.runner.kv_cache_dtype)), &bad);
+    set(o, "dtype", json_string(kvplan_dtype_name(sp->rank.runner.dtype)),
+        &bad);
+    set(o, "chunked_prefill_size", json_integer(p->chunked_prefill_size), &bad);
+    set(o, "max_prefill_tokens", json_integer(p->max_prefill_tokens), &bad);
+    set(o, "cuda_graph_max_bs", json_integer(p->cuda_graph_max_bs), &bad);
+    set(o, "mem_fraction_static",
+        p->budget.given && p->budget.mem_fraction_auto
+            ? json_null() /* the budget was given: no fraction used */
+            : json_real(p->budget.mem_fraction_static),
+        &bad);
+    set(o, "max_running_requests", json_integer(p->max_running_requests), &bad);
+    set(o, "context_len", json_integer(p->context_len), &bad);
+    set(o, "swa_full_tokens_ratio",
+        json_real(sp->rank.server_args.swa_full_tokens_ratio), &bad);
+    set(o, "disable_radix_cache", json_boolean(s->disable_radix_cache), &bad);
+    set(o, "disable_overlap_schedule",
+        json_boolean(s->disable_overlap_schedule), &bad);
+    const char *spec = kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                                        (int)s->speculative_algorithm);
+    set(o, "speculative_algorithm", spec ? json_string(spec) : json_null(),
+        &bad);
+    set(o, "speculative_num_steps", opt_int(s->speculative_num_steps), &bad);
+    set(o, "speculative_eagle_topk", opt_int(s->speculative_eagle_topk), &bad);
+    set(o, "speculative_num_draft_tokens",
+        opt_int(s->speculative_num_draft_tokens), &bad);
+    set(o, "disaggregation_mode",
+        json_string(kvplan_word_name(KVPLAN_WORDS_DISAGGREGATION_MODE,
+                                     (int)s->disaggregation_mode)),
+        &bad);
+    set(o, "disable_hybrid_swa_memory",
+        json_boolean(s->disable_hybrid_swa_memory), &bad);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *budget_json(const kvplan_plan *p)
+{
+    const kvplan_budget *b = &p->budget;
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    return json_pack(
+        "{s:b, s:b, s:f, s:f, s:b, s:f, s:f, s:f, s:I, s:I, s:f}", "given",
+        b->given, "weights_estimated", b->weights_estimated, "gpu_mem_mib",
+        b->gpu_mem_mib, "mem_fraction_static", b->mem_fraction_static,
+        "mem_fraction_auto", b->mem_fraction_auto, "reserved_mib",
+        b->reserved_mib, "pre_load_gib", b->pre_load_gib, "post_load_gib",
+        b->post_load_gib, "weight_bytes", (json_int_t)sp->weight_bytes,
+        "draft_weight_bytes", (json_int_t)sp->draft_weight_bytes,
+        "mamba_state_gib", b->mamba_gib);
+}
+
+static json_t *allocated_json(const kvplan_allocation *a)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "kv_bytes",
+                     (json_int_t)a->kv_bytes, "predicted_kv_bytes",
+                     (json_int_t)a->predicted_kv_bytes, "draft_kv_bytes",
+                     (json_int_t)a->draft_kv_bytes, "req_to_token_bytes",
+                     (json_int_t)a->req_to_token_bytes, "mamba_state_bytes",
+                     (json_int_t)a->mamba_state_bytes);
+}
+
+static json_t *stages_json(const kvplan_plan *p)
+{
+    json_t *stages = json_array();
+    for (size_t i = 0; stages != NULL && i < p->num_stages; i++) {
+        const kvplan_stage_plan *st = &p->stages[i];
+        json_t *one = json_pack(
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "pp_rank",
+            (json_int_t)st->pp_rank, "start_layer",
+            (json_int_t)st->rank.runner.start_layer, "end_layer",
+            (json_int_t)st->rank.runner.end_layer,
+            "profiled_max_total_num_tokens",
+            (json_int_t)st->profiled.max_total_num_tokens,
+            "max_total_num_tokens", (json_int_t)st->pools.max_total_num_tokens,
+            "kv_bytes", (json_int_t)st->allocation.kv_bytes, "binds",
+            i == p->binding_stage);
+        if (one == NULL || json_array_append_new(stages, one) != 0) {
+            json_decref(stages);
+            return NULL;
+        }
+    }
+    return stages;
+}
+
+json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
+                        const kvplan_plan *p)
+{
+    const kvplan_model_info *info = kvplan_model_get_info(model);
+    const kvplan_server_args *s = &p->resolved;
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    const kvplan_budget *b = &p->budget;
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    bool bad = false;
+    /* sglang's names at the top: the answer `kvplan pools` gives for the
+     * binding stage (its tokens are the cluster's after the PP minimum,
+     * and max_running_requests is set by the plan) */
+    json_t *answer = cli_pool_config_json(&sp->configurator, &sp->pools);
+    if (answer == NULL || json_object_update(o, answer) != 0)
+        bad = true;
+    json_decref(answer);
+    set(o, "schema_version", json_integer(CLI_PLAN_SCHEMA_VERSION), &bad);
+    set(o, "kvplan_version", json_string(kvplan_version()), &bad);
+    set(o, "model", model_json(info), &bad);
+    set(o, "gpu",
+        b->given ? json_null()
+                 : json_pack("{s:s, s:s, s:f, s:i, s:i}", "name", cli->gpu_name,
+                             "arch", cli->options.gpu.arch, "total_mib",
+                             b->gpu_mem_mib, "compute_capability",
+                             cli->options.gpu.compute_capability, "count",
+                             (int)(s->tp_size * s->pp_size)),
+        &bad);
+    set(o, "requested", cli_requested_json(cli), &bad);
+    set(o, "resolved", resolved_json(p), &bad);
+    set(o, "context_len", json_integer(p->context_len), &bad);
+    set(o, "page_size", json_integer(p->page_size), &bad);
+    set(o, "available_bytes", json_integer(sp->available_bytes), &bad);
+    set(o, "kv_cache_dtype",
+        json_string(kvplan_dtype_name(sp->rank.runner.kv_cache_dtype)), &bad);
+    set(o, "budget", budget_json(p), &bad);
+    set(o, "allocated", allocated_json(&sp->allocation), &bad);
+    set(o, "stages", stages_json(p), &bad);
+    cli_lines l = {.n = 0};
+    cli_notes(&l, p);
+    set(o, "notes", lines_json(&l), &bad);
+    if (cli->explain) {
+        l.n = l.dropped = 0;
+        cli_explain_cell(&l, model, sp);
+        cli_explain_budget(&l, cli, p);
+        set(o, "explain", lines_json(&l), &bad);
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}

@@ -1,0 +1,132 @@
+/*
+ * test_flags.c: the flag table is the single source of the command's
+ * options: every row appears in --help and in the README's flag list,
+ * every bound is the library's too, and the JSON echo names each flag.
+ *
+ *   test_flags README.md
+ */
+#include "check.h"
+#include "flags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(FILE *f)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    size_t got;
+    while (b != NULL && (got = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *g = realloc(b, cap *= 2);
+            if (g == NULL) {
+                free(b);
+                return NULL;
+            }
+            b = g;
+        }
+    }
+    if (b != NULL)
+        b[n] = '\0';
+    return b;
+}
+
+/* `name` as a whole flag in `text`: not followed by another name char. */
+static bool mentions(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        char after = p[n];
+        if (!(after == '-' || (after >= 'a' && after <= 'z')))
+            return true;
+    }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_flags README.md\n");
+        return 2;
+    }
+    FILE *readme = fopen(argv[1], "r");
+    FILE *help = tmpfile();
+    CHECK(readme != NULL && help != NULL);
+    if (readme == NULL || help == NULL)
+        return check_report();
+    CHECK_INT(cli_help(help), 0);
+    rewind(help);
+    char *help_text = slurp(help), *readme_text = slurp(readme);
+    fclose(help);
+    fclose(readme);
+    CHECK(help_text != NULL && readme_text != NULL);
+    size_t rows = 0;
+    for (const char *name;
+         help_text && readme_text && (name = cli_flag_at(rows)) != NULL;
+         rows++) {
+        if (!mentions(help_text, name))
+            CHECK_FAIL_("%s is in the flag table but not in --help", name);
+        else
+            check_passed_++;
+        if (!mentions(readme_text, name))
+            CHECK_FAIL_("%s is in the flag table but not in the README", name);
+        else
+            check_passed_++;
+    }
+    CHECK(rows > 30);
+
+    /* a parsed command line echoes what was asked, and only that */
+    char *args[] = {"kvplan",
+                    "--tp",
+                    "2",
+                    "--page-size=16",
+                    "--speculative-algorithm",
+                    "nextn",
+                    "--kv-cache-dtype",
+                    "bfloat16",
+                    "--gpu",
+                    "h200",
+                    NULL};
+    cli_args cli;
+    kvplan_error err;
+    CHECK_INT(cli_parse(10, args, 1, &cli, &err), KVPLAN_OK);
+    json_t *echo = cli_requested_json(&cli);
+    CHECK(echo != NULL);
+    CHECK_INT(json_integer_value(json_object_get(echo, "tp_size")), 2);
+    CHECK_INT(json_integer_value(json_object_get(echo, "page_size")), 16);
+    /* sglang's words, canonical: NEXTN runs as EAGLE; bfloat16 is bf16 */
+    CHECK_STR(json_string_value(json_object_get(echo, "speculative_algorithm")),
+              "EAGLE");
+    CHECK_STR(json_string_value(json_object_get(echo, "kv_cache_dtype")),
+              "bf16");
+    CHECK_STR(json_string_value(json_object_get(echo, "gpu")), "h200");
+    CHECK(json_is_null(json_object_get(echo, "max_running_requests")));
+    CHECK(json_is_null(json_object_get(echo, "mem_fraction_static")));
+    json_decref(echo);
+    /* the page size not given is auto: null */
+    char *none[] = {"kvplan", NULL};
+    CHECK_INT(cli_parse(1, none, 1, &cli, &err), KVPLAN_OK);
+    echo = cli_requested_json(&cli);
+    CHECK(json_is_null(json_object_get(echo, "page_size")));
+    CHECK_INT(json_integer_value(json_object_get(echo, "tp_size")), 1);
+    json_decref(echo);
+
+    /* --gpu auto is only recorded while parsing: no driver is touched */
+    char *gpu_auto[] = {"kvplan", "--gpu", "auto", NULL};
+    CHECK_INT(cli_parse(3, gpu_auto, 1, &cli, &err), KVPLAN_OK);
+    CHECK(cli.gpu_auto);
+    CHECK(!cli.options.gpu_set);
+
+    /* the command's bounds are the library's */
+    char *frac[] = {"kvplan", "--mem-fraction-static", "0.5", NULL};
+    CHECK_INT(cli_parse(3, frac, 1, &cli, &err), KVPLAN_OK);
+    cli.options.gpu_set = kvplan_gpu_preset("H100-80GB", &cli.options.gpu);
+    CHECK_INT(kvplan_plan_options_validate(&cli.options, &err), KVPLAN_OK);
+    char *frac_bad[] = {"kvplan", "--mem-fraction-static", "1.5", NULL};
+    CHECK_INT(cli_parse(3, frac_bad, 1, &cli, &err), KVPLAN_PARSE);
+    CHECK_STR(err.field, "--mem-fraction-static");
+    free(help_text);
+    free(readme_text);
+    return check_report();
+}
