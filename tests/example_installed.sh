@@ -22,3 +22,37 @@ test "$out" = "DefaultPoolConfigurator: 65536 bytes per token, 610336 tokens"
 "$cc" -std=c11 $extra "$src/examples/plan.c" $(pkg-config --cflags --libs kvplan) \
   -Wl,-rpath,"$(dirname "$libdir")" -o "$prefix/plan-shared"
 test "$("$prefix/plan-shared")" = "$out"
+
+# find_package(kvplan): a CMake project builds the example against the
+# installed package, with the shared and with the static library
+consumer=$prefix/consumer
+mkdir -p "$consumer"
+cat > "$consumer/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(consumer C)
+find_package(kvplan 0.2 REQUIRED)
+add_executable(plan_shared $src/examples/plan.c)
+target_link_libraries(plan_shared PRIVATE kvplan::kvplan)
+add_executable(plan_static $src/examples/plan.c)
+target_link_libraries(plan_static PRIVATE kvplan::kvplan_static)
+CMAKE
+CC="$cc" CFLAGS="$extra" LDFLAGS="$extra" cmake -S "$consumer" \
+  -B "$consumer/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$consumer/build" >/dev/null
+test "$("$consumer/build/plan_shared")" = "$out"
+test "$("$consumer/build/plan_static")" = "$out"
+
+# a static link gets dlopen's library from the .pc (glibc < 2.34 needs it)
+pkg-config --static --libs kvplan | grep -q -- '-ldl\>'
+
+# the JSON schema of --json is installed
+test -f "$prefix/share/kvplan/plan.schema.json"
+
+# the command runs from a moved prefix: its catalog is built in
+moved=$prefix.moved
+rm -rf "$moved"
+mv "$prefix" "$moved"
+"$moved/bin/kvplan" --version | grep -q '^kvplan '
+"$moved/bin/kvplan" --model-path qwen3-0.6b --json >/dev/null
+mv "$moved" "$prefix"
+echo "installed: pkg-config, find_package, schema and a moved prefix all work"
