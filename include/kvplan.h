@@ -122,6 +122,9 @@ typedef struct kvplan_error {
 KVPLAN_API const char *kvplan_status_name(kvplan_status status);
 /* Short kind ("invalid_config", "out_of_memory", ...). Never NULL. */
 KVPLAN_API const char *kvplan_status_kind(kvplan_status status);
+/* What the status means, in a few words ("the budget cannot hold the
+ * KV-cache pools"). Never NULL. */
+KVPLAN_API const char *kvplan_status_message(kvplan_status status);
 
 /* ------------------------------------------------------------------------ */
 /* Element types                                                             */

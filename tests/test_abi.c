@@ -66,6 +66,18 @@ int main(void)
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "struct_size");
 
+    /* every status has a name, a kind and a message, from one table */
+    for (int st = KVPLAN_OK; st <= KVPLAN_PARSE; st++) {
+        CHECK(strncmp(kvplan_status_name((kvplan_status)st), "KVPLAN_", 7) ==
+              0);
+        CHECK(strcmp(kvplan_status_kind((kvplan_status)st), "unknown") != 0);
+        CHECK(strlen(kvplan_status_message((kvplan_status)st)) > 4);
+    }
+    CHECK_STR(kvplan_status_message(KVPLAN_NOT_ENOUGH_MEMORY),
+              "the budget cannot hold the KV-cache pools");
+    CHECK_STR(kvplan_status_message((kvplan_status)99), "an unknown status");
+    CHECK_STR(kvplan_status_name((kvplan_status)99), "KVPLAN_UNKNOWN");
+
     /* the header and the library agree */
     CHECK_INT(kvplan_version_number(), KVPLAN_VERSION_NUMBER);
     CHECK_INT(KVPLAN_VERSION_NUMBER, KVPLAN_VERSION_MAJOR * 10000 +

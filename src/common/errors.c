@@ -34,6 +34,18 @@ const char *kvplan_status_kind(kvplan_status status)
     return "unknown";
 }
 
+const char *kvplan_status_message(kvplan_status status)
+{
+    switch (status) {
+#define KVPLAN_X_TEXT(name, value, kind, text)                                 \
+    case KVPLAN_##name:                                                        \
+        return text;
+        KVPLAN_STATUS_LIST(KVPLAN_X_TEXT)
+#undef KVPLAN_X_TEXT
+    }
+    return "an unknown status";
+}
+
 kvplan_status kvplan__fail(kvplan_error *err, kvplan_status code,
                            const char *field, const char *fmt, ...)
 {
