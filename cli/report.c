@@ -51,7 +51,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 
     if (!b->given) {
         /* req_to_token, activations and cuda graphs come out of the
-         * reserve (spec §3.4); the mamba state out of the budget */
+         * reserve (docs/sglang-rules.md §3.4); the mamba state out of the budget */
         double total = b->gpu_mem_mib / 1024.0;
         double kv = (double)sp->allocation.kv_bytes / GIB;
         double draft_kv = (double)sp->allocation.draft_kv_bytes / GIB;

@@ -5,7 +5,7 @@
  * refused with its JSON pointer) and lenient about absence: an absent or
  * null field takes the schema's default, as the reference oracle reads it.
  * Environment knobs may be typed values or strings; strings are parsed as
- * sglang parses the variables (spec §2.11).
+ * sglang parses the variables (docs/sglang-rules.md §2.11).
  */
 #include "scenario.h"
 

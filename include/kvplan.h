@@ -729,7 +729,8 @@ KVPLAN_API void kvplan_plan_options_init(kvplan_plan_options *options);
 KVPLAN_API kvplan_status kvplan_plan_options_validate(
     const kvplan_plan_options *options, kvplan_error *err);
 
-/* Bytes the pools really take (spec §5), beside the configurator's price. */
+/* Bytes the pools really take (docs/sglang-rules.md §5), beside the
+ * configurator's price. */
 typedef struct kvplan_allocation {
     int64_t kv_bytes;            /* target KV pools, padding page included */
     /* Bytes per token and layer of the main KV pool as allocated: MHA K+V
@@ -757,7 +758,7 @@ typedef struct kvplan_stage_plan {
     int64_t max_mamba_cache_size; /* requests; 0 unless mambaish */
 } kvplan_stage_plan;
 
-/* The budget's terms (spec §3.1, §4.1), in sglang's units. */
+/* The budget's terms (docs/sglang-rules.md §3.1, §4.1), in sglang's units. */
 typedef struct kvplan_budget {
     bool given;                  /* --available-bytes: no budget computed */
     double gpu_mem_mib;

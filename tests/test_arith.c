@@ -71,7 +71,7 @@ static void test_trunc(void)
 
 static void test_py_float_floordiv(void)
 {
-    /* spec §0.2: floor(a / b) is one too big here; Python's // is not. */
+    /* docs/sglang-rules.md §0.2: floor(a / b) is one too big here; Python's // is not. */
     CHECK_DOUBLE(kvplan__py_float_floordiv(185850181272.0, 8215.6), 22621619.0);
     CHECK(floor(185850181272.0 / 8215.6) == 22621620.0);
     CHECK_DOUBLE(kvplan__py_float_floordiv(193987661574.0, 3132.3), 61931379.0);

@@ -58,7 +58,7 @@ static int64_t tokens_for(const kvplan_configurator *c, int64_t bytes,
     return cfg.max_total_num_tokens;
 }
 
-/* spec §0.5: Llama-3.1-8B, bf16, 32 layers, 8 KV heads of 128. */
+/* docs/sglang-rules.md §0.5: Llama-3.1-8B, bf16, 32 layers, 8 KV heads of 128. */
 static void test_llama_3_1_8b(void)
 {
     kvplan_rank r = gqa(32, 8, 128);
@@ -116,7 +116,7 @@ static void test_fp4(void)
     CHECK_INT(c.cell_size_bytes, 19764);
 }
 
-/* spec §0.5: DeepSeek-V3 (MLA) and V3.2 (DSA), bf16, 61 layers. */
+/* docs/sglang-rules.md §0.5: DeepSeek-V3 (MLA) and V3.2 (DSA), bf16, 61 layers. */
 static void test_deepseek(void)
 {
     kvplan_rank r = mla(61);
@@ -142,7 +142,7 @@ static void test_deepseek(void)
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 79608); /* int(78324 * (1 + 1/61)) */
 
-    /* spec §2.5: the DSA layer split keeps ceil(61 / 4) + 1 = 17 layers per
+    /* docs/sglang-rules.md §2.5: the DSA layer split keeps ceil(61 / 4) + 1 = 17 layers per
      * CP rank, but the EAGLE ratio still divides by 61. */
     d.server_args.enable_dsa_cache_layer_split = true;
     d.parallel.attn_cp_size = 4;
@@ -157,7 +157,7 @@ static void test_deepseek(void)
     CHECK_INT(c.cell_size_bytes, 78324);
 }
 
-/* spec §8.1: the EAGLE scaling truncates a float and can lose one byte. */
+/* docs/sglang-rules.md §8.1: the EAGLE scaling truncates a float and can lose one byte. */
 static void test_eagle_truncates(void)
 {
     kvplan_rank r = gqa(3, 1, 144); /* 1 * 288 * 3 * 2 = 1728 */
@@ -171,7 +171,7 @@ static void test_eagle_truncates(void)
     CHECK_INT(c.cell_size_bytes, 1728);
 }
 
-/* spec §2.6: DFLASH scales by an exact integer ceiling. */
+/* docs/sglang-rules.md §2.6: DFLASH scales by an exact integer ceiling. */
 static void test_dflash(void)
 {
     kvplan_rank r = gqa(36, 8, 128); /* 8 * 256 * 36 * 2 = 147456 */
@@ -240,7 +240,7 @@ static void test_minimax_sparse(void)
     CHECK_INT(c.cell_size_bytes, 8192 + 1536);
 }
 
-/* spec §0.5: gpt-oss-120b, 18 full + 18 sliding layers, 8 KV heads of 64. */
+/* docs/sglang-rules.md §0.5: gpt-oss-120b, 18 full + 18 sliding layers, 8 KV heads of 64. */
 static void test_gpt_oss_120b(void)
 {
     static int64_t full[18], swa[18];
@@ -320,7 +320,7 @@ static void test_gpt_oss_120b(void)
     CHECK_CONTAINS(err.message, "(44096 tokens, 1.51 GiB)");
 }
 
-/* spec §0.2: available bytes an exact multiple of a fractional cell. */
+/* docs/sglang-rules.md §0.2: available bytes an exact multiple of a fractional cell. */
 static void test_swa_float_floordiv(void)
 {
     static const int64_t full[] = {18}, swa[] = {0, 1, 2, 3, 4, 5, 6, 7, 8,
@@ -383,7 +383,7 @@ static kvplan_rank dsv4(const int64_t *ratios, size_t n)
     return r;
 }
 
-/* DeepSeek V4, spec §2.15: layers with ratios 0, 4, 128, 4. */
+/* DeepSeek V4, docs/sglang-rules.md §2.15: layers with ratios 0, 4, 128, 4. */
 static void test_dsv4(void)
 {
     static const int64_t ratios[] = {0, 4, 128, 4};

@@ -1,5 +1,5 @@
 /*
- * test_model.c: the config.json loader (src/model.c) against values
+ * test_model.c: the config.json loader (src/model/) against values
  * derived from the spec by hand, and the rank it hands the core.
  *
  * The table below holds, for every config of data/models, what sglang

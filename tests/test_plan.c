@@ -1,5 +1,5 @@
 /*
- * test_plan.c: the whole plan (src/plan.c) against the spec's rules and
+ * test_plan.c: the whole plan (src/plan/) against the spec's rules and
  * worked numbers: mem_fraction_static (§4.1), page size and backend
  * defaults (§4.3), the model and speculative hooks (§4.4-4.5),
  * --max-total-tokens and the PP minimum (§3.2), max_running_requests
