@@ -23,7 +23,9 @@
  *   KVPLAN_ERR_OVERFLOW, never wrapped.
  * - Every fallible call returns a kvplan_status and, when `err` is not NULL,
  *   fills it (zeroed on success). The library never prints, exits or aborts
- *   on bad input, and keeps no global state: all calls are thread-safe.
+ *   on bad input, and keeps no global state (but for a table of jansson's
+ *   functions, resolved once so that a host's functions of the same names
+ *   cannot shadow them): all calls are thread-safe.
  * - The compute calls allocate nothing. A kvplan_configurator is a plain
  *   value the caller owns; it keeps no pointer into the kvplan_rank it was
  *   built from.

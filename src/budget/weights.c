@@ -11,7 +11,7 @@
  */
 #include "budget/budget.h"
 
-#include <jansson.h>
+#include "common/json.h"
 
 #include <dirent.h>
 #include <stdio.h>

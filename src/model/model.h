@@ -15,7 +15,7 @@
 #include "common/internal.h"
 #include "common/shapes.h"
 
-#include <jansson.h>
+#include "common/json.h"
 
 /* The most layers kvplan accepts: far above any model, low enough that the
  * per-layer lists stay small. */
