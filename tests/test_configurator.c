@@ -549,6 +549,48 @@ static void test_names(void)
     CHECK_INT(a, KVPLAN_SPEC_DSPARK);
     CHECK(!kvplan_spec_algorithm_from_name("medusa", &a));
     CHECK_STR(kvplan_version(), KVPLAN_VERSION_STRING);
+
+    /* sglang's words for its flags: any case for the speculative
+     * algorithm (sglang upper-cases it), NEXTN and FROZEN_KV_MTP as EAGLE */
+    int v = -1;
+    CHECK(kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, "eagle3", &v));
+    CHECK_INT(v, KVPLAN_SPEC_EAGLE3);
+    CHECK(kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, "NEXTN", &v));
+    CHECK_INT(v, KVPLAN_SPEC_EAGLE);
+    CHECK(kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                            "frozen_kv_mtp", &v));
+    CHECK_INT(v, KVPLAN_SPEC_EAGLE);
+    CHECK_STR(kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                               KVPLAN_SPEC_EAGLE),
+              "EAGLE");
+    CHECK(kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                           KVPLAN_SPEC_NONE) == NULL);
+    /* the other sets exactly, as argparse: bf16 and bfloat16 */
+    CHECK(kvplan_word_value(KVPLAN_WORDS_KV_CACHE_DTYPE, "bfloat16", &v));
+    CHECK_INT(v, KVPLAN_KV_BF16);
+    CHECK_STR(kvplan_word_name(KVPLAN_WORDS_KV_CACHE_DTYPE, KVPLAN_KV_BF16),
+              "bf16"); /* the canonical word, never the alias */
+    CHECK(!kvplan_word_value(KVPLAN_WORDS_KV_CACHE_DTYPE, "BF16", &v));
+    CHECK(kvplan_word_value(KVPLAN_WORDS_DTYPE, "half", &v));
+    CHECK_INT(v, KVPLAN_DT_FLOAT16);
+    CHECK_STR(kvplan_word_name(KVPLAN_WORDS_DTYPE, KVPLAN_DT_FLOAT16),
+              "float16");
+    CHECK_STR(kvplan_word_name(KVPLAN_WORDS_DISAGGREGATION_MODE,
+                               KVPLAN_DISAGG_DECODE),
+              "decode");
+    CHECK(kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "trtllm_mha",
+                            NULL));
+    CHECK(kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "nsa", NULL));
+    CHECK(!kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "no-such", NULL));
+    CHECK(!kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, NULL, NULL));
+    CHECK(!kvplan_word_value((kvplan_word_set)99, "auto", &v));
+    /* enumeration: every word, aliases included, then NULL */
+    size_t n = 0;
+    while (kvplan_word_at(KVPLAN_WORDS_KV_CACHE_DTYPE, n, &v) != NULL)
+        n++;
+    CHECK_INT(n, 6);
+    CHECK_STR(kvplan_word_at(KVPLAN_WORDS_KV_CACHE_DTYPE, 4, &v), "bfloat16");
+    CHECK(kvplan_word_at((kvplan_word_set)99, 0, NULL) == NULL);
 }
 
 int main(void)
