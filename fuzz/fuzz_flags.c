@@ -49,14 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kvplan_plan *plan = malloc(sizeof *plan);
     if (cli != NULL && plan != NULL &&
         cli_parse(argc, argv, 1, cli, &err) == KVPLAN_OK) {
-        if (!cli->options.gpu_set && !cli->options.available_bytes.set) {
-            cli->options.gpu_set =
-                kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &cli->options.gpu);
-            cli->gpu_name = cli->options.gpu.name;
-        }
+        cli->gpu_auto = false; /* no driver to probe in a fuzzer */
         cli->options.server.speculative_draft_model = NULL;
-        if (kvplan_plan_compute(loaded[which], &cli->options, plan, &err) ==
-            KVPLAN_OK) {
+        if (cli_resolve_gpu(cli, &err) == KVPLAN_OK &&
+            kvplan_plan_compute(loaded[which], &cli->options, plan, &err) ==
+                KVPLAN_OK) {
             FILE *sink = fopen("/dev/null", "w");
             if (sink != NULL) {
                 cli_report_text(sink, cli, loaded[which], plan);
