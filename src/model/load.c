@@ -182,9 +182,14 @@ static kvplan_status read_file(const char *path, char **buf, size_t *len,
                             "(kvplan reads at most 64 MiB)",
                             path, (long long)sb.st_size);
     FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return kvplan__fail(err, KVPLAN_IO, "", "%s: %s", path,
-                            strerror(errno));
+    if (f == NULL) {
+        /* strerror_r, not strerror: its buffer is the caller's (threads) */
+        char why[128] = "cannot be opened";
+        int e = errno;
+        if (strerror_r(e, why, sizeof why) != 0)
+            snprintf(why, sizeof why, "error %d", e);
+        return kvplan__fail(err, KVPLAN_IO, "", "%s: %s", path, why);
+    }
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
     while (b != NULL) {
