@@ -6,8 +6,11 @@
  *   test_flags README.md
  */
 #include "check.h"
+#include "flag_table.h"
 #include "flags.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +129,48 @@ int main(int argc, char **argv)
     char *frac_bad[] = {"kvplan", "--mem-fraction-static", "1.5", NULL};
     CHECK_INT(cli_parse(3, frac_bad, 1, &cli, &err), KVPLAN_PARSE);
     CHECK_STR(err.field, "--mem-fraction-static");
+    /* every bound of the table the library enforces too: a value below a
+     * row's least, or at a fraction's open end, put straight into the
+     * options (no parser), is refused by kvplan_plan_options_validate
+     * naming the row's flag. --available-bytes and --weight-bytes take 0
+     * in the library (the command asks for a positive size), and a page
+     * size of 0 is KVPLAN_PAGE_SIZE_AUTO: those are tried at -1. */
+    size_t bounded = 0;
+    for (size_t i = 0; i < cli_num_flags; i++) {
+        const flag *f = &cli_flags[i];
+        size_t at = offsetof(cli_args, options);
+        if (f->offset < at || f->offset >= at + sizeof(kvplan_plan_options))
+            continue; /* not an option of the library */
+        bool is_int =
+            (f->kind == K_OPT_INT || f->kind == K_INT) && f->min != INT64_MIN;
+        bool is_frac = f->kind == K_DOUBLE && f->expect != NULL;
+        if (!is_int && !is_frac)
+            continue;
+        char *no_args[] = {"kvplan", NULL};
+        CHECK_INT(cli_parse(1, no_args, 1, &cli, &err), KVPLAN_OK);
+        cli.options.gpu_set = kvplan_gpu_preset("H100-80GB", &cli.options.gpu);
+        void *field = (char *)&cli + f->offset;
+        int64_t below = strcmp(f->name, "--available-bytes") == 0 ||
+                                strcmp(f->name, "--weight-bytes") == 0 ||
+                                strcmp(f->name, "--page-size") == 0
+                            ? -1
+                            : f->min - 1;
+        if (f->kind == K_OPT_INT)
+            *(kvplan_opt_int *)field = (kvplan_opt_int){below, true};
+        else if (f->kind == K_INT)
+            *(int64_t *)field = below;
+        else
+            *(kvplan_opt_double *)field = (kvplan_opt_double){f->lo, true};
+        kvplan_status st = kvplan_plan_options_validate(&cli.options, &err);
+        if (st != KVPLAN_INVALID_ARGUMENT || strcmp(err.field, f->name) != 0)
+            CHECK_FAIL_("%s: the library takes the value the command "
+                        "refuses (status %d, field '%s')",
+                        f->name, (int)st, err.field);
+        else
+            check_passed_++;
+        bounded++;
+    }
+    CHECK(bounded >= 15);
     free(help_text);
     free(readme_text);
     return check_report();
