@@ -73,6 +73,28 @@ static inline bool kvplan__py_space(char ch)
 
 /* ---- names.c ---------------------------------------------------------- */
 
+/* torch._utils._element_size of a dtype (fp4 packs two values a byte: 1);
+ * 0 for an unset or unknown value. kvplan_dtype_size, inline: the core
+ * asks on every configurator it builds. */
+static inline int64_t kvplan__elem_bytes(kvplan_dtype dtype)
+{
+    switch (dtype) {
+    case KVPLAN_DTYPE_FLOAT32:
+        return 4;
+    case KVPLAN_DTYPE_BFLOAT16:
+    case KVPLAN_DTYPE_FLOAT16:
+        return 2;
+    case KVPLAN_DTYPE_FLOAT8_E4M3FN:
+    case KVPLAN_DTYPE_FLOAT8_E5M2:
+    case KVPLAN_DTYPE_FLOAT4_E2M1FN_X2:
+    case KVPLAN_DTYPE_UINT8:
+        return 1;
+    case KVPLAN_DTYPE_UNSET:
+        break;
+    }
+    return 0;
+}
+
 /* The model dtype sglang runs for --dtype `flag` (auto: the model's own,
  * `model_default`). */
 kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,

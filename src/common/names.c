@@ -7,29 +7,23 @@
 
 #include <string.h>
 
-/* torch dtype -> element size in bytes (torch._utils._element_size). The
- * packed fp4 type holds two values in one byte and reports 1. */
+/* torch dtype -> its name (sizes: kvplan__elem_bytes, internal.h). */
 static const struct {
     kvplan_dtype dtype;
     const char *name;
-    int size;
 } dtypes[] = {
-    {KVPLAN_DTYPE_BFLOAT16, "bfloat16", 2},
-    {KVPLAN_DTYPE_FLOAT16, "float16", 2},
-    {KVPLAN_DTYPE_FLOAT32, "float32", 4},
-    {KVPLAN_DTYPE_FLOAT8_E4M3FN, "float8_e4m3fn", 1},
-    {KVPLAN_DTYPE_FLOAT8_E5M2, "float8_e5m2", 1},
-    {KVPLAN_DTYPE_FLOAT4_E2M1FN_X2, "float4_e2m1fn_x2", 1},
-    {KVPLAN_DTYPE_UINT8, "uint8", 1},
+    {KVPLAN_DTYPE_BFLOAT16, "bfloat16"},
+    {KVPLAN_DTYPE_FLOAT16, "float16"},
+    {KVPLAN_DTYPE_FLOAT32, "float32"},
+    {KVPLAN_DTYPE_FLOAT8_E4M3FN, "float8_e4m3fn"},
+    {KVPLAN_DTYPE_FLOAT8_E5M2, "float8_e5m2"},
+    {KVPLAN_DTYPE_FLOAT4_E2M1FN_X2, "float4_e2m1fn_x2"},
+    {KVPLAN_DTYPE_UINT8, "uint8"},
 };
 
 int kvplan_dtype_size(kvplan_dtype dtype)
 {
-    /* the table is in enum order: index it (every configurator asks) */
-    size_t i = (size_t)dtype - 1;
-    if (i < sizeof dtypes / sizeof dtypes[0] && dtypes[i].dtype == dtype)
-        return dtypes[i].size;
-    return 0;
+    return (int)kvplan__elem_bytes(dtype);
 }
 
 const char *kvplan_dtype_name(kvplan_dtype dtype)

@@ -47,7 +47,7 @@ kvplan_status kvplan__dim_or(kvplan_opt_int v, int64_t fallback,
 kvplan_status kvplan__kv_size_of(kvplan_dtype dtype, const char *field,
                                  int64_t *out, kvplan_error *err)
 {
-    int size = kvplan_dtype_size(dtype);
+    int64_t size = kvplan__elem_bytes(dtype);
     if (size == 0)
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, field,
                             "%s must be one of bfloat16, float16, float32, "

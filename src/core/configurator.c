@@ -110,6 +110,7 @@ build(kvplan_configurator *out, const kvplan_rank *rank, kvplan_error *err)
                         "no configurator applies"); /* DEFAULT always does */
 }
 
+KVPLAN__FLATTEN
 kvplan_status kvplan_configurator_init(kvplan_configurator *out,
                                        const kvplan_rank *rank,
                                        kvplan_error *err)
@@ -127,10 +128,19 @@ kvplan_status kvplan_configurator_init(kvplan_configurator *out,
     /* Built in place: copying a finished configurator would cost more than
      * building it. A failure leaves `out` unusable (kind 0), so a call on it
      * is refused rather than answered from half a configurator. */
-    static const kvplan_configurator empty; /* copied with vector moves; a
-                                             * memset here became a slow
-                                             * `rep stos` */
-    *out = empty;
+    /* Zeroed part by part: the compiler copies each with vector moves,
+     * where one copy of the whole struct (or a memset) became a `rep
+     * movs` (`rep stos`) that cost more than the rest of an init. */
+    static const kvplan_configurator_terms no_terms;
+    static const struct kvplan__configurator_internal no_internal;
+    out->kind = (kvplan_configurator_kind)0;
+    out->cell_size_bytes = 0;
+    out->cell_size = 0.0;
+    out->cell_size_is_float = false;
+    out->bytes_per_full_token = 0.0;
+    out->swa_cap = 0;
+    out->terms = no_terms;
+    out->internal_ = no_internal;
     out->internal_.stage_start_layer = rank->runner.start_layer;
     out->internal_.stage_end_layer = rank->runner.end_layer;
     kvplan_status st = build(out, rank, err);

@@ -250,11 +250,9 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
     c->kind = KVPLAN_CONFIGURATOR_DEFAULT;
     kvplan_configurator_terms *t = &c->terms;
     t->kv_dtype_bytes = kv_size;
-    if (r->parallel.attn_tp_size >= 1) {
+    if (r->parallel.attn_tp_size >= 1) /* checked where heads count */
         t->kv_heads = kvplan__kv_heads_per_rank(r->model.num_key_value_heads,
                                                 r->parallel.attn_tp_size);
-        t->swa_kv_heads = kvplan__swa_kv_heads_per_rank(r);
-    }
     t->num_layers = num_layers;
     t->priced_layers = layers;
     t->draft_layers = draft_layers;
@@ -267,8 +265,6 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
             r->model.hf_config.index_head_dim.value, &ovf);
     if (ovf)
         return kvplan__overflow(err, "the DSA indexer bytes");
-    c->internal_.stage_start_layer = r->runner.start_layer;
-    c->internal_.stage_end_layer = r->runner.end_layer;
     kvplan__set_coefficient_int(c, cell);
     return KVPLAN_OK;
 }

@@ -108,8 +108,6 @@ kvplan_status kvplan__hybrid_swa_init(kvplan_configurator *c,
     c->terms.full_per_token = full_per_token;
     c->terms.swa_per_token = swa_per_token;
     c->terms.swa_full_tokens_ratio = ratio;
-    c->internal_.stage_start_layer = r->runner.start_layer;
-    c->internal_.stage_end_layer = r->runner.end_layer;
     return KVPLAN_OK;
 }
 
