@@ -193,6 +193,12 @@ kvplan_status kvplan__derive_minimax(kvplan_model *m, const kvplan__view *v);
  * kvplan_model_rank and kvplan_plan_options_validate make. */
 kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
                                         kvplan_error *err);
+/* rank.c: a flag's value below its least, refused naming the flag ("%s
+ * must be >= N, got X"); the optional form passes when absent. */
+kvplan_status kvplan__check_least(int64_t x, int64_t least, const char *flag,
+                                  kvplan_error *err);
+kvplan_status kvplan__check_opt_least(kvplan_opt_int x, int64_t least,
+                                      const char *flag, kvplan_error *err);
 /* rank.c: kvplan_model_rank for arguments already checked. */
 kvplan_status kvplan__model_rank(const kvplan_model *m,
                                  const kvplan_server_args *a, int64_t pp_rank,

@@ -164,18 +164,19 @@ static kvplan_status refuse(const char *flag, const char *expected, int64_t got,
                         (long long)got);
 }
 
-static kvplan_status check_at_least(int64_t x, int64_t least, const char *flag,
-                                    kvplan_error *err)
+kvplan_status kvplan__check_least(int64_t x, int64_t least, const char *flag,
+                                  kvplan_error *err)
 {
-    if (x >= least)
-        return KVPLAN_OK;
-    return refuse(flag, least == 1 ? ">= 1" : ">= 0", x, err);
+    KVPLAN__FAIL_IF(x < least, err, KVPLAN_INVALID_ARGUMENT, flag,
+                    "%s must be >= %lld, got %lld", flag, (long long)least,
+                    (long long)x);
+    return KVPLAN_OK;
 }
 
-static kvplan_status check_opt(kvplan_opt_int x, int64_t least,
-                               const char *flag, kvplan_error *err)
+kvplan_status kvplan__check_opt_least(kvplan_opt_int x, int64_t least,
+                                      const char *flag, kvplan_error *err)
 {
-    return x.set ? check_at_least(x.value, least, flag, err) : KVPLAN_OK;
+    return x.set ? kvplan__check_least(x.value, least, flag, err) : KVPLAN_OK;
 }
 
 /* An enum value that is one of its words (or `none`, a value without). */
@@ -196,10 +197,10 @@ kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
                     "kvplan_server_args.struct_size is %u, expected %zu: "
                     "fill it with kvplan_server_args_init() of this kvplan.h",
                     (unsigned)a->struct_size, sizeof *a);
-    KVPLAN__TRY(check_at_least(a->tp_size, 1, "--tp-size", err));
-    KVPLAN__TRY(check_at_least(a->pp_size, 1, "--pp-size", err));
-    KVPLAN__TRY(check_at_least(a->dp_size, 1, "--dp-size", err));
-    KVPLAN__TRY(check_at_least(a->attn_cp_size, 1, "--attn-cp-size", err));
+    KVPLAN__TRY(kvplan__check_least(a->tp_size, 1, "--tp-size", err));
+    KVPLAN__TRY(kvplan__check_least(a->pp_size, 1, "--pp-size", err));
+    KVPLAN__TRY(kvplan__check_least(a->dp_size, 1, "--dp-size", err));
+    KVPLAN__TRY(kvplan__check_least(a->attn_cp_size, 1, "--attn-cp-size", err));
     if (a->page_size < 0)
         return refuse("--page-size",
                       ">= 1, or KVPLAN_PAGE_SIZE_AUTO (0) for sglang's default",
@@ -214,17 +215,19 @@ kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
     KVPLAN__TRY(check_word(KVPLAN_WORDS_DISAGGREGATION_MODE,
                            (int)a->disaggregation_mode, KVPLAN_DISAGG_NULL,
                            "--disaggregation-mode", err));
-    KVPLAN__TRY(check_opt(a->context_length, 1, "--context-length", err));
     KVPLAN__TRY(
-        check_opt(a->max_running_requests, 1, "--max-running-requests", err));
-    KVPLAN__TRY(
-        check_opt(a->speculative_num_steps, 1, "--speculative-num-steps", err));
-    KVPLAN__TRY(check_opt(a->speculative_eagle_topk, 1,
-                          "--speculative-eagle-topk", err));
-    KVPLAN__TRY(check_opt(a->speculative_num_draft_tokens, 1,
-                          "--speculative-num-draft-tokens", err));
-    KVPLAN__TRY(check_opt(a->disaggregation_decode_extra_slots, 0,
-                          "--disaggregation-decode-extra-slots", err));
+        kvplan__check_opt_least(a->context_length, 1, "--context-length", err));
+    KVPLAN__TRY(kvplan__check_opt_least(a->max_running_requests, 1,
+                                        "--max-running-requests", err));
+    KVPLAN__TRY(kvplan__check_opt_least(a->speculative_num_steps, 1,
+                                        "--speculative-num-steps", err));
+    KVPLAN__TRY(kvplan__check_opt_least(a->speculative_eagle_topk, 1,
+                                        "--speculative-eagle-topk", err));
+    KVPLAN__TRY(kvplan__check_opt_least(a->speculative_num_draft_tokens, 1,
+                                        "--speculative-num-draft-tokens", err));
+    KVPLAN__TRY(kvplan__check_opt_least(a->disaggregation_decode_extra_slots, 0,
+                                        "--disaggregation-decode-extra-slots",
+                                        err));
     KVPLAN__FAIL_IF(a->gpu_compute_capability < 0, err, KVPLAN_INVALID_ARGUMENT,
                     "gpu_compute_capability",
                     "gpu_compute_capability must be >= 0, got %d",

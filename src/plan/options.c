@@ -17,15 +17,6 @@ void kvplan_plan_options_init(kvplan_plan_options *o)
     kvplan_server_args_init(&o->server); /* page size: auto */
 }
 
-static kvplan_status check_count(kvplan_opt_int x, int64_t least,
-                                 const char *flag, kvplan_error *err)
-{
-    KVPLAN__FAIL_IF(x.set && x.value < least, err, KVPLAN_INVALID_ARGUMENT,
-                    flag, "%s must be >= %lld, got %lld", flag,
-                    (long long)least, (long long)x.value);
-    return KVPLAN_OK;
-}
-
 kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                                            kvplan_error *err)
 {
@@ -48,15 +39,18 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                     "--mem-fraction-static must be a fraction in (0, 1), "
                     "got %g",
                     f);
-    KVPLAN__TRY(check_count(o->max_total_tokens, 1, "--max-total-tokens", err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->max_total_tokens, 1,
+                                        "--max-total-tokens", err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->max_prefill_tokens, 1,
+                                        "--max-prefill-tokens", err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->cuda_graph_max_bs, 1,
+                                        "--cuda-graph-max-bs", err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->available_bytes, 0,
+                                        "--available-bytes", err));
     KVPLAN__TRY(
-        check_count(o->max_prefill_tokens, 1, "--max-prefill-tokens", err));
-    KVPLAN__TRY(
-        check_count(o->cuda_graph_max_bs, 1, "--cuda-graph-max-bs", err));
-    KVPLAN__TRY(check_count(o->available_bytes, 0, "--available-bytes", err));
-    KVPLAN__TRY(check_count(o->weight_bytes, 0, "--weight-bytes", err));
-    KVPLAN__TRY(
-        check_count(o->draft_weight_bytes, 0, "draft_weight_bytes", err));
+        kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->draft_weight_bytes, 0,
+                                        "draft_weight_bytes", err));
     KVPLAN__FAIL_IF(o->attention_backend != NULL &&
                         !kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND,
                                            o->attention_backend, NULL),
