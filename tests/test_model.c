@@ -12,7 +12,11 @@
 #include "check.h"
 #include "kvplan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct expected {
     const char *name;
@@ -657,8 +661,49 @@ static void test_errors(void)
     kvplan_model_free(m);
 }
 
+/* A FIFO, a device or a directory where a file is expected is refused at
+ * once: nothing blocks on a FIFO with no writer. */
+static void test_special_files(void)
+{
+    char dir[] = "/tmp/kvplan-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char fifo[256], st[256], sub[256];
+    snprintf(fifo, sizeof fifo, "%s/config.json", dir);
+    CHECK_INT(mkfifo(fifo, 0600), 0);
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load(fifo, &m, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "not a regular file");
+    CHECK_INT(kvplan_model_load(dir, &m, &err), KVPLAN_IO); /* dir/FIFO */
+    CHECK_INT(kvplan_model_load("/dev/zero", &m, &err), KVPLAN_IO);
+    /* a directory named config.json */
+    snprintf(sub, sizeof sub, "%s/d", dir);
+    CHECK_INT(mkdir(sub, 0700), 0);
+    char inner[300];
+    snprintf(inner, sizeof inner, "%s/config.json", sub);
+    CHECK_INT(mkdir(inner, 0700), 0);
+    CHECK_INT(kvplan_model_load(sub, &m, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "not a regular file");
+    /* safetensors: a FIFO among them is skipped, not read */
+    snprintf(st, sizeof st, "%s/model.safetensors", dir);
+    CHECK_INT(mkfifo(st, 0600), 0);
+    int64_t bytes = 0;
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_IO);
+    snprintf(st, sizeof st, "%s/model.safetensors.index.json", dir);
+    CHECK_INT(mkfifo(st, 0600), 0);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_IO);
+    unlink(st);
+    snprintf(st, sizeof st, "%s/model.safetensors", dir);
+    unlink(st);
+    unlink(fifo);
+    rmdir(inner);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_special_files();
     test_catalog();
     test_worked_examples();
     test_parallel();

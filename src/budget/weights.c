@@ -24,7 +24,8 @@
  * data_offsets. -1 when the file is not readable as such. */
 static int64_t safetensors_bytes(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    bool special;
+    FILE *f = kvplan__open_regular(path, &special);
     if (f == NULL)
         return -1;
     unsigned char len8[8];
@@ -61,7 +62,11 @@ static kvplan_opt_int directory_weights(const char *dir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
-    json_t *index = json_load_file(path, 0, NULL);
+    bool special;
+    FILE *f = kvplan__open_regular(path, &special);
+    json_t *index = f ? json_loadf(f, 0, NULL) : NULL;
+    if (f != NULL)
+        fclose(f);
     const json_t *total =
         json_object_get(json_object_get(index, "metadata"), "total_size");
     kvplan_opt_int out = {0, false};

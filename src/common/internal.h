@@ -22,6 +22,7 @@
 #include "common/arith.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #if defined(__GNUC__)
@@ -99,6 +100,13 @@ static inline int64_t kvplan__elem_bytes(kvplan_dtype dtype)
  * `model_default`). */
 kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
                                    kvplan_dtype model_default);
+
+/* ---- files.c: reading files without blocking ---------------------------- */
+
+/* fopen(path, "rb") for a regular file only: NULL with *not_regular set
+ * for a FIFO, a device or a directory (nothing blocks on them), NULL with
+ * errno for a file that cannot be opened. */
+FILE *kvplan__open_regular(const char *path, bool *not_regular);
 
 /* ---- text.c: ASCII and Python text rules ------------------------------- */
 

@@ -32,7 +32,7 @@
 #undef json_number_value
 #undef json_loads
 #undef json_loadb
-#undef json_load_file
+#undef json_loadf
 
 static kvplan__jansson table;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -68,7 +68,7 @@ static void resolve(void)
     RESOLVE(number_value, json_number_value);
     RESOLVE(loads, json_loads);
     RESOLVE(loadb, json_loadb);
-    RESOLVE(load_file, json_load_file);
+    RESOLVE(loadf, json_loadf);
     RESOLVE(delete_, json_delete);
     /* the handle stays open: jansson is loaded for the process's life */
 }

@@ -34,7 +34,7 @@ typedef struct kvplan__jansson {
     double (*number_value)(const json_t *);
     json_t *(*loads)(const char *, size_t, json_error_t *);
     json_t *(*loadb)(const char *, size_t, size_t, json_error_t *);
-    json_t *(*load_file)(const char *, size_t, json_error_t *);
+    json_t *(*loadf)(FILE *, size_t, json_error_t *);
     void (*delete_)(json_t *);
 } kvplan__jansson;
 
@@ -60,7 +60,7 @@ const kvplan__jansson *kvplan__jansson_calls(void);
 #define json_number_value(n) (KVPLAN__J->number_value(n))
 #define json_loads(t, f, e) (KVPLAN__J->loads(t, f, e))
 #define json_loadb(b, n, f, e) (KVPLAN__J->loadb(b, n, f, e))
-#define json_load_file(p, f, e) (KVPLAN__J->load_file(p, f, e))
+#define json_loadf(p, f, e) (KVPLAN__J->loadf(p, f, e))
 
 /* jansson's json_decref is an inline calling json_delete by name. */
 static inline void kvplan__json_decref(json_t *json)

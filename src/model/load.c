@@ -174,14 +174,18 @@ static kvplan_status read_file(const char *path, char **buf, size_t *len,
                                kvplan_error *err)
 {
     struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return kvplan__fail(err, KVPLAN_IO, "", "%s: not a regular file", path);
-    if (stat(path, &sb) == 0 && sb.st_size > (1 << 26))
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > (1 << 26))
         return kvplan__fail(err, KVPLAN_PARSE, "",
                             "%s: %lld bytes; a config.json is far smaller "
                             "(kvplan reads at most 64 MiB)",
                             path, (long long)sb.st_size);
-    FILE *f = fopen(path, "rb");
+    bool special = false;
+    FILE *f = kvplan__open_regular(path, &special);
+    if (special)
+        return kvplan__fail(err, KVPLAN_IO, "",
+                            "%s: not a regular file (a FIFO, a device or a "
+                            "directory); expected a config.json",
+                            path);
     if (f == NULL) {
         /* strerror_r, not strerror: its buffer is the caller's (threads) */
         char why[128] = "cannot be opened";
