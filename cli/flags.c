@@ -279,6 +279,32 @@ kvplan_status cli_parse_size_mib(const char *text, const char *flag_name,
                text);
 }
 
+/* The edit distance of a and b, capped at 9 (for "did you mean"). */
+static int distance(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (strlen(a) > 80 || n > 80)
+        return 9;
+    int row[82];
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n] < 9 ? row[n] : 9;
+}
+
 /* --gpu NAME | auto: a preset now, auto when the GPU is resolved. */
 static kvplan_status gpu_flag(cli_args *cli, const char *v, kvplan_error *err)
 {
@@ -289,11 +315,33 @@ static kvplan_status gpu_flag(cli_args *cli, const char *v, kvplan_error *err)
     }
     kvplan_gpu g;
     if (!kvplan_gpu_preset(v, &g)) {
-        char list[400] = "";
+        char list[400] = "", near[200] = "";
         kvplan_gpu p;
-        size_t n = 0;
-        for (size_t i = 0; kvplan_gpu_preset_at(i, &p) && n < sizeof list; i++)
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", p.name);
+        size_t n = 0, m = 0;
+        char upper[64];
+        snprintf(upper, sizeof upper, "%s", v);
+        for (char *c = upper; *c; c++)
+            *c = (*c >= 'a' && *c <= 'z') ? (char)(*c - 'a' + 'A') : *c;
+        /* near misses: the presets it begins ("h100"), else those a few
+         * edits away */
+        for (int pass = 0; pass < 2 && m == 0; pass++)
+            for (size_t i = 0; kvplan_gpu_preset_at(i, &p); i++) {
+                if (pass == 0 && n < sizeof list)
+                    n += (size_t)snprintf(list + n, sizeof list - n, "%s, ",
+                                          p.name);
+                bool hit = pass == 0
+                               ? strncmp(p.name, upper, strlen(upper)) == 0
+                               : distance(upper, p.name) <=
+                                     (strlen(upper) >= 4 ? 2 : 1);
+                if (hit && m < sizeof near)
+                    m += (size_t)snprintf(near + m, sizeof near - m, "%s%s",
+                                          m ? " or " : "", p.name);
+            }
+        if (m > 0)
+            return fail(err, KVPLAN_PARSE, "--gpu",
+                        "--gpu: unknown GPU '%.60s'; did you mean %s? (kvplan "
+                        "--list-gpus lists them)",
+                        v, near);
         return fail(err, KVPLAN_PARSE, "--gpu",
                     "--gpu: unknown GPU '%.60s'; expected one of %sauto", v,
                     list);

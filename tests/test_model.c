@@ -240,6 +240,39 @@ static kvplan_model *plan(const char *name, const kvplan_server_args *args,
     return m;
 }
 
+/* Hugging Face ids as they are today, and former ones, name the catalog's
+ * configs; a near miss is answered with the nearest name. */
+static void test_catalog_names(void)
+{
+    static const struct {
+        const char *id, *name;
+    } ids[] = {
+        {"meta-llama/Llama-3.1-8B", "llama-3.1-8b"},
+        {"meta-llama/Meta-Llama-3.1-8B", "llama-3.1-8b"},
+        {"meta-llama/Meta-Llama-3.1-8B-Instruct", "llama-3.1-8b-instruct"},
+        {"META-LLAMA/LLAMA-3.1-70B", "llama-3.1-70b"},
+        {"deepseek-ai/DeepSeek-R1-0528", "deepseek-r1"},
+        {"deepseek-ai/DeepSeek-V3-0324", "deepseek-v3"},
+    };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        kvplan_model *m = NULL;
+        kvplan_error err;
+        CHECK_INT(kvplan_model_load(ids[i].id, &m, &err), KVPLAN_OK);
+        if (m != NULL)
+            CHECK_STR(kvplan_model_get_info(m)->name, ids[i].name);
+        kvplan_model_free(m);
+    }
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instrct", &m, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "did you mean llama-3.1-8b-instruct?");
+    CHECK_INT(kvplan_model_load("Qwen/Qwen3-235B-A22B-Instruct-2507", &m, &err),
+              KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "did you mean Qwen/Qwen3-235B-A22B?");
+    CHECK_INT(kvplan_model_load("zzzz", &m, &err), KVPLAN_IO);
+    CHECK(strstr(err.message, "did you mean") == NULL);
+}
+
 static void test_catalog(void)
 {
     size_t n = sizeof catalog / sizeof catalog[0];
@@ -704,6 +737,7 @@ static void test_special_files(void)
 int main(void)
 {
     test_special_files();
+    test_catalog_names();
     test_catalog();
     test_worked_examples();
     test_parallel();

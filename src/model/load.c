@@ -230,6 +230,75 @@ static kvplan_status read_file(const char *path, char **buf, size_t *len,
     return KVPLAN_OK;
 }
 
+/* Whether `name` is one of a comma-separated list, any case. */
+static bool in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && kvplan__ascii_ieq_n(p, len, name))
+            return true;
+        p += len + (end != NULL);
+    }
+    return false;
+}
+
+/* The edit distance of a and b without case, capped at 9. */
+static int distance(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (strlen(a) > 120 || n > 120)
+        return 9;
+    int row[122];
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int up = row[j];
+            int best = diag + !kvplan__ascii_ieq_n(&a[i - 1], 1, (char[]){b[j - 1], 0});
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n] < 9 ? row[n] : 9;
+}
+
+/* The catalog's nearest name or id to `name`: a few edits away, or the one
+ * whose id (or name) `name` begins or ends with ("DeepSeek-R1-0528-Qwen3",
+ * "Qwen/Qwen3-235B-A22B-Instruct-2507"). NULL when none is near. */
+static const char *nearest_entry(const char *name)
+{
+    const char *best = NULL;
+    int d = 4;
+    size_t best_len = 0;
+    for (size_t i = 0; i < kvplan__catalog_count; i++) {
+        const kvplan__catalog_entry *e = &kvplan__catalog[i];
+        const char *ids[2] = {e->name, e->hf_id};
+        for (int k = 0; k < 2; k++) {
+            if (ids[k][0] == '\0')
+                continue;
+            int x = distance(name, ids[k]);
+            size_t len = strlen(ids[k]);
+            if (x < d) {
+                d = x;
+                best = ids[k];
+            } else if (d == 4 && len > best_len && len >= 6 &&
+                       kvplan__ascii_ieq_n(name, len, ids[k])) {
+                best = ids[k]; /* a variant of this id */
+                best_len = len;
+            }
+        }
+    }
+    return best;
+}
+
 kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
                                 kvplan_error *err)
 {
@@ -261,19 +330,23 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
         free(buf);
         return st;
     }
-    /* catalog: the short name or the Hugging Face id, any case */
+    /* catalog: the short name, the Hugging Face id or another id of the
+     * same config, any case */
     for (size_t i = 0; i < kvplan__catalog_count; i++) {
         const kvplan__catalog_entry *e = &kvplan__catalog[i];
         if (kvplan__ascii_ieq(e->name, name_or_path) ||
-            (e->hf_id[0] != '\0' && kvplan__ascii_ieq(e->hf_id, name_or_path)))
+            (e->hf_id[0] != '\0' && kvplan__ascii_ieq(e->hf_id, name_or_path)) ||
+            in_list(e->aliases, name_or_path))
             return load_text((const char *)e->json, e->json_size, e->name,
                              e->name, e->hf_id, overrides, out, err);
     }
+    const char *near = nearest_entry(name_or_path);
     return kvplan__fail(err, KVPLAN_IO, "--model-path",
                         "%s: no such file or directory, and not a model of "
-                        "the built-in catalog (kvplan --list-models lists "
-                        "them)",
-                        name_or_path);
+                        "the built-in catalog%s%s%s (kvplan --list-models "
+                        "lists them)",
+                        name_or_path, near ? "; did you mean " : "",
+                        near ? near : "", near ? "?" : "");
 }
 
 const kvplan_model_info *kvplan_model_get_info(const kvplan_model *model)

@@ -1,0 +1,2 @@
+--model-path
+Qwen/Qwen3-235B-A22B-Instruct-2507
