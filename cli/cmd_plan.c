@@ -8,9 +8,11 @@
 #include "flags.h"
 #include "jsonout.h"
 #include "report.h"
+#include "sglang_flags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The weights' real size from a model directory's safetensors; the
  * library estimates them otherwise. --weight-bytes wins. */
@@ -18,18 +20,55 @@ static void measure_weights(cli_args *cli)
 {
     int64_t bytes;
     if (!cli->options.weight_bytes.set &&
-        kvplan_weights_from_dir(cli->model_path, &bytes, NULL) == KVPLAN_OK)
+        kvplan_weights_from_dir(cli->model_path, &bytes, NULL) == KVPLAN_OK) {
         cli->options.weight_bytes = (kvplan_opt_int){bytes, true};
+        cli->weights_measured = true;
+    }
     if (cli->draft_model_path != NULL &&
         kvplan_weights_from_dir(cli->draft_model_path, &bytes, NULL) ==
             KVPLAN_OK)
         cli->options.draft_weight_bytes = (kvplan_opt_int){bytes, true};
 }
 
+/* An error: "kvplan: MESSAGE" on standard error, or under --json an
+ * object on standard output (error, field, message, exit_status).
+ * Returns `rc`. */
+static int fail(const kvplan_error *err, int rc, bool json)
+{
+    if (!json) {
+        fprintf(stderr, "kvplan: %s\n", err->message);
+        return rc;
+    }
+    json_t *o = json_pack("{s:s, s:s?, s:s, s:i}", "error",
+                          kvplan_status_name(err->code), "field",
+                          err->field[0] ? err->field : NULL, "message",
+                          err->message, "exit_status", rc);
+    if (o == NULL || cli_json_write(o, stdout) != 0 ||
+        fputc('\n', stdout) == EOF)
+        rc = CLI_EXIT_INTERNAL;
+    json_decref(o);
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+}
+
+/* The plan's warnings, and sglang's flags that change memory in ways
+ * kvplan does not model, on standard error. */
+static void warnings(const cli_args *cli, const kvplan_plan *plan)
+{
+    for (size_t i = 0; i < plan->num_warnings; i++)
+        fprintf(stderr, "kvplan: warning: %s\n", plan->warnings[i].message);
+    for (size_t i = 0; i < cli->num_ignored; i++)
+        if (cli->ignored[i]->memory != NULL)
+            fprintf(stderr,
+                    "kvplan: warning: %s is read by sglang, not by kvplan: "
+                    "%s\n",
+                    cli->ignored[i]->name, cli->ignored[i]->memory);
+}
+
 static int report(const cli_args *cli, const kvplan_model *model,
                   const kvplan_plan *plan)
 {
     int rc = CLI_EXIT_OK;
+    warnings(cli, plan);
     if (cli->json) {
         json_t *doc = cli_report_json(cli, model, plan);
         if (doc == NULL || cli_json_write(doc, stdout) != 0 ||
@@ -42,20 +81,29 @@ static int report(const cli_args *cli, const kvplan_model *model,
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
+/* --json anywhere: errors are written as JSON too, even a parse error. */
+static bool wants_json(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--json") == 0)
+            return true;
+    return false;
+}
+
 int cli_cmd_plan(int argc, char **argv)
 {
     cli_args *cli = malloc(sizeof *cli);
     kvplan_plan *plan = malloc(sizeof *plan);
     kvplan_model *model = NULL, *draft = NULL;
     kvplan_error err;
+    bool json = wants_json(argc, argv);
     int rc = CLI_EXIT_OK;
     kvplan_status st;
     if (cli == NULL || plan == NULL) {
         fprintf(stderr, "kvplan: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
     } else if ((st = cli_parse(argc, argv, 1, cli, &err)) != KVPLAN_OK) {
-        fprintf(stderr, "kvplan: %s\n", err.message);
-        rc = CLI_EXIT_USAGE; /* an unknown flag or a bad value */
+        rc = fail(&err, CLI_EXIT_USAGE, json); /* unknown flag, bad value */
     } else if (cli->help) {
         rc = cli_help(stdout) == 0 && fflush(stdout) == 0 ? CLI_EXIT_OK
                                                           : CLI_EXIT_INTERNAL;
@@ -69,16 +117,15 @@ int cli_cmd_plan(int argc, char **argv)
             (cli->draft_model_path != NULL &&
              (st = kvplan_model_load(cli->draft_model_path, &draft, &err)) !=
                  KVPLAN_OK)) {
-            rc = cli_fail(&err);
+            rc = fail(&err, cli_exit_for(err.code), json);
         } else {
             cli->options.server.speculative_draft_model = draft;
             measure_weights(cli);
             st = kvplan_plan_compute(model, &cli->options, plan, &err);
-            if (st == KVPLAN_INVALID_ARGUMENT) { /* a value out of range */
-                cli_fail(&err);
-                rc = CLI_EXIT_USAGE;
-            } else if (st != KVPLAN_OK)
-                rc = cli_fail(&err);
+            if (st == KVPLAN_INVALID_ARGUMENT) /* a value out of range */
+                rc = fail(&err, CLI_EXIT_USAGE, json);
+            else if (st != KVPLAN_OK)
+                rc = fail(&err, cli_exit_for(err.code), json);
             else
                 rc = report(cli, model, plan);
         }

@@ -6,12 +6,12 @@
  * report and the JSON one print the same lines.
  */
 #include "explain.h"
+#include "report.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define GIB 1073741824.0
 
 void cli_add(cli_lines *l, const char *fmt, ...)
 {
@@ -179,24 +179,64 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
             b->graph_mib,
             b->gpu_mem_mib > 60 * 1024 ? ", at least 10240 above 60 GiB" : "",
             b->reserved_mib);
+        if (b->deepep_mib > 0)
+            cli_add(l, "reserved += %.0f MiB (DeepEP all-to-all buffers)",
+                    b->deepep_mib);
         cli_add(l, "mem_fraction_static = round((%.0f - %.0f) / %.0f, 3) = %s",
                 b->gpu_mem_mib, b->reserved_mib, b->gpu_mem_mib,
-                cli_repr(b->mem_fraction_static, f));
+                cli_repr(b->fraction_rule, f));
+        if (b->vision_factor != 1)
+            cli_add(l,
+                    "  x %s (vision tower: 0.95 x clamp(1 - 0.1 x (layers x "
+                    "hidden^2 / (24 x 1024^2) - 1), 0.8, 1.05))",
+                    cli_repr(b->vision_factor, f));
+        if (b->aiter_factor != 1)
+            cli_add(l,
+                    "  x 0.85 (the aiter backend with context_len %lld > "
+                    "8192)",
+                    (long long)p->context_len);
+        if (b->vision_factor != 1 || b->aiter_factor != 1)
+            cli_add(l, "  = %s", cli_repr(b->mem_fraction_static, f));
+        cli_repr(b->mem_fraction_static, f);
     } else {
         cli_add(l, "mem_fraction_static = %s, given",
                 cli_repr(b->mem_fraction_static, f));
     }
-    cli_add(
-        l,
-        "free before loading = %.0f MiB - %.2f GiB CUDA context (estimate) = "
-        "%.4f GiB",
-        b->gpu_mem_mib, b->context_overhead_bytes / GIB, b->pre_load_gib);
     cli_add(l,
-            "free after loading = %.4f GiB - weights %.4f GiB%s - draft %.4f "
-            "GiB = %.4f GiB",
-            b->pre_load_gib, (double)p->stages[0].weight_bytes / GIB,
-            b->weights_estimated ? " (estimate)" : "",
-            (double)p->stages[0].draft_weight_bytes / GIB, b->post_load_gib);
+            "free before loading = %.0f MiB - %.2f GiB CUDA context and "
+            "communicators (%s) = %.4f GiB",
+            b->gpu_mem_mib, b->context_overhead_bytes / GIB,
+            b->context_basis ? b->context_basis : "estimated", b->pre_load_gib);
+    const kvplan_stage_plan *heavy = &p->stages[0];
+    for (size_t i = 1; i < p->num_stages; i++)
+        if (p->stages[i].weight_bytes > heavy->weight_bytes)
+            heavy = &p->stages[i];
+    if (b->num_weight_tensors > 0) {
+        cli_add(l, "weights on one GPU (PP stage %lld), tensor by tensor:",
+                (long long)heavy->pp_rank);
+        for (size_t i = 0; i < b->num_weight_tensors; i++) {
+            const kvplan_weight_tensor *t = &b->weight_tensors[i];
+            char shape[96];
+            if (t->rank_rows != t->rows || t->rank_cols != t->cols)
+                snprintf(shape, sizeof shape, "%lld x %lld of %lld x %lld",
+                         (long long)t->rank_rows, (long long)t->rank_cols,
+                         (long long)t->rows, (long long)t->cols);
+            else
+                snprintf(shape, sizeof shape, "%lld x %lld, whole",
+                         (long long)t->rows, (long long)t->cols);
+            cli_add(l, "  %-38s %lld x [%s] x %.4g B = %.4f GiB", t->name,
+                    (long long)t->count, shape, t->elem_bytes,
+                    (double)t->rank_bytes * (double)t->count / GIB);
+        }
+        cli_add(l, "  %-38s %.4f GiB (estimated: kernels, RoPE caches)",
+                "loading overhead", b->load_overhead_bytes / GIB);
+    }
+    cli_add(l,
+            "free after loading = %.4f GiB - weights %.4f GiB (%s) - draft "
+            "%.4f GiB = %.4f GiB",
+            b->pre_load_gib, (double)heavy->weight_bytes / GIB,
+            kvplan_source_name(b->weights_source),
+            (double)heavy->draft_weight_bytes / GIB, b->post_load_gib);
     cli_add(l, "rest = %.4f - %.4f x (1 - %s) = %.4f GiB", b->post_load_gib,
             b->pre_load_gib, f, b->rest_gib);
     if (b->mamba_gib > 0)
@@ -204,6 +244,52 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
                 (long long)p->stages[0].max_mamba_cache_size, b->mamba_gib);
     cli_add(l, "available_bytes = int(rest x 2^30) = %lld",
             (long long)p->stages[0].available_bytes);
+}
+
+/* Where the served values come from: context_len, the KV dtype, the
+ * requests (docs/sglang-rules.md §1.8, §1.11, §3.3). */
+void cli_explain_serving(cli_lines *l, const cli_args *cli,
+                         const kvplan_model *model, const kvplan_plan *p)
+{
+    const kvplan_server_args *s = &cli->options.server;
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    if (s->context_length.set)
+        cli_add(l, "context_len = %lld, given with --context-length",
+                (long long)p->context_len);
+    else
+        cli_add(l, "context_len = %lld, the model's (config.json, §1.8)",
+                (long long)kvplan_model_get_info(model)->context_len);
+    const char *kv = kvplan_dtype_name(sp->rank.runner.kv_cache_dtype);
+    if (s->kv_cache_dtype != KVPLAN_KV_AUTO)
+        cli_add(l, "kv_cache_dtype = %s, given with --kv-cache-dtype", kv);
+    else
+        cli_add(l,
+                "kv_cache_dtype = %s: --kv-cache-dtype auto, the model's "
+                "dtype unless its config or the GPU says fp8 (§1.11)",
+                kv);
+    int64_t t = p->max_total_num_tokens;
+    int64_t dp = p->resolved.enable_dp_attention ? p->resolved.dp_size : 1;
+    if (s->max_running_requests.set)
+        cli_add(l,
+                "max_running_requests = min(%lld / %lld (dp), %lld // 2) = "
+                "%lld%s",
+                (long long)s->max_running_requests.value, (long long)dp,
+                (long long)t, (long long)p->max_running_requests,
+                sp->max_mamba_cache_size > 0 ? ", then the mamba cap" : "");
+    else
+        cli_add(l,
+                "max_running_requests = min(clamp(int(%lld / %lld x 512), "
+                "2048, 4096), %lld // 2)%s = %lld%s",
+                (long long)t, (long long)p->context_len, (long long)t,
+                sp->max_mamba_cache_size > 0 ? ", min mamba slots / ratio"
+                                             : "",
+                (long long)p->max_running_requests,
+                p->resolved.max_running_requests.set
+                    ? " (the model's or the speculative hook's value first)"
+                    : "");
+    if (cli->num_ignored > 0)
+        cli_add(l, "%zu sglang flag%s not read by kvplan (see notes)",
+                cli->num_ignored, cli->num_ignored == 1 ? "" : "s");
 }
 
 /* Where kvplan's figures are estimates, and where sglang allocates more

@@ -33,6 +33,10 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli,
 
 /* Where kvplan's figures are estimates, and where sglang allocates more
  * than its configurator prices. */
+/* Where context_len, the KV dtype and max_running_requests come from. */
+void cli_explain_serving(cli_lines *l, const cli_args *cli,
+                         const kvplan_model *model, const kvplan_plan *p);
+
 void cli_notes(cli_lines *l, const kvplan_plan *p);
 
 #endif /* KVPLAN_EXPLAIN_H */

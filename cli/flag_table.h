@@ -37,6 +37,7 @@ typedef struct flag {
     const char *help;
     const char *section; /* starts a section of --help */
     const char *json;    /* key in the "requested" echo; NULL: none */
+    const char *alias2;  /* sglang's long spelling (--tensor-parallel-size) */
 } flag;
 
 extern const flag cli_flags[];

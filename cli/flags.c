@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "flag_table.h"
+#include "sglang_flags.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,135 +34,173 @@ const flag cli_flags[] = {
     {"--model-path", "--model", K_TEXT, AT(model_path), NOVAL, "MODEL",
      "a model directory, a config.json or a catalog name (kvplan "
      "--list-models); default llama-3.1-8b-instruct",
-     "model", "model_path"},
+     "model", "model_path", NULL},
     {"--json-model-override-args", NULL, K_TEXT, AT(override_args), NOVAL,
      "JSON", "a JSON object that updates config.json's top level", NULL,
-     "json_model_override_args"},
+     "json_model_override_args", NULL},
     {"--tp-size", "--tp", K_INT, AT(options.server.tp_size), POSITIVE, "N",
      "tensor parallel size; default 1",
-     "sglang flags (same names and meanings)", "tp_size"},
+     "sglang flags (same names and meanings)", "tp_size",
+     "--tensor-parallel-size"},
     {"--pp-size", "--pp", K_INT, AT(options.server.pp_size), POSITIVE, "N",
-     "pipeline parallel size; default 1", NULL, "pp_size"},
+     "pipeline parallel size; default 1", NULL, "pp_size",
+     "--pipeline-parallel-size"},
     {"--dp-size", "--dp", K_INT, AT(options.server.dp_size), POSITIVE, "N",
-     "data parallel size; default 1", NULL, "dp_size"},
+     "data parallel size; default 1", NULL, "dp_size",
+     "--data-parallel-size"},
+    {"--ep-size", "--ep", K_INT, AT(options.ep_size), POSITIVE, "N",
+     "expert parallel size, divides --tp-size; default 1 (every rank still "
+     "holds 1/tp of the experts)",
+     NULL, "ep_size", "--expert-parallel-size"},
+    {"--attn-cp-size", NULL, K_INT, AT(options.server.attn_cp_size), POSITIVE,
+     "N", "attention context parallel size; default 1", NULL, "attn_cp_size",
+     "--attention-context-parallel-size"},
+    {"--dcp-size", NULL, K_INT, AT(options.dcp_size), POSITIVE, "N",
+     "decode context parallel size, divides --tp-size; default 1 (this "
+     "sglang sizes the pools without it)",
+     NULL, "dcp_size", NULL},
     {"--enable-dp-attention", NULL, K_TRUE,
      AT(options.server.enable_dp_attention), NOVAL, NULL,
      "attention data parallel across the dp ranks", NULL,
-     "enable_dp_attention"},
+     "enable_dp_attention", NULL},
     {"--page-size", NULL, K_INT, AT(options.server.page_size), POSITIVE, "N",
      "tokens per KV page; default sglang's for the GPU, model and backend",
-     NULL, "page_size"},
+     NULL, "page_size", NULL},
     {"--kv-cache-dtype", NULL, K_WORD, AT(options.server.kv_cache_dtype),
      WORDS(KVPLAN_WORDS_KV_CACHE_DTYPE), NULL,
      "the KV cache's element type; auto: the model's (fp8 where sglang says)",
-     NULL, "kv_cache_dtype"},
+     NULL, "kv_cache_dtype", NULL},
     {"--dtype", NULL, K_WORD, AT(options.server.dtype),
      WORDS(KVPLAN_WORDS_DTYPE), NULL, "the model's dtype; auto: the config's",
-     NULL, "dtype"},
+     NULL, "dtype", NULL},
+    {"--quantization", NULL, K_NAME, AT(options.quantization),
+     WORDS(KVPLAN_WORDS_QUANTIZATION), "METHOD",
+     "the weights' quantization (fp8, awq, gptq, modelopt_fp4, ...); default "
+     "the config's quantization_config",
+     NULL, "quantization", NULL},
     {"--mem-fraction-static", NULL, K_DOUBLE, AT(options.mem_fraction_static),
      0, 0, 1, false, -1, "a fraction in (0, 1)", "F",
      "the GPU memory fraction for weights and KV cache; default sglang's rule",
-     NULL, "mem_fraction_static"},
+     NULL, "mem_fraction_static", NULL},
     {"--max-total-tokens", NULL, K_OPT_INT, AT(options.max_total_tokens),
-     POSITIVE, "N", "a cap on the KV cache's tokens", NULL, "max_total_tokens"},
+     POSITIVE, "N", "a cap on the KV cache's tokens", NULL, "max_total_tokens", NULL},
     {"--max-running-requests", NULL, K_OPT_INT,
      AT(options.server.max_running_requests), POSITIVE, "N",
      "running requests per DP worker; default from the tokens", NULL,
-     "max_running_requests"},
+     "max_running_requests", NULL},
     {"--context-length", NULL, K_OPT_INT, AT(options.server.context_length),
      POSITIVE, "N", "the served context length; default the model's", NULL,
-     "context_length"},
+     "context_length", NULL},
     {"--chunked-prefill-size", NULL, K_OPT_INT,
      AT(options.server.chunked_prefill_size), ANY_INT, "N",
      "tokens per prefill chunk (-1: no chunking); default by GPU memory", NULL,
-     "chunked_prefill_size"},
+     "chunked_prefill_size", NULL},
     {"--max-prefill-tokens", NULL, K_OPT_INT, AT(options.max_prefill_tokens),
      POSITIVE, "N", "tokens of one prefill batch; default 16384", NULL,
-     "max_prefill_tokens"},
+     "max_prefill_tokens", NULL},
     {"--swa-full-tokens-ratio", NULL, K_DOUBLE,
      AT(options.server.swa_full_tokens_ratio), 0, 0, 1, true, -1,
      "a ratio in (0, 1]", "R",
      "sliding-window tokens per full token; default 0.8 (DeepSeek V4: 0.1)",
-     NULL, "swa_full_tokens_ratio"},
+     NULL, "swa_full_tokens_ratio", NULL},
     {"--disable-radix-cache", NULL, K_TRUE,
      AT(options.server.disable_radix_cache), NOVAL, NULL,
      "no prefix cache (hybrid SWA then may use the SWA chunk cap)", NULL,
-     "disable_radix_cache"},
+     "disable_radix_cache", NULL},
     {"--disable-overlap-schedule", NULL, K_TRUE,
      AT(options.server.disable_overlap_schedule), NOVAL, NULL,
-     "no overlap scheduler", NULL, "disable_overlap_schedule"},
+     "no overlap scheduler", NULL, "disable_overlap_schedule", NULL},
     {"--disable-cuda-graph", NULL, K_TRUE, AT(options.disable_cuda_graph),
      NOVAL, NULL, "no CUDA graphs (they are in the memory rule's reserve)",
-     NULL, "disable_cuda_graph"},
+     NULL, "disable_cuda_graph", NULL},
     {"--cuda-graph-max-bs", "--cuda-graph-max-bs-decode", K_OPT_INT,
      AT(options.cuda_graph_max_bs), POSITIVE, "N",
      "the largest decode CUDA graph batch; default by GPU memory", NULL,
-     "cuda_graph_max_bs"},
+     "cuda_graph_max_bs", NULL},
     {"--attention-backend", NULL, K_NAME, AT(options.attention_backend),
      WORDS(KVPLAN_WORDS_ATTENTION_BACKEND), "NAME",
      "one of sglang's backends (fa3, flashinfer, trtllm_mha, ...); default "
      "sglang's for the GPU and model",
-     NULL, "attention_backend"},
+     NULL, "attention_backend", NULL},
     {"--speculative-algorithm", NULL, K_WORD,
      AT(options.server.speculative_algorithm),
      WORDS(KVPLAN_WORDS_SPECULATIVE_ALGORITHM), NULL,
-     "speculative decoding (any case)", NULL, "speculative_algorithm"},
+     "speculative decoding (any case)", NULL, "speculative_algorithm", NULL},
     {"--speculative-num-steps", NULL, K_OPT_INT,
      AT(options.server.speculative_num_steps), POSITIVE, "N",
-     "draft steps; default sglang's for EAGLE", NULL, "speculative_num_steps"},
+     "draft steps; default sglang's for EAGLE", NULL, "speculative_num_steps", NULL},
     {"--speculative-eagle-topk", NULL, K_OPT_INT,
      AT(options.server.speculative_eagle_topk), POSITIVE, "N",
-     "draft branches per step", NULL, "speculative_eagle_topk"},
+     "draft branches per step", NULL, "speculative_eagle_topk", NULL},
     {"--speculative-num-draft-tokens", NULL, K_OPT_INT,
      AT(options.server.speculative_num_draft_tokens), POSITIVE, "N",
-     "draft tokens verified per step", NULL, "speculative_num_draft_tokens"},
+     "draft tokens verified per step", NULL, "speculative_num_draft_tokens", NULL},
     {"--speculative-draft-model-path", NULL, K_TEXT, AT(draft_model_path),
      NOVAL, "MODEL", "the draft model (a path or a catalog name)", NULL,
-     "speculative_draft_model_path"},
+     "speculative_draft_model_path", "--speculative-draft-model"},
     {"--disaggregation-mode", NULL, K_WORD,
      AT(options.server.disaggregation_mode),
      WORDS(KVPLAN_WORDS_DISAGGREGATION_MODE), NULL,
-     "prefill-decode disaggregation", NULL, "disaggregation_mode"},
+     "prefill-decode disaggregation", NULL, "disaggregation_mode", NULL},
     {"--disaggregation-decode-extra-slots", NULL, K_OPT_INT,
      AT(options.server.disaggregation_decode_extra_slots), COUNT0, "N",
      "PD decode's request slots beyond max_running_requests", NULL,
-     "disaggregation_decode_extra_slots"},
+     "disaggregation_decode_extra_slots", NULL},
     {"--disable-hybrid-swa-memory", NULL, K_TRUE,
      AT(options.server.disable_hybrid_swa_memory), NOVAL, NULL,
      "one full-attention pool for a hybrid SWA model", NULL,
-     "disable_hybrid_swa_memory"},
+     "disable_hybrid_swa_memory", NULL},
     {"--enable-hisparse", NULL, K_TRUE, AT(options.server.enable_hisparse),
      NOVAL, NULL, "HiSparse: part of DeepSeek V4's c4 pool on the host", NULL,
-     "enable_hisparse"},
+     "enable_hisparse", NULL},
     {"--hisparse-config", NULL, K_HISPARSE, 0, NOVAL, "JSON",
      "{\"host_to_device_ratio\": R}, R >= 1; default 2", NULL,
-     "hisparse_host_to_device_ratio"},
+     "hisparse_host_to_device_ratio", NULL},
     {"--enable-dsa-cache-layer-split", NULL, K_TRUE,
      AT(options.server.enable_dsa_cache_layer_split), NOVAL, NULL,
      "split DSA's KV layers over the context-parallel ranks", NULL,
-     "enable_dsa_cache_layer_split"},
+     "enable_dsa_cache_layer_split", NULL},
+    {"--moe-a2a-backend", NULL, K_NAME, AT(options.moe_a2a_backend),
+     WORDS(KVPLAN_WORDS_MOE_A2A_BACKEND), NULL,
+     "MoE all-to-all backend; deepep adds 2048 MiB to the rule's reserve",
+     NULL, "moe_a2a_backend", NULL},
+    {"--max-mamba-cache-size", NULL, K_OPT_INT,
+     AT(options.max_mamba_cache_size), POSITIVE, "N",
+     "mamba state slots; default from --mamba-full-memory-ratio", NULL,
+     "max_mamba_cache_size", NULL},
+    {"--mamba-ssm-dtype", NULL, K_NAME, AT(options.mamba_ssm_dtype),
+     WORDS(KVPLAN_WORDS_MAMBA_SSM_DTYPE), NULL,
+     "the mamba ssm state's dtype; default SGLANG_MAMBA_SSM_DTYPE, else the "
+     "config's, else float32",
+     NULL, "mamba_ssm_dtype", NULL},
+    {"--mamba-full-memory-ratio", NULL, K_DOUBLE,
+     AT(options.mamba_full_memory_ratio), 0, 0, 1e6, false, -1,
+     "a positive ratio", "R",
+     "mamba state memory per KV cache memory; default 0.9", NULL,
+     "mamba_full_memory_ratio", NULL},
     {"--gpu", NULL, K_GPU, 0, NOVAL, "NAME",
      "a preset (kvplan --list-gpus), or auto: the local GPUs through the "
      "NVIDIA driver; default H100-80GB",
-     "budget", "gpu"},
+     "budget", "gpu", NULL},
     {"--gpu-memory", NULL, K_GPU_MEMORY, 0, NOVAL, "SIZE",
      "total memory per GPU (80GB, 81559MiB; a bare number is MiB)", NULL,
-     "gpu_memory_mib"},
+     "gpu_memory_mib", NULL},
     {"--available-bytes", NULL, K_OPT_INT, AT(options.available_bytes),
      POSITIVE, "N",
      "skip the budget: the bytes sglang's log shows for the KV cache "
      "(_profile_available_bytes)",
-     NULL, "available_bytes"},
+     NULL, "available_bytes", NULL},
     {"--weight-bytes", NULL, K_OPT_INT, AT(options.weight_bytes), POSITIVE, "N",
-     "the model's weights in bytes; default a model directory's safetensors, "
-     "else an estimate",
-     NULL, "weight_bytes"},
+     "the whole model's weights in bytes (all ranks together, not one GPU's "
+     "mem usage); default a model directory's safetensors, else an estimate "
+     "from config.json",
+     NULL, "weight_bytes", NULL},
     {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
-     "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL},
+     "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL, NULL},
     {"--explain", NULL, K_TRUE, AT(explain), NOVAL, NULL,
-     "every term of the bytes per token and of the budget", NULL, NULL},
+     "every term of the bytes per token and of the budget", NULL, NULL, NULL},
     {"--help", "-h", K_TRUE, AT(help), NOVAL, NULL, "show this help", NULL,
-     NULL},
+     NULL, NULL},
 };
 
 const size_t cli_num_flags = sizeof cli_flags / sizeof cli_flags[0];
@@ -279,32 +318,6 @@ kvplan_status cli_parse_size_mib(const char *text, const char *flag_name,
                text);
 }
 
-/* The edit distance of a and b, capped at 9 (for "did you mean"). */
-static int distance(const char *a, const char *b)
-{
-    size_t n = strlen(b);
-    if (strlen(a) > 80 || n > 80)
-        return 9;
-    int row[82];
-    for (size_t j = 0; j <= n; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= n; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[n] < 9 ? row[n] : 9;
-}
-
 /* --gpu NAME | auto: a preset now, auto when the GPU is resolved. */
 static kvplan_status gpu_flag(cli_args *cli, const char *v, kvplan_error *err)
 {
@@ -331,7 +344,7 @@ static kvplan_status gpu_flag(cli_args *cli, const char *v, kvplan_error *err)
                                           p.name);
                 bool hit = pass == 0
                                ? strncmp(p.name, upper, strlen(upper)) == 0
-                               : distance(upper, p.name) <=
+                               : kvplan_edit_distance(upper, p.name) <=
                                      (strlen(upper) >= 4 ? 2 : 1);
                 if (hit && m < sizeof near)
                     m += (size_t)snprintf(near + m, sizeof near - m, "%s%s",
@@ -433,8 +446,9 @@ static bool env_bool(const char *name, bool fallback)
     return v == NULL ? fallback : kvplan_env_bool(v, strlen(v), fallback);
 }
 
-static void read_environment(kvplan_server_args *s)
+static void read_environment(kvplan_plan_options *o)
 {
+    kvplan_server_args *s = &o->server;
     s->SGLANG_PP_LAYER_PARTITION = getenv("SGLANG_PP_LAYER_PARTITION");
     s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
         getenv("SGLANG_DSV4_COMPRESS_STATE_DTYPE");
@@ -444,6 +458,7 @@ static void read_environment(kvplan_server_args *s)
         env_bool("SGLANG_OPT_USE_ONLINE_COMPRESS", false);
     s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
         env_bool("SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
+    o->SGLANG_MAMBA_SSM_DTYPE = getenv("SGLANG_MAMBA_SSM_DTYPE");
     const char *iv = getenv("SGLANG_SWA_EVICTION_INTERVAL");
     if (iv != NULL)
         s->SGLANG_SWA_EVICTION_INTERVAL =
@@ -453,8 +468,9 @@ static void read_environment(kvplan_server_args *s)
 static const flag *find(const char *arg, size_t name_len)
 {
     for (size_t k = 0; k < NUM_FLAGS; k++) {
-        const char *names[2] = {cli_flags[k].name, cli_flags[k].alias};
-        for (int j = 0; j < 2; j++)
+        const char *names[3] = {cli_flags[k].name, cli_flags[k].alias,
+                                cli_flags[k].alias2};
+        for (int j = 0; j < 3; j++)
             if (names[j] && strlen(names[j]) == name_len &&
                 strncmp(names[j], arg, name_len) == 0)
                 return &cli_flags[k];
@@ -462,21 +478,100 @@ static const flag *find(const char *arg, size_t name_len)
     return NULL;
 }
 
+/* The nearest flag name (kvplan's or sglang's) to `arg`, within 3 edits. */
+static const char *nearest(const char *arg, size_t len)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), arg);
+    const char *best = NULL;
+    int d = 4;
+    for (size_t k = 0; k < NUM_FLAGS; k++) {
+        int x = kvplan_edit_distance(name, cli_flags[k].name);
+        if (x < d) {
+            d = x;
+            best = cli_flags[k].name;
+        }
+    }
+    const char *s;
+    for (size_t k = 0; (s = cli_sglang_flag_at(k)) != NULL; k++) {
+        int x = kvplan_edit_distance(name, s);
+        if (x < d) {
+            d = x;
+            best = s;
+        }
+    }
+    return best;
+}
+
+/* An argument that is a value, not a flag: anything but "--x" ("-1" is a
+ * value). */
+static bool is_value(const char *a)
+{
+    return !(a[0] == '-' && a[1] == '-' && a[2] != '\0') &&
+           !(a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') &&
+             a[1] != '.');
+}
+
+/* sglang's own flag outside the table: ignored (its values skipped) and
+ * listed. Returns the index of its last value. */
+static int ignore_flag(cli_args *cli, const cli_sglang_flag *g, int i,
+                       int argc, char **argv, bool has_eq)
+{
+    if (cli->num_ignored < CLI_MAX_IGNORED)
+        cli->ignored[cli->num_ignored++] = g;
+    if (!g->takes_value || has_eq)
+        return i;
+    while (i + 1 < argc && is_value(argv[i + 1]))
+        i++; /* one value, or several (nargs) */
+    return i;
+}
+
+/* The first argument after "--" that is a flag of sglang's command:
+ * "python3 -m sglang.launch_server ARGS", "sglang serve [MODEL] ARGS" or
+ * ARGS alone. A model given as serve's positional is taken. */
+static int launch_start(int argc, char **argv, int i, cli_args *cli)
+{
+    for (int j = i; j < argc; j++) {
+        const char *a = argv[j];
+        if (a[0] == '-' && a[1] == '-')
+            return j;
+        if (strcmp(a, "serve") == 0 && j + 1 < argc && argv[j + 1][0] != '-') {
+            cli->model_path = argv[j + 1];
+            return j + 2;
+        }
+    }
+    return argc;
+}
+
 kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
                         kvplan_error *err)
 {
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);
-    read_environment(&cli->options.server);
+    read_environment(&cli->options);
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0 && !cli->launch_command) {
+            cli->launch_command = true;
+            i = launch_start(argc, argv, i + 1, cli) - 1;
+            continue;
+        }
         const char *eq = strchr(arg, '=');
-        const flag *f = find(arg, eq ? (size_t)(eq - arg) : strlen(arg));
-        if (f == NULL)
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const flag *f = find(arg, len);
+        if (f == NULL) {
+            const cli_sglang_flag *g = cli_sglang_flag_find(arg, len);
+            if (g != NULL) {
+                i = ignore_flag(cli, g, i, argc, argv, eq != NULL);
+                continue;
+            }
+            const char *near = arg[0] == '-' ? nearest(arg, len) : NULL;
             return fail(err, KVPLAN_INVALID_ARGUMENT, arg,
-                        "%.100s: %s (see kvplan --help)", arg,
-                        arg[0] == '-' ? "unknown option"
-                                      : "unexpected argument");
+                        "%.100s: %s%s%s%s (see kvplan --help)", arg,
+                        arg[0] == '-' ? "unknown option" : "unexpected argument",
+                        near ? "; did you mean " : "", near ? near : "",
+                        near ? "?" : "");
+        }
         if (f->kind == K_TRUE) {
             if (eq)
                 return fail(err, KVPLAN_INVALID_ARGUMENT, f->name,

@@ -15,6 +15,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
+struct cli_sglang_flag;
+
+#define CLI_MAX_IGNORED 64
+
 typedef struct cli_args {
     kvplan_plan_options options;
     const char *model_path;       /* NULL: the built-in default */
@@ -30,6 +34,11 @@ typedef struct cli_args {
     bool json;
     bool explain;
     bool help;
+    bool launch_command; /* "-- python3 -m sglang.launch_server ARGS" */
+    bool weights_measured; /* from the model directory's safetensors */
+    /* sglang's flags kvplan does not read, as given (the first 64) */
+    const struct cli_sglang_flag *ignored[CLI_MAX_IGNORED];
+    size_t num_ignored;
 } cli_args;
 
 /*

@@ -15,18 +15,29 @@ static const char help_head[] =
     "usage: kvplan [--model-path MODEL] [SGLANG FLAGS] [--gpu NAME | "
     "--gpu-memory SIZE | --gpu auto]\n"
     "              [--available-bytes N] [--json] [--explain]\n"
+    "       kvplan [KVPLAN FLAGS] -- python3 -m sglang.launch_server ARGS...\n"
+    "       kvplan [KVPLAN FLAGS] -- sglang serve [MODEL] ARGS...\n"
     "       kvplan pools < scenarios.jsonl\n"
     "       kvplan --list-models | --list-gpus | --version\n"
     "\n"
     "Plans the KV-cache memory of an sglang server exactly as sglang's pool\n"
     "configurator would, without a GPU. With no argument: "
     "Llama-3.1-8B-Instruct\n"
-    "on one H100-80GB with sglang's defaults.\n";
+    "on one H100-80GB with sglang's defaults. A pasted launch command works:\n"
+    "sglang's other flags (--host, --port, --trust-remote-code, ...) are\n"
+    "accepted and listed as not read; those that change memory in ways\n"
+    "kvplan does not model are warned of.\n";
 
 static const char help_tail[] =
     "\n"
     "sglang's environment variables are read too (SGLANG_PP_LAYER_PARTITION,\n"
-    "SGLANG_SWA_EVICTION_INTERVAL, SGLANG_DSV4_COMPRESS_STATE_DTYPE, ...).\n"
+    "SGLANG_SWA_EVICTION_INTERVAL, SGLANG_DSV4_COMPRESS_STATE_DTYPE,\n"
+    "SGLANG_MAMBA_SSM_DTYPE, ...).\n"
+    "\n"
+    "Warnings (a request longer than the pool holds, a tight reserve, a flag\n"
+    "kvplan does not model) go to standard error, and to \"warnings\" in\n"
+    "--json. Under --json an error is a JSON object on standard output:\n"
+    "{\"error\", \"field\", \"message\", \"exit_status\"}.\n"
     "\n"
     "commands:\n"
     "  pools                  read configurator scenarios as JSON lines on "
@@ -39,11 +50,13 @@ static const char help_tail[] =
     "\n"
     "exit status:\n"
     "  0  ok\n"
-    "  1  the plan does not fit: the budget cannot hold the KV-cache pools\n"
+    "  1  the plan does not fit: the budget cannot hold the KV-cache pools,\n"
+    "     or sglang could not start (the weights, req_to_token or the mamba\n"
+    "     state exceed the memory they live in); the message names the flag\n"
     "  2  usage: an unknown command, option or option value\n"
-    "  3  bad input: a malformed model config or scenario, or a "
-    "configuration\n"
-    "     sglang refuses\n"
+    "  3  bad input: a malformed model config or scenario, a FIFO or device\n"
+    "     given as a file, or a configuration sglang refuses (TP not dividing\n"
+    "     the heads, DSA off page 64, an architecture it does not serve)\n"
     "  4  internal error (out of memory, write error)\n";
 
 /* Writes `text` folded at 79 columns, starting at column `col`, every
@@ -80,10 +93,11 @@ int cli_help(FILE *out)
         char left[160];
         /* a short alias first ("-h, --help"), a long one after */
         bool short_alias = f->alias != NULL && f->alias[1] != '-';
-        int n = snprintf(left, sizeof left, "  %s%s%s%s%s",
+        int n = snprintf(left, sizeof left, "  %s%s%s%s%s%s%s",
                          short_alias ? f->alias : "", short_alias ? ", " : "",
                          f->name, f->alias && !short_alias ? ", " : "",
-                         f->alias && !short_alias ? f->alias : "");
+                         f->alias && !short_alias ? f->alias : "",
+                         f->alias2 ? ", " : "", f->alias2 ? f->alias2 : "");
         if (f->kind != K_TRUE) {
             char meta[400] = "";
             if (f->meta != NULL) {

@@ -30,5 +30,14 @@ int main(int argc, char **argv)
         return cli_cmd_list_models();
     if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)
         return cli_cmd_list_gpus();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--list-models") == 0 ||
+            strcmp(argv[i], "--list-gpus") == 0 ||
+            strcmp(argv[i], "--version") == 0) {
+            fprintf(stderr, "kvplan: %s takes no other option (run it alone)\n",
+                    argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
     return cli_cmd_plan(argc, argv);
 }

@@ -5,12 +5,20 @@
  */
 #include "explain.h"
 #include "report.h"
+#include "sglang_flags.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define GIB 1073741824.0
+
+/* A fraction for a person: 4 significant digits ("0.826", not
+ * 0.8260405859375; JSON keeps the exact value). */
+static const char *rounded(double x, char *buf)
+{
+    snprintf(buf, 40, "%.4g", x);
+    return buf;
+}
 
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *p)
@@ -25,13 +33,20 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 
     fprintf(out, "kvplan %s: %s (%s)", kvplan_version(), info->name,
             info->architecture);
+    long long ranks = (long long)(s->tp_size * s->pp_size);
+    long long replicas = s->enable_dp_attention ? 1 : (long long)s->dp_size;
     if (b->given)
-        fprintf(out, ", available_bytes given\n");
+        fprintf(out, ", available_bytes given (defaults as on %s)\n",
+                cli->options.gpu_set ? cli->options.gpu.name
+                                     : KVPLAN_DEFAULT_GPU);
+    else if (replicas > 1)
+        fprintf(out, " on %s (%.0f MiB, %s), %lld GPUs: %lld replicas of %lld\n",
+                cli->gpu_name, b->gpu_mem_mib, cli->options.gpu.arch,
+                ranks * replicas, replicas, ranks);
     else
         fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n", cli->gpu_name,
-                b->gpu_mem_mib, cli->options.gpu.arch,
-                (long long)(s->tp_size * s->pp_size),
-                s->tp_size * s->pp_size > 1 ? "s" : "");
+                b->gpu_mem_mib, cli->options.gpu.arch, ranks,
+                ranks > 1 ? "s" : "");
     fprintf(out,
             "serving: tp %lld, pp %lld, dp %lld%s, page_size %lld, "
             "kv_cache_dtype %s, attention_backend %s\n",
@@ -40,13 +55,18 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)p->page_size,
             kvplan_dtype_name(sp->rank.runner.kv_cache_dtype),
             p->attention_backend);
+    char graphs[48];
+    if (cli->options.disable_cuda_graph)
+        snprintf(graphs, sizeof graphs, "cuda graphs disabled");
+    else
+        snprintf(graphs, sizeof graphs, "cuda_graph_max_bs %lld",
+                 (long long)p->cuda_graph_max_bs);
     if (!b->given)
         fprintf(out,
-                "         chunked_prefill_size %lld, cuda_graph_max_bs %lld, "
+                "         chunked_prefill_size %lld, %s, "
                 "mem_fraction_static %s%s\n",
-                (long long)p->chunked_prefill_size,
-                (long long)p->cuda_graph_max_bs,
-                cli_repr(b->mem_fraction_static, f),
+                (long long)p->chunked_prefill_size, graphs,
+                rounded(b->mem_fraction_static, f),
                 b->mem_fraction_auto ? " (sglang's rule)" : "");
 
     if (!b->given) {
@@ -64,10 +84,15 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "\none GPU's memory (PP stage %lld)%*sGiB\n",
                 (long long)sp->pp_rank, 24, "");
         fprintf(out, "  %-44s %8.2f\n", "total", total);
-        fprintf(out, "  %-44s %8.2f\n", "CUDA context, NCCL (estimate)", ctx);
+        char label[64];
+        snprintf(label, sizeof label, "CUDA context, NCCL (%s)",
+                 kvplan_source_name(b->context_source));
+        fprintf(out, "  %-44s %8.2f\n", label, ctx);
         fprintf(out, "  %-44s %8.2f\n",
-                b->weights_estimated ? "weights (estimate from config.json)"
-                                     : "weights",
+                cli->weights_measured ? "weights (safetensors, measured)"
+                : b->weights_estimated
+                    ? "weights (estimated from config.json)"
+                    : "weights (--weight-bytes)",
                 weights);
         fprintf(out, "  %-44s %8.2f\n", "KV cache pools", kv);
         if (draft_kv > 0)
@@ -79,7 +104,9 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  %-44s %8.2f\n", "  of which the req_to_token pool",
                 req);
         double left = total - ctx - weights - kv - draft_kv - mamba - reserve;
-        fprintf(out, "  %-44s %8.2f\n", "left over (padding pages, rounding)",
+        fprintf(out, "  %-44s %8.2f\n",
+                left < -0.005 ? "overcommit (pool rows beyond their price)"
+                              : "left over (padding pages, rounding)",
                 fabs(left) < 0.005 ? 0.0 : left);
     }
 
@@ -111,8 +138,9 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  %-26s %lld\n", "c128_state_pool_size",
                 (long long)pools->c128_state_pool_size);
     }
-    fprintf(out, "  %-26s %lld (per DP worker)\n", "max_running_requests",
-            (long long)p->max_running_requests);
+    fprintf(out, "  %-26s %lld%s\n", "max_running_requests",
+            (long long)p->max_running_requests,
+            s->enable_dp_attention && s->dp_size > 1 ? " (per DP worker)" : "");
     fprintf(out, "  %-26s %lld\n", "context_len", (long long)p->context_len);
     int64_t full = pools->max_total_num_tokens;
     fprintf(out, "  %-26s %lld request%s at the full context_len%s\n",
@@ -149,6 +177,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     if (cli->explain) {
         cli_explain_cell(&l, model, sp);
         cli_explain_budget(&l, cli, p);
+        cli_explain_serving(&l, cli, model, p);
         fprintf(out, "\nexplain:\n");
         for (size_t i = 0; i < l.n; i++)
             fprintf(out, "  %s\n", l.text[i]);
@@ -157,6 +186,14 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         l.n = l.dropped = 0;
     }
     cli_notes(&l, p);
+    if (cli->num_ignored > 0) {
+        char names[600];
+        size_t n = 0;
+        for (size_t i = 0; i < cli->num_ignored && n < sizeof names; i++)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                                  i ? ", " : "", cli->ignored[i]->name);
+        cli_add(&l, "sglang flags kvplan does not read: %s", names);
+    }
     if (l.n > 0) {
         fprintf(out, "\nnotes:\n");
         for (size_t i = 0; i < l.n; i++)

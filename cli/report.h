@@ -10,7 +10,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#define CLI_PLAN_SCHEMA_VERSION 2
+#define CLI_PLAN_SCHEMA_VERSION 3
+
+/* Bytes per GiB: sglang prints GiB and calls them GB. */
+#define GIB 1073741824.0
 
 /* Writes the human report; returns 0 or -1 on a write error. */
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,

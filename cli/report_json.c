@@ -10,6 +10,9 @@
 #include "explain.h"
 #include "report.h"
 #include "scenario.h"
+#include "sglang_flags.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -114,11 +117,36 @@ static json_t *resolved_json(const kvplan_plan *p)
     return o;
 }
 
-static json_t *budget_json(const kvplan_plan *p)
+static json_t *tensors_json(const kvplan_budget *b)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < b->num_weight_tensors; i++) {
+        const kvplan_weight_tensor *t = &b->weight_tensors[i];
+        json_t *one = json_pack(
+            "{s:s, s:[I,I], s:[I,I], s:I, s:f, s:I}", "name", t->name, "shape",
+            (json_int_t)t->rows, (json_int_t)t->cols, "rank_shape",
+            (json_int_t)t->rank_rows, (json_int_t)t->rank_cols, "count",
+            (json_int_t)t->count, "elem_bytes", t->elem_bytes, "rank_bytes",
+            (json_int_t)t->rank_bytes);
+        if (one == NULL || json_array_append_new(a, one) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
 {
     const kvplan_budget *b = &p->budget;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
-    return json_pack(
+    for (size_t i = 0; i < p->num_stages; i++) /* the heaviest rank */
+        if (p->stages[i].weight_bytes > sp->weight_bytes)
+            sp = &p->stages[i];
+    const char *weights = cli->weights_measured
+                              ? "measured"
+                              : kvplan_source_name(b->weights_source);
+    json_t *o = json_pack(
         "{s:b, s:b, s:f, s:f, s:b, s:f, s:f, s:f, s:I, s:I, s:f}", "given",
         b->given, "weights_estimated", b->weights_estimated, "gpu_mem_mib",
         b->gpu_mem_mib, "mem_fraction_static", b->mem_fraction_static,
@@ -127,6 +155,68 @@ static json_t *budget_json(const kvplan_plan *p)
         b->post_load_gib, "weight_bytes", (json_int_t)sp->weight_bytes,
         "draft_weight_bytes", (json_int_t)sp->draft_weight_bytes,
         "mamba_state_gib", b->mamba_gib);
+    const char *gpu = cli->gpu_memory_set ? "given"
+                      : cli->gpu_auto     ? "measured"
+                                          : "preset";
+    json_t *terms = json_pack(
+        "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:s, s:s?}, "
+        "s:{s:s, s:f, s:o}}",
+        "gpu", "total_mib", b->gpu_mem_mib, "source", gpu,
+        "fraction_rule", b->fraction_rule, "vision_factor", b->vision_factor,
+        "aiter_factor", b->aiter_factor, "deepep_mib", b->deepep_mib,
+        "graph_mib", b->graph_mib, "slack_gib", b->slack_gib, "fixed_gib",
+        b->fixed_gib, "context", "gib", b->context_overhead_bytes / GIB,
+        "source", b->given ? "given" : kvplan_source_name(b->context_source),
+        "basis", b->context_basis, "weights", "source", weights,
+        "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
+        tensors_json(b));
+    if (o == NULL || terms == NULL || json_object_set_new(o, "terms", terms)) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *warnings_json(const cli_args *cli, const kvplan_plan *p)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < p->num_warnings; i++) {
+        const kvplan_warning *w = &p->warnings[i];
+        if (json_array_append_new(
+                a, json_pack("{s:i, s:s?, s:s}", "code", (int)w->code,
+                             "field", w->field, "message", w->message)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    for (size_t i = 0; a != NULL && i < cli->num_ignored; i++) {
+        const cli_sglang_flag *g = cli->ignored[i];
+        if (g->memory == NULL)
+            continue;
+        char text[240];
+        snprintf(text, sizeof text, "%s is read by sglang, not by kvplan: %s",
+                 g->name, g->memory);
+        if (json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
+                                               "field", g->name, "message",
+                                               text)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_t *ignored_json(const cli_args *cli)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < cli->num_ignored; i++)
+        if (json_array_append_new(
+                a, json_pack("{s:s, s:s?}", "flag", cli->ignored[i]->name,
+                             "memory", cli->ignored[i]->memory)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
 }
 
 static json_t *allocated_json(const kvplan_allocation *a)
@@ -198,7 +288,10 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     set(o, "available_bytes", json_integer(sp->available_bytes), &bad);
     set(o, "kv_cache_dtype",
         json_string(kvplan_dtype_name(sp->rank.runner.kv_cache_dtype)), &bad);
-    set(o, "budget", budget_json(p), &bad);
+    set(o, "longest_request", json_integer(p->longest_request), &bad);
+    set(o, "budget", budget_json(cli, p), &bad);
+    set(o, "warnings", warnings_json(cli, p), &bad);
+    set(o, "ignored_flags", ignored_json(cli), &bad);
     set(o, "allocated", allocated_json(&sp->allocation), &bad);
     set(o, "stages", stages_json(p), &bad);
     cli_lines l = {.n = 0};
@@ -208,6 +301,7 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
         l.n = l.dropped = 0;
         cli_explain_cell(&l, model, sp);
         cli_explain_budget(&l, cli, p);
+        cli_explain_serving(&l, cli, model, p);
         set(o, "explain", lines_json(&l), &bad);
     }
     if (bad) {

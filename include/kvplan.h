@@ -50,9 +50,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 2
+#define KVPLAN_VERSION_MINOR 3
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.2.0"
+#define KVPLAN_VERSION_STRING "0.3.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -555,7 +555,10 @@ typedef enum kvplan_word_set {
     KVPLAN_WORDS_DTYPE = 1,          /* --dtype: kvplan_dtype_flag */
     KVPLAN_WORDS_SPECULATIVE_ALGORITHM = 2, /* kvplan_spec_algorithm */
     KVPLAN_WORDS_DISAGGREGATION_MODE = 3,   /* kvplan_disaggregation_mode */
-    KVPLAN_WORDS_ATTENTION_BACKEND = 4 /* names only; value = index */
+    KVPLAN_WORDS_ATTENTION_BACKEND = 4, /* names only; value = index */
+    KVPLAN_WORDS_QUANTIZATION = 5,      /* --quantization; names only */
+    KVPLAN_WORDS_MOE_A2A_BACKEND = 6,   /* --moe-a2a-backend; names only */
+    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7    /* --mamba-ssm-dtype; value: bytes */
 } kvplan_word_set;
 
 /* The `index`-th word a set accepts, aliases included, in the order
@@ -570,6 +573,10 @@ KVPLAN_API bool kvplan_word_value(kvplan_word_set set, const char *word,
 /* The canonical word of `value` in `set` (never an alias: "bf16", not
  * "bfloat16"); NULL when none. */
 KVPLAN_API const char *kvplan_word_name(kvplan_word_set set, int value);
+
+/* The edit distance of two names, ASCII case ignored, capped at 9 (for a
+ * "did you mean"); 9 for NULL or a name over 120 characters. */
+KVPLAN_API int kvplan_edit_distance(const char *a, const char *b);
 
 /*
  * The sglang server flags that shape one rank's KV cache, named after the
@@ -715,6 +722,18 @@ typedef struct kvplan_plan_options {
      * (reported as such). */
     kvplan_opt_int weight_bytes;
     kvplan_opt_int draft_weight_bytes;
+    /* The memory flags only the budget reads (docs/planning.md). */
+    const char *quantization;    /* --quantization; NULL: the config's */
+    int64_t ep_size;             /* --ep-size, divides tp_size; default 1 */
+    int64_t dcp_size;            /* --dcp-size, divides tp_size; default 1 */
+    const char *moe_a2a_backend; /* --moe-a2a-backend; NULL: "none" */
+    kvplan_opt_int max_mamba_cache_size;        /* >= 1 */
+    kvplan_opt_double mamba_full_memory_ratio;  /* > 0; absent: 0.9 */
+    /* The mamba ssm state's dtype: --mamba-ssm-dtype, else the
+     * SGLANG_MAMBA_SSM_DTYPE environment variable, else the config's
+     * mamba_ssm_dtype, else float32. "float32", "bfloat16", "float16". */
+    const char *mamba_ssm_dtype;
+    const char *SGLANG_MAMBA_SSM_DTYPE;
 } kvplan_plan_options;
 
 /* Defaults for every field (struct_size set, page size auto, no GPU).
@@ -744,6 +763,32 @@ typedef struct kvplan_allocation {
     int64_t mamba_state_bytes;   /* mamba / linear hybrids */
     int64_t predicted_kv_bytes;  /* tokens * the configurator's coefficient */
 } kvplan_allocation;
+
+/* One tensor of a weight estimate, as the binding rank holds it. */
+typedef struct kvplan_weight_tensor {
+    const char *name;            /* static: "self_attn.qkv_proj" */
+    int64_t rows, cols;          /* the whole tensor */
+    int64_t rank_rows, rank_cols; /* the rank's part of it */
+    int64_t count;               /* copies on the rank (its layers) */
+    double elem_bytes;           /* per element, scales included */
+    int64_t rank_bytes;          /* one copy, as PyTorch's allocator rounds it
+                                    (g_idx included) */
+} kvplan_weight_tensor;
+
+#define KVPLAN_MAX_WEIGHT_TENSORS 32
+
+/* Where a budget term comes from. */
+typedef enum kvplan_source {
+    KVPLAN_SOURCE_GIVEN = 0,  /* the caller's (a flag) */
+    KVPLAN_SOURCE_MEASURED,   /* read from the model directory or the GPU,
+                                 or a public log of this GPU at this rank
+                                 count */
+    KVPLAN_SOURCE_PRESET,     /* a GPU preset's figure */
+    KVPLAN_SOURCE_ESTIMATED   /* modelled */
+} kvplan_source;
+
+/* "given", "measured", "preset", "estimated"; "?" out of range. */
+KVPLAN_API const char *kvplan_source_name(kvplan_source source);
 
 /* One pipeline stage. */
 typedef struct kvplan_stage_plan {
@@ -777,7 +822,46 @@ typedef struct kvplan_budget {
     double mamba_gib;            /* the mamba state reservation */
     bool weights_estimated;
     bool draft_weights_estimated;
+    /* Where the terms come from, and what they rest on (static text). */
+    kvplan_source gpu_source;       /* the total: a preset's, or the
+                                       caller's kvplan_gpu */
+    kvplan_source context_source;   /* context_overhead_bytes */
+    const char *context_basis;
+    kvplan_source weights_source;
+    /* sglang's rule: round(...) before its factors, and the factors */
+    double fraction_rule;
+    double vision_factor;           /* 0.95 * adj, or 1 */
+    double aiter_factor;            /* 0.85 (aiter, context > 8192), or 1 */
+    double deepep_mib;              /* the DeepEP reserve, in the rule */
+    /* The reserve the fixed pools live in, pre * (1 - f), and what they
+     * take of it: req_to_token, the DeepEP buffers, the pools' rows beyond
+     * their price (more than the reserve: sglang could not start). */
+    double slack_gib;
+    double fixed_gib;
+    /* The estimate, tensor by tensor, for the rank with the most weights
+     * (none when the weights were given or measured). */
+    double load_overhead_bytes;     /* beyond the tensors, per rank */
+    size_t num_weight_tensors;
+    kvplan_weight_tensor weight_tensors[KVPLAN_MAX_WEIGHT_TENSORS];
 } kvplan_budget;
+
+/* What a plan that fits still warns of. */
+typedef enum kvplan_warning_code {
+    KVPLAN_WARN_CONTEXT_TOO_LONG = 1, /* one request at context_len cannot fit */
+    KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED, /* sglang's warning */
+    KVPLAN_WARN_MAX_RUNNING_REQUESTS_REDUCED,    /* sglang's warning */
+    KVPLAN_WARN_QUANTIZATION_UNKNOWN, /* priced at the model dtype */
+    KVPLAN_WARN_NAME_SAYS_QUANTIZED,  /* "FP8" in the name, no config */
+    KVPLAN_WARN_RESERVE_TIGHT /* little room left for graphs, activations */
+} kvplan_warning_code;
+
+typedef struct kvplan_warning {
+    kvplan_warning_code code;
+    const char *field;   /* the flag that changes it (static), or NULL */
+    char message[240];
+} kvplan_warning;
+
+#define KVPLAN_MAX_WARNINGS 6
 
 /* A whole plan: resolved flags, the budget and every PP stage. The plan
  * owns its data: it holds no pointer into the model or the options (the
@@ -798,6 +882,11 @@ typedef struct kvplan_plan {
     int64_t context_len;
     int64_t max_running_requests; /* per DP worker */
     int64_t max_total_num_tokens; /* the cluster's: min over stages */
+    /* The longest request the pool holds: context_len, or fewer tokens
+     * when the pool is smaller (then a KVPLAN_WARN_CONTEXT_TOO_LONG). */
+    int64_t longest_request;
+    size_t num_warnings;
+    kvplan_warning warnings[KVPLAN_MAX_WARNINGS];
     kvplan_budget budget;
     size_t num_stages;
     size_t binding_stage;         /* the stage with the fewest tokens */

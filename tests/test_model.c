@@ -271,6 +271,12 @@ static void test_catalog_names(void)
     CHECK_CONTAINS(err.message, "did you mean Qwen/Qwen3-235B-A22B?");
     CHECK_INT(kvplan_model_load("zzzz", &m, &err), KVPLAN_IO);
     CHECK(strstr(err.message, "did you mean") == NULL);
+    /* the distance behind every "did you mean" */
+    CHECK_INT(kvplan_edit_distance("H100", "h100"), 0);
+    CHECK_INT(kvplan_edit_distance("kitten", "sitting"), 3);
+    CHECK_INT(kvplan_edit_distance("", "abc"), 3);
+    CHECK_INT(kvplan_edit_distance("a", "abcdefghijklmnop"), 9); /* capped */
+    CHECK_INT(kvplan_edit_distance(NULL, "a"), 9);
 }
 
 static void test_catalog(void)

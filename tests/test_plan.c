@@ -232,7 +232,11 @@ static void test_weights_and_gpus(void)
     kvplan_plan *p = malloc(sizeof *p);
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
     CHECK(!p->budget.weights_estimated);
-    CHECK_INT(p->stages[0].weight_bytes, 1503238553);
+    /* at TP 1 the rank holds them all, plus what loading adds beside the
+     * tensors (0.07 GiB) */
+    CHECK_INT(p->stages[0].weight_bytes, 1503238553 + 75161927);
+    CHECK_INT(p->budget.weights_source, KVPLAN_SOURCE_GIVEN);
+    CHECK_INT(p->budget.num_weight_tensors, 0);
     /* without them: estimated from config.json */
     o.weight_bytes.set = false;
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
@@ -477,6 +481,340 @@ static void test_plan_writes_what_it_uses(void)
     kvplan_model_free(m);
 }
 
+/* The weights one rank holds: the tensor that names a rule, found in the
+ * estimate's list. */
+static const kvplan_weight_tensor *tensor(const kvplan_plan *p,
+                                          const char *name)
+{
+    for (size_t i = 0; i < p->budget.num_weight_tensors; i++)
+        if (strcmp(p->budget.weight_tensors[i].name, name) == 0)
+            return &p->budget.weight_tensors[i];
+    return NULL;
+}
+
+static double rank_gib(const kvplan_plan *p)
+{
+    return (double)p->stages[0].weight_bytes / 1073741824.0;
+}
+
+/* Issue 15's estimate fixes, each against the figure that exposed it. */
+static void test_weight_fixes(void)
+{
+    /* Qwen2-MoE's heirs name one shared expert by its size alone */
+    kvplan_plan_options o = on_gpu("H200");
+    o.server.tp_size = 4;
+    kvplan_plan *p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
+    const kvplan_weight_tensor *t = tensor(p, "mlp.shared_experts.down_proj");
+    CHECK(t != NULL);
+    if (t != NULL)
+        CHECK_INT(t->cols, 512); /* shared_expert_intermediate_size */
+    CHECK(tensor(p, "linear_attn.in_proj (qkvz, ba)") != NULL);
+    free(p);
+
+    /* DeciLM: block_configs, not the top-level keys: ~49.9 B parameters,
+     * 46.5 GiB a rank at TP2, so the plan fits (it was refused) */
+    o = on_gpu("H100-80GB");
+    o.server.tp_size = 2;
+    p = plan_of("llama-3.3-nemotron-super-49b-v1", &o, KVPLAN_OK);
+    CHECK(rank_gib(p) > 45.5 && rank_gib(p) < 47.5);
+    free(p);
+
+    /* DP attention: every rank holds the attention whole (MLA at attn_tp
+     * 1) and the embedding: DeepSeek-V3 TP8 DP8 holds ~11.7 GiB more */
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    p = plan_of("deepseek-v3", &o, KVPLAN_OK);
+    double plain = rank_gib(p);
+    t = tensor(p, "self_attn.q_b_proj");
+    CHECK(t != NULL && t->rank_rows * 8 == t->rows);
+    free(p);
+    o.server.dp_size = 8;
+    o.server.enable_dp_attention = true;
+    p = plan_of("deepseek-v3", &o, KVPLAN_OK);
+    CHECK(rank_gib(p) - plain > 10.5 && rank_gib(p) - plain < 13);
+    t = tensor(p, "self_attn.q_b_proj");
+    CHECK(t != NULL && t->rank_rows == t->rows);
+    /* FP8 blocks: one float32 scale per 128 x 128 */
+    CHECK(t != NULL && t->elem_bytes > 1 && t->elem_bytes < 1.001);
+    CHECK(tensor(p, "self_attn.w_kc+w_vc (absorbed)") != NULL);
+    CHECK_DOUBLE(tensor(p, "lm_head")->elem_bytes, 2.0); /* 16 bits */
+    free(p);
+
+    /* int4 compressed-tensors experts with group scales and g_idx, the
+     * vision tower whole on each rank: Kimi-K2.5 at TP8, 73.58 GiB logged */
+    o = on_gpu("MI355X");
+    o.server.tp_size = 8;
+    p = plan_of("kimi-k2.5", &o, KVPLAN_OK);
+    CHECK(fabs(rank_gib(p) - 73.58) < 0.3);
+    t = tensor(p, "mlp.experts.w13 (gate_up)");
+    CHECK(t != NULL && fabs(t->elem_bytes - 0.5625) < 1e-12);
+    CHECK(tensor(p, "vision.blocks.mlp (fc1, fc2)") != NULL);
+    t = tensor(p, "self_attn.fused_qkv_a_proj_with_mqa"); /* ignored: bf16 */
+    CHECK(t != NULL && t->elem_bytes == 2.0 && t->rank_rows == t->rows);
+    free(p);
+
+    /* PyTorch's allocator: QwQ-32B's o_proj at TP4 is 12.5 MiB, a 14 MiB
+     * block */
+    o = on_gpu("L4");
+    o.server.tp_size = 4;
+    o.mem_fraction_static = (kvplan_opt_double){0.85, true};
+    p = plan_of("qwen2.5-32b", &o, KVPLAN_OK);
+    t = tensor(p, "self_attn.o_proj");
+    CHECK(t != NULL && t->rank_bytes == 14 << 20);
+    /* four ranks min-reduce their free memory through a float32 tensor
+     * (§3.1): both figures are float32 values */
+    double pre = p->budget.pre_load_gib * 1073741824.0;
+    double post = p->budget.post_load_gib * 1073741824.0;
+    CHECK_DOUBLE(pre, (double)(float)pre);
+    CHECK_DOUBLE(post, (double)(float)post);
+    /* the budget terms, labelled */
+    CHECK_INT(p->budget.context_source, KVPLAN_SOURCE_MEASURED);
+    CHECK_CONTAINS(p->budget.context_basis, "tests/logs/18");
+    CHECK_DOUBLE(p->budget.context_overhead_bytes, 0.86 * 1073741824.0);
+    CHECK_INT(p->budget.weights_source, KVPLAN_SOURCE_ESTIMATED);
+    free(p);
+
+    /* --quantization fp8 on a bf16 checkpoint: linear layers at 1 byte,
+     * embeddings and the LM head at 16 bits */
+    o = on_gpu("H100-80GB");
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    double bf16 = rank_gib(p);
+    free(p);
+    o.quantization = "fp8";
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK(rank_gib(p) > 8.4 && rank_gib(p) < 8.7 && rank_gib(p) < bf16);
+    CHECK_DOUBLE(tensor(p, "mlp.down_proj")->elem_bytes, 1.0);
+    CHECK_DOUBLE(tensor(p, "embed_tokens")->elem_bytes, 2.0);
+    free(p);
+    o.quantization = "gguf"; /* not priced: the dtype, and a warning */
+    p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK(fabs(rank_gib(p) - bf16) < 1e-9);
+    CHECK_INT(p->num_warnings, 1);
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_QUANTIZATION_UNKNOWN);
+    free(p);
+    /* a name that says FP8 and a config that does not */
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    p = plan_of("nemotron-3-super-120b-a12b-fp8", &o, KVPLAN_OK);
+    bool named = false;
+    for (size_t i = 0; i < p->num_warnings; i++)
+        named |= p->warnings[i].code == KVPLAN_WARN_NAME_SAYS_QUANTIZED;
+    CHECK(named);
+    free(p);
+
+    /* measured weights keep the estimate's split: DP attention's
+     * replication holds for safetensors too */
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    o.weight_bytes = (kvplan_opt_int){671000000000, true};
+    p = plan_of("deepseek-v3", &o, KVPLAN_OK);
+    double split = rank_gib(p);
+    CHECK_INT(p->budget.weights_source, KVPLAN_SOURCE_GIVEN);
+    free(p);
+    o.server.dp_size = 8;
+    o.server.enable_dp_attention = true;
+    p = plan_of("deepseek-v3", &o, KVPLAN_OK);
+    CHECK(rank_gib(p) > split + 9);
+    free(p);
+}
+
+/* The fraction's factors and the flags that move the budget. */
+static void test_budget_flags(void)
+{
+    /* aiter: x 0.85 with context_len > 8192 (§4.1) */
+    kvplan_plan_options o = on_gpu("MI300X");
+    o.server.tp_size = 8;
+    kvplan_plan *p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    CHECK_STR(p->attention_backend, "aiter");
+    CHECK_DOUBLE(p->budget.aiter_factor, 0.85);
+    CHECK_DOUBLE(p->budget.mem_fraction_static, p->budget.fraction_rule * 0.85);
+    free(p);
+    o.server.context_length = (kvplan_opt_int){8192, true};
+    p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.aiter_factor, 1.0);
+    free(p);
+
+    /* DeepEP: 2048 MiB more in the rule's reserve, and no prefill graphs
+     * with an all-to-all backend */
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    p = plan_of("qwen3-235b-a22b", &o, KVPLAN_OK);
+    double reserved = p->budget.reserved_mib;
+    double graphs = p->budget.graph_mib;
+    free(p);
+    o.moe_a2a_backend = "deepep";
+    o.ep_size = 8;
+    p = plan_of("qwen3-235b-a22b", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.deepep_mib, 2048.0);
+    CHECK_DOUBLE(p->budget.reserved_mib,
+                 reserved - (graphs - p->budget.graph_mib) + 2048);
+    CHECK(p->budget.graph_mib < graphs);
+    free(p);
+
+    /* mamba: --mamba-ssm-dtype (and SGLANG_MAMBA_SSM_DTYPE) halve the
+     * ssm state; --max-mamba-cache-size sets the slots;
+     * --mamba-full-memory-ratio moves the split */
+    o = on_gpu("H200");
+    o.server.tp_size = 4;
+    p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
+    int64_t slots = p->stages[0].max_mamba_cache_size;
+    double state = p->budget.mamba_gib;
+    free(p);
+    o.SGLANG_MAMBA_SSM_DTYPE = "bfloat16";
+    p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
+    CHECK(p->stages[0].max_mamba_cache_size > slots);
+    CHECK(fabs(p->budget.mamba_gib - state) < 0.01 * state);
+    int64_t env_slots = p->stages[0].max_mamba_cache_size;
+    free(p);
+    o.SGLANG_MAMBA_SSM_DTYPE = "float32";
+    o.mamba_ssm_dtype = "bfloat16"; /* the flag wins */
+    p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
+    CHECK_INT(p->stages[0].max_mamba_cache_size, env_slots);
+    free(p);
+    o.mamba_ssm_dtype = NULL;
+    o.SGLANG_MAMBA_SSM_DTYPE = NULL;
+    o.max_mamba_cache_size = (kvplan_opt_int){100, true};
+    p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
+    CHECK_INT(p->stages[0].max_mamba_cache_size, 100);
+    CHECK_INT(p->max_running_requests, 20); /* 100 // ratio 5 */
+    free(p);
+    o.max_mamba_cache_size = (kvplan_opt_int){100000000, true};
+    free(plan_of("qwen3-next-80b-a3b-thinking", &o,
+                 KVPLAN_NOT_ENOUGH_MEMORY));
+    o.max_mamba_cache_size.set = false;
+    o.mamba_full_memory_ratio = (kvplan_opt_double){0.45, true};
+    p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
+    CHECK(p->stages[0].max_mamba_cache_size < slots);
+    free(p);
+
+    /* the checks of the new flags, each naming its flag */
+    kvplan_error err;
+    o = on_gpu("H100-80GB");
+    o.server.tp_size = 8;
+    o.ep_size = 3;
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--ep-size");
+    o.ep_size = 1;
+    o.dcp_size = 0;
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--dcp-size");
+    o.dcp_size = 2;
+    o.quantization = "int3";
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--quantization");
+    o.quantization = NULL;
+    o.moe_a2a_backend = "nccl";
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--moe-a2a-backend");
+    o.moe_a2a_backend = NULL;
+    o.mamba_ssm_dtype = "fp8";
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--mamba-ssm-dtype");
+    o.mamba_ssm_dtype = NULL;
+    o.SGLANG_MAMBA_SSM_DTYPE = "half";
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "SGLANG_MAMBA_SSM_DTYPE");
+    o.SGLANG_MAMBA_SSM_DTYPE = NULL;
+    o.mamba_full_memory_ratio = (kvplan_opt_double){0, true};
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--mamba-full-memory-ratio");
+    o.mamba_full_memory_ratio.set = false;
+    o.max_mamba_cache_size = (kvplan_opt_int){0, true};
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--max-mamba-cache-size");
+    o.max_mamba_cache_size.set = false;
+    CHECK_INT(kvplan_plan_options_validate(&o, &err), KVPLAN_OK);
+}
+
+/* What sglang could not start is refused (KVPLAN_NOT_ENOUGH_MEMORY, the
+ * flag named); what it refuses itself, as it does; what starts but
+ * should not surprise, warned of. */
+static void test_refusals_and_warnings(void)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    kvplan_plan *p = malloc(sizeof *p);
+    /* Llama-4-Scout at TP8: 2048 requests x 10M context of req_to_token,
+     * 80 GiB, in a 27 GiB reserve */
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    o.server.tp_size = 8;
+    CHECK_INT(kvplan_model_load("llama-4-scout-17b-16e-instruct", &m, &err),
+              KVPLAN_OK);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK_STR(err.field, "--context-length");
+    CHECK_CONTAINS(err.message, "req_to_token");
+    o.server.context_length = (kvplan_opt_int){131072, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    kvplan_model_free(m);
+    /* --max-running-requests 100000: 48.8 GiB of req_to_token */
+    o = on_gpu("H100-80GB");
+    o.server.max_running_requests = (kvplan_opt_int){100000, true};
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK_STR(err.field, "--max-running-requests");
+    /* --max-total-tokens above the profiled: sglang's warning */
+    o.server.max_running_requests.set = false;
+    o.max_total_tokens = (kvplan_opt_int){10000000, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->num_warnings, 1);
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED);
+    CHECK_CONTAINS(p->warnings[0].message,
+                   "is larger than the profiled value");
+    /* a user's max_running_requests the pool cannot hold: reduced, warned */
+    o.max_total_tokens.set = false;
+    o.server.max_running_requests = (kvplan_opt_int){20000, true};
+    o.server.context_length = (kvplan_opt_int){1024, true};
+    o.mem_fraction_static = (kvplan_opt_double){0.22, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK(p->max_running_requests < 20000);
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_MAX_RUNNING_REQUESTS_REDUCED);
+    CHECK_CONTAINS(p->warnings[0].message, "was reduced from the requested");
+    /* the fraction so high the reserve cannot hold the graphs: warned */
+    o = on_gpu("H100-80GB");
+    o.mem_fraction_static = (kvplan_opt_double){0.985, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_RESERVE_TIGHT);
+    /* TP that does not divide the heads (sglang cannot split them) */
+    o = on_gpu("H100-80GB");
+    o.server.tp_size = 3;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_CONFIG);
+    CHECK_STR(err.field, "--tp-size");
+    kvplan_model_free(m);
+    /* DSA's pool asserts page 64 on CUDA */
+    o = on_gpu("B200");
+    o.server.tp_size = 8;
+    o.server.page_size = 32;
+    CHECK_INT(kvplan_model_load("deepseek-v3.2", &m, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_CONFIG);
+    CHECK_STR(err.field, "--page-size");
+    CHECK_CONTAINS(err.message, "page_size == 64");
+    o.server.page_size = 64;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    kvplan_model_free(m);
+    /* gpt-oss-120b on one H100: one request at 131072 cannot fit */
+    o = on_gpu("H100-80GB");
+    CHECK_INT(kvplan_model_load("gpt-oss-120b", &m, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->num_warnings, 1);
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_CONTEXT_TOO_LONG);
+    CHECK_STR(p->warnings[0].field, "--context-length");
+    CHECK_INT(p->longest_request, p->max_total_num_tokens - 1);
+    CHECK(p->longest_request < p->context_len);
+    o.server.context_length = (kvplan_opt_int){32768, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->num_warnings, 0);
+    CHECK_INT(p->longest_request, 32768);
+    kvplan_model_free(m);
+    /* a GPU too small for its own context */
+    o = on_gpu("H100-80GB");
+    o.gpu.total_mib = 96;
+    CHECK_INT(kvplan_model_load("qwen3-0.6b", &m, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK_STR(err.field, "--gpu-memory");
+    kvplan_model_free(m);
+    free(p);
+}
+
 int main(void)
 {
     test_options_checked();
@@ -488,5 +826,8 @@ int main(void)
     test_pipeline();
     test_weights_and_gpus();
     test_weight_estimates();
+    test_weight_fixes();
+    test_budget_flags();
+    test_refusals_and_warnings();
     return check_report();
 }

@@ -67,9 +67,14 @@ static double round3(double x)
     return strtod(buf, NULL);
 }
 
-static float to_f32(double x)
+/* A value through a float32 tensor (the min-reduce of the free memory).
+ * The volatile is load-bearing: GCC 12's SLP vectorizer drops a plain
+ * (double)(float) pair when it fuses the two stores that follow
+ * (test_plan checks the rounding at TP > 1). */
+static double to_f32(double x)
 {
-    return (float)x;
+    volatile float f = (float)x;
+    return f;
 }
 
 /* _handle_gpu_memory_settings: the reserve, in MiB, and the fraction. */
@@ -108,7 +113,7 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
     bool prefill_graph = !in->disable_cuda_graph && !pd_decode && !in->is_hip &&
                          !in->is_mla && !in->is_deepseek_v4 &&
                          in->attn_cp_size <= 1 && !in->enable_dp_attention &&
-                         !in->vision.present;
+                         !in->vision.present && !in->moe_a2a;
     if (prefill_graph) {
         int64_t pbs = chunk > 0 ? chunk : in->max_prefill_tokens;
         if (in->max_total_tokens.set)
@@ -126,18 +131,27 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
                       graph;
     if (in->gpu_mib > 60 * 1024)
         reserved = reserved > 10240 ? reserved : 10240;
+    b->deepep_mib = decode_graph && in->deepep ? 2048 : 0;
+    reserved += b->deepep_mib;
     b->activation_mib = act * 1.5;
     b->graph_mib = graph;
     b->reserved_mib = reserved;
-    b->mem_fraction_static = round3((in->gpu_mib - reserved) / in->gpu_mib);
+    b->fraction_rule = round3((in->gpu_mib - reserved) / in->gpu_mib);
+    b->mem_fraction_static = b->fraction_rule;
+    b->vision_factor = 1;
     if (in->vision.present) {
         /* the vision tower: 0.95 * clamp(1 - 0.1 (cv - 1), 0.8, 1.05) */
         double cv = (double)in->vision.layers * (double)in->vision.hidden *
                     (double)in->vision.hidden / (24.0 * 1024 * 1024);
         double adj = 1 - 0.1 * (cv - 1);
         adj = adj < 0.8 ? 0.8 : adj > 1.05 ? 1.05 : adj;
-        b->mem_fraction_static *= 0.95 * adj;
+        b->vision_factor = 0.95 * adj;
+        b->mem_fraction_static *= b->vision_factor;
     }
+    /* later, the aiter backend's own adjustment for long contexts */
+    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
+    if (b->aiter_factor != 1)
+        b->mem_fraction_static *= b->aiter_factor;
 }
 
 /* handle_max_mamba_cache: the mamba state's slots, and what they take out
@@ -153,11 +167,24 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
                    ? (double)in->speculative_num_draft_tokens.value
                    : 0;
     int64_t n = 0;
-    if (in->disable_radix_cache && in->max_running_requests.set) {
+    const char *field = NULL;
+    if (in->max_mamba_cache_size.set) { /* case A: the flag */
+        field = "--max-mamba-cache-size";
+        n = in->max_mamba_cache_size.value / in->attn_dp;
+        if (d > 0) {
+            int64_t reqs = in->max_running_requests.set
+                               ? in->max_running_requests.value / in->attn_dp
+                               : n / ratio;
+            *rest -= mamba_per * (double)kvplan__min(reqs, n / ratio) * d /
+                     1073741824.0;
+        }
+    } else if (in->disable_radix_cache && in->max_running_requests.set) {
+        field = "--max-running-requests";
         n = in->max_running_requests.value / in->attn_dp;
         *rest -= mamba_per * (double)n * d / 1073741824.0;
     } else {
-        double budget = *rest * 0.9 / 1.9;
+        double q = in->mamba_full_memory_ratio;
+        double budget = *rest * q / (1 + q);
         if (d > 0) {
             n = kvplan__trunc(
                 kvplan__py_float_floordiv(budget * 1073741824.0,
@@ -174,11 +201,20 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
                 &ovf);
         }
     }
-    KVPLAN__FAIL_IF(n <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, NULL,
+    KVPLAN__FAIL_IF(n <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                    field ? field : "--mem-fraction-static",
                     "Not enough memory for the mamba state: one request "
                     "needs %.0f bytes of it; increase --mem-fraction-static",
                     mamba_per);
     *rest -= (double)n * mamba_per / 1073741824.0;
+    KVPLAN__FAIL_IF(*rest <= 0 && field != NULL, err,
+                    KVPLAN_NOT_ENOUGH_MEMORY, field,
+                    "the mamba state of %lld requests (%s) takes %.2f GiB, "
+                    "more than the %.2f GiB the KV cache and it share; lower "
+                    "%s",
+                    (long long)n, field,
+                    (double)n * mamba_per / 1073741824.0,
+                    *rest + (double)n * mamba_per / 1073741824.0, field);
     *max_mamba = n;
     return KVPLAN_OK;
 }
@@ -190,11 +226,15 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
                                        int64_t *max_mamba, kvplan_error *err)
 {
     double world = in->ranks;
-    /* the CUDA context and NCCL take this much before anything loads: an
-     * estimate (0.5 GiB, 1 GiB with more than one rank) */
-    b->context_overhead_bytes = (world > 1 ? 1.0 : 0.5) * (1 << 30);
-    double pre = in->gpu_mib * 1048576.0 - b->context_overhead_bytes;
-    double post = pre - in->weight_bytes / world - in->draft_bytes / world;
+    kvplan__context_overhead(in->gpu, world, &b->context_overhead_bytes,
+                             &b->context_source, &b->context_basis);
+    double pre = in->gpu->total_mib * 1048576.0 - b->context_overhead_bytes;
+    KVPLAN__FAIL_IF(pre <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--gpu-memory",
+                    "a GPU of %.0f MiB does not hold even the CUDA context "
+                    "and communicators (%.2f GiB); --gpu-memory takes MiB "
+                    "unless a unit is given (80GB, 81559MiB)",
+                    in->gpu->total_mib, b->context_overhead_bytes / 1073741824.0);
+    double post = pre - in->rank_weight_bytes - in->rank_draft_bytes;
     if (world > 1) { /* min-reduced through a float32 tensor */
         pre = to_f32(pre);
         post = to_f32(post);
@@ -202,15 +242,11 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
     b->pre_load_gib = pre / 1073741824.0;
     b->post_load_gib = post / 1073741824.0;
     double f = in->fraction;
-    double rest = b->post_load_gib - b->pre_load_gib * (1 - f);
+    b->slack_gib = b->pre_load_gib * (1 - f);
+    double rest = b->post_load_gib - b->slack_gib;
     b->rest_gib = rest;
     *max_mamba = 0;
-    if (rest > 0 && in->is_mambaish && in->mamba_per_request > 0) {
-        double before = rest;
-        KVPLAN__TRY(reserve_mamba(in, &rest, max_mamba, err));
-        b->mamba_gib = before - rest;
-    }
-    double per_rank = (in->weight_bytes + in->draft_bytes) / world;
+    double per_rank = in->rank_weight_bytes + in->rank_draft_bytes;
     KVPLAN__FAIL_IF(
         b->post_load_gib <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--tp-size",
         "Not enough memory: the weights alone (%.2f GiB per rank%s) exceed "
@@ -219,6 +255,11 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
         "--pp-size) or use a larger GPU.",
         per_rank / 1073741824.0, b->weights_estimated ? ", estimated" : "",
         b->pre_load_gib);
+    if (rest > 0 && in->is_mambaish && in->mamba_per_request > 0) {
+        double before = rest;
+        KVPLAN__TRY(reserve_mamba(in, &rest, max_mamba, err));
+        b->mamba_gib = before - rest;
+    }
     if (rest <= 0) {
         double need = 1 - b->post_load_gib / b->pre_load_gib;
         char f_text[32];

@@ -14,13 +14,37 @@
 #include "common/internal.h"
 #include "common/shapes.h"
 
-/* ---- weights.c ---------------------------------------------------------- */
+/* ---- tensors.c ---------------------------------------------------------- */
 
-/* The weights' bytes estimated from their shapes (norms and biases left
- * out): dense weights at the model dtype or the quantization's width,
- * experts at theirs. */
-double kvplan__weights_estimate(const kvplan__weight_shape *w,
-                                kvplan_dtype dtype);
+/* What a weight estimate is for: one rank of one pipeline stage. */
+typedef struct kvplan__weights_request {
+    const kvplan__weight_shape *shape;
+    double dtype_bytes;       /* the model dtype's */
+    const char *quantization; /* --quantization; NULL: the config's */
+    int64_t tp, attn_tp;      /* attn_tp = tp / dp under DP attention */
+    bool dp_attention;
+    double start_layer, end_layer; /* the stage's layers */
+    bool first_stage, last_stage;
+} kvplan__weights_request;
+
+typedef struct kvplan__weights_estimate_out {
+    double rank_bytes;          /* the tensors on one rank, allocator-rounded */
+    double rank_exact_bytes;    /* the same, unrounded */
+    double model_bytes;         /* the whole model's tensors */
+    double load_overhead_bytes; /* what loading adds beside them, per rank */
+    /* filled when not NULL, up to KVPLAN_MAX_WEIGHT_TENSORS */
+    kvplan_weight_tensor *tensors;
+    size_t num_tensors;
+} kvplan__weights_estimate_out;
+
+/* Whether the estimate knows quantization `method`'s storage. */
+bool kvplan__priced_quantization(const char *method);
+
+/* The weights of one rank of a stage, tensor by tensor. */
+void kvplan__weights_estimate(const kvplan__weights_request *rq,
+                              kvplan__weights_estimate_out *out);
+
+/* ---- weights.c ---------------------------------------------------------- */
 
 /* One request's mamba state on a rank at TP `tp`, in bytes (§3.1). */
 double kvplan__mamba_per_request(const kvplan__mamba_shape *s, int64_t tp);
@@ -54,6 +78,10 @@ typedef struct kvplan__fraction_inputs {
     bool disable_cuda_graph;
     bool model_is_llama2; /* the model path names "llama-2" */
     bool is_mla, is_deepseek_v4;
+    bool deepep;        /* --moe-a2a-backend deepep */
+    bool moe_a2a;       /* any MoE all-to-all backend */
+    bool aiter;         /* the attention backend is aiter */
+    int64_t context_len; /* the served context, for aiter's factor */
     kvplan__vision_shape vision;
 } kvplan__fraction_inputs;
 
@@ -64,11 +92,11 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
 
 /* What the available-bytes formula (§3.1) reads. */
 typedef struct kvplan__available_inputs {
-    double gpu_mib;
-    double ranks;        /* tp * pp: the world that min-reduces */
-    double weight_bytes; /* the whole model's */
-    double draft_bytes;  /* the draft's */
-    double fraction;     /* mem_fraction_static, resolved */
+    const kvplan_gpu *gpu;
+    double ranks;            /* tp * pp: the world that min-reduces */
+    double rank_weight_bytes; /* the target's, on the rank with the most */
+    double rank_draft_bytes;  /* the draft's */
+    double fraction;          /* mem_fraction_static, resolved */
     /* the mamba reservation (handle_max_mamba_cache) */
     bool is_mambaish;
     double mamba_per_request;
@@ -78,7 +106,17 @@ typedef struct kvplan__available_inputs {
     bool speculative;
     kvplan_opt_int speculative_num_draft_tokens;
     kvplan_opt_int max_running_requests;
+    kvplan_opt_int max_mamba_cache_size;
+    double mamba_full_memory_ratio;
 } kvplan__available_inputs;
+
+/* The CUDA / ROCm context and communicators on each GPU before the
+ * weights load: a public measurement of this GPU at this rank count, else
+ * the GPU's single-rank figure plus the interconnect's per-rank growth
+ * (docs/budget.md). */
+void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
+                              double *bytes, kvplan_source *source,
+                              const char **basis);
 
 /* The bytes per rank sglang's _profile_available_bytes returns; fills the
  * formula's terms into `b` and *max_mamba with the mamba slots.

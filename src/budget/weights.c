@@ -3,11 +3,8 @@
  * mamba state.
  *
  * Measured: the safetensors of a model directory, from their headers
- * alone (no tensor is read). Estimated: from the shapes config.json gives
- * (model/shape.c), one line per projection. Embeddings, attention
- * projections and MLP or MoE experts are counted; norms and biases are
- * left out, and every layer of a hybrid is priced as attention + MLP, so
- * it is an estimate and reported as one.
+ * alone (no tensor is read). The estimate from config.json, tensor by
+ * tensor, is tensors.c's.
  */
 #include "budget/budget.h"
 
@@ -109,101 +106,6 @@ kvplan_status kvplan_weights_from_dir(const char *dir, int64_t *bytes,
                     dir);
     *bytes = w.value;
     return kvplan__ok(err);
-}
-
-/* Parameters of one layer's attention projections. */
-static double attention_params(const kvplan__weight_shape *w)
-{
-    double h = w->hidden, heads = w->heads;
-    if (w->is_mla) {
-        /* q: h x q_lora, q_lora x heads*(nope+rope) (or h x heads*(nope+
-         * rope) without q compression); kv_a: h x (lora+rope); kv_b: lora x
-         * heads*(nope+v); o: heads*v x h */
-        double q = w->q_lora > 0
-                       ? h * w->q_lora + w->q_lora * heads * (w->nope + w->rope)
-                       : h * heads * (w->nope + w->rope);
-        return q + h * (w->kv_lora + w->rope) +
-               w->kv_lora * heads * (w->nope + w->v_head_dim) +
-               heads * w->v_head_dim * h;
-    }
-    /* q: h x heads*hd (or through q_lora); k, v: h x kv*hd each; o: heads*hd
-     * x h */
-    double q = w->q_lora > 0 ? h * w->q_lora + w->q_lora * heads * w->head_dim
-                             : h * heads * w->head_dim;
-    return q + 2 * h * w->kv_heads * w->head_dim + heads * w->head_dim * h;
-}
-
-/* Dense and expert parameters of the whole model. */
-static void count_params(const kvplan__weight_shape *w, double *dense,
-                         double *expert)
-{
-    double h = w->hidden, layers = w->layers, inter = w->inter;
-    double attn = attention_params(w);
-    double mlp_dense = layers * 3 * h * inter, mlp_experts = 0; /* gated */
-    if (w->nemotron_h) {
-        /* Nemotron-H: the pattern says what each layer is; its MLPs and
-         * experts are not gated (relu^2): two matrices each. A mamba layer:
-         * in_proj h x (2 d_inner + 2 groups state + heads), out d_inner x h */
-        double d_inner = w->mamba_heads * w->mamba_head_dim;
-        double mamba = h * (2 * d_inner + 2 * w->mamba_groups * w->mamba_state +
-                            w->mamba_heads) +
-                       d_inner * h;
-        attn *= w->n_attn / (layers > 0 ? layers : 1); /* only '*' layers */
-        /* latent MoE: experts work in moe_latent_size, with a projection
-         * from and back to the hidden size per layer */
-        double latent = w->moe_latent;
-        double width = latent > 0 ? latent : h;
-        mlp_dense =
-            w->n_mamba * mamba + w->n_mlp * 2 * h * inter +
-            w->n_moe * (h * w->experts + 2 * h * w->shared_inter * w->shared +
-                        (latent > 0 ? 2 * h * latent : 0));
-        mlp_experts = w->n_moe * w->experts * 2 * width * w->moe_inter;
-    } else if (w->experts > 0) {
-        double moe_layers =
-            layers - w->first_dense > 0 ? layers - w->first_dense : 0;
-        double dense_layers = w->first_dense;
-        if (w->moe_step > 1) { /* Llama4: every step-th layer is MoE */
-            moe_layers = layers / (double)w->moe_step;
-            dense_layers = layers - moe_layers;
-            inter = w->inter_mlp;
-        }
-        /* the router h x experts and the shared experts are dense */
-        mlp_dense =
-            dense_layers * 3 * h * inter +
-            moe_layers * (h * w->experts + 3 * h * w->shared_inter *
-                                               (w->shared > 0 ? w->shared : 0));
-        mlp_experts = moe_layers * w->experts * 3 * h * w->moe_inter;
-    }
-    /* embeddings, and the LM head unless tied */
-    *dense =
-        w->vocab * h * (w->tied_embeddings ? 1 : 2) + layers * attn + mlp_dense;
-    *expert = mlp_experts;
-    if (!(*dense >= 0 && *dense < 1e30))
-        *dense = 0; /* nonsense dims: no estimate */
-    if (!(*expert >= 0 && *expert < 1e30))
-        *expert = 0;
-}
-
-double kvplan__weights_estimate(const kvplan__weight_shape *w,
-                                kvplan_dtype dtype)
-{
-    double dense_params, expert_params;
-    count_params(w, &dense_params, &expert_params);
-    double elem = kvplan_dtype_size(dtype);
-    const char *q = w->quant_method;
-    double dense_elem = elem, expert_elem = elem;
-    if (strcmp(q, "fp8") == 0 || strcmp(q, "fbgemm_fp8") == 0) {
-        dense_elem = expert_elem = 1.0;
-    } else if (strcmp(q, "mxfp4") == 0) {
-        expert_elem = 0.53125; /* 4 bits + one e8m0 scale per 32 */
-    } else if (strcmp(q, "modelopt_fp4") == 0 || strcmp(q, "nvfp4") == 0) {
-        dense_elem = expert_elem = 0.5625; /* 4 bits + fp8 scale per 16 */
-    } else if (strcmp(q, "compressed-tensors") == 0 && w->quant_bits > 0) {
-        /* the experts at num_bits, plus a scale per group of 32; what the
-         * config leaves unquantized (attention, shared MLPs) stays */
-        expert_elem = w->quant_bits / 8.0 + 2.0 / 32;
-    }
-    return dense_params * dense_elem + expert_params * expert_elem;
 }
 
 /* Conv state in bf16 (conv_dim / tp, width) and the ssm state

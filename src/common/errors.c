@@ -94,6 +94,8 @@ size_t kvplan_struct_size(const char *name)
         KVPLAN_X_SIZE(kvplan_plan_options)
         KVPLAN_X_SIZE(kvplan_allocation)
         KVPLAN_X_SIZE(kvplan_stage_plan)
+        KVPLAN_X_SIZE(kvplan_weight_tensor)
+        KVPLAN_X_SIZE(kvplan_warning)
         KVPLAN_X_SIZE(kvplan_budget)
         KVPLAN_X_SIZE(kvplan_plan)
         /* clang-format on */
@@ -103,4 +105,19 @@ size_t kvplan_struct_size(const char *name)
         if (strcmp(sizes[i].name, name) == 0)
             return sizes[i].size;
     return 0;
+}
+
+const char *kvplan_source_name(kvplan_source source)
+{
+    switch (source) {
+    case KVPLAN_SOURCE_GIVEN:
+        return "given";
+    case KVPLAN_SOURCE_MEASURED:
+        return "measured";
+    case KVPLAN_SOURCE_PRESET:
+        return "preset";
+    case KVPLAN_SOURCE_ESTIMATED:
+        return "estimated";
+    }
+    return "?";
 }

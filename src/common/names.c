@@ -184,6 +184,36 @@ static const word backend_words[] = {
     {"mlu", 23, false},
 };
 
+/* --quantization (server_args.py QUANTIZATION_CHOICES) */
+static const word quantization_words[] = {
+    {"awq", 0, false},          {"fp8", 1, false},
+    {"gptq", 2, false},         {"marlin", 3, false},
+    {"gptq_marlin", 4, false},  {"awq_marlin", 5, false},
+    {"bitsandbytes", 6, false}, {"gguf", 7, false},
+    {"modelopt", 8, false},     {"modelopt_fp8", 9, false},
+    {"modelopt_fp4", 10, false}, {"petit_nvfp4", 11, false},
+    {"w8a8_int8", 12, false},   {"w8a8_fp8", 13, false},
+    {"moe_wna16", 14, false},   {"qoq", 15, false},
+    {"w4afp8", 16, false},      {"mxfp4", 17, false},
+    {"mxfp8", 18, false},       {"compressed-tensors", 19, false},
+    {"fbgemm_fp8", 20, false},  {"auto-round", 21, false},
+    {"quark", 22, false},
+};
+
+/* --moe-a2a-backend */
+static const word a2a_words[] = {
+    {"none", 0, false},     {"deepep", 1, false},
+    {"mooncake", 2, false}, {"mori", 3, false},
+    {"ascend_fuseep", 4, false}, {"flashinfer", 5, false},
+};
+
+/* --mamba-ssm-dtype: the value is the element's bytes */
+static const word ssm_dtype_words[] = {
+    {"float32", 4, false},
+    {"bfloat16", 2, false},
+    {"float16", 2, false},
+};
+
 static const struct {
     const word *words;
     size_t count;
@@ -201,6 +231,15 @@ static const struct {
         {disagg_words, sizeof disagg_words / sizeof disagg_words[0], false},
     [KVPLAN_WORDS_ATTENTION_BACKEND] =
         {backend_words, sizeof backend_words / sizeof backend_words[0], false},
+    [KVPLAN_WORDS_QUANTIZATION] = {quantization_words,
+                                   sizeof quantization_words /
+                                       sizeof quantization_words[0],
+                                   false},
+    [KVPLAN_WORDS_MOE_A2A_BACKEND] =
+        {a2a_words, sizeof a2a_words / sizeof a2a_words[0], false},
+    [KVPLAN_WORDS_MAMBA_SSM_DTYPE] =
+        {ssm_dtype_words, sizeof ssm_dtype_words / sizeof ssm_dtype_words[0],
+         false},
 };
 
 const char *kvplan_word_at(kvplan_word_set set, size_t index, int *value)

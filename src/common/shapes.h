@@ -11,28 +11,54 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The projections and MLPs of a weight estimate, from config.json. Sizes
- * are doubles: an estimate, and no product of hostile config values may
+/* The classes of weights a quantization scheme treats apart. */
+enum {
+    KVPLAN__W_ATTN = 0, /* attention projections (and mamba / linear) */
+    KVPLAN__W_MLP,      /* dense MLPs */
+    KVPLAN__W_SHARED,   /* shared experts */
+    KVPLAN__W_EXPERT,   /* routed experts */
+    KVPLAN__W_LM_HEAD,  /* the LM head */
+    KVPLAN__W_CLASSES
+};
+
+/* The tensors behind a weight estimate, from config.json. Sizes are
+ * doubles: an estimate, and no product of hostile config values may
  * overflow. */
 typedef struct kvplan__weight_shape {
     double hidden, heads, kv_heads, head_dim, v_head_dim, layers, vocab;
     bool tied_embeddings;
+    bool attention_bias; /* q, k, v biases (Qwen2) */
     /* MLA (is_mla): q_lora 0 means no q compression */
     bool is_mla;
     double q_lora, kv_lora, rope, nope;
+    /* the DSA indexer (is_dsa): heads x head_dim on every rank */
+    bool is_dsa;
+    double index_heads, index_head_dim;
     /* MLP and MoE */
     double inter, experts, moe_inter, shared, shared_inter;
     double first_dense; /* first_k_dense_replace */
     int64_t moe_step;   /* interleave_moe_layer_step (Llama4) */
     double inter_mlp;   /* intermediate_size_mlp (Llama4) */
+    /* DeciLM (block_configs): layers with attention, their KV heads, and
+     * the sum of the MLPs' intermediate sizes; attn_layers < 0: every
+     * layer as the top-level keys say */
+    double attn_layers, mlp_inter_sum;
     /* Nemotron-H: what each layer of the pattern is */
     bool nemotron_h;
     double n_mamba, n_attn, n_mlp, n_moe;
     double mamba_heads, mamba_head_dim, mamba_groups, mamba_state;
     double moe_latent; /* moe_latent_size, 0: none */
-    /* quantization_config */
+    /* Gated DeltaNet layers (Qwen3 Next / 3.5): count and head shapes */
+    double gdn_layers, gdn_k_heads, gdn_v_heads, gdn_k_dim, gdn_v_dim;
+    /* the vision tower, whole on every rank */
+    double vision_layers, vision_hidden, vision_inter, vision_out;
+    /* quantization_config (or hf_quant_config.json) */
     char quant_method[24]; /* quant_method, or "" */
-    int quant_bits;        /* compressed-tensors weights: num_bits; 0 */
+    int quant_bits;        /* the weights' bits; 0: the scheme's */
+    int quant_group;       /* elements per scale along a row; 0: scheme's */
+    int quant_block;       /* fp8 weight_block_size; 0: per channel */
+    bool quant_skip[KVPLAN__W_CLASSES]; /* left unquantized by the config */
+    bool name_says_quantized; /* "FP8", "AWQ", ... in the model's name */
 } kvplan__weight_shape;
 
 /* One request's mamba state at TP 1 (docs/sglang-rules.md §3.1): conv
@@ -48,7 +74,7 @@ typedef struct kvplan__mamba_shape {
  * mem_fraction_static, §4.1). */
 typedef struct kvplan__vision_shape {
     bool present;
-    int64_t layers, hidden;
+    int64_t layers, hidden; /* as the rule reads them (defaults 24, 1024) */
 } kvplan__vision_shape;
 
 #endif /* KVPLAN_SHAPES_H */

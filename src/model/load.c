@@ -96,6 +96,16 @@ static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
     return b;
 }
 
+/* Whether `hay` contains `needle` (lower case ASCII), any case. */
+static bool contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; hay != NULL && *hay; hay++)
+        if (kvplan__ascii_ieq_n(hay, n, needle) && strlen(hay) >= n)
+            return true;
+    return false;
+}
+
 static kvplan_status load_text(const char *text, size_t len, const char *origin,
                                const char *name, const char *hf_id,
                                const char *overrides, kvplan_model **out,
@@ -154,6 +164,12 @@ static kvplan_status load_text(const char *text, size_t len, const char *origin,
     }
     m->info.name = m->name;
     m->info.hf_id = m->hf_id;
+    /* a checkpoint named quantized ("...-FP8") whose config does not say
+     * so: the plan warns that it prices the weights unquantized */
+    static const char *const quantized[] = {"fp8", "fp4", "awq", "gptq",
+                                            "int4", "int8"};
+    for (size_t i = 0; i < sizeof quantized / sizeof quantized[0]; i++)
+        m->weights.name_says_quantized |= contains_ci(m->name, quantized[i]);
     *out = m;
     return kvplan__ok(err);
 }
@@ -244,32 +260,6 @@ static bool in_list(const char *list, const char *name)
     return false;
 }
 
-/* The edit distance of a and b without case, capped at 9. */
-static int distance(const char *a, const char *b)
-{
-    size_t n = strlen(b);
-    if (strlen(a) > 120 || n > 120)
-        return 9;
-    int row[122];
-    for (size_t j = 0; j <= n; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= n; j++) {
-            int up = row[j];
-            int best = diag + !kvplan__ascii_ieq_n(&a[i - 1], 1, (char[]){b[j - 1], 0});
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[n] < 9 ? row[n] : 9;
-}
-
 /* The catalog's nearest name or id to `name`: a few edits away, or the one
  * whose id (or name) `name` begins or ends with ("DeepSeek-R1-0528-Qwen3",
  * "Qwen/Qwen3-235B-A22B-Instruct-2507"). NULL when none is near. */
@@ -284,7 +274,7 @@ static const char *nearest_entry(const char *name)
         for (int k = 0; k < 2; k++) {
             if (ids[k][0] == '\0')
                 continue;
-            int x = distance(name, ids[k]);
+            int x = kvplan_edit_distance(name, ids[k]);
             size_t len = strlen(ids[k]);
             if (x < d) {
                 d = x;

@@ -7,24 +7,44 @@
  */
 #include "model/model.h"
 
+#include <fnmatch.h>
+#include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <string.h>
+
+/* vision_config's integer `key`, else Kimi-K2.5's `vt_` spelling of it
+ * (its config class maps one to the other), else `fallback`. */
+static int64_t vision_int(const json_t *vision, const char *key,
+                          int64_t fallback)
+{
+    char vt[64];
+    snprintf(vt, sizeof vt, "vt_%s", key);
+    const json_t *x = kvplan__get(vision, key);
+    if (!json_is_integer(x))
+        x = kvplan__get(vision, vt);
+    return json_is_integer(x) ? (int64_t)json_integer_value(x) : fallback;
+}
 
 static void read_vision(kvplan_model *m, const kvplan__view *v)
 {
     const json_t *vision = kvplan__get(v->top, "vision_config");
     kvplan__vision_shape *s = &m->vision;
     s->present = json_is_object(vision);
-    s->layers = 24;
-    s->hidden = 1024;
-    if (s->present) {
-        const json_t *x = kvplan__get(vision, "num_hidden_layers");
-        if (json_is_integer(x))
-            s->layers = (int64_t)json_integer_value(x);
-        x = kvplan__get(vision, "hidden_size");
-        if (json_is_integer(x))
-            s->hidden = (int64_t)json_integer_value(x);
-    }
+    /* §4.1's rule: num_hidden_layers and hidden_size, defaults 24, 1024 */
+    s->layers = s->present ? vision_int(vision, "num_hidden_layers", 24) : 24;
+    s->hidden = s->present ? vision_int(vision, "hidden_size", 1024) : 1024;
+    /* the tower's tensors: Qwen's towers say depth, not num_hidden_layers */
+    kvplan__weight_shape *w = &m->weights;
+    if (!s->present)
+        return;
+    int64_t depth = vision_int(vision, "depth", s->layers);
+    w->vision_layers = (double)vision_int(vision, "num_hidden_layers", depth);
+    w->vision_hidden = (double)vision_int(
+        vision, "hidden_size", vision_int(vision, "embed_dim", s->hidden));
+    w->vision_inter = (double)vision_int(
+        vision, "intermediate_size", (int64_t)(4 * w->vision_hidden));
+    w->vision_out = (double)m->info.hidden_size;
 }
 
 /* Nemotron-H: the pattern (or the block list) says what each layer is. */
@@ -53,26 +73,130 @@ static void count_nemotron_layers(const kvplan__view *v,
     }
 }
 
-/* The shapes of the weight estimate (budget/weights.c). The defaults are
+/* DeciLM (Nemotron-NAS): each block_configs entry says whether its layer
+ * has attention (and how many query heads share a KV head) and the size
+ * of its MLP: ffn_mult * 2/3 * hidden, rounded up to 256. */
+static void read_block_configs(const kvplan__view *v, kvplan__weight_shape *w)
+{
+    const json_t *blocks = kvplan__tget(v, "block_configs");
+    if (!json_is_array(blocks) || json_array_size(blocks) == 0)
+        return;
+    w->attn_layers = 0;
+    w->mlp_inter_sum = 0;
+    double kv = 0;
+    size_t i;
+    const json_t *b;
+    json_array_foreach(blocks, i, b)
+    {
+        const json_t *a = kvplan__get(b, "attention");
+        const json_t *group = kvplan__get(a, "n_heads_in_group");
+        if (!json_is_true(kvplan__get(a, "no_op")) && json_is_integer(group) &&
+            json_integer_value(group) > 0) {
+            w->attn_layers += 1;
+            kv = w->heads / (double)json_integer_value(group);
+        }
+        const json_t *f = kvplan__get(b, "ffn");
+        const json_t *mult = kvplan__get(f, "ffn_mult");
+        if (!json_is_true(kvplan__get(f, "no_op")) && json_is_number(mult)) {
+            double inter = 2.0 * json_number_value(mult) * w->hidden / 3.0;
+            w->mlp_inter_sum += ceil(inter / 256.0) * 256.0;
+        }
+    }
+    if (kv > 0)
+        w->kv_heads = kv;
+}
+
+/* Whether a module `name` matches one entry of an ignore list: "re:" a
+ * regular expression matched from the start (Python's re.match), else a
+ * glob, or a plain name contained in the module's. */
+static bool module_matches(const char *pattern, const char *name)
+{
+    if (strncmp(pattern, "re:", 3) == 0) {
+        char anchored[256];
+        if (snprintf(anchored, sizeof anchored, "^(%s)", pattern + 3) >=
+            (int)sizeof anchored)
+            return false;
+        regex_t re;
+        if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB) != 0)
+            return false;
+        bool hit = regexec(&re, name, 0, NULL, 0) == 0;
+        regfree(&re);
+        return hit;
+    }
+    if (strchr(pattern, '*') != NULL) {
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%s.*", pattern);
+        return fnmatch(pattern, name, 0) == 0 || fnmatch(prefix, name, 0) == 0;
+    }
+    return *pattern != '\0' && strstr(name, pattern) != NULL;
+}
+
+/* Which classes of weights the quantization leaves in the model dtype:
+ * each class is tried with a module name of its kind against the
+ * config's ignore lists. */
+static void read_quant_skips(const json_t *qc, const char *model_type,
+                             kvplan__weight_shape *w)
+{
+    bool qwen = strstr(model_type, "qwen") != NULL;
+    static const char *const lists[] = {"ignore", "modules_to_not_convert",
+                                        "ignored_layers", "exclude_modules"};
+    const char *names[KVPLAN__W_CLASSES] = {
+        [KVPLAN__W_ATTN] = "model.layers.1.self_attn.o_proj",
+        [KVPLAN__W_MLP] = "model.layers.0.mlp.down_proj",
+        [KVPLAN__W_SHARED] = qwen ? "model.layers.1.mlp.shared_expert.down_proj"
+                                  : "model.layers.1.mlp.shared_experts.down_proj",
+        [KVPLAN__W_EXPERT] = "model.layers.1.mlp.experts.0.down_proj",
+        [KVPLAN__W_LM_HEAD] = "lm_head",
+    };
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+        const json_t *arr = kvplan__get(qc, lists[l]);
+        size_t i;
+        const json_t *e;
+        json_array_foreach(arr, i, e)
+        {
+            const char *pat = json_string_value(e);
+            for (int c = 0; pat != NULL && c < KVPLAN__W_CLASSES; c++)
+                w->quant_skip[c] |= module_matches(pat, names[c]);
+        }
+    }
+}
+
+static void read_quant(const kvplan__view *v, kvplan__weight_shape *w)
+{
+    const json_t *qc = kvplan__hget(v, "quantization_config");
+    const char *q = json_string_value(kvplan__get(qc, "quant_method"));
+    snprintf(w->quant_method, sizeof w->quant_method, "%.23s", q ? q : "");
+    const json_t *bits = kvplan__get(qc, "bits");
+    const json_t *group = kvplan__get(qc, "group_size");
+    /* compressed-tensors: the weights of a group (one is enough) */
+    const char *gk;
+    const json_t *g;
+    json_object_foreach((json_t *)kvplan__get(qc, "config_groups"), gk, g)
+    {
+        const json_t *wt = kvplan__get(g, "weights");
+        bits = kvplan__get(wt, "num_bits");
+        group = kvplan__get(wt, "group_size");
+    }
+    if (json_is_integer(bits) && json_integer_value(bits) > 0 &&
+        json_integer_value(bits) <= 32)
+        w->quant_bits = (int)json_integer_value(bits);
+    if (json_is_integer(group) && json_integer_value(group) > 0 &&
+        json_integer_value(group) <= 1 << 20)
+        w->quant_group = (int)json_integer_value(group);
+    const json_t *block = json_array_get(kvplan__get(qc, "weight_block_size"), 0);
+    if (json_is_integer(block) && json_integer_value(block) > 0 &&
+        json_integer_value(block) <= 1 << 20)
+        w->quant_block = (int)json_integer_value(block);
+    read_quant_skips(qc, v->model_type ? v->model_type : "", w);
+}
+
+/* The shapes of the weight estimate (budget/tensors.c). The defaults are
  * the ones the estimate assumes when a config leaves a key out. */
 static void read_weights(kvplan_model *m, const kvplan__view *v)
 {
     kvplan__weight_shape *w = &m->weights;
     memset(w, 0, sizeof *w);
-    const json_t *qc = kvplan__hget(v, "quantization_config");
-    const char *q = json_string_value(kvplan__get(qc, "quant_method"));
-    snprintf(w->quant_method, sizeof w->quant_method, "%.23s", q ? q : "");
-    /* compressed-tensors: the weights' bit width (one group is enough) */
-    const char *gk;
-    const json_t *group;
-    json_object_foreach((json_t *)kvplan__get(qc, "config_groups"), gk, group)
-    {
-        const json_t *bits =
-            kvplan__get(kvplan__get(group, "weights"), "num_bits");
-        if (json_is_integer(bits) && json_integer_value(bits) > 0 &&
-            json_integer_value(bits) <= 32)
-            w->quant_bits = (int)json_integer_value(bits);
-    }
+    read_quant(v, w);
 
     w->hidden = (double)m->info.hidden_size;
     w->heads = (double)m->info.num_attention_heads;
@@ -82,6 +206,8 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
     w->layers = (double)m->info.num_hidden_layers;
     w->vocab = (double)m->info.vocab_size;
     w->tied_embeddings = json_is_true(kvplan__hget(v, "tie_word_embeddings"));
+    w->attention_bias = json_is_true(kvplan__tget(v, "attention_bias")) ||
+                        strncmp(m->model_type, "qwen2", 5) == 0;
     w->q_lora = (double)kvplan__tint_or(v, "q_lora_rank", 0);
     w->is_mla = m->info.is_mla;
     if (w->is_mla) {
@@ -89,6 +215,13 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
         w->rope = (double)m->qk_rope_head_dim.value;
         w->nope =
             m->qk_nope_head_dim.set ? (double)m->qk_nope_head_dim.value : 128;
+    }
+    w->is_dsa = m->info.is_deepseek_dsa;
+    if (w->is_dsa) {
+        w->index_heads = (double)kvplan__tint_or(v, "index_n_heads", 64);
+        w->index_head_dim = m->dsa_index_head_dim.set
+                                ? (double)m->dsa_index_head_dim.value
+                                : 128;
     }
     w->inter = (double)kvplan__tint_or(
         v, "intermediate_size",
@@ -99,15 +232,20 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
                         kvplan__tint_or(v, "num_local_experts", 0)));
     w->moe_inter =
         (double)kvplan__tint_or(v, "moe_intermediate_size", (int64_t)w->inter);
-    w->shared = (double)kvplan__tint_or(v, "n_shared_experts", 0);
-    w->shared_inter = (double)kvplan__tint_or(
+    /* Qwen2-MoE and its heirs name one shared expert by its size alone */
+    int64_t shared_size = kvplan__tint_or(
         v, "shared_expert_intermediate_size",
-        kvplan__tint_or(v, "moe_shared_expert_intermediate_size",
-                        (int64_t)w->moe_inter));
+        kvplan__tint_or(v, "moe_shared_expert_intermediate_size", 0));
+    w->shared = (double)kvplan__tint_or(v, "n_shared_experts",
+                                        shared_size > 0 ? 1 : 0);
+    w->shared_inter =
+        (double)(shared_size > 0 ? shared_size : (int64_t)w->moe_inter);
     w->first_dense = (double)kvplan__tint_or(v, "first_k_dense_replace", 0);
     w->moe_step = kvplan__tint_or(v, "interleave_moe_layer_step", 1);
     w->inter_mlp =
         (double)kvplan__tint_or(v, "intermediate_size_mlp", (int64_t)w->inter);
+    w->attn_layers = -1;
+    read_block_configs(v, w);
     w->nemotron_h = strcmp(m->model_type, "nemotron_h") == 0;
     if (w->nemotron_h) {
         w->mamba_heads = (double)kvplan__tint_or(v, "mamba_num_heads", 0);
@@ -182,7 +320,18 @@ static void read_mamba(kvplan_model *m, const kvplan__view *v)
 
 void kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v)
 {
-    read_vision(m, v);
     read_weights(m, v);
+    read_vision(m, v);
     read_mamba(m, v);
+    kvplan__weight_shape *w = &m->weights;
+    const char *mt = m->model_type;
+    if (strcmp(mt, "qwen3_next") == 0 || strncmp(mt, "qwen3_5", 7) == 0) {
+        /* Gated DeltaNet layers: every layer but the attention ones */
+        w->gdn_layers = (double)m->mamba.layers;
+        w->gdn_k_heads = (double)kvplan__tint_or(v, "linear_num_key_heads", 0);
+        w->gdn_v_heads =
+            (double)kvplan__tint_or(v, "linear_num_value_heads", 0);
+        w->gdn_k_dim = (double)kvplan__tint_or(v, "linear_key_head_dim", 0);
+        w->gdn_v_dim = (double)kvplan__tint_or(v, "linear_value_head_dim", 0);
+    }
 }

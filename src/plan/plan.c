@@ -19,6 +19,8 @@
  */
 #include "plan/plan.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* What the stages hand each other beyond the plan itself. */
@@ -28,6 +30,7 @@ typedef struct pipeline {
     kvplan_gpu gpu;
     kvplan_dtype model_dtype;
     double weights, draft; /* whole model, bytes */
+    double rank_weights, rank_draft; /* on the rank with the most */
     int64_t available;     /* per rank */
     int64_t max_mamba;     /* mamba slots; 0 unless mambaish */
     double mamba_per;      /* one request's mamba state, bytes */
@@ -40,24 +43,25 @@ typedef struct pipeline {
  * was (a plan is large, and zeroing it all was most of a plan's cost). */
 static void reset(kvplan_plan *out, size_t stages)
 {
-    memset(out, 0, offsetof(kvplan_plan, stages));
+    /* the header; the warnings and weight tensors are written up to their
+     * counts, so their arrays are left as they were */
+    memset(out, 0, offsetof(kvplan_plan, warnings));
+    memset(&out->budget, 0, offsetof(kvplan_budget, weight_tensors));
+    out->binding_stage = 0;
     memset(out->stages, 0, stages * sizeof out->stages[0]);
     out->struct_size = (uint32_t)sizeof *out;
     out->num_stages = stages;
 }
 
-/* §4.1: the fraction, given or by sglang's rule. */
+/* §4.1: the fraction, given or by sglang's rule. The rule's terms are
+ * computed either way: the reserve check reads its graph term. */
 static void fraction(pipeline *p, kvplan_plan *out)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_server_args *s = &out->resolved;
     kvplan_budget *b = &out->budget;
     b->gpu_mem_mib = p->gpu.total_mib;
-    if (o->mem_fraction_static.set) {
-        b->mem_fraction_static = o->mem_fraction_static.value;
-        return;
-    }
-    b->mem_fraction_auto = true;
+    const char *a2a = o->moe_a2a_backend;
     /* the rule runs before the hooks: the requested values */
     kvplan__fraction_inputs fi = {
         .gpu_mib = p->gpu.total_mib,
@@ -80,36 +84,152 @@ static void fraction(pipeline *p, kvplan_plan *out)
             o->model_path != NULL && strstr(o->model_path, "llama-2"),
         .is_mla = p->m->info.is_mla,
         .is_deepseek_v4 = p->m->info.is_deepseek_v4,
+        .deepep = a2a != NULL && strcmp(a2a, "deepep") == 0,
+        .moe_a2a = a2a != NULL && strcmp(a2a, "none") != 0,
+        .aiter = strcmp(out->attention_backend, "aiter") == 0,
+        .context_len = s->context_length.set ? s->context_length.value
+                                             : p->m->info.context_len,
         .vision = p->m->vision,
     };
     kvplan__budget_fraction(&fi, b);
+    if (o->mem_fraction_static.set) {
+        b->mem_fraction_static = o->mem_fraction_static.value;
+        b->vision_factor = b->aiter_factor = 1;
+        return;
+    }
+    b->mem_fraction_auto = true;
 }
 
-/* The weights of the model and of its draft, whole (not per rank). */
+/* Every stage's rank: the flags against the model (stage 0's is built
+ * first, by the flag check). */
+static kvplan_status ranks(pipeline *p, kvplan_plan *out, kvplan_error *err)
+{
+    for (size_t i = 1; i < out->num_stages; i++)
+        KVPLAN__TRY(kvplan__model_rank(p->m, &out->resolved, (int64_t)i,
+                                       &out->stages[i].rank, NULL, err));
+    return KVPLAN_OK;
+}
+
+/* One rank's weights on stage `sp` (tensors recorded into `b` when not
+ * NULL). */
+static void estimate_stage(const pipeline *p, const kvplan_plan *out,
+                           const kvplan_model *m, const kvplan_stage_plan *sp,
+                           kvplan_budget *b, kvplan__weights_estimate_out *e)
+{
+    const kvplan_server_args *s = &out->resolved;
+    int64_t attn_dp = s->enable_dp_attention ? s->dp_size : 1;
+    int64_t first = sp->rank.runner.start_layer;
+    int64_t end = kvplan__min(sp->rank.runner.end_layer,
+                              m->info.num_hidden_layers);
+    kvplan__weights_request rq = {
+        .shape = &m->weights,
+        .dtype_bytes = kvplan_dtype_size(p->model_dtype),
+        .quantization = p->o->quantization,
+        .tp = s->tp_size,
+        .attn_tp = kvplan__max(1, s->tp_size / attn_dp / s->attn_cp_size),
+        .dp_attention = s->enable_dp_attention && attn_dp > 1,
+        .start_layer = (double)first,
+        .end_layer = (double)end,
+        .first_stage = sp->pp_rank == 0,
+        .last_stage = sp->pp_rank == s->pp_size - 1,
+    };
+    memset(e, 0, sizeof *e);
+    if (b != NULL)
+        e->tensors = b->weight_tensors;
+    kvplan__weights_estimate(&rq, e);
+}
+
+/* The weights of the model and of its draft: whole, and on each stage's
+ * ranks. Measured (or given) weights keep the estimate's split: the share
+ * each rank holds, replicated tensors included. */
 static void weights(pipeline *p, kvplan_plan *out)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_model *m = p->m;
     kvplan_budget *b = &out->budget;
-    p->weights = o->weight_bytes.set
-                     ? (double)o->weight_bytes.value
-                     : kvplan__weights_estimate(&m->weights, p->model_dtype);
+    kvplan__weights_estimate_out e;
+    size_t heaviest = 0;
+    double most = -1, model = 0, exact = 0;
+    for (size_t i = 0; out->num_stages > 1 && i < out->num_stages; i++) {
+        estimate_stage(p, out, m, &out->stages[i], NULL, &e);
+        if (e.rank_bytes > most) {
+            most = e.rank_bytes;
+            heaviest = i;
+        }
+    }
+    /* the heaviest stage (the only one without PP), tensors recorded */
+    estimate_stage(p, out, m, &out->stages[heaviest], b, &e);
+    most = e.rank_bytes;
+    exact = e.rank_exact_bytes;
+    model = e.model_bytes;
+    b->num_weight_tensors = e.num_tensors;
+    b->load_overhead_bytes = e.load_overhead_bytes;
+    double ranks =
+        (double)out->resolved.tp_size * (double)out->resolved.pp_size;
     b->weights_estimated = !o->weight_bytes.set;
+    b->weights_source =
+        o->weight_bytes.set ? KVPLAN_SOURCE_GIVEN : KVPLAN_SOURCE_ESTIMATED;
+    double share = model > 0 ? exact / model : 1 / ranks;
+    if (o->weight_bytes.set) {
+        p->weights = (double)o->weight_bytes.value;
+        b->num_weight_tensors = 0;
+        b->load_overhead_bytes = e.load_overhead_bytes;
+    } else {
+        p->weights = model;
+    }
+    /* every stage's ranks: its own share */
+    for (size_t i = 0; i < out->num_stages; i++) {
+        kvplan_stage_plan *sp = &out->stages[i];
+        double mine = most, mine_exact = exact;
+        if (out->num_stages > 1) {
+            estimate_stage(p, out, m, sp, NULL, &e);
+            mine = e.rank_bytes;
+            mine_exact = e.rank_exact_bytes;
+        }
+        double bytes = o->weight_bytes.set
+                           ? (double)o->weight_bytes.value *
+                                 (model > 0 ? mine_exact / model : 1 / ranks)
+                           : mine;
+        sp->weight_bytes =
+            kvplan__trunc(bytes + b->load_overhead_bytes, &p->ovf);
+    }
+    p->rank_weights = (o->weight_bytes.set ? p->weights * share : most) +
+                      b->load_overhead_bytes;
     p->draft = 0;
+    p->rank_draft = 0;
     const kvplan_model *d = o->server.speculative_draft_model;
     if (o->draft_weight_bytes.set) {
         p->draft = (double)o->draft_weight_bytes.value;
+        p->rank_draft = p->draft / ranks;
     } else if (d != NULL) {
         b->draft_weights_estimated = true;
-        p->draft = kvplan__weights_estimate(&d->weights, p->model_dtype);
+        kvplan__weights_request rq = {
+            .shape = &d->weights,
+            .dtype_bytes = kvplan_dtype_size(p->model_dtype),
+            .tp = out->resolved.tp_size,
+            .attn_tp = out->resolved.tp_size,
+            .start_layer = 0,
+            .end_layer = d->weights.layers,
+            .first_stage = true,
+            .last_stage = true,
+        };
+        kvplan__weights_estimate_out de = {0};
+        kvplan__weights_estimate(&rq, &de);
+        p->draft = de.model_bytes;
+        p->rank_draft = de.rank_bytes;
     } else if (o->server.speculative_algorithm != KVPLAN_SPEC_NONE &&
                m->self_draft && m->info.num_nextn_predict_layers.set &&
                m->info.num_hidden_layers > 0) {
         /* MTP layers from the model itself: their share of the weights */
-        p->draft = p->weights * (double)m->info.num_nextn_predict_layers.value /
+        double f = (double)m->info.num_nextn_predict_layers.value /
                    (double)m->info.num_hidden_layers;
+        p->draft = p->weights * f;
+        p->rank_draft = (p->rank_weights - b->load_overhead_bytes) * f;
         b->draft_weights_estimated = true;
     }
+    for (size_t i = 0; i < out->num_stages; i++)
+        out->stages[i].draft_weight_bytes =
+            kvplan__trunc(p->rank_draft, &p->ovf);
 }
 
 /* §3.1: the bytes each rank hands the configurator. */
@@ -120,7 +240,15 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
     p->attn_dp = s->enable_dp_attention ? s->dp_size : 1;
     p->mamba_ratio = 1;
     if (m->info.is_mambaish) {
-        p->mamba_per = kvplan__mamba_per_request(&m->mamba, s->tp_size);
+        /* the ssm state's dtype: the flag (it sets the variable), the
+         * variable, then the config's */
+        kvplan__mamba_shape shape = m->mamba;
+        const char *ssm = p->o->mamba_ssm_dtype != NULL
+                              ? p->o->mamba_ssm_dtype
+                              : p->o->SGLANG_MAMBA_SSM_DTYPE;
+        if (ssm != NULL)
+            shape.ssm_size = strcmp(ssm, "float32") == 0 ? 4 : 2;
+        p->mamba_per = kvplan__mamba_per_request(&shape, s->tp_size);
         p->mamba_ratio = kvplan__mamba_ratio(
             s->disable_radix_cache, s->disable_overlap_schedule, s->page_size);
     }
@@ -130,10 +258,10 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
         return KVPLAN_OK;
     }
     kvplan__available_inputs ai = {
-        .gpu_mib = p->gpu.total_mib,
+        .gpu = &p->gpu,
         .ranks = (double)s->tp_size * (double)s->pp_size,
-        .weight_bytes = p->weights,
-        .draft_bytes = p->draft,
+        .rank_weight_bytes = p->rank_weights,
+        .rank_draft_bytes = p->rank_draft,
         .fraction = out->budget.mem_fraction_static,
         .is_mambaish = m->info.is_mambaish,
         .mamba_per_request = p->mamba_per,
@@ -143,7 +271,14 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
         .speculative = s->speculative_algorithm != KVPLAN_SPEC_NONE,
         .speculative_num_draft_tokens = s->speculative_num_draft_tokens,
         .max_running_requests = s->max_running_requests,
+        .max_mamba_cache_size = p->o->max_mamba_cache_size,
+        .mamba_full_memory_ratio = p->o->mamba_full_memory_ratio.set
+                                       ? p->o->mamba_full_memory_ratio.value
+                                       : 0.9,
     };
+    /* a preset's, or the caller's kvplan_gpu (probed or given: the caller
+     * knows which) */
+    out->budget.gpu_source = KVPLAN_SOURCE_PRESET;
     return kvplan__budget_available(&ai, &out->budget, &p->available,
                                     &p->max_mamba, err);
 }
@@ -153,23 +288,15 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
  * tokens. */
 static kvplan_status profile(pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
-    double ranks =
-        (double)out->resolved.tp_size * (double)out->resolved.pp_size;
     int64_t least = INT64_MAX;
     for (size_t i = 0; i < out->num_stages; i++) {
         kvplan_stage_plan *sp = &out->stages[i];
-        sp->pp_rank = (int64_t)i;
-        if (i > 0)
-            KVPLAN__TRY(kvplan__model_rank(p->m, &out->resolved, sp->pp_rank,
-                                           &sp->rank, NULL, err));
         KVPLAN__TRY(
             kvplan_configurator_init(&sp->configurator, &sp->rank, err));
         KVPLAN__TRY(kvplan_calculate_pool_sizes(&sp->configurator, p->available,
                                                 out->page_size, &sp->profiled,
                                                 err));
         sp->available_bytes = p->available;
-        sp->weight_bytes = kvplan__trunc(p->weights / ranks, &p->ovf);
-        sp->draft_weight_bytes = kvplan__trunc(p->draft / ranks, &p->ovf);
         sp->max_mamba_cache_size = p->max_mamba;
         if (sp->profiled.max_total_num_tokens < least) {
             least = sp->profiled.max_total_num_tokens;
@@ -230,6 +357,149 @@ static kvplan_status requests(pipeline *p, kvplan_plan *out, kvplan_error *err)
     return KVPLAN_OK;
 }
 
+/* A warning for the caller; the first KVPLAN_MAX_WARNINGS are kept. */
+static void warn(kvplan_plan *out, kvplan_warning_code code, const char *field,
+                 const char *fmt, ...) KVPLAN_PRINTF(4, 5);
+
+static void warn(kvplan_plan *out, kvplan_warning_code code, const char *field,
+                 const char *fmt, ...)
+{
+    if (out->num_warnings >= KVPLAN_MAX_WARNINGS)
+        return;
+    kvplan_warning *w = &out->warnings[out->num_warnings++];
+    w->code = code;
+    w->field = field;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    va_end(ap);
+}
+
+/* What sglang refuses before it sizes anything: heads the attention ranks
+ * cannot split, and DSA's pool on another page size. */
+static kvplan_status refuse(const pipeline *p, const kvplan_plan *out,
+                            kvplan_error *err)
+{
+    const kvplan_server_args *s = &out->resolved;
+    int64_t attn_dp = s->enable_dp_attention ? s->dp_size : 1;
+    int64_t attn_tp = kvplan__max(1, s->tp_size / attn_dp / s->attn_cp_size);
+    int64_t heads = p->m->info.num_attention_heads;
+    KVPLAN__FAIL_IF(
+        heads % attn_tp != 0, err, KVPLAN_INVALID_CONFIG, "--tp-size",
+        "the %lld attention heads do not split over %lld attention ranks "
+        "(--tp-size %lld%s): sglang needs whole heads on each rank; use a "
+        "--tp-size that divides %lld",
+        (long long)heads, (long long)attn_tp, (long long)s->tp_size,
+        attn_dp > 1 ? " / --dp-size" : "", (long long)heads);
+    KVPLAN__FAIL_IF(p->m->info.is_deepseek_dsa && !p->gpu.is_hip &&
+                        out->page_size != 64,
+                    err, KVPLAN_INVALID_CONFIG, "--page-size",
+                    "DSA's KV pool needs --page-size 64 on CUDA (sglang's "
+                    "DSATokenToKVPool asserts page_size == 64), got %lld",
+                    (long long)out->page_size);
+    return KVPLAN_OK;
+}
+
+/* After the plan: what could not start (exit 1 with the term and the flag
+ * that fixes it), and what starts but the operator should know. */
+static kvplan_status check(const pipeline *p, kvplan_plan *out,
+                           kvplan_error *err)
+{
+    const kvplan_plan_options *o = p->o;
+    kvplan_budget *b = &out->budget;
+    const kvplan_stage_plan *sp = &out->stages[out->binding_stage];
+    /* the fixed pools against the reserve they live in */
+    int64_t r2t = 0, over = 0;
+    for (size_t i = 0; i < out->num_stages; i++) {
+        const kvplan_allocation *a = &out->stages[i].allocation;
+        r2t = kvplan__max(r2t, a->req_to_token_bytes);
+        over = kvplan__max(over, a->kv_bytes + a->draft_kv_bytes -
+                                     out->stages[i].available_bytes);
+    }
+    double gib = 1073741824.0;
+    b->fixed_gib =
+        (double)r2t / gib + b->deepep_mib / 1024 + (double)over / gib;
+    if (!b->given && b->fixed_gib > b->slack_gib) {
+        bool user_mrr = o->server.max_running_requests.set;
+        const char *flag = user_mrr ? "--max-running-requests"
+                                    : "--context-length";
+        char more[160] = "";
+        size_t n = 0;
+        if (b->deepep_mib > 0)
+            n += (size_t)snprintf(more + n, sizeof more - n,
+                                  ", DeepEP %.2f GiB", b->deepep_mib / 1024);
+        if ((double)over / gib >= 0.005 && n < sizeof more)
+            snprintf(more + n, sizeof more - n,
+                     ", pool rows beyond their price %.2f GiB",
+                     (double)over / gib);
+        return kvplan__fail(
+            err, KVPLAN_NOT_ENOUGH_MEMORY, flag,
+            "sglang could not start: the pools outside the KV cache take "
+            "%.2f GiB (req_to_token %.2f GiB for %lld requests x %lld "
+            "tokens%s), more than the %.2f GiB that mem_fraction_static "
+            "%.4g leaves outside it; lower %s%s or --mem-fraction-static",
+            b->fixed_gib, (double)r2t / gib,
+            (long long)out->max_running_requests, (long long)out->context_len,
+            more, b->slack_gib, b->mem_fraction_static, flag,
+            user_mrr ? ", --context-length" : ", --max-running-requests");
+    }
+    double graphs = b->graph_mib / 1024;
+    if (!b->given && b->fixed_gib + graphs > b->slack_gib)
+        warn(out, KVPLAN_WARN_RESERVE_TIGHT, "--mem-fraction-static",
+             "the reserve outside the KV cache (%.2f GiB) keeps %.2f GiB "
+             "after req_to_token and the pools' own rows, less than the "
+             "%.2f GiB sglang's rule sets aside for cuda graphs: start-up "
+             "or the first large batch may run out of memory",
+             b->slack_gib, b->slack_gib - b->fixed_gib, graphs);
+    int64_t t = out->max_total_num_tokens;
+    out->longest_request = out->context_len;
+    if (out->context_len > t - 1) {
+        out->longest_request = t - 1;
+        warn(out, KVPLAN_WARN_CONTEXT_TOO_LONG, "--context-length",
+             "one request at context_len %lld cannot fit: the KV cache holds "
+             "%lld tokens, so the longest request is %lld tokens; pass "
+             "--context-length %lld, or more memory",
+             (long long)out->context_len, (long long)t, (long long)(t - 1),
+             (long long)(t - 1));
+    }
+    int64_t profiled = sp->profiled.max_total_num_tokens;
+    if (o->max_total_tokens.set && o->max_total_tokens.value > profiled)
+        warn(out, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED,
+             "--max-total-tokens",
+             "max_total_tokens=%lld is larger than the profiled value %lld. "
+             "Use the profiled value instead.",
+             (long long)o->max_total_tokens.value, (long long)profiled);
+    int64_t attn_dp = out->resolved.enable_dp_attention
+                          ? out->resolved.dp_size
+                          : 1;
+    if (o->server.max_running_requests.set &&
+        out->max_running_requests <
+            o->server.max_running_requests.value / attn_dp)
+        warn(out, KVPLAN_WARN_MAX_RUNNING_REQUESTS_REDUCED,
+             "--max-running-requests",
+             "max_running_requests was reduced from the requested %lld to "
+             "%lld (per dp worker) due to the available KV cache capacity.",
+             (long long)(o->server.max_running_requests.value / attn_dp),
+             (long long)out->max_running_requests);
+    const char *q = o->quantization ? o->quantization
+                                    : p->m->weights.quant_method;
+    if (!b->given && b->weights_estimated && q[0] != '\0' &&
+        !kvplan__priced_quantization(q))
+        warn(out, KVPLAN_WARN_QUANTIZATION_UNKNOWN, "--weight-bytes",
+             "the weights' quantization '%.40s' is not one kvplan prices: "
+             "they are estimated at the model dtype; pass --weight-bytes",
+             q);
+    const char *name = p->m->info.name ? p->m->info.name : "";
+    if (!b->given && b->weights_estimated && q[0] == '\0' &&
+        p->m->weights.name_says_quantized)
+        warn(out, KVPLAN_WARN_NAME_SAYS_QUANTIZED, "--quantization",
+             "'%.60s' names a quantized checkpoint, but its config has no "
+             "quantization_config: the weights are priced at %s; pass "
+             "--quantization",
+             name, kvplan_dtype_name(p->model_dtype));
+    return KVPLAN_OK;
+}
+
 static void release_ids(kvplan_ids *ids)
 {
     ids->ids = NULL; /* the count stays */
@@ -270,6 +540,8 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
     p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
     reset(out, (size_t)o->server.pp_size);
+    for (size_t i = 0; i < out->num_stages; i++)
+        out->stages[i].pp_rank = (int64_t)i;
 
     KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
     fraction(&p, out);
@@ -278,12 +550,15 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     kvplan_rank *first = &out->stages[0].rank;
     KVPLAN__TRY(kvplan__model_rank(m, &out->resolved, 0, first,
                                    &out->context_len, err));
+    KVPLAN__TRY(refuse(&p, out, err));
     kvplan__resolve_dtypes(out, p.model_dtype, first->runner.kv_cache_dtype);
+    KVPLAN__TRY(ranks(&p, out, err));
     weights(&p, out);
     KVPLAN__TRY(available(&p, out, err));
     KVPLAN__TRY(profile(&p, out, err));
     KVPLAN__TRY(constrain(&p, out, err));
     KVPLAN__TRY(requests(&p, out, err));
+    KVPLAN__TRY(check(&p, out, err));
     release(out);
     KVPLAN__FAIL_IF(p.ovf, err, KVPLAN_OVERFLOW, NULL,
                     "a pool size or a weight share exceeds 64 bits");

@@ -31,7 +31,14 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
     } else if (b == NULL) {
         bool topk_one = !o->server.speculative_eagle_topk.set ||
                         o->server.speculative_eagle_topk.value <= 1;
-        if (gpu->is_hip)
+        /* HIP: aiter, but for MLA only where its kernels have the heads
+         * per rank (16 or 128), else triton */
+        int64_t rank_heads = kvplan__max(
+            1, m->info.num_key_value_heads /
+                   kvplan__max(1, o->server.tp_size));
+        if (gpu->is_hip && m->info.is_mla)
+            b = rank_heads == 16 || rank_heads == 128 ? "aiter" : "triton";
+        else if (gpu->is_hip)
             b = "aiter";
         else if (m->info.is_mla)
             b = cc >= 100  ? (m->self_draft ? "trtllm_mla" : "flashinfer")

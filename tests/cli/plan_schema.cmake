@@ -13,7 +13,9 @@ set(plans
   "--model-path,deepseek-v4-flash,--gpu,B200,--tp-size,4,--json"
   "--model-path,qwen3-next-80b-a3b-thinking,--tp-size,4,--gpu,H200,--json"
   "--model-path,llama-3.1-70b-instruct,--tp-size,4,--pp-size,2,--json"
-  "--model-path,mimo-v2-flash,--tp-size,8,--gpu,H200,--json")
+  "--model-path,mimo-v2-flash,--tp-size,8,--gpu,H200,--json"
+  "--model-path,gpt-oss-120b,--host,0.0.0.0,--cpu-offload-gb,4,--json,--explain"
+  "--model-path,qwen3-next-80b-a3b-thinking,--tp,4,--gpu,H200,--mamba-ssm-dtype,bfloat16,--moe-a2a-backend,deepep,--json")
 set(files)
 set(i 0)
 foreach(plan IN LISTS plans)

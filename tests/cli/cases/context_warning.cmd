@@ -1,0 +1,2 @@
+--model-path
+gpt-oss-120b

@@ -1,0 +1,10 @@
+--model-path
+deepseek-v3
+--tp
+8
+--dp
+8
+--enable-dp-attention
+--gpu
+H200
+--explain

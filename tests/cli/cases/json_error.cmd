@@ -1,0 +1,5 @@
+--json
+--tp-size
+3
+--model-path
+llama-3.1-70b-instruct

@@ -1,0 +1,3 @@
+--json
+--mem-fraction-statc
+0.8

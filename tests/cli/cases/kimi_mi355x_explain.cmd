@@ -1,0 +1,7 @@
+--model-path
+kimi-k2.5
+--gpu
+MI355X
+--tp
+8
+--explain

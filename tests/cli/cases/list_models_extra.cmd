@@ -1,0 +1,2 @@
+--list-models
+--json

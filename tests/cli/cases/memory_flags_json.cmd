@@ -1,0 +1,15 @@
+--model-path
+qwen3-next-80b-a3b-thinking
+--tp
+4
+--gpu
+H200
+--mamba-ssm-dtype
+bfloat16
+--max-mamba-cache-size
+400
+--moe-a2a-backend
+deepep
+--ep-size
+4
+--json

@@ -1,0 +1,14 @@
+--
+sglang
+serve
+llama-3.2-1b-instruct
+--tp
+1
+--port
+8000
+--cpu-offload-gb
+4
+--lora-paths
+a=/x
+b=/y
+--mem-fraction-static=0.8

@@ -1,0 +1,2 @@
+--mem-fraction-statc
+0.8
