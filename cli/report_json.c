@@ -160,7 +160,7 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
                                           : "preset";
     json_t *terms = json_pack(
         "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:s, s:s?}, "
-        "s:{s:s, s:f, s:o}}",
+        "s:{s:s, s:f, s:o*}}",
         "gpu", "total_mib", b->gpu_mem_mib, "source", gpu,
         "fraction_rule", b->fraction_rule, "vision_factor", b->vision_factor,
         "aiter_factor", b->aiter_factor, "deepep_mib", b->deepep_mib,
@@ -169,7 +169,7 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
         "source", b->given ? "given" : kvplan_source_name(b->context_source),
         "basis", b->context_basis, "weights", "source", weights,
         "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
-        tensors_json(b));
+        cli->explain ? tensors_json(b) : NULL);
     if (o == NULL || terms == NULL || json_object_set_new(o, "terms", terms)) {
         json_decref(o);
         return NULL;

@@ -19,12 +19,39 @@
  * |x| = d.ddd * 10^e. */
 static int shortest_digits(double x, char digits[32])
 {
+    /* The least precision that reads back, by bisection: it is monotonic,
+     * as the nearest (p+1)-digit decimal is never farther from x than the
+     * nearest p-digit one (which is a (p+1)-digit decimal too). 17 always
+     * reads back. */
     char tmp[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, x);
+    int lo = 1, hi = 17;
+    if (x < 1e15 && x == (double)(int64_t)x) {
+        /* an integer: its digits, trailing zeros dropped below */
+        int n = snprintf(tmp, sizeof tmp, "%lld", (long long)x);
+        memcpy(digits, tmp, (size_t)n + 1);
+        size_t k = (size_t)n;
+        while (k > 1 && digits[k - 1] == '0')
+            k--;
+        digits[k] = '\0';
+        return n - 1;
+    }
+    /* short decimals (0.83, 0.07) are the common case: try them first */
+    for (; lo <= 3; lo++) {
+        snprintf(tmp, sizeof tmp, "%.*e", lo - 1, x);
         if (strtod(tmp, NULL) == x)
+            hi = lo;
+        if (hi == lo)
             break;
     }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        snprintf(tmp, sizeof tmp, "%.*e", mid - 1, x);
+        if (strtod(tmp, NULL) == x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    snprintf(tmp, sizeof tmp, "%.*e", lo - 1, x);
     /* tmp is "d.ddde[+-]XX" or "de[+-]XX". */
     size_t n = 0;
     const char *p = tmp;
