@@ -187,17 +187,17 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
                 cli_repr(b->fraction_rule, f));
         if (b->vision_factor != 1)
             cli_add(l,
-                    "  x %s (vision tower: 0.95 x clamp(1 - 0.1 x (layers x "
+                    "  x %.6g (vision tower: 0.95 x clamp(1 - 0.1 x (layers x "
                     "hidden^2 / (24 x 1024^2) - 1), 0.8, 1.05))",
-                    cli_repr(b->vision_factor, f));
+                    b->vision_factor);
         if (b->aiter_factor != 1)
             cli_add(l,
                     "  x 0.85 (the aiter backend with context_len %lld > "
                     "8192)",
                     (long long)p->context_len);
         if (b->vision_factor != 1 || b->aiter_factor != 1)
-            cli_add(l, "  = %s", cli_repr(b->mem_fraction_static, f));
-        cli_repr(b->mem_fraction_static, f);
+            cli_add(l, "  = %.6g", b->mem_fraction_static);
+        snprintf(f, sizeof f, "%.6g", b->mem_fraction_static);
     } else {
         cli_add(l, "mem_fraction_static = %s, given",
                 cli_repr(b->mem_fraction_static, f));

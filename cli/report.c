@@ -110,7 +110,12 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 fabs(left) < 0.005 ? 0.0 : left);
     }
 
-    cli_coefficient_text(c, coef);
+    /* rounded for a person: 7705.45, not 7705.450000000001 (JSON and
+     * --explain keep the exact value) */
+    double coefficient = c->kind == KVPLAN_CONFIGURATOR_DSV4
+                             ? c->bytes_per_full_token
+                             : c->cell_size;
+    snprintf(coef, sizeof coef, "%.10g", coefficient);
     fprintf(out, "\nKV cache: %s\n", kvplan_configurator_name(c->kind));
     fprintf(out, "  %-26s %s bytes per token\n",
             c->kind == KVPLAN_CONFIGURATOR_DSV4 ? "bytes_per_full_token"
