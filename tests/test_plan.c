@@ -687,6 +687,34 @@ static void test_budget_flags(void)
     CHECK(p->stages[0].max_mamba_cache_size < slots);
     free(p);
 
+    /* --attn-cp-size: attention splits over tp / cp ranks only (its
+     * weights twice as large a rank), and no prefill graphs */
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    int64_t rows = tensor(p, "self_attn.o_proj")->rank_cols;
+    CHECK(p->budget.prefill_graph_bs_count > 0);
+    free(p);
+    o.server.attn_cp_size = 2;
+    p = plan_of("llama-3.1-70b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(tensor(p, "self_attn.o_proj")->rank_cols, 2 * rows);
+    CHECK_INT(p->budget.prefill_graph_bs_count, 0);
+    free(p);
+    /* --ep-size and --dcp-size: every rank still holds 1/tp of the
+     * experts, and this sglang sizes the pools without DCP */
+    o = on_gpu("H200");
+    o.server.tp_size = 8;
+    p = plan_of("qwen3-235b-a22b", &o, KVPLAN_OK);
+    int64_t tokens = p->max_total_num_tokens;
+    int64_t weights = p->stages[0].weight_bytes;
+    free(p);
+    o.ep_size = 8;
+    o.dcp_size = 2;
+    p = plan_of("qwen3-235b-a22b", &o, KVPLAN_OK);
+    CHECK_INT(p->max_total_num_tokens, tokens);
+    CHECK_INT(p->stages[0].weight_bytes, weights);
+    free(p);
+
     /* the checks of the new flags, each naming its flag */
     kvplan_error err;
     o = on_gpu("H100-80GB");
