@@ -832,6 +832,13 @@ static void test_refusals_and_warnings(void)
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
     CHECK_INT(p->num_warnings, 0);
     CHECK_INT(p->longest_request, 32768);
+    /* a sliding-window pool smaller than one window and a page: served
+     * here, refused by later sglang (§7) */
+    o.server.swa_full_tokens_ratio = (kvplan_opt_double){0.0001, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->num_warnings, 1);
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_SWA_BELOW_WINDOW);
+    CHECK_STR(p->warnings[0].field, "--swa-full-tokens-ratio");
     kvplan_model_free(m);
     /* a GPU too small for its own context */
     o = on_gpu("H100-80GB");

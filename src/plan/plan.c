@@ -462,6 +462,20 @@ static kvplan_status check(const pipeline *p, kvplan_plan *out,
              (long long)out->context_len, (long long)t, (long long)(t - 1),
              (long long)(t - 1));
     }
+    /* later sglang refuses a sliding-window pool that cannot hold one
+     * window and a page (§7); this one serves it */
+    const kvplan_rank *r = &sp->rank;
+    if (r->runner.is_hybrid_swa && r->runner.sliding_window_size.set &&
+        sp->pools.swa_max_total_num_tokens.set &&
+        r->runner.sliding_window_size.value + out->page_size >=
+            sp->pools.swa_max_total_num_tokens.value)
+        warn(out, KVPLAN_WARN_SWA_BELOW_WINDOW, "--swa-full-tokens-ratio",
+             "the sliding-window pool holds %lld tokens, not one window "
+             "(%lld) and a page: requests will evict their own window; later "
+             "sglang refuses this (raise --swa-full-tokens-ratio or the "
+             "memory)",
+             (long long)sp->pools.swa_max_total_num_tokens.value,
+             (long long)r->runner.sliding_window_size.value);
     int64_t profiled = sp->profiled.max_total_num_tokens;
     if (o->max_total_tokens.set && o->max_total_tokens.value > profiled)
         warn(out, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED,
