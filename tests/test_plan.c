@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static kvplan_plan *plan_of(const char *model, kvplan_plan_options *o,
                             kvplan_status want)
@@ -618,6 +619,51 @@ static void test_weight_fixes(void)
     free(p);
 }
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f != NULL) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A ModelOpt checkpoint says its quantization in hf_quant_config.json,
+ * beside a config.json that does not. */
+static void test_modelopt_dir(void)
+{
+    char dir[] = "/tmp/kvplan-modelopt-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    write_text(path, "{\"architectures\": [\"LlamaForCausalLM\"], "
+                     "\"model_type\": \"llama\", \"hidden_size\": 4096, "
+                     "\"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+                     "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
+                     "\"vocab_size\": 128256, \"max_position_embeddings\": 8192, "
+                     "\"torch_dtype\": \"bfloat16\"}");
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    kvplan_plan *p = plan_of(dir, &o, KVPLAN_OK);
+    double bf16 = rank_gib(p);
+    free(p);
+    snprintf(path, sizeof path, "%s/hf_quant_config.json", dir);
+    write_text(path, "{\"quantization\": {\"quant_algo\": \"FP8\", "
+                     "\"kv_cache_quant_algo\": \"FP8\", "
+                     "\"exclude_modules\": [\"lm_head\"]}}");
+    p = plan_of(dir, &o, KVPLAN_OK);
+    CHECK(rank_gib(p) < 0.6 * bf16);
+    CHECK_DOUBLE(tensor(p, "mlp.down_proj")->elem_bytes, 1.0);
+    CHECK_DOUBLE(tensor(p, "lm_head")->elem_bytes, 2.0);
+    /* its FP8 KV cache too, as for a config that says it */
+    CHECK_INT(p->stages[0].rank.runner.kv_cache_dtype,
+              KVPLAN_DTYPE_FLOAT8_E4M3FN);
+    free(p);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* The fraction's factors and the flags that move the budget. */
 static void test_budget_flags(void)
 {
@@ -862,6 +908,7 @@ int main(void)
     test_weights_and_gpus();
     test_weight_estimates();
     test_weight_fixes();
+    test_modelopt_dir();
     test_budget_flags();
     test_refusals_and_warnings();
     return check_report();

@@ -33,6 +33,9 @@
 #undef json_loads
 #undef json_loadb
 #undef json_loadf
+#undef json_object
+#undef json_string
+#undef json_object_set_new
 
 static kvplan__jansson table;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -69,6 +72,9 @@ static void resolve(void)
     RESOLVE(loads, json_loads);
     RESOLVE(loadb, json_loadb);
     RESOLVE(loadf, json_loadf);
+    RESOLVE(object, json_object);
+    RESOLVE(string, json_string);
+    RESOLVE(object_set_new, json_object_set_new);
     RESOLVE(delete_, json_delete);
     /* the handle stays open: jansson is loaded for the process's life */
 }

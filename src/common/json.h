@@ -35,6 +35,9 @@ typedef struct kvplan__jansson {
     json_t *(*loads)(const char *, size_t, json_error_t *);
     json_t *(*loadb)(const char *, size_t, size_t, json_error_t *);
     json_t *(*loadf)(FILE *, size_t, json_error_t *);
+    json_t *(*object)(void);
+    json_t *(*string)(const char *);
+    int (*object_set_new)(json_t *, const char *, json_t *);
     void (*delete_)(json_t *);
 } kvplan__jansson;
 
@@ -61,6 +64,9 @@ const kvplan__jansson *kvplan__jansson_calls(void);
 #define json_loads(t, f, e) (KVPLAN__J->loads(t, f, e))
 #define json_loadb(b, n, f, e) (KVPLAN__J->loadb(b, n, f, e))
 #define json_loadf(p, f, e) (KVPLAN__J->loadf(p, f, e))
+#define json_object() (KVPLAN__J->object())
+#define json_string(s) (KVPLAN__J->string(s))
+#define json_object_set_new(o, k, v) (KVPLAN__J->object_set_new(o, k, v))
 
 /* jansson's json_decref is an inline calling json_delete by name. */
 static inline void kvplan__json_decref(json_t *json)

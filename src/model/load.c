@@ -106,10 +106,49 @@ static bool contains_ci(const char *hay, const char *needle)
     return false;
 }
 
+/* ModelOpt checkpoints (NVIDIA's FP8 and NVFP4 releases) say how they are
+ * quantized in hf_quant_config.json beside config.json, as sglang reads
+ * it: a config without quantization_config takes it from there. */
+static void modelopt_quant(json_t *root, const char *dir)
+{
+    if (dir == NULL || !json_is_object(root) ||
+        json_object_get(root, "quantization_config") != NULL ||
+        json_object_get(json_object_get(root, "text_config"),
+                        "quantization_config") != NULL)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/hf_quant_config.json", dir);
+    bool special;
+    FILE *f = kvplan__open_regular(path, &special);
+    if (f == NULL)
+        return;
+    json_t *hf = json_loadf(f, 0, NULL);
+    fclose(f);
+    const json_t *q = json_object_get(hf, "quantization");
+    const char *algo = json_string_value(json_object_get(q, "quant_algo"));
+    const char *method = algo == NULL                    ? NULL
+                         : kvplan__ascii_ieq(algo, "FP8") ? "modelopt"
+                         : kvplan__ascii_ieq(algo, "NVFP4") ? "modelopt_fp4"
+                                                            : NULL;
+    json_t *qc = method ? json_object() : NULL;
+    if (qc != NULL) {
+        json_object_set_new(qc, "quant_method", json_string(method));
+        const json_t *ex = json_object_get(q, "exclude_modules");
+        if (json_is_array(ex))
+            json_object_set_new(qc, "exclude_modules", json_incref((json_t *)ex));
+        const json_t *kv = json_object_get(q, "kv_cache_quant_algo");
+        if (json_is_string(kv))
+            json_object_set_new(qc, "kv_cache_quant_algo",
+                                json_incref((json_t *)kv));
+        json_object_set_new(root, "quantization_config", qc);
+    }
+    json_decref(hf);
+}
+
 static kvplan_status load_text(const char *text, size_t len, const char *origin,
                                const char *name, const char *hf_id,
-                               const char *overrides, kvplan_model **out,
-                               kvplan_error *err)
+                               const char *overrides, const char *dir,
+                               kvplan_model **out, kvplan_error *err)
 {
     json_error_t jerr;
     size_t fixed_len = 0;
@@ -143,6 +182,7 @@ static kvplan_status load_text(const char *text, size_t len, const char *origin,
         }
         json_decref(o);
     }
+    modelopt_quant(root, dir);
     kvplan_model *m = calloc(1, sizeof *m);
     kvplan_status st = KVPLAN_OK;
     if (m == NULL || (m->name = kvplan__dup_str(name ? name : "")) == NULL ||
@@ -183,7 +223,7 @@ kvplan_status kvplan_model_load_json(const char *text, size_t len,
                             "kvplan_model_load_json needs text and a place "
                             "for the model; got NULL");
     *out = NULL;
-    return load_text(text, len, origin, origin, "", NULL, out, err);
+    return load_text(text, len, origin, origin, "", NULL, NULL, out, err);
 }
 
 static kvplan_status read_file(const char *path, char **buf, size_t *len,
@@ -316,7 +356,8 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
         kvplan_status st = read_file(path, &buf, &len, err);
         if (st != KVPLAN_OK)
             return st;
-        st = load_text(buf, len, path, name_or_path, "", overrides, out, err);
+        st = load_text(buf, len, path, name_or_path, "", overrides,
+                       S_ISDIR(sb.st_mode) ? name_or_path : NULL, out, err);
         free(buf);
         return st;
     }
@@ -328,7 +369,7 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
             (e->hf_id[0] != '\0' && kvplan__ascii_ieq(e->hf_id, name_or_path)) ||
             in_list(e->aliases, name_or_path))
             return load_text((const char *)e->json, e->json_size, e->name,
-                             e->name, e->hf_id, overrides, out, err);
+                             e->name, e->hf_id, overrides, NULL, out, err);
     }
     const char *near = nearest_entry(name_or_path);
     return kvplan__fail(err, KVPLAN_IO, "--model-path",
