@@ -33,6 +33,16 @@ const char *cli_repr(double x, char *buf)
 
 /* The configurator's coefficient as sglang's log or the golden file
  * writes it. */
+const char *cli_kv_dtype_name(const cli_args *cli, kvplan_dtype dtype)
+{
+    /* ROCm's fp8 on gfx94x (MI300X, MI325X) is the fnuz variant, as
+     * sglang's log names it; one byte either way */
+    if (dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN && cli->options.gpu_set &&
+        cli->options.gpu.is_hip && strncmp(cli->options.gpu.arch, "gfx94", 5) == 0)
+        return "float8_e4m3fnuz";
+    return kvplan_dtype_name(dtype);
+}
+
 void cli_coefficient_text(const kvplan_configurator *c, char *buf)
 {
     if (c->kind == KVPLAN_CONFIGURATOR_DSV4)
@@ -259,7 +269,7 @@ void cli_explain_serving(cli_lines *l, const cli_args *cli,
     else
         cli_add(l, "context_len = %lld, the model's (config.json, §1.8)",
                 (long long)kvplan_model_get_info(model)->context_len);
-    const char *kv = kvplan_dtype_name(sp->rank.runner.kv_cache_dtype);
+    const char *kv = cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype);
     if (s->kv_cache_dtype != KVPLAN_KV_AUTO)
         cli_add(l, "kv_cache_dtype = %s, given with --kv-cache-dtype", kv);
     else

@@ -23,6 +23,10 @@ const char *cli_repr(double x, char *buf);
  * writes it, into buf (40 bytes). */
 void cli_coefficient_text(const kvplan_configurator *c, char *buf);
 
+/* The KV dtype as sglang names it on this GPU (float8_e4m3fnuz on
+ * gfx94x). */
+const char *cli_kv_dtype_name(const cli_args *cli, kvplan_dtype dtype);
+
 /* The terms of the bytes per token of stage `sp`. */
 void cli_explain_cell(cli_lines *l, const kvplan_model *model,
                       const kvplan_stage_plan *sp);

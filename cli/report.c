@@ -53,7 +53,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)s->tp_size, (long long)s->pp_size, (long long)s->dp_size,
             s->enable_dp_attention ? " (dp attention)" : "",
             (long long)p->page_size,
-            kvplan_dtype_name(sp->rank.runner.kv_cache_dtype),
+            cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype),
             p->attention_backend);
     char graphs[48];
     if (cli->options.disable_cuda_graph)

@@ -63,7 +63,7 @@ static json_t *model_json(const kvplan_model_info *info)
 
 /* The server args as sglang resolved them (kvplan_plan.resolved) and the
  * plan's resolved values. */
-static json_t *resolved_json(const kvplan_plan *p)
+static json_t *resolved_json(const cli_args *cli, const kvplan_plan *p)
 {
     const kvplan_server_args *s = &p->resolved;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
@@ -78,7 +78,8 @@ static json_t *resolved_json(const kvplan_plan *p)
     set(o, "page_size", json_integer(p->page_size), &bad);
     set(o, "attention_backend", json_string(p->attention_backend), &bad);
     set(o, "kv_cache_dtype",
-        json_string(kvplan_dtype_name(sp->rank.runner.kv_cache_dtype)), &bad);
+        json_string(cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype)),
+        &bad);
     set(o, "dtype", json_string(kvplan_dtype_name(sp->rank.runner.dtype)),
         &bad);
     set(o, "chunked_prefill_size", json_integer(p->chunked_prefill_size), &bad);
@@ -282,12 +283,13 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                              (int)(s->tp_size * s->pp_size)),
         &bad);
     set(o, "requested", cli_requested_json(cli), &bad);
-    set(o, "resolved", resolved_json(p), &bad);
+    set(o, "resolved", resolved_json(cli, p), &bad);
     set(o, "context_len", json_integer(p->context_len), &bad);
     set(o, "page_size", json_integer(p->page_size), &bad);
     set(o, "available_bytes", json_integer(sp->available_bytes), &bad);
     set(o, "kv_cache_dtype",
-        json_string(kvplan_dtype_name(sp->rank.runner.kv_cache_dtype)), &bad);
+        json_string(cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype)),
+        &bad);
     set(o, "longest_request", json_integer(p->longest_request), &bad);
     set(o, "budget", budget_json(cli, p), &bad);
     set(o, "warnings", warnings_json(cli, p), &bad);

@@ -15,6 +15,7 @@ set(plans
   "--model-path,llama-3.1-70b-instruct,--tp-size,4,--pp-size,2,--json"
   "--model-path,mimo-v2-flash,--tp-size,8,--gpu,H200,--json"
   "--model-path,gpt-oss-120b,--host,0.0.0.0,--cpu-offload-gb,4,--json,--explain"
+  "--gpu,MI300X,--kv-cache-dtype,fp8_e4m3,--json"
   "--model-path,qwen3-next-80b-a3b-thinking,--tp,4,--gpu,H200,--mamba-ssm-dtype,bfloat16,--moe-a2a-backend,deepep,--json")
 set(files)
 set(i 0)
