@@ -574,8 +574,9 @@ KVPLAN_API bool kvplan_word_value(kvplan_word_set set, const char *word,
  * "bfloat16"); NULL when none. */
 KVPLAN_API const char *kvplan_word_name(kvplan_word_set set, int value);
 
-/* The edit distance of two names, ASCII case ignored, capped at 9 (for a
- * "did you mean"); 9 for NULL or a name over 120 characters. */
+/* The edit distance of two names, ASCII case ignored, for a "did you
+ * mean": 0 to 3, or 4 for more edits, NULL or a name over 120 characters.
+ * Linear in the names' length. */
 KVPLAN_API int kvplan_edit_distance(const char *a, const char *b);
 
 /*

@@ -275,8 +275,12 @@ static void test_catalog_names(void)
     CHECK_INT(kvplan_edit_distance("H100", "h100"), 0);
     CHECK_INT(kvplan_edit_distance("kitten", "sitting"), 3);
     CHECK_INT(kvplan_edit_distance("", "abc"), 3);
-    CHECK_INT(kvplan_edit_distance("a", "abcdefghijklmnop"), 9); /* capped */
-    CHECK_INT(kvplan_edit_distance(NULL, "a"), 9);
+    CHECK_INT(kvplan_edit_distance("a", "abcdefghijklmnop"), 4); /* capped */
+    CHECK_INT(kvplan_edit_distance("abcdefgh", "hgfedcba"), 4);
+    CHECK_INT(kvplan_edit_distance("--mem-fraction-statc",
+                                   "--mem-fraction-static"), 1);
+    CHECK_INT(kvplan_edit_distance("ab", "ba"), 2);
+    CHECK_INT(kvplan_edit_distance(NULL, "a"), 4);
 }
 
 static void test_catalog(void)

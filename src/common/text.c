@@ -49,27 +49,40 @@ void kvplan__py_strip(const char **b, size_t *n)
 
 int kvplan_edit_distance(const char *a, const char *b)
 {
+    enum { CAP = 4 }; /* "more than 3 edits" is all a "did you mean" asks */
     if (a == NULL || b == NULL)
-        return 9;
-    size_t n = strlen(b);
-    if (strlen(a) > 120 || n > 120)
-        return 9;
-    int row[121];
+        return CAP;
+    size_t m = strlen(a), n = strlen(b);
+    if (m > 120 || n > 120 || (m > n ? m - n : n - m) >= CAP)
+        return CAP;
+    /* Levenshtein in the band |i - j| < CAP: cells outside it are at
+     * least CAP, so each row costs 2 CAP - 1 cells */
+    int row[122];
     for (size_t j = 0; j <= n; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= n; j++) {
+        row[j] = j < CAP ? (int)j : CAP;
+    row[n + 1] = CAP;
+    for (size_t i = 1; i <= m; i++) {
+        size_t lo = i > CAP - 1 ? i - (CAP - 1) : 1;
+        size_t hi = i + (CAP - 1) < n ? i + (CAP - 1) : n;
+        int diag = row[lo - 1];
+        row[lo - 1] = lo == 1 ? (i < CAP ? (int)i : CAP) : CAP;
+        int least = row[lo - 1];
+        for (size_t j = lo; j <= hi; j++) {
             int up = row[j];
             int best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
+            if (up + 1 < best)
+                best = up + 1;
             if (row[j - 1] + 1 < best)
                 best = row[j - 1] + 1;
+            best = best < CAP ? best : CAP;
             row[j] = best;
             diag = up;
+            least = best < least ? best : least;
         }
+        if (hi < n)
+            row[hi + 1] = CAP; /* the band's right edge */
+        if (least >= CAP)
+            return CAP;
     }
-    return row[n] < 9 ? row[n] : 9;
+    return row[n] < CAP ? row[n] : CAP;
 }

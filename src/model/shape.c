@@ -42,8 +42,8 @@ static void read_vision(kvplan_model *m, const kvplan__view *v)
     w->vision_layers = (double)vision_int(vision, "num_hidden_layers", depth);
     w->vision_hidden = (double)vision_int(
         vision, "hidden_size", vision_int(vision, "embed_dim", s->hidden));
-    w->vision_inter = (double)vision_int(
-        vision, "intermediate_size", (int64_t)(4 * w->vision_hidden));
+    int64_t inter = vision_int(vision, "intermediate_size", -1);
+    w->vision_inter = inter >= 0 ? (double)inter : 4 * w->vision_hidden;
     w->vision_out = (double)m->info.hidden_size;
 }
 
