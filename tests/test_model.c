@@ -410,6 +410,34 @@ static void test_worked_examples(void)
     kvplan_model_free(m);
 }
 
+/* Review D4 and D6: values the command never passes, through the API. */
+static void test_hostile_api_values(void)
+{
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err), KVPLAN_OK);
+    kvplan_server_args a;
+    kvplan_server_args_init(&a);
+    kvplan_rank r;
+    /* attn_cp_size * dp_size wrapped to 0: a SIGFPE in the modulo */
+    a.tp_size = a.attn_cp_size = a.dp_size = (int64_t)1 << 32;
+    a.enable_dp_attention = true;
+    CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
+              KVPLAN_INVALID_CONFIG);
+    CHECK_STR(err.field, "--tp-size");
+    a.tp_size = a.attn_cp_size = (int64_t)1 << 62;
+    a.dp_size = 4;
+    CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
+              KVPLAN_INVALID_CONFIG);
+    kvplan_model_free(m);
+    /* NULL outputs are refused, not written */
+    CHECK(!kvplan_spec_algorithm_from_name("eagle", NULL));
+    CHECK(!kvplan_gpu_preset("H100-80GB", NULL));
+    kvplan_spec_algorithm alg = KVPLAN_SPEC_NONE;
+    CHECK(kvplan_spec_algorithm_from_name("eagle", &alg));
+    CHECK_INT(alg, KVPLAN_SPEC_EAGLE);
+}
+
 static void test_parallel(void)
 {
     kvplan_server_args a;
@@ -747,6 +775,7 @@ static void test_special_files(void)
 int main(void)
 {
     test_special_files();
+    test_hostile_api_values();
     test_catalog_names();
     test_catalog();
     test_worked_examples();

@@ -61,7 +61,7 @@ const char *kvplan_spec_algorithm_name(kvplan_spec_algorithm a)
 bool kvplan_spec_algorithm_from_name(const char *name,
                                      kvplan_spec_algorithm *out)
 {
-    if (name == NULL)
+    if (name == NULL || out == NULL)
         return false;
     for (size_t i = 0; i < sizeof spec_names / sizeof spec_names[0]; i++) {
         if (strcmp(spec_names[i], name) == 0) {

@@ -89,45 +89,80 @@ int64_t kvplan__count_in_stage(kvplan_ids ids, int64_t start, int64_t end)
     return n;
 }
 
-static bool contains(kvplan_ids ids, int64_t x)
+/* Whether an ascending list holds x (binary search). */
+static bool sorted_contains(kvplan_ids ids, int64_t x)
 {
-    for (size_t i = 0; i < ids.count; i++)
-        if (ids.ids[i] == x)
-            return true;
-    return false;
+    size_t lo = 0, hi = ids.count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ids.ids[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ids.count && ids.ids[lo] == x;
+}
+
+static bool ascending(kvplan_ids ids)
+{
+    for (size_t i = 1; i < ids.count; i++)
+        if (ids.ids[i] < ids.ids[i - 1])
+            return false;
+    return true;
+}
+
+/* The sparse layers in [start, end) that a bitmap of the k-only layers
+ * in that window marks: at most 4096 layers a window, on the stack. */
+static int64_t count_window(const struct kvplan_minimax_sparse *ms,
+                            int64_t start, int64_t end)
+{
+    uint64_t bits[64];
+    size_t words = (size_t)((end - start + 63) / 64);
+    memset(bits, 0, words * sizeof bits[0]);
+    for (size_t i = 0; i < ms->disable_value_layer_ids.count; i++) {
+        int64_t l = ms->disable_value_layer_ids.ids[i];
+        if (start <= l && l < end)
+            bits[(uint64_t)(l - start) / 64] |= 1ull
+                                                << ((uint64_t)(l - start) % 64);
+    }
+    int64_t n = 0;
+    for (size_t i = 0; i < ms->sparse_layer_ids.count; i++) {
+        int64_t l = ms->sparse_layer_ids.ids[i];
+        if (start <= l && l < end)
+            n += (int64_t)((bits[(uint64_t)(l - start) / 64] >>
+                            ((uint64_t)(l - start) % 64)) &
+                           1);
+    }
+    return n;
 }
 
 /* The stage's sparse layers (duplicates counted) whose id is among the
  * k-only indexer layers, as the seed's
- * sum(1 for l in local_sparse if l in set(disable_value_ids)).
- * A bitmap over the stage keeps it linear; a stage wider than the bitmap
- * falls back to scanning the list. */
+ * sum(1 for l in local_sparse if l in set(disable_value_ids)), without
+ * allocating: a stack bitmap for a stage up to 4096 layers wide; wider,
+ * a binary search when the k-only list is ascending (as a config gives
+ * it), else the bitmap window by window. Never a scan per layer. */
 int64_t kvplan__count_k_only(const struct kvplan_minimax_sparse *ms,
                              int64_t start, int64_t end)
 {
-    uint64_t bits[64]; /* stages of up to 4096 layers */
-    int64_t n = 0;
     int64_t width;
-    bool use_bits = end > start &&
-                    !__builtin_sub_overflow(end, start, &width) &&
-                    width <= 64 * 64;
-    if (use_bits) {
-        size_t words = (size_t)((width + 63) / 64);
-        memset(bits, 0, words * sizeof bits[0]);
-        for (size_t i = 0; i < ms->disable_value_layer_ids.count; i++) {
-            int64_t l = ms->disable_value_layer_ids.ids[i];
-            if (start <= l && l < end)
-                bits[(uint64_t)(l - start) / 64] |=
-                    1ull << ((uint64_t)(l - start) % 64);
+    if (end <= start || __builtin_sub_overflow(end, start, &width))
+        return 0;
+    if (width <= 64 * 64)
+        return count_window(ms, start, end);
+    int64_t n = 0;
+    if (ascending(ms->disable_value_layer_ids)) {
+        for (size_t i = 0; i < ms->sparse_layer_ids.count; i++) {
+            int64_t l = ms->sparse_layer_ids.ids[i];
+            n += start <= l && l < end &&
+                 sorted_contains(ms->disable_value_layer_ids, l);
         }
+        return n;
     }
-    for (size_t i = 0; i < ms->sparse_layer_ids.count; i++) {
-        int64_t l = ms->sparse_layer_ids.ids[i];
-        if (start <= l && l < end)
-            n += use_bits ? (int64_t)((bits[(uint64_t)(l - start) / 64] >>
-                                       ((uint64_t)(l - start) % 64)) &
-                                      1)
-                          : contains(ms->disable_value_layer_ids, l);
+    for (int64_t lo = start; lo < end;) {
+        int64_t hi = end - lo > 64 * 64 ? lo + 64 * 64 : end; /* no wrap */
+        n += count_window(ms, lo, hi);
+        lo = hi;
     }
     return n;
 }

@@ -6,6 +6,8 @@
  */
 #include "model/model.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -176,16 +178,25 @@ kvplan_status kvplan__derive_mambaish(kvplan_model *m, const kvplan__view *v,
         if ((st = kvplan__alloc_ids(&m->mamba_full_ids, (size_t)n, v->err)) !=
             KVPLAN_OK)
             return st;
-        size_t k = 0;
-        for (int64_t i = 0; i < n; i++) {
-            bool linear = false;
-            size_t j;
-            const json_t *e;
-            json_array_foreach(kda, j, e) linear |=
-                json_is_integer(e) && json_integer_value(e) == i + 1;
-            if (!linear)
-                m->mamba_full_ids.ids[k++] = i;
+        /* one pass over kda_layers marks the linear layers (a layer may
+         * be listed twice), one over the layers collects the others:
+         * linear in both, where a scan per layer was quadratic */
+        unsigned char *linear = calloc((size_t)n > 0 ? (size_t)n : 1, 1);
+        if (linear == NULL)
+            return kvplan__fail(v->err, KVPLAN_NOMEM, NULL, "out of memory");
+        size_t j;
+        const json_t *e;
+        json_array_foreach(kda, j, e)
+        {
+            json_int_t x = json_is_integer(e) ? json_integer_value(e) : 0;
+            if (x >= 1 && x <= n)
+                linear[x - 1] = 1;
         }
+        size_t k = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (!linear[i])
+                m->mamba_full_ids.ids[k++] = i;
+        free(linear);
         m->mamba_full_ids.count = k;
         return KVPLAN_OK;
     }

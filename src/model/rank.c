@@ -266,14 +266,18 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
                             "the model it drafts for",
                             m->name, m->arch);
     int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
+    int64_t attn_split = 0; /* CP x DP attention; 0 when it overflows */
+    if (__builtin_mul_overflow(a->attn_cp_size, attn_dp, &attn_split))
+        attn_split = 0;
     if (attn_dp > a->tp_size || a->attn_cp_size > a->tp_size ||
-        a->tp_size % (a->attn_cp_size * attn_dp) != 0)
+        attn_split <= 0 || attn_split > a->tp_size ||
+        a->tp_size % attn_split != 0)
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--tp-size",
                             "--tp-size (%lld) must be a multiple of the "
-                            "attention CP size times the DP-attention size "
-                            "(%lld)",
-                            (long long)a->tp_size,
-                            (long long)(a->attn_cp_size * attn_dp));
+                            "attention CP size (%lld) times the "
+                            "DP-attention size (%lld)",
+                            (long long)a->tp_size, (long long)a->attn_cp_size,
+                            (long long)attn_dp);
     if (m->info.num_hidden_layers < a->pp_size)
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "--pp-size",
                             "--pp-size (%lld) is larger than the model's "
