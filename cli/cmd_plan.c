@@ -19,11 +19,21 @@
 static void measure_weights(cli_args *cli)
 {
     int64_t bytes;
+    kvplan_error err;
+    kvplan_status st = KVPLAN_IO;
     if (!cli->options.weight_bytes.set &&
-        kvplan_weights_from_dir(cli->model_path, &bytes, NULL) == KVPLAN_OK) {
+        (st = kvplan_weights_from_dir(cli->model_path, &bytes, &err)) ==
+            KVPLAN_OK) {
         cli->options.weight_bytes = (kvplan_opt_int){bytes, true};
         cli->weights_measured = true;
     }
+    /* no weight files is the common case; bad ones are said, never
+     * dropped in silence */
+    if (st != KVPLAN_OK && st != KVPLAN_IO)
+        fprintf(stderr,
+                "kvplan: warning: %s; the weights are estimated from "
+                "config.json instead\n",
+                err.message);
     if (cli->draft_model_path != NULL &&
         kvplan_weights_from_dir(cli->draft_model_path, &bytes, NULL) ==
             KVPLAN_OK)

@@ -684,10 +684,13 @@ KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
 /*
  * The bytes of the weights in a model directory, from the safetensors
  * headers alone (no tensor is read): model.safetensors.index.json's
- * metadata.total_size, else the sum over its *.safetensors files. Give
- * them to kvplan_plan_options.weight_bytes; without them the plan
+ * metadata.total_size, else the sum over its *.safetensors files, each
+ * tensor's data_offsets checked against the file and its dtype x shape.
+ * Give them to kvplan_plan_options.weight_bytes; without them the plan
  * estimates the weights from config.json. KVPLAN_IO when `dir` is not a
- * directory or holds no readable safetensors.
+ * directory or holds no index and no *.safetensors; KVPLAN_PARSE (naming
+ * the file and the tensor) for one that is special, unreadable or
+ * malformed, KVPLAN_OVERFLOW when the bytes exceed 64 bits.
  */
 KVPLAN_API kvplan_status kvplan_weights_from_dir(const char *dir,
                                                  int64_t *bytes,

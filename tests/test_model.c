@@ -759,10 +759,12 @@ static void test_special_files(void)
     snprintf(st, sizeof st, "%s/model.safetensors", dir);
     CHECK_INT(mkfifo(st, 0600), 0);
     int64_t bytes = 0;
-    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_IO);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "model.safetensors: not a regular file");
     snprintf(st, sizeof st, "%s/model.safetensors.index.json", dir);
     CHECK_INT(mkfifo(st, 0600), 0);
-    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_IO);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "index.json: not a regular file");
     unlink(st);
     snprintf(st, sizeof st, "%s/model.safetensors", dir);
     unlink(st);

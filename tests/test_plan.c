@@ -664,6 +664,92 @@ static void test_modelopt_dir(void)
     rmdir(dir);
 }
 
+/* A shard whose header is `header` followed by `data` bytes. */
+static void write_shard(const char *path, const char *header, size_t data)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    uint64_t n = strlen(header);
+    unsigned char len8[8];
+    for (int i = 0; i < 8; i++)
+        len8[i] = (unsigned char)(n >> (8 * i));
+    fwrite(len8, 1, 8, f);
+    fputs(header, f);
+    for (size_t i = 0; i < data; i++)
+        fputc(0, f);
+    fclose(f);
+}
+
+/* Review D1 and D8: every figure of a safetensors header is checked
+ * against the file and the tensor's dtype x shape; the sum is checked; an
+ * index too large is refused before it is read. */
+static void test_hostile_safetensors(void)
+{
+    char dir[] = "/tmp/kvplan-st-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    kvplan_error err;
+    int64_t bytes = 0;
+    static const struct {
+        const char *header;
+        size_t data;
+        kvplan_status want;
+        const char *says;
+    } shards[] = {
+        {"{\"w\": {\"dtype\": \"BF16\", \"shape\": [3], "
+         "\"data_offsets\": [0, 6]}, \"__metadata__\": {}}",
+         6, KVPLAN_OK, NULL},
+        /* D1: offsets far past the file, which made the sum wrap */
+        {"{\"w\": {\"dtype\": \"BF16\", \"shape\": [1], "
+         "\"data_offsets\": [0, 6000000000000000000]}}",
+         2, KVPLAN_PARSE, "tensor 'w': data_offsets"},
+        {"{\"w\": {\"dtype\": \"BF16\", \"shape\": [1], "
+         "\"data_offsets\": [-9223372036854775808, 9223372036854775807]}}",
+         2, KVPLAN_PARSE, "data_offsets"},
+        {"{\"w\": {\"dtype\": \"BF16\", \"shape\": [1], "
+         "\"data_offsets\": [2, 0]}}",
+         2, KVPLAN_PARSE, "data_offsets"},
+        /* a span that dtype x shape does not make */
+        {"{\"w\": {\"dtype\": \"F32\", \"shape\": [2], "
+         "\"data_offsets\": [0, 6]}}",
+         6, KVPLAN_PARSE, "dtype and shape make other bytes"},
+        {"{\"w\": {\"dtype\": \"F32\", \"shape\": "
+         "[4294967296, 4294967296], \"data_offsets\": [0, 6]}}",
+         6, KVPLAN_PARSE, "more than 2^63"},
+        {"[1, 2]", 0, KVPLAN_PARSE, "not a JSON object"},
+    };
+    for (size_t i = 0; i < sizeof shards / sizeof shards[0]; i++) {
+        write_shard(path, shards[i].header, shards[i].data);
+        CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), shards[i].want);
+        if (shards[i].says != NULL)
+            CHECK_CONTAINS(err.message, shards[i].says);
+        else
+            CHECK_INT(bytes, 6);
+    }
+    /* a header length of 0, or past the file's end */
+    FILE *f = fopen(path, "wb");
+    fwrite("\0\0\0\0\0\0\0\0", 1, 8, f);
+    fclose(f);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    f = fopen(path, "wb");
+    fwrite("\xff\xff\0\0\0\0\0\0{}", 1, 10, f);
+    fclose(f);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "within the file");
+    unlink(path);
+    /* D8: an index over 32 MiB is refused before it is parsed */
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    f = fopen(path, "wb");
+    CHECK(f != NULL && ftruncate(fileno(f), 40 << 20) == 0);
+    fclose(f);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "larger than 32 MiB");
+    unlink(path);
+    rmdir(dir);
+}
+
 /* The fraction's factors and the flags that move the budget. */
 static void test_budget_flags(void)
 {
@@ -909,6 +995,7 @@ int main(void)
     test_weight_estimates();
     test_weight_fixes();
     test_modelopt_dir();
+    test_hostile_safetensors();
     test_budget_flags();
     test_refusals_and_warnings();
     return check_report();

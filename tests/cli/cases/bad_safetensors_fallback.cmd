@@ -1,0 +1,2 @@
+--model-path
+@DATA@/models/bad-safetensors
