@@ -32,6 +32,7 @@ typedef struct kvplan__weights_estimate_out {
     double rank_exact_bytes;    /* the same, unrounded */
     double model_bytes;         /* the whole model's tensors */
     double load_overhead_bytes; /* what loading adds beside them, per rank */
+    bool beyond;                /* the sizes make more than 10^30 bytes */
     /* filled when not NULL, up to KVPLAN_MAX_WEIGHT_TENSORS */
     kvplan_weight_tensor *tensors;
     size_t num_tensors;

@@ -70,7 +70,11 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
                                   "--gpu auto: NVML cannot read GPU %u", i);
                 break;
             }
-            get_cc(dev, &major, &minor);
+            /* a driver that fails or answers nonsense: sm0, never an
+             * overflow (major and minor are single CUDA digits) */
+            if (get_cc(dev, &major, &minor) != 0 || major < 0 ||
+                major > 99 || minor < 0 || minor > 9)
+                major = minor = 0;
             get_name(dev, name, sizeof name);
             double mib = (double)(mem.total >> 20);
             if (i == 0 || mib < out->total_mib) {
@@ -78,8 +82,7 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
                 out->total_mib = mib;
                 out->compute_capability = major * 10 + minor;
                 out->is_hip = false;
-                snprintf(out->arch, sizeof out->arch, "sm%d%d", major % 100,
-                         minor % 10);
+                snprintf(out->arch, sizeof out->arch, "sm%d%d", major, minor);
             }
         }
         shutdown();

@@ -370,6 +370,7 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
         !(out->rank_bytes >= 0 && out->rank_bytes < 1e30) || b.ovf) {
         memset(out, 0, offsetof(kvplan__weights_estimate_out, tensors));
         out->num_tensors = 0;
-        return; /* nonsense dims: no estimate */
+        out->beyond = true; /* nonsense dims: no estimate, and the plan says
+                               so */
     }
 }

@@ -198,10 +198,11 @@ static kvplan_status derive_dims(kvplan_model *m, const kvplan__view *v)
             (st = kvplan__tint(v, "sliding_window", &window)) != KVPLAN_OK ||
             (st = kvplan__tint(v, "index_head_dim", &ihd)) != KVPLAN_OK)
             return st;
-        if (!rope.set || !hd.set || rope.value > hd.value)
+        if (!rope.set || !hd.set || rope.value < 0 || hd.value < 0 ||
+            rope.value > hd.value)
             return kvplan__fail_at(
                 v->err, KVPLAN_PARSE, v, true, "qk_rope_head_dim",
-                "DeepSeek V4 needs head_dim and qk_rope_head_dim "
+                "DeepSeek V4 needs head_dim and 0 <= qk_rope_head_dim "
                 "<= head_dim");
         m->qk_rope_head_dim = rope;
         m->qk_nope_head_dim = (kvplan_opt_int){hd.value - rope.value, true};
@@ -367,6 +368,14 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
     if ((st = kvplan__tint(&v, "hidden_size", &hidden)) != KVPLAN_OK ||
         (st = kvplan__tint(&v, "vocab_size", &vocab)) != KVPLAN_OK)
         return st;
+    if (hidden.set && hidden.value < 0)
+        return kvplan__fail_at(err, KVPLAN_PARSE, &v, true, "hidden_size",
+                               "expected a non-negative integer, got %lld",
+                               (long long)hidden.value);
+    if (vocab.set && vocab.value < 0)
+        return kvplan__fail_at(err, KVPLAN_PARSE, &v, true, "vocab_size",
+                               "expected a non-negative integer, got %lld",
+                               (long long)vocab.value);
     m->info.hidden_size = hidden.set ? hidden.value : 0;
     m->info.vocab_size = vocab.set ? vocab.value : 0;
     if (strcmp(mt ? mt : "", "nemotron_h") == 0 &&
@@ -458,8 +467,16 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
         (st = kvplan__tint(&v, "attention_chunk_size", &chunk)) != KVPLAN_OK)
         return st;
     if ((m->traits & KVPLAN__ARCH_WINDOW_MINUS_ONE) && sw.set &&
-        !((m->traits & KVPLAN__ARCH_WINDOW_IF_POSITIVE) && sw.value <= 0))
-        m->class_window = (kvplan_opt_int){sw.value - 1, true};
+        !((m->traits & KVPLAN__ARCH_WINDOW_IF_POSITIVE) && sw.value <= 0)) {
+        bool ovf = false;
+        m->class_window =
+            (kvplan_opt_int){kvplan__sub(sw.value, 1, &ovf), true};
+        if (ovf)
+            return kvplan__fail_at(err, KVPLAN_PARSE, &v, true,
+                                   "sliding_window",
+                                   "expected a window size, got %lld",
+                                   (long long)sw.value);
+    }
     m->config_window = sws.set ? sws : sw.set ? sw : ws;
     m->attention_chunk_size = chunk;
 
@@ -481,7 +498,8 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
         (strcmp(kv_algo, "FP8") == 0 || strcmp(kv_algo, "fp8") == 0);
     m->self_draft = (m->traits & KVPLAN__ARCH_SELF_DRAFT) != 0;
 
-    kvplan__derive_shapes(m, &v);
+    if ((st = kvplan__derive_shapes(m, &v)) != KVPLAN_OK)
+        return st;
 
     /* the layers that hold a KV cache, all stages together */
     m->info.num_kv_layers =

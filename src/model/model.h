@@ -204,7 +204,8 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
                                  const kvplan_server_args *a, int64_t pp_rank,
                                  kvplan_rank *r, int64_t *context_len,
                                  kvplan_error *err);
-/* shape.c: the weight, mamba and vision shapes for the budget. */
-void kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v);
+/* shape.c: the weight, mamba and vision shapes for the budget; a
+ * negative size among them is refused, naming its key. */
+kvplan_status kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v);
 
 #endif /* KVPLAN_MODEL_H */

@@ -223,27 +223,27 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
                                 ? (double)m->dsa_index_head_dim.value
                                 : 128;
     }
-    w->inter = (double)kvplan__tint_or(
+    /* hidden_size >= 0 (derive.c): 4 x it stays an int64 */
+    int64_t inter = kvplan__tint_or(
         v, "intermediate_size",
         m->info.hidden_size < INT64_MAX / 4 ? 4 * m->info.hidden_size : 0);
+    w->inter = (double)inter;
     w->experts = (double)kvplan__tint_or(
         v, "n_routed_experts",
         kvplan__tint_or(v, "num_experts",
                         kvplan__tint_or(v, "num_local_experts", 0)));
-    w->moe_inter =
-        (double)kvplan__tint_or(v, "moe_intermediate_size", (int64_t)w->inter);
+    int64_t moe_inter = kvplan__tint_or(v, "moe_intermediate_size", inter);
+    w->moe_inter = (double)moe_inter;
     /* Qwen2-MoE and its heirs name one shared expert by its size alone */
     int64_t shared_size = kvplan__tint_or(
         v, "shared_expert_intermediate_size",
         kvplan__tint_or(v, "moe_shared_expert_intermediate_size", 0));
     w->shared = (double)kvplan__tint_or(v, "n_shared_experts",
                                         shared_size > 0 ? 1 : 0);
-    w->shared_inter =
-        (double)(shared_size > 0 ? shared_size : (int64_t)w->moe_inter);
+    w->shared_inter = (double)(shared_size > 0 ? shared_size : moe_inter);
     w->first_dense = (double)kvplan__tint_or(v, "first_k_dense_replace", 0);
     w->moe_step = kvplan__tint_or(v, "interleave_moe_layer_step", 1);
-    w->inter_mlp =
-        (double)kvplan__tint_or(v, "intermediate_size_mlp", (int64_t)w->inter);
+    w->inter_mlp = (double)kvplan__tint_or(v, "intermediate_size_mlp", inter);
     w->attn_layers = -1;
     read_block_configs(v, w);
     w->nemotron_h = strcmp(m->model_type, "nemotron_h") == 0;
@@ -318,8 +318,39 @@ static void read_mamba(kvplan_model *m, const kvplan__view *v)
         memset(s, 0, sizeof *s);
 }
 
-void kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v)
+/* The sizes the weight estimate multiplies: none may be negative. */
+static kvplan_status check_sizes(const kvplan__view *v)
 {
+    static const char *const keys[] = {
+        "intermediate_size",     "moe_intermediate_size",
+        "n_routed_experts",      "num_experts",
+        "num_local_experts",     "n_shared_experts",
+        "shared_expert_intermediate_size",
+        "moe_shared_expert_intermediate_size",
+        "q_lora_rank",           "first_k_dense_replace",
+        "intermediate_size_mlp", "index_n_heads",
+        "mamba_num_heads",       "mamba_head_dim",
+        "n_groups",              "ssm_state_size",
+        "moe_latent_size",       "linear_num_key_heads",
+        "linear_num_value_heads", "linear_key_head_dim",
+        "linear_value_head_dim", "conv_kernel",
+        "linear_conv_kernel_dim"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const json_t *x = kvplan__tget(v, keys[i]);
+        if (json_is_integer(x) && json_integer_value(x) < 0)
+            return kvplan__fail_at(v->err, KVPLAN_PARSE, v, true, keys[i],
+                                   "expected a non-negative integer, got "
+                                   "%lld",
+                                   (long long)json_integer_value(x));
+    }
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v)
+{
+    kvplan_status st = check_sizes(v);
+    if (st != KVPLAN_OK)
+        return st;
     read_weights(m, v);
     read_vision(m, v);
     read_mamba(m, v);
@@ -334,4 +365,5 @@ void kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v)
         w->gdn_k_dim = (double)kvplan__tint_or(v, "linear_key_head_dim", 0);
         w->gdn_v_dim = (double)kvplan__tint_or(v, "linear_value_head_dim", 0);
     }
+    return KVPLAN_OK;
 }

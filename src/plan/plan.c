@@ -142,7 +142,7 @@ static void estimate_stage(const pipeline *p, const kvplan_plan *out,
 /* The weights of the model and of its draft: whole, and on each stage's
  * ranks. Measured (or given) weights keep the estimate's split: the share
  * each rank holds, replicated tensors included. */
-static void weights(pipeline *p, kvplan_plan *out)
+static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_model *m = p->m;
@@ -159,6 +159,12 @@ static void weights(pipeline *p, kvplan_plan *out)
     }
     /* the heaviest stage (the only one without PP), tensors recorded */
     estimate_stage(p, out, m, &out->stages[heaviest], b, &e);
+    KVPLAN__FAIL_IF(e.beyond && !o->weight_bytes.set, err,
+                    KVPLAN_INVALID_CONFIG, "/hidden_size",
+                    "config.json's sizes (hidden_size, intermediate_size, "
+                    "the expert counts, vocab_size) make a weight estimate "
+                    "beyond 10^30 bytes: no model is that large; check "
+                    "them, or pass --weight-bytes");
     most = e.rank_bytes;
     exact = e.rank_exact_bytes;
     model = e.model_bytes;
@@ -230,6 +236,7 @@ static void weights(pipeline *p, kvplan_plan *out)
     for (size_t i = 0; i < out->num_stages; i++)
         out->stages[i].draft_weight_bytes =
             kvplan__trunc(p->rank_draft, &p->ovf);
+    return KVPLAN_OK;
 }
 
 /* §3.1: the bytes each rank hands the configurator. */
@@ -567,7 +574,7 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     KVPLAN__TRY(refuse(&p, out, err));
     kvplan__resolve_dtypes(out, p.model_dtype, first->runner.kv_cache_dtype);
     KVPLAN__TRY(ranks(&p, out, err));
-    weights(&p, out);
+    KVPLAN__TRY(weights(&p, out, err));
     KVPLAN__TRY(available(&p, out, err));
     KVPLAN__TRY(profile(&p, out, err));
     KVPLAN__TRY(constrain(&p, out, err));

@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/ub-dsv4-rope-min.json

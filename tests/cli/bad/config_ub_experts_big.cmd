@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/ub-experts-big.json

@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/ub-inter-neg.json

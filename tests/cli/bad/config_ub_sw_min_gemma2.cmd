@@ -1,0 +1,2 @@
+--model-path
+@DATA@/bad/ub-sw-min-gemma2.json

@@ -1,0 +1,27 @@
+#!/bin/sh
+# kvplan --gpu auto on the fake NVML (fake_nvml.c), each behaviour:
+#   run.sh KVPLAN FAKE_LIB_DIR
+set -u
+kvplan=$1
+export LD_LIBRARY_PATH=$2${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fail=0
+check() { # mode, expected status, text expected in the output
+  out=$(FAKE_NVML=$1 "$kvplan" --gpu auto --json 2>&1)
+  st=$?
+  if [ "$st" != "$2" ] || ! printf '%s' "$out" | grep -q -- "$3"; then
+    echo "FAIL $1: status $st (want $2), output: $out" | head -c 600; echo
+    fail=1
+  else
+    echo "ok $1"
+  fi
+}
+check h100 0 '"total_mib": 81559.0'
+check h100 0 '"arch": "sm90"'
+check two 0 '"total_mib": 40960.0'
+check two 0 '"count": 1'
+check hugecc 0 '"arch": "sm00"'
+check failcc 0 '"compute_capability": 0'
+check zero 3 'NVML sees no GPU'
+check initfail 3 'NVML could not start'
+check memfail 3 'NVML cannot read GPU 0'
+exit $fail
