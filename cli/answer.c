@@ -3,6 +3,7 @@
  * (docs/pools.md): what `kvplan pools` writes for each call and what the
  * plan's --json writes at its top level, from one writer.
  */
+#include "jsonout.h"
 #include "scenario.h"
 
 #include <stdio.h>
@@ -72,9 +73,9 @@ static json_t *error_json(const kvplan_configurator *conf,
     int bad = 0;
     bad |= json_object_set_new(o, "error",
                                json_string(kvplan_status_kind(err->code)));
-    bad |= json_object_set_new(o, "message", json_string(err->message));
+    bad |= json_object_set_new(o, "message", cli_json_text(err->message));
     if (err->field[0] != '\0')
-        bad |= json_object_set_new(o, "field", json_string(err->field));
+        bad |= json_object_set_new(o, "field", cli_json_text(err->field));
     if (at_create)
         bad |= json_object_set_new(o, "stage", json_string("create"));
     else

@@ -49,10 +49,12 @@ static int fail(const kvplan_error *err, int rc, bool json)
         fprintf(stderr, "kvplan: %s\n", err->message);
         return rc;
     }
-    json_t *o = json_pack("{s:s, s:s?, s:s, s:i}", "error",
+    json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
                           kvplan_status_name(err->code), "field",
-                          err->field[0] ? err->field : NULL, "message",
-                          err->message, "exit_status", rc);
+                          err->field[0] ? cli_json_text(err->field)
+                                        : json_null(),
+                          "message", cli_json_text(err->message),
+                          "exit_status", rc);
     if (o == NULL || cli_json_write(o, stdout) != 0 ||
         fputc('\n', stdout) == EOF)
         rc = CLI_EXIT_INTERNAL;

@@ -3,6 +3,7 @@
  * generated row by row, and the "requested" echo of --json.
  */
 #include "flag_table.h"
+#include "jsonout.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -158,10 +159,10 @@ static json_t *echo(const cli_args *cli, const flag *f)
     case K_NAME:
     case K_TEXT: {
         const char *s = *(const char *const *)field;
-        return s ? json_string(s) : json_null();
+        return s ? cli_json_text(s) : json_null();
     }
     case K_GPU:
-        return cli->gpu_text ? json_string(cli->gpu_text) : json_null();
+        return cli->gpu_text ? cli_json_text(cli->gpu_text) : json_null();
     case K_GPU_MEMORY:
         return cli->gpu_memory_set ? json_real(cli->gpu_memory_mib)
                                    : json_null();

@@ -9,18 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Decodes one UTF-8 sequence (jansson only holds valid UTF-8). */
-static uint32_t utf8_next(const unsigned char **p)
+/* Decodes one UTF-8 sequence of [*p, end). Text from the user's files and
+ * flags may be any bytes (cli_json_text keeps them): an invalid, overlong
+ * or truncated sequence, or a surrogate, reads as U+FFFD, one byte, so
+ * the document is valid JSON whatever the input. */
+static uint32_t utf8_next(const unsigned char **p, const unsigned char *end)
 {
     const unsigned char *s = *p;
     uint32_t c = s[0];
-    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-    if (extra > 0)
-        c &= (uint32_t)(0x3F >> extra);
-    for (int i = 1; i <= extra; i++)
+    int extra = c >= 0xF0 && c <= 0xF4   ? 3
+                : c >= 0xE0 && c <= 0xEF ? 2
+                : c >= 0xC2 && c <= 0xDF ? 1
+                : c < 0x80               ? 0
+                                         : -1;
+    static const uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+    if (extra <= 0 || end - s <= extra) {
+        *p = s + 1;
+        return extra == 0 ? c : 0xFFFD;
+    }
+    c &= (uint32_t)(0x3F >> extra);
+    for (int i = 1; i <= extra; i++) {
+        if ((s[i] & 0xC0u) != 0x80u) {
+            *p = s + 1;
+            return 0xFFFD;
+        }
         c = (c << 6) | (s[i] & 0x3Fu);
+    }
+    if (c < least[extra] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+        *p = s + 1;
+        return 0xFFFD;
+    }
     *p = s + 1 + extra;
     return c;
+}
+
+json_t *cli_json_text(const char *s)
+{
+    return json_string_nocheck(s != NULL ? s : "");
 }
 
 static int write_string(const char *str, size_t len, FILE *out)
@@ -30,7 +55,7 @@ static int write_string(const char *str, size_t len, FILE *out)
     if (fputc('"', out) == EOF)
         return -1;
     while (p < end) {
-        uint32_t c = utf8_next(&p);
+        uint32_t c = utf8_next(&p, end);
         int rc;
         switch (c) {
         case '"':

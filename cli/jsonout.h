@@ -10,6 +10,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/* A JSON string of text from outside (a path, a config's name, a message
+ * quoting them): kept byte for byte however invalid its UTF-8; the writer
+ * turns each invalid byte into U+FFFD. NULL only when out of memory. */
+json_t *cli_json_text(const char *s);
+
 /* Writes `v` to `out`; returns 0, or -1 on a write error or out of memory. */
 int cli_json_write(const json_t *v, FILE *out);
 

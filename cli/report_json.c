@@ -8,6 +8,7 @@
  * document with holes.
  */
 #include "explain.h"
+#include "jsonout.h"
 #include "report.h"
 #include "scenario.h"
 #include "sglang_flags.h"
@@ -32,7 +33,7 @@ static json_t *lines_json(const cli_lines *l)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && i < l->n; i++)
-        if (json_array_append_new(a, json_string(l->text[i])) != 0) {
+        if (json_array_append_new(a, cli_json_text(l->text[i])) != 0) {
             json_decref(a);
             return NULL;
         }
@@ -50,9 +51,10 @@ static json_t *lines_json(const cli_lines *l)
 static json_t *model_json(const kvplan_model_info *info)
 {
     return json_pack(
-        "{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:b}",
-        "name", info->name, "hf_id", info->hf_id, "architecture",
-        info->architecture, "model_type", info->model_type, "num_hidden_layers",
+        "{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:b}",
+        "name", cli_json_text(info->name), "hf_id", cli_json_text(info->hf_id),
+        "architecture", cli_json_text(info->architecture), "model_type",
+        cli_json_text(info->model_type), "num_hidden_layers",
         (json_int_t)info->num_hidden_layers, "num_key_value_heads",
         (json_int_t)info->num_key_value_heads, "head_dim",
         (json_int_t)info->head_dim, "v_head_dim", (json_int_t)info->v_head_dim,
@@ -184,8 +186,9 @@ static json_t *warnings_json(const cli_args *cli, const kvplan_plan *p)
     for (size_t i = 0; a != NULL && i < p->num_warnings; i++) {
         const kvplan_warning *w = &p->warnings[i];
         if (json_array_append_new(
-                a, json_pack("{s:i, s:s?, s:s}", "code", (int)w->code,
-                             "field", w->field, "message", w->message)) != 0) {
+                a, json_pack("{s:i, s:s?, s:o}", "code", (int)w->code,
+                             "field", w->field, "message",
+                             cli_json_text(w->message))) != 0) {
             json_decref(a);
             return NULL;
         }
@@ -276,7 +279,8 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     set(o, "model", model_json(info), &bad);
     set(o, "gpu",
         b->given ? json_null()
-                 : json_pack("{s:s, s:s, s:f, s:i, s:i}", "name", cli->gpu_name,
+                 : json_pack("{s:o, s:s, s:f, s:i, s:i}", "name",
+                             cli_json_text(cli->gpu_name),
                              "arch", cli->options.gpu.arch, "total_mib",
                              b->gpu_mem_mib, "compute_capability",
                              cli->options.gpu.compute_capability, "count",

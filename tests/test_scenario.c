@@ -7,6 +7,7 @@
 #include "jsonout.h"
 #include "scenario.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static const char base[] =
@@ -150,8 +151,38 @@ static void test_json_text(void)
     free(t);
 }
 
+/* Text from outside may be any bytes: the document stays valid JSON, each
+ * invalid byte a U+FFFD (review D7). */
+static void test_json_invalid_utf8(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain", "\"plain\""},
+        {"caf\xc3\xa9", "\"caf\\u00e9\""},
+        {"dir\xff", "\"dir\\ufffd\""},
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},         /* overlong */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""}, /* surrogate */
+        {"\xe2\x82", "\"\\ufffd\\ufffd\""},         /* truncated */
+        {"\xf0\x9f\x98\x80", "\"\\ud83d\\ude00\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *v = cli_json_text(cases[i].in);
+        char buf[128] = "";
+        FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+        CHECK(f != NULL && v != NULL);
+        if (f != NULL) {
+            CHECK_INT(cli_json_write(v, f), 0);
+            fclose(f);
+        }
+        CHECK_STR(buf, cases[i].out);
+        json_decref(v);
+    }
+}
+
 int main(void)
 {
+    test_json_invalid_utf8();
     test_defaults();
     test_type_errors();
     test_env_strings();
