@@ -755,7 +755,15 @@ static void test_special_files(void)
     CHECK_INT(mkdir(inner, 0700), 0);
     CHECK_INT(kvplan_model_load(sub, &m, &err), KVPLAN_IO);
     CHECK_CONTAINS(err.message, "not a regular file");
-    /* safetensors: a FIFO among them is skipped, not read */
+    /* a symlink loop says so (review D14), not "no such file" */
+    char loop[300];
+    snprintf(loop, sizeof loop, "%s/loop", dir);
+    CHECK_INT(symlink(loop, loop), 0);
+    CHECK_INT(kvplan_model_load(loop, &m, &err), KVPLAN_IO);
+    CHECK(strstr(err.message, "no such file") == NULL);
+    CHECK_STR(err.field, "--model-path");
+    unlink(loop);
+    /* safetensors: a FIFO among them is refused, not read */
     snprintf(st, sizeof st, "%s/model.safetensors", dir);
     CHECK_INT(mkfifo(st, 0600), 0);
     int64_t bytes = 0;

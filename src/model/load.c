@@ -345,7 +345,18 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
                             "place for the model; got NULL");
     *out = NULL;
     struct stat sb;
-    if (stat(name_or_path, &sb) == 0) {
+    int found = stat(name_or_path, &sb);
+    if (found != 0 && errno != ENOENT && errno != ENOTDIR) {
+        /* a path that exists but cannot be followed (a symlink loop, no
+         * permission): say why, not "no such file" */
+        char why[128] = "cannot be read";
+        int e = errno;
+        if (strerror_r(e, why, sizeof why) != 0)
+            snprintf(why, sizeof why, "error %d", e);
+        return kvplan__fail(err, KVPLAN_IO, "--model-path", "%.300s: %s",
+                            name_or_path, why);
+    }
+    if (found == 0) {
         char path[4096];
         if (S_ISDIR(sb.st_mode))
             snprintf(path, sizeof path, "%s/config.json", name_or_path);
