@@ -972,6 +972,33 @@ static void test_refusals_and_warnings(void)
     CHECK_INT(p->warnings[0].code, KVPLAN_WARN_SWA_BELOW_WINDOW);
     CHECK_STR(p->warnings[0].field, "--swa-full-tokens-ratio");
     kvplan_model_free(m);
+    /* review D9: every failure of a plan names the flag behind it */
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err), KVPLAN_OK);
+    o = on_gpu("H100-80GB");
+    o.available_bytes = (kvplan_opt_int){INT64_MAX, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OVERFLOW);
+    CHECK_STR(err.field, "--available-bytes");
+    o = on_gpu("H100-80GB");
+    o.max_total_tokens = (kvplan_opt_int){1, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK_STR(err.field, "--max-total-tokens");
+    o = on_gpu("H100-80GB");
+    o.server.disaggregation_mode = KVPLAN_DISAGG_DECODE;
+    o.server.disaggregation_decode_extra_slots =
+        (kvplan_opt_int){INT64_MAX, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OVERFLOW);
+    CHECK_STR(err.field, "--disaggregation-decode-extra-slots");
+    o = on_gpu("H100-80GB");
+    o.cuda_graph_max_bs = (kvplan_opt_int){1000000000, true};
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK_STR(err.field, "--cuda-graph-max-bs");
+    CHECK_CONTAINS(err.message, "sglang's rule leaves no mem_fraction_static");
+    o = on_gpu("H100-80GB");
+    o.server.pp_size = 2;
+    o.server.SGLANG_PP_LAYER_PARTITION = "0,32";
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_CONFIG);
+    CHECK_STR(err.field, "SGLANG_PP_LAYER_PARTITION");
+    kvplan_model_free(m);
     /* a GPU too small for its own context */
     o = on_gpu("H100-80GB");
     o.gpu.total_mib = 96;

@@ -36,7 +36,8 @@ typedef struct pipeline {
     double mamba_per;      /* one request's mamba state, bytes */
     int64_t mamba_ratio;
     int64_t attn_dp;
-    bool ovf;
+    bool ovf;          /* a pool's or a weight's bytes past 64 bits */
+    bool ovf_requests; /* req_to_token's */
 } pipeline;
 
 /* The header and the stages used; the rest of the 64 stages is left as it
@@ -55,7 +56,8 @@ static void reset(kvplan_plan *out, size_t stages)
 
 /* §4.1: the fraction, given or by sglang's rule. The rule's terms are
  * computed either way: the reserve check reads its graph term. */
-static void fraction(pipeline *p, kvplan_plan *out)
+static kvplan_status fraction(pipeline *p, kvplan_plan *out,
+                              kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_server_args *s = &out->resolved;
@@ -95,9 +97,25 @@ static void fraction(pipeline *p, kvplan_plan *out)
     if (o->mem_fraction_static.set) {
         b->mem_fraction_static = o->mem_fraction_static.value;
         b->vision_factor = b->aiter_factor = 1;
-        return;
+        return KVPLAN_OK;
     }
     b->mem_fraction_auto = true;
+    /* a reserve larger than the GPU: the rule's own answer is no fraction
+     * at all; name what made the reserve */
+    double act = b->activation_mib, graph = b->graph_mib;
+    double ranks = (double)s->tp_size * (double)s->pp_size / 8 * 1024;
+    const char *flag = graph >= act && graph > 4096 ? "--cuda-graph-max-bs"
+                       : act > 4096                 ? "--chunked-prefill-size"
+                       : ranks > 4096               ? "--tp-size"
+                                                    : "--gpu-memory";
+    KVPLAN__FAIL_IF(
+        !(b->mem_fraction_static > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, flag,
+        "sglang's rule leaves no mem_fraction_static (%.4g): its reserve of "
+        "%.0f MiB (activations %.0f, cuda graphs %.0f, %lld ranks) is more "
+        "than the GPU's %.0f MiB; lower %s, or give --mem-fraction-static",
+        b->mem_fraction_static, b->reserved_mib, act, graph,
+        (long long)(s->tp_size * s->pp_size), b->gpu_mem_mib, flag);
+    return KVPLAN_OK;
 }
 
 /* Every stage's rank: the flags against the model (stage 0's is built
@@ -293,16 +311,50 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
 /* Each stage: its rank (stage 0's is built by the flag check), its
  * configurator and the profiling path; the binding stage has the fewest
  * tokens. */
+/* The core names the rank's fields; a plan names its flags. A core error
+ * without a field (or with the core's "the sizes given") gets the flag
+ * that sets what overflowed or ran out. */
+static kvplan_status name_flag(kvplan_status st, kvplan_error *err,
+                               const char *flag)
+{
+    if (st != KVPLAN_OK && err != NULL && flag != NULL &&
+        (err->field[0] == '\0' || strcmp(err->field, "the sizes given") == 0))
+        snprintf(err->field, sizeof err->field, "%s", flag);
+    return st;
+}
+
+/* The flag behind a budget's token count: the bytes given, else the
+ * fraction. */
+static const char *budget_flag(const pipeline *p)
+{
+    return p->o->available_bytes.set ? "--available-bytes"
+                                     : "--mem-fraction-static";
+}
+
 static kvplan_status profile(pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     int64_t least = INT64_MAX;
     for (size_t i = 0; i < out->num_stages; i++) {
         kvplan_stage_plan *sp = &out->stages[i];
-        KVPLAN__TRY(
-            kvplan_configurator_init(&sp->configurator, &sp->rank, err));
-        KVPLAN__TRY(kvplan_calculate_pool_sizes(&sp->configurator, p->available,
-                                                out->page_size, &sp->profiled,
-                                                err));
+        const kvplan_rank *r = &sp->rank;
+        /* the SWA chunk cap is made of the requests; a stage without a KV
+         * layer of the PP split */
+        const char *init_flag =
+            r->runner.is_hybrid_swa && r->server_args.disable_radix_cache
+                ? "--max-running-requests"
+            : out->resolved.SGLANG_PP_LAYER_PARTITION != NULL
+                ? "SGLANG_PP_LAYER_PARTITION"
+                : "--pp-size";
+        KVPLAN__TRY(name_flag(
+            kvplan_configurator_init(&sp->configurator, &sp->rank, err), err,
+            init_flag));
+        kvplan_status st =
+            kvplan_calculate_pool_sizes(&sp->configurator, p->available,
+                                        out->page_size, &sp->profiled, err);
+        /* a stage that holds no KV (INVALID_CONFIG) is the split's doing */
+        KVPLAN__TRY(name_flag(st, err,
+                              st == KVPLAN_INVALID_CONFIG ? init_flag
+                                                          : budget_flag(p)));
         sp->available_bytes = p->available;
         sp->max_mamba_cache_size = p->max_mamba;
         if (sp->profiled.max_total_num_tokens < least) {
@@ -342,7 +394,9 @@ static kvplan_status requests(pipeline *p, kvplan_plan *out, kvplan_error *err)
                                                    &p->ovf);
     if (p->m->info.is_mambaish && p->max_mamba > 0)
         n = kvplan__min(n, p->max_mamba / p->mamba_ratio);
-    KVPLAN__FAIL_IF(n <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, NULL,
+    KVPLAN__FAIL_IF(n <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                    p->o->max_total_tokens.set ? "--max-total-tokens"
+                                               : budget_flag(p),
                     "the KV cache holds %lld tokens, which leaves no room "
                     "for a running request",
                     (long long)t);
@@ -357,7 +411,8 @@ static kvplan_status requests(pipeline *p, kvplan_plan *out, kvplan_error *err)
                                                 sp->pools.max_total_num_tokens);
         kvplan__price_allocation(p->m, out, sp, &p->ovf);
         sp->allocation.req_to_token_bytes =
-            kvplan__req_to_token_bytes(&sp->rank, n, out->context_len, &p->ovf);
+            kvplan__req_to_token_bytes(&sp->rank, n, out->context_len,
+                                       &p->ovf_requests);
         sp->allocation.mamba_state_bytes =
             kvplan__trunc((double)p->max_mamba * p->mamba_per, &p->ovf);
     }
@@ -565,7 +620,7 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         out->stages[i].pp_rank = (int64_t)i;
 
     KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
-    fraction(&p, out);
+    KVPLAN__TRY(fraction(&p, out, err));
     /* the flags against the model first: a contradiction is named as such,
      * not as a budget that does not fit */
     kvplan_rank *first = &out->stages[0].rank;
@@ -579,9 +634,19 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     KVPLAN__TRY(profile(&p, out, err));
     KVPLAN__TRY(constrain(&p, out, err));
     KVPLAN__TRY(requests(&p, out, err));
+    const kvplan_server_args *rs = &out->resolved;
+    KVPLAN__FAIL_IF(p.ovf_requests, err, KVPLAN_OVERFLOW,
+                    rs->disaggregation_decode_extra_slots.set
+                        ? "--disaggregation-decode-extra-slots"
+                    : o->server.max_running_requests.set
+                        ? "--max-running-requests"
+                        : "--context-length",
+                    "the req_to_token pool (requests x context_len x 4 "
+                    "bytes) exceeds 64 bits");
+    KVPLAN__FAIL_IF(p.ovf, err, KVPLAN_OVERFLOW,
+                    o->weight_bytes.set ? "--weight-bytes" : budget_flag(&p),
+                    "a pool size or a weight share exceeds 64 bits");
     KVPLAN__TRY(check(&p, out, err));
     release(out);
-    KVPLAN__FAIL_IF(p.ovf, err, KVPLAN_OVERFLOW, NULL,
-                    "a pool size or a weight share exceeds 64 bits");
     return kvplan__ok(err);
 }
