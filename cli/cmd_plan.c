@@ -68,6 +68,11 @@ static void warnings(const cli_args *cli, const kvplan_plan *plan)
 {
     for (size_t i = 0; i < plan->num_warnings; i++)
         fprintf(stderr, "kvplan: warning: %s\n", plan->warnings[i].message);
+    for (size_t i = 0; i < cli->num_bad_env; i++)
+        fprintf(stderr,
+                "kvplan: warning: %s='%.60s' is not a value of its kind; "
+                "sglang warns and takes the default, as kvplan does\n",
+                cli->bad_env[i], getenv(cli->bad_env[i]));
     for (size_t i = 0; i < cli->num_ignored; i++)
         if (cli->ignored[i]->memory != NULL)
             fprintf(stderr,

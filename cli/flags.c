@@ -257,23 +257,46 @@ static const char *one_of(int set, char *buf, size_t size)
 
 /* ---- values -------------------------------------------------------------- */
 
+/* Blanks after a number, as Python's int() and float() allow them. */
+static bool only_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    return *s == '\0';
+}
+
+/* argparse's type=int: Python's int(), decimal, blanks around it. */
 static bool parse_int(const char *s, int64_t *out)
 {
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno != 0)
+    if (end == s || !only_blanks(end) || errno != 0)
         return false;
     *out = x;
     return true;
 }
 
+/* A hexadecimal float ("0x0.8p0", " -0X1p3"), which strtod reads and
+ * Python's float() does not. */
+static bool is_hex(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+/* argparse's type=float: Python's float(), no hexadecimal. */
 static bool parse_double(const char *s, double *out)
 {
     char *end;
+    if (is_hex(s))
+        return false;
     errno = 0;
     double x = strtod(s, &end);
-    if (end == s || *end != '\0' || errno != 0 || !isfinite(x))
+    if (end == s || !only_blanks(end) || errno != 0 || !isfinite(x))
         return false;
     *out = x;
     return true;
@@ -297,7 +320,10 @@ kvplan_status cli_parse_size_mib(const char *text, const char *flag_name,
                  {"TB", 1e12 / 1048576}};
     char *end;
     errno = 0;
-    double x = strtod(text, &end);
+    double x = 0;
+    end = (char *)text;
+    if (!is_hex(text))
+        x = strtod(text, &end);
     if (end == text || errno != 0 || !isfinite(x) || x <= 0)
         return bad(err, flag_name, "a positive size such as 80GB or 81559MiB",
                    text);
@@ -439,30 +465,49 @@ static kvplan_status store(cli_args *cli, const flag *f, const char *v,
     return KVPLAN_OK;
 }
 
-/* sglang's EnvBool of the process environment. */
-static bool env_bool(const char *name, bool fallback)
+/* A variable sglang warns of and then ignores (its value is neither of
+ * its kind), for the command to say so too. */
+static void bad_env(cli_args *cli, const char *name)
 {
-    const char *v = getenv(name);
-    return v == NULL ? fallback : kvplan_env_bool(v, strlen(v), fallback);
+    if (cli->num_bad_env < sizeof cli->bad_env / sizeof cli->bad_env[0])
+        cli->bad_env[cli->num_bad_env++] = name;
 }
 
-static void read_environment(kvplan_plan_options *o)
+/* sglang's EnvBool of the process environment. */
+static bool env_bool(cli_args *cli, const char *name, bool fallback)
 {
+    const char *v = getenv(name);
+    if (v == NULL)
+        return fallback;
+    size_t n = strlen(v);
+    /* garbage gives the fallback whatever it is */
+    if (kvplan_env_bool(v, n, true) != kvplan_env_bool(v, n, false))
+        bad_env(cli, name);
+    return kvplan_env_bool(v, n, fallback);
+}
+
+static void read_environment(cli_args *cli)
+{
+    kvplan_plan_options *o = &cli->options;
     kvplan_server_args *s = &o->server;
     s->SGLANG_PP_LAYER_PARTITION = getenv("SGLANG_PP_LAYER_PARTITION");
     s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
         getenv("SGLANG_DSV4_COMPRESS_STATE_DTYPE");
     s->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN =
-        env_bool("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", false);
+        env_bool(cli, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", false);
     s->SGLANG_OPT_USE_ONLINE_COMPRESS =
-        env_bool("SGLANG_OPT_USE_ONLINE_COMPRESS", false);
+        env_bool(cli, "SGLANG_OPT_USE_ONLINE_COMPRESS", false);
     s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
-        env_bool("SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
+        env_bool(cli, "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
     o->SGLANG_MAMBA_SSM_DTYPE = getenv("SGLANG_MAMBA_SSM_DTYPE");
     const char *iv = getenv("SGLANG_SWA_EVICTION_INTERVAL");
-    if (iv != NULL)
+    if (iv != NULL) {
+        size_t n = strlen(iv);
+        if (kvplan_env_int(iv, n, 1) != kvplan_env_int(iv, n, 2))
+            bad_env(cli, "SGLANG_SWA_EVICTION_INTERVAL");
         s->SGLANG_SWA_EVICTION_INTERVAL =
-            kvplan_env_int(iv, strlen(iv), s->SGLANG_SWA_EVICTION_INTERVAL);
+            kvplan_env_int(iv, n, s->SGLANG_SWA_EVICTION_INTERVAL);
+    }
 }
 
 static const flag *find(const char *arg, size_t name_len)
@@ -548,7 +593,7 @@ kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
 {
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);
-    read_environment(&cli->options);
+    read_environment(cli);
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--") == 0 && !cli->launch_command) {

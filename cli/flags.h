@@ -39,6 +39,10 @@ typedef struct cli_args {
     /* sglang's flags kvplan does not read, as given (the first 64) */
     const struct cli_sglang_flag *ignored[CLI_MAX_IGNORED];
     size_t num_ignored;
+    /* sglang's variables set to a value not of their kind: sglang warns
+     * and takes the default, and so does the command */
+    const char *bad_env[8];
+    size_t num_bad_env;
 } cli_args;
 
 /*

@@ -47,8 +47,59 @@ static bool mentions(const char *text, const char *name)
     return false;
 }
 
+/* Values as Python's int() and float() read them (review D12), the
+ * launch command's forms, and sglang's garbage variables said. */
+static void test_parsing(void)
+{
+    cli_args *cli = malloc(sizeof *cli);
+    kvplan_error err;
+    char *a1[] = {"kvplan", "--tp", "2 ", "--mem-fraction-static", " 0.5 ",
+                  NULL};
+    CHECK_INT(cli_parse(5, a1, 1, cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->options.server.tp_size, 2);
+    CHECK_DOUBLE(cli->options.mem_fraction_static.value, 0.5);
+    char *a2[] = {"kvplan", "--mem-fraction-static", "0x0.8p0", NULL};
+    CHECK_INT(cli_parse(3, a2, 1, cli, &err), KVPLAN_PARSE);
+    char *a3[] = {"kvplan", "--gpu-memory", "0x50GiB", NULL};
+    CHECK_INT(cli_parse(3, a3, 1, cli, &err), KVPLAN_PARSE);
+    /* a pasted command: the interpreter skipped, sglang's own flags
+     * accepted and listed, --flag=value and nargs values taken */
+    char *a4[] = {"kvplan", "--", "python3", "-m", "sglang.launch_server",
+                  "--model", "qwen3-8b", "--host", "0.0.0.0",
+                  "--trust-remote-code", "--lora-paths", "a=/x", "b=/y",
+                  "--tp=2", "--log-level", "info", NULL};
+    CHECK_INT(cli_parse(16, a4, 1, cli, &err), KVPLAN_OK);
+    CHECK_STR(cli->model_path, "qwen3-8b");
+    CHECK_INT(cli->options.server.tp_size, 2);
+    CHECK_INT(cli->num_ignored, 4);
+    CHECK(cli->launch_command);
+    char *a5[] = {"kvplan", "--", "sglang", "serve", "qwen3-8b", "--port",
+                  "8000", NULL};
+    CHECK_INT(cli_parse(7, a5, 1, cli, &err), KVPLAN_OK);
+    CHECK_STR(cli->model_path, "qwen3-8b");
+    /* an unknown flag: named, with the nearest */
+    char *a6[] = {"kvplan", "--tp-sise", "2", NULL};
+    CHECK_INT(cli_parse(3, a6, 1, cli, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_CONTAINS(err.message, "did you mean --tp-size?");
+    /* variables sglang warns of and ignores */
+    setenv("SGLANG_SWA_EVICTION_INTERVAL", "garbage", 1);
+    setenv("SGLANG_OPT_USE_ONLINE_COMPRESS", "maybe", 1);
+    char *a7[] = {"kvplan", NULL};
+    CHECK_INT(cli_parse(1, a7, 1, cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->num_bad_env, 2);
+    CHECK_INT(cli->options.server.SGLANG_SWA_EVICTION_INTERVAL, 128);
+    setenv("SGLANG_SWA_EVICTION_INTERVAL", "64", 1);
+    unsetenv("SGLANG_OPT_USE_ONLINE_COMPRESS");
+    CHECK_INT(cli_parse(1, a7, 1, cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->num_bad_env, 0);
+    CHECK_INT(cli->options.server.SGLANG_SWA_EVICTION_INTERVAL, 64);
+    unsetenv("SGLANG_SWA_EVICTION_INTERVAL");
+    free(cli);
+}
+
 int main(int argc, char **argv)
 {
+    test_parsing();
     if (argc != 2) {
         fprintf(stderr, "usage: test_flags README.md\n");
         return 2;

@@ -998,6 +998,17 @@ static void test_refusals_and_warnings(void)
     o.server.SGLANG_PP_LAYER_PARTITION = "0,32";
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_CONFIG);
     CHECK_STR(err.field, "SGLANG_PP_LAYER_PARTITION");
+    /* a partition as Python's int() reads it (review D12) */
+    o.server.SGLANG_PP_LAYER_PARTITION = " 16 , 16";
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    /* EAGLE3 with no draft model: planned, and said (review D13) */
+    o = on_gpu("H100-80GB");
+    o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    bool said = false;
+    for (size_t i = 0; i < p->num_warnings; i++)
+        said |= p->warnings[i].code == KVPLAN_WARN_NO_DRAFT;
+    CHECK(said);
     kvplan_model_free(m);
     /* a GPU too small for its own context */
     o = on_gpu("H100-80GB");

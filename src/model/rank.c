@@ -37,6 +37,8 @@ static kvplan_status pp_range(int64_t layers, int64_t rank, int64_t pp,
             char *next;
             errno = 0;
             long long x = strtoll(p, &next, 10);
+            while (*next == ' ' || *next == '\t') /* int(" 16 ") */
+                next++;
             if (next == p || errno != 0 || x < 0 ||
                 (*next != ',' && *next != '\0'))
                 return kvplan__fail(err, KVPLAN_INVALID_CONFIG,

@@ -538,6 +538,15 @@ static kvplan_status check(const pipeline *p, kvplan_plan *out,
              "memory)",
              (long long)sp->pools.swa_max_total_num_tokens.value,
              (long long)r->runner.sliding_window_size.value);
+    kvplan_spec_algorithm alg = o->server.speculative_algorithm;
+    if ((alg == KVPLAN_SPEC_EAGLE || alg == KVPLAN_SPEC_EAGLE3 ||
+         alg == KVPLAN_SPEC_STANDALONE) &&
+        o->server.speculative_draft_model == NULL && !p->m->self_draft)
+        warn(out, KVPLAN_WARN_NO_DRAFT, "--speculative-draft-model-path",
+             "--speculative-algorithm %s drafts with a model of its own, and "
+             "none was given: the draft's KV cache and weights are not "
+             "priced; pass --speculative-draft-model-path",
+             kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, (int)alg));
     int64_t profiled = sp->profiled.max_total_num_tokens;
     if (o->max_total_tokens.set && o->max_total_tokens.value > profiled)
         warn(out, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED,

@@ -1,0 +1,2 @@
+--mem-fraction-static
+0x0.8p0
