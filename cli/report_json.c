@@ -193,6 +193,19 @@ static json_t *warnings_json(const cli_args *cli, const kvplan_plan *p)
             return NULL;
         }
     }
+    for (size_t i = 0; a != NULL && i < cli->num_bad_env; i++) {
+        char text[240];
+        snprintf(text, sizeof text,
+                 "%s is not a value of its kind; sglang warns and takes the "
+                 "default, as kvplan does",
+                 cli->bad_env[i]);
+        if (json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
+                                               "field", cli->bad_env[i],
+                                               "message", text)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
     for (size_t i = 0; a != NULL && i < cli->num_ignored; i++) {
         const cli_sglang_flag *g = cli->ignored[i];
         if (g->memory == NULL)

@@ -5,6 +5,10 @@
 # into fuzz/corpus/TARGET/ so the replay test keeps it fixed.
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET]     (default 60)
+#   TARGETS="config dir" fuzz/run.sh 600 (some of config flags pools dir)
+#
+# Inputs up to 256 KB (the quadratic-loop and memory shapes of the
+# reliability review need that much), 5 s and 1 GiB each at most.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -17,7 +21,7 @@ cmake --build "$out/cmake" --target kvplan_objects >/dev/null # catalog_data.c
 # the library's rooms and the command's files but main.c
 src="$(ls "$here"/src/*/*.c) $out/cmake/catalog_data.c
      $(ls "$here"/cli/*.c | grep -v '/main\.c$')"
-for target in config flags pools; do
+for target in ${TARGETS:-config flags pools dir}; do
   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -ffp-contract=off \
     -D_POSIX_C_SOURCE=200809L -I"$here/include" -I"$here/src" -I"$here/cli" \
@@ -37,8 +41,8 @@ for target in config flags pools; do
   for s in $seeds; do cp "$s" "$work/seed-$(basename "$(dirname "$s")")"; done
   echo "== fuzz_$target, $seconds s"
   (cd "$here/fuzz/crashes/$target" &&
-   "$out/fuzz_$target" -max_total_time="$seconds" -max_len=65536 \
-     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$work" 2>&1) |
+   "$out/fuzz_$target" -max_total_time="$seconds" -max_len=262144 \
+     -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 "$work" 2>&1) |
     grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)' || true
   echo "corpus: $(ls "$work" | wc -l) inputs; crashes: $(ls "$here/fuzz/crashes/$target" | wc -l)"
 done

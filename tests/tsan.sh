@@ -1,0 +1,18 @@
+#!/bin/sh
+# test_threads under ThreadSanitizer: the library's sources and the test
+# built with clang -fsanitize=thread. Skipped (exit 0, said) without clang.
+#   tests/tsan.sh BUILD_DIR   (a configured build: its catalog_data.c)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$1
+if ! command -v clang >/dev/null 2>&1; then
+  echo "tsan: no clang here, skipped"
+  exit 0
+fi
+out=$build/tsan
+mkdir -p "$out"
+clang -std=c11 -g -O1 -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
+  -I"$here/include" -I"$here/src" -I"$here/tests" $(pkg-config --cflags jansson) \
+  $(ls "$here"/src/*/*.c) "$build/catalog_data.c" "$here/tests/test_threads.c" \
+  $(pkg-config --libs jansson) -lm -ldl -lpthread -o "$out/test_threads"
+TSAN_OPTIONS=halt_on_error=1 "$out/test_threads"
