@@ -755,6 +755,16 @@ static void test_special_files(void)
     CHECK_INT(mkdir(inner, 0700), 0);
     CHECK_INT(kvplan_model_load(sub, &m, &err), KVPLAN_IO);
     CHECK_CONTAINS(err.message, "not a regular file");
+    /* a config over 32 MiB is refused before it is read (review D8) */
+    char big[300];
+    snprintf(big, sizeof big, "%s/big.json", dir);
+    FILE *bf = fopen(big, "wb");
+    CHECK(bf != NULL && ftruncate(fileno(bf), 40 << 20) == 0);
+    if (bf != NULL)
+        fclose(bf);
+    CHECK_INT(kvplan_model_load(big, &m, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "at most 32 MiB");
+    unlink(big);
     /* a symlink loop says so (review D14), not "no such file" */
     char loop[300];
     snprintf(loop, sizeof loop, "%s/loop", dir);

@@ -230,10 +230,11 @@ static kvplan_status read_file(const char *path, char **buf, size_t *len,
                                kvplan_error *err)
 {
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > (1 << 26))
-        return kvplan__fail(err, KVPLAN_PARSE, "",
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > (1 << 25))
+        return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
                             "%s: %lld bytes; a config.json is far smaller "
-                            "(kvplan reads at most 64 MiB)",
+                            "(kvplan reads at most 32 MiB: a 2^20-layer "
+                            "config fits)",
                             path, (long long)sb.st_size);
     bool special = false;
     FILE *f = kvplan__open_regular(path, &special);
