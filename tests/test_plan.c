@@ -739,6 +739,18 @@ static void test_hostile_safetensors(void)
     CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
     CHECK_CONTAINS(err.message, "within the file");
     unlink(path);
+    /* an index's total_size at the extreme: read, then a plan that does
+     * not fit, not one that wraps */
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    write_text(path, "{\"metadata\": {\"total_size\": 9223372036854775807}}");
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_OK);
+    CHECK_INT(bytes, INT64_MAX);
+    {
+        kvplan_plan_options o = on_gpu("H100-80GB");
+        o.weight_bytes = (kvplan_opt_int){bytes, true};
+        free(plan_of("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY));
+    }
+    unlink(path);
     /* D8: an index over 32 MiB is refused before it is parsed */
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
     f = fopen(path, "wb");
