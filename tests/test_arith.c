@@ -134,6 +134,60 @@ static void test_fast_floordiv_agrees(void)
     CHECK(floor_wrong > 0); /* the cases really do tell the two apart */
 }
 
+/* Python's round(x, 3), as sglang's fraction rule takes it: fixed values
+ * (Python's own answers), then the fast form against the text round trip on
+ * the fractions a plan meets, on the exact halves (ties to even on the
+ * binary value) and their neighbours, and across magnitudes and signs. */
+static void test_py_round3(void)
+{
+    CHECK_DOUBLE(kvplan__py_round3(0.0625), 0.062);  /* an exact tie: even */
+    CHECK_DOUBLE(kvplan__py_round3(0.1875), 0.188);  /* an exact tie: even */
+    CHECK_DOUBLE(kvplan__py_round3(2.675), 2.675);   /* already 3 places */
+    CHECK_DOUBLE(kvplan__py_round3(0.0005), 0.001);  /* just above a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0015), 0.002);  /* just above a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0025), 0.003);  /* just above a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0045), 0.004);  /* just below a half */
+    CHECK_DOUBLE(kvplan__py_round3(1.0005), 1.0);    /* just below a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.8774176), 0.877);
+    CHECK_DOUBLE(kvplan__py_round3(-0.0004), -0.0);
+    CHECK(signbit(kvplan__py_round3(-0.0004)));
+    CHECK(!signbit(kvplan__py_round3(0.0004)));
+    CHECK(signbit(kvplan__py_round3(-0.0)));
+    CHECK(isnan(kvplan__py_round3(NAN)));
+    CHECK_DOUBLE(kvplan__py_round3(1e300), 1e300);
+    long mismatches = 0, naive_wrong = 0;
+    for (int i = 0; i < 1000000; i++) {
+        double x;
+        switch (i % 4) {
+        case 0: /* (gpu - reserved) / gpu on MiB figures */
+            x = (double)(lcg() % 300000 + 1);
+            x = (x - (double)(lcg() % 400000)) / x;
+            break;
+        case 1: { /* a half-thousandth, exact or as near as a double gets */
+            double h = ((double)(lcg() % 4000000) - 2000000.0 + 0.5) / 1000.0;
+            x = i % 8 == 1 ? h : nextafter(h, (lcg() & 1) ? INFINITY : -INFINITY);
+            break;
+        }
+        case 2: /* exact binary halves: k / 2^n with x * 1000 a tie */
+            x = ldexp((double)(int64_t)(lcg() % 2000001 - 1000000), -(int)(lcg() % 16));
+            break;
+        default: /* any magnitude, either sign */
+            x = ldexp((double)lcg() / 9007199254740992.0, (int)(lcg() % 100) - 60);
+            if (lcg() & 1)
+                x = -x;
+            break;
+        }
+        double want = kvplan__py_round3_ref(x), got = kvplan__py_round3(x);
+        if (memcmp(&want, &got, sizeof want) != 0 && mismatches++ < 5)
+            fprintf(stderr, "round(%.17g, 3): %.17g, reference %.17g\n", x,
+                    got, want);
+        if (fabs(x) < 1e12 && nearbyint(x * 1000.0) / 1000.0 != want)
+            naive_wrong++;
+    }
+    CHECK_INT(mismatches, 0);
+    CHECK(naive_wrong > 0); /* the cases tell it from nearbyint(x * 1000) */
+}
+
 int main(void)
 {
     test_floordiv();
@@ -142,5 +196,6 @@ int main(void)
     test_trunc();
     test_py_float_floordiv();
     test_fast_floordiv_agrees();
+    test_py_round3();
     return check_report();
 }

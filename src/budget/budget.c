@@ -11,8 +11,6 @@
 #include "budget/budget.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 /* §4.2: chunked_prefill_size and the decode cuda-graph batch by memory. */
 void kvplan__memory_tiers(double gpu_mib, bool known, int64_t tp,
@@ -56,15 +54,6 @@ static int64_t prefill_bs_count(int64_t max_bs)
     if (max_bs >= 4608) /* 4608, 5120, ... up to max_bs */
         n += (max_bs - 4608) / 512 + 1;
     return n;
-}
-
-/* Python's round(x, 3): correctly rounded, ties to even on the exact
- * binary value, which is what printf does. */
-static double round3(double x)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.3f", x);
-    return strtod(buf, NULL);
 }
 
 /* A value through a float32 tensor (the min-reduce of the free memory).
@@ -136,7 +125,7 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
     b->activation_mib = act * 1.5;
     b->graph_mib = graph;
     b->reserved_mib = reserved;
-    b->fraction_rule = round3((in->gpu_mib - reserved) / in->gpu_mib);
+    b->fraction_rule = kvplan__py_round3((in->gpu_mib - reserved) / in->gpu_mib);
     b->mem_fraction_static = b->fraction_rule;
     b->vision_factor = 1;
     if (in->vision.present) {

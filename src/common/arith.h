@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* a + b, a - b, a * b; on overflow sets *ovf and returns 0. */
 static inline int64_t kvplan__add(int64_t a, int64_t b, bool *ovf)
@@ -161,6 +163,42 @@ static inline double kvplan__py_float_floordiv(double a, double b)
     if ((p - a) + e > 0.0)
         q -= 1.0;
     return q;
+}
+
+/* Python's round(x, 3): the double nearest to the exact binary value
+ * rounded to three decimals, half to even; printf's "%.3f" and strtod do
+ * exactly that. */
+static inline double kvplan__py_round3_ref(double x)
+{
+    char buf[400]; /* "%.3f" of DBL_MAX is 313 characters */
+    snprintf(buf, sizeof buf, "%.3f", x);
+    return strtod(buf, NULL);
+}
+
+/*
+ * The same, without a text round trip. x * 1000 is p + e exactly (Dekker's
+ * split, as above; 1000 needs 10 bits). The integer k nearest to p + e,
+ * half to even, is floor(p) or one more: p - floor(p) is exact, and when it
+ * is not 0.5 the tiny e (at most half an ulp of p) cannot move it past 0.5.
+ * k / 1000 is then one correctly rounded division, the double nearest to
+ * the decimal k / 1000, which is what strtod returns. Outside 2^40, or for
+ * NaN, the reference. tests/test_arith.c checks the two agree.
+ */
+static inline double kvplan__py_round3(double x)
+{
+    if (!(x > -0x1p40 && x < 0x1p40))
+        return kvplan__py_round3_ref(x);
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double cx = split * x, xh = cx - (cx - x), xl = x - xh;
+    double ph = xh * 1000.0, pl = xl * 1000.0; /* both exact */
+    double p = ph + pl, bb = p - ph;
+    double e = (ph - (p - bb)) + (pl - bb); /* x * 1000 = p + e */
+    double f = floor(p), d = p - f;
+    double k = f;
+    if (d > 0.5 || (d == 0.5 && (e > 0.0 || (e == 0.0 && fmod(f, 2.0) != 0.0))))
+        k = f + 1.0;
+    double r = k / 1000.0;
+    return r == 0.0 ? copysign(0.0, x) : r;
 }
 
 /* An int64 as Python turns it into a float (round half to even, which is

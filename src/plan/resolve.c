@@ -8,7 +8,6 @@
  */
 #include "plan/plan.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* §4.3: the attention backend and the page size it implies. */
@@ -72,7 +71,10 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
     else if (strcmp(b, "fa4") == 0 && cc >= 100 && !m->info.is_mla)
         p = 128;
     *page = p;
-    snprintf(backend, size, "%s", b);
+    size_t n = strlen(b); /* a copy, cut to the field (no printf here) */
+    n = n < size ? n : size - 1;
+    memcpy(backend, b, n);
+    backend[n] = '\0';
 }
 
 /* sglang's auto speculative parameters when --speculative-num-steps is
