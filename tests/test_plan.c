@@ -379,6 +379,26 @@ static void test_options_checked(void)
         CHECK_INT(kvplan_plan_compute(m, &o, p, &err), want[i].status);
         CHECK_STR(err.field, want[i].field);
     }
+    /* the reliability review's D11 probes, with its own extreme values:
+     * each was an absurd plan with KVPLAN_OK */
+    for (int i = 0; i < 5; i++) {
+        static const char *const field[] = {
+            "--page-size", "--weight-bytes", "draft_weight_bytes",
+            "--cuda-graph-max-bs", "--max-running-requests"};
+        kvplan_plan_options o = on_gpu("H100-80GB");
+        switch (i) {
+        case 0: o.server.page_size = INT64_MIN; break;
+        case 1: o.weight_bytes = (kvplan_opt_int){-1000000000000000000, true}; break;
+        case 2: o.draft_weight_bytes = (kvplan_opt_int){-1000000000000000000, true}; break;
+        case 3: o.cuda_graph_max_bs = (kvplan_opt_int){INT64_MIN, true}; break;
+        default: /* decode with INT64_MIN requests (D4/D5) */
+            o.server.disaggregation_mode = KVPLAN_DISAGG_DECODE;
+            o.server.max_running_requests = (kvplan_opt_int){INT64_MIN, true};
+            break;
+        }
+        CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_ARGUMENT);
+        CHECK_STR(err.field, field[i]);
+    }
     /* sglang's names of the backends are taken */
     kvplan_plan_options o = on_gpu("H100-80GB");
     o.attention_backend = "flashinfer";
