@@ -758,7 +758,44 @@ static void test_hostile_safetensors(void)
     fclose(f);
     CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
     CHECK_CONTAINS(err.message, "within the file");
+    /* a length prefix of 2^63, and one over the 16 MiB cap in a file that
+     * is that large (sparse): refused before anything is allocated */
+    f = fopen(path, "wb");
+    fwrite("\0\0\0\0\0\0\0\x80{}", 1, 10, f);
+    fclose(f);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "9223372036854775808");
+    f = fopen(path, "wb");
+    fwrite("\0\0\x40\x01\0\0\0\0", 1, 8, f); /* 20 MiB */
+    CHECK(ftruncate(fileno(f), 24 << 20) == 0);
+    fclose(f);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "must be 1 to 16777216 bytes");
     unlink(path);
+    /* many shards: each read, the sum exact */
+    for (int i = 0; i < 500; i++) {
+        snprintf(path, sizeof path, "%s/model-%05d-of-00500.safetensors", dir, i);
+        write_shard(path, "{\"w\": {\"dtype\": \"BF16\", \"shape\": [3], "
+                          "\"data_offsets\": [0, 6]}}", 6);
+    }
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_OK);
+    CHECK_INT(bytes, 500 * 6);
+    /* a symlink to a shard is followed; one to a device is refused */
+    char link[300];
+    snprintf(link, sizeof link, "%s/model-extra.safetensors", dir);
+    snprintf(path, sizeof path, "%s/model-00000-of-00500.safetensors", dir);
+    CHECK_INT(symlink(path, link), 0);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_OK);
+    CHECK_INT(bytes, 501 * 6);
+    unlink(link);
+    CHECK_INT(symlink("/dev/zero", link), 0);
+    CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "model-extra.safetensors: not a regular file");
+    unlink(link);
+    for (int i = 0; i < 500; i++) {
+        snprintf(path, sizeof path, "%s/model-%05d-of-00500.safetensors", dir, i);
+        unlink(path);
+    }
     /* an index's total_size at the extreme: read, then a plan that does
      * not fit, not one that wraps */
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);

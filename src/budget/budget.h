@@ -47,9 +47,6 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
 
 /* ---- weights.c ---------------------------------------------------------- */
 
-/* One request's mamba state on a rank at TP `tp`, in bytes (§3.1). */
-double kvplan__mamba_per_request(const kvplan__mamba_shape *s, int64_t tp);
-
 /* sglang's _calculate_mamba_ratio: mamba slots per running request. */
 int64_t kvplan__mamba_ratio(bool disable_radix_cache,
                             bool disable_overlap_schedule, int64_t page_size);

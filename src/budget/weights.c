@@ -232,16 +232,6 @@ kvplan_status kvplan_weights_from_dir(const char *dir, int64_t *bytes,
     return kvplan__ok(err);
 }
 
-/* Conv state in bf16 (conv_dim / tp, width) and the ssm state
- * (heads / tp, a, b) at ssm_size bytes, per mamba layer. */
-double kvplan__mamba_per_request(const kvplan__mamba_shape *s, int64_t tp)
-{
-    double conv = (double)(s->conv_dim / tp) * (double)s->conv_width * 2.0;
-    double ssm = (double)(s->temporal_heads / tp) * (double)s->temporal_a *
-                 (double)s->temporal_b * (double)s->ssm_size;
-    return (conv + ssm) * (double)s->layers;
-}
-
 int64_t kvplan__mamba_ratio(bool disable_radix_cache,
                             bool disable_overlap_schedule, int64_t page_size)
 {

@@ -70,6 +70,19 @@ typedef struct kvplan__mamba_shape {
     int64_t ssm_size;
 } kvplan__mamba_shape;
 
+/* One request's mamba state on a rank at TP `tp`, in bytes (§3.1): the
+ * conv state in bf16 (conv_dim / tp, width) and the ssm state (heads / tp,
+ * a, b) at ssm_size bytes, per mamba layer. In doubles: the model checks
+ * the TP 1 figure is sane when it reads the config. */
+static inline double kvplan__mamba_per_request(const kvplan__mamba_shape *s,
+                                               int64_t tp)
+{
+    double conv = (double)(s->conv_dim / tp) * (double)s->conv_width * 2.0;
+    double ssm = (double)(s->temporal_heads / tp) * (double)s->temporal_a *
+                 (double)s->temporal_b * (double)s->ssm_size;
+    return (conv + ssm) * (double)s->layers;
+}
+
 /* A vision tower sglang loads beside the language model (it moves
  * mem_fraction_static, §4.1). */
 typedef struct kvplan__vision_shape {

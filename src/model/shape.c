@@ -258,9 +258,10 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
 }
 
 /* One request's mamba state: Mamba2 (Nemotron-H) and Gated DeltaNet
- * (Qwen3 Next / 3.5), before TP. Sizes a hostile config would overflow
- * are left at 0: no state is priced then. */
-static void read_mamba(kvplan_model *m, const kvplan__view *v)
+ * (Qwen3 Next / 3.5), before TP. Sizes that overflow int64, or make one
+ * request's state beyond 10^18 bytes (an exabyte), are refused naming the
+ * first size: a state left at 0 would price none, an absurd plan. */
+static kvplan_status read_mamba(kvplan_model *m, const kvplan__view *v)
 {
     kvplan__mamba_shape *s = &m->mamba;
     memset(s, 0, sizeof *s);
@@ -314,8 +315,24 @@ static void read_mamba(kvplan_model *m, const kvplan__view *v)
         s->layers =
             m->info.num_hidden_layers - (int64_t)m->mamba_full_ids.count;
     }
-    if (ovf)
+    double state = kvplan__mamba_per_request(s, 1);
+    if (ovf || !(state <= 1e18)) {
+        bool gdn = strcmp(mt, "nemotron_h") != 0;
         memset(s, 0, sizeof *s);
+        return kvplan__fail_at(
+            v->err, KVPLAN_OVERFLOW, v, true,
+            gdn ? "linear_num_key_heads" : "mamba_num_heads",
+            "the %s sizes (%s) make one request's state %s: no model's "
+            "state is that large; check them",
+            gdn ? "Gated DeltaNet" : "Mamba2",
+            gdn ? "linear_num_key_heads, linear_num_value_heads, "
+                  "linear_key_head_dim, linear_value_head_dim, "
+                  "linear_conv_kernel_dim"
+                : "mamba_num_heads, mamba_head_dim, n_groups, "
+                  "ssm_state_size, conv_kernel",
+            ovf ? "overflow 64 bits" : "beyond 10^18 bytes");
+    }
+    return KVPLAN_OK;
 }
 
 /* The sizes the weight estimate multiplies: none may be negative. */
@@ -334,7 +351,9 @@ static kvplan_status check_sizes(const kvplan__view *v)
         "moe_latent_size",       "linear_num_key_heads",
         "linear_num_value_heads", "linear_key_head_dim",
         "linear_value_head_dim", "conv_kernel",
-        "linear_conv_kernel_dim"};
+        "linear_conv_kernel_dim", "qk_rope_head_dim",
+        "qk_nope_head_dim",      "v_head_dim",
+        "kv_lora_rank"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const json_t *x = kvplan__tget(v, keys[i]);
         if (json_is_integer(x) && json_integer_value(x) < 0)
@@ -353,7 +372,8 @@ kvplan_status kvplan__derive_shapes(kvplan_model *m, const kvplan__view *v)
         return st;
     read_weights(m, v);
     read_vision(m, v);
-    read_mamba(m, v);
+    if ((st = read_mamba(m, v)) != KVPLAN_OK)
+        return st;
     kvplan__weight_shape *w = &m->weights;
     const char *mt = m->model_type;
     if (strcmp(mt, "qwen3_next") == 0 || strncmp(mt, "qwen3_5", 7) == 0) {
