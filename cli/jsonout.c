@@ -151,14 +151,28 @@ int cli_json_write(const json_t *v, FILE *out)
     }
     case JSON_OBJECT: {
         size_t n = json_object_size(v);
-        const char **keys = malloc((n > 0 ? n : 1) * sizeof *keys);
+        /* the keys in order: most objects are small, sorted on the stack
+         * by insertion; larger ones by qsort */
+        const char *small[48];
+        const char **keys =
+            n <= 48 ? small : malloc((n > 0 ? n : 1) * sizeof *keys);
         if (keys == NULL)
             return -1;
         size_t i = 0;
         const char *key;
         json_t *value;
         json_object_foreach((json_t *)v, key, value) keys[i++] = key;
-        qsort(keys, n, sizeof *keys, cmp_keys);
+        if (n <= 48) {
+            for (size_t a = 1; a < n; a++) {
+                const char *k = keys[a];
+                size_t b = a;
+                for (; b > 0 && strcmp(keys[b - 1], k) > 0; b--)
+                    keys[b] = keys[b - 1];
+                keys[b] = k;
+            }
+        } else {
+            qsort(keys, n, sizeof *keys, cmp_keys);
+        }
         int rc = fputc('{', out) == EOF ? -1 : 0;
         for (i = 0; i < n && rc == 0; i++) {
             if ((i > 0 && fputs(", ", out) == EOF) ||
@@ -167,7 +181,8 @@ int cli_json_write(const json_t *v, FILE *out)
                 cli_json_write(json_object_get(v, keys[i]), out) != 0)
                 rc = -1;
         }
-        free(keys);
+        if (keys != small)
+            free(keys);
         if (rc == 0 && fputc('}', out) == EOF)
             rc = -1;
         return rc;
