@@ -33,6 +33,7 @@ int cli_fail(const kvplan_error *err);
 /* The commands (argv as main's). */
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_pools(int argc, char **argv);
+int cli_cmd_log(int argc, char **argv);
 int cli_cmd_list_gpus(void);
 int cli_cmd_list_models(void);
 

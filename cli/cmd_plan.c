@@ -4,6 +4,7 @@
  * from a model directory, kvplan_plan_compute, then the text or JSON
  * report. And the two listings of what is built in.
  */
+#include "calibration.h"
 #include "cli.h"
 #include "flags.h"
 #include "jsonout.h"
@@ -127,7 +128,11 @@ int cli_cmd_plan(int argc, char **argv)
     } else {
         if (cli->model_path == NULL)
             cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
+        cli_calibration cal;
         if ((st = cli_resolve_gpu(cli, &err)) != KVPLAN_OK ||
+            (cli->calibration_path != NULL &&
+             (st = cli_calibration_read(cli->calibration_path, &cli->options,
+                                        &cal, &err)) != KVPLAN_OK) ||
             (st =
                  kvplan_model_load_override(cli->model_path, cli->override_args,
                                             &model, &err)) != KVPLAN_OK ||
@@ -137,7 +142,11 @@ int cli_cmd_plan(int argc, char **argv)
             rc = fail(&err, cli_exit_for(err.code), json);
         } else {
             cli->options.server.speculative_draft_model = draft;
-            measure_weights(cli);
+            if (cli->calibration_path != NULL)
+                cli_calibration_check(&cal, cli->calibration_path,
+                                      &cli->options);
+            else
+                measure_weights(cli);
             st = kvplan_plan_compute(model, &cli->options, plan, &err);
             if (st == KVPLAN_INVALID_ARGUMENT) /* a value out of range */
                 rc = fail(&err, CLI_EXIT_USAGE, json);

@@ -195,6 +195,10 @@ const flag cli_flags[] = {
      "mem usage); default a model directory's safetensors, else an estimate "
      "from config.json",
      NULL, "weight_bytes", NULL},
+    {"--calibration", NULL, K_TEXT, AT(calibration_path), NOVAL, "FILE",
+     "plan with what a log measured on this GPU (kvplan log --calibrate "
+     "FILE): the CUDA context and one rank's weights",
+     NULL, "calibration", NULL},
     {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
      "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL, NULL},
     {"--explain", NULL, K_TRUE, AT(explain), NOVAL, NULL,
@@ -593,6 +597,12 @@ kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
 {
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);
+    return cli_parse_over(argc, argv, first, cli, err);
+}
+
+kvplan_status cli_parse_over(int argc, char **argv, int first, cli_args *cli,
+                             kvplan_error *err)
+{
     read_environment(cli);
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
@@ -634,7 +644,8 @@ kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
                         "%s needs a value", f->name);
         CLI_TRY(store(cli, f, v, err));
     }
-    cli->options.model_path = cli->model_path;
+    if (cli->model_path != NULL)
+        cli->options.model_path = cli->model_path;
     return KVPLAN_OK;
 }
 

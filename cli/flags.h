@@ -27,6 +27,7 @@ typedef struct cli_args {
     const char *gpu_name;         /* the board's name, for the report */
     const char *gpu_text;         /* --gpu as given */
     const char *hisparse_text;    /* --hisparse-config as given */
+    const char *calibration_path; /* --calibration */
     bool gpu_auto;                /* --gpu auto: probe before planning */
     int gpu_count;                /* --gpu auto: how many NVML saw */
     bool gpu_memory_set;          /* --gpu-memory given */
@@ -54,6 +55,11 @@ typedef struct cli_args {
  */
 kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
                         kvplan_error *err);
+
+/* The same over options already in `cli` (kvplan log: the flags a log
+ * printed, then the command line's over them). */
+kvplan_status cli_parse_over(int argc, char **argv, int first, cli_args *cli,
+                             kvplan_error *err);
 
 /* The GPU of the parsed flags: --gpu auto probes the local GPUs (NVML),
  * --gpu-memory overrides the total, and without either the default board

@@ -19,6 +19,8 @@ static const char help_head[] =
     "       kvplan [KVPLAN FLAGS] -- python3 -m sglang.launch_server ARGS...\n"
     "       kvplan [KVPLAN FLAGS] -- sglang serve [MODEL] ARGS...\n"
     "       kvplan pools < scenarios.jsonl\n"
+    "       kvplan log FILE|- [--model-path MODEL] [--gpu NAME] [FLAGS] [--json]\n"
+    "              [--calibrate OUT]   (an sglang start-up log beside the plan)\n"
     "       kvplan --list-models | --list-gpus | --version\n"
     "\n"
     "Plans the KV-cache memory of an sglang server exactly as sglang's pool\n"

@@ -7,6 +7,9 @@
  *                        argument, a built-in default)
  *   kvplan pools         answer configurator scenarios (JSON lines, the
  *                        golden schema) read from standard input
+ *   kvplan log FILE|- [--model-path M] [--gpu G] [flags] [--json]
+ *          [--calibrate OUT]
+ *                        reconcile an sglang start-up log with the plan
  *   kvplan --list-models | --list-gpus | --help | --version
  *
  * Exit statuses (cli.h, also in --help and the README):
@@ -26,6 +29,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "pools") == 0)
         return cli_cmd_pools(argc, argv);
+    if (strcmp(cmd, "log") == 0)
+        return cli_cmd_log(argc, argv);
     if (strcmp(cmd, "--list-models") == 0 && argc == 2)
         return cli_cmd_list_models();
     if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)

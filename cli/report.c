@@ -90,6 +90,8 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  %-44s %8.2f\n", label, ctx);
         fprintf(out, "  %-44s %8.2f\n",
                 cli->weights_measured ? "weights (safetensors, measured)"
+                : b->weights_source == KVPLAN_SOURCE_MEASURED
+                    ? "weights (measured: calibration)"
                 : b->weights_estimated
                     ? "weights (estimated from config.json)"
                     : "weights (--weight-bytes)",

@@ -738,6 +738,12 @@ typedef struct kvplan_plan_options {
      * mamba_ssm_dtype, else float32. "float32", "bfloat16", "float16". */
     const char *mamba_ssm_dtype;
     const char *SGLANG_MAMBA_SSM_DTYPE;
+    /* Measured on this GPU at this rank count (a calibration, kvplan log
+     * --calibrate): the CUDA context and communicators of one rank, and
+     * one rank's weights as loaded (a log's "mem usage", draft excluded).
+     * Set, they replace the model's terms and are reported "measured". */
+    kvplan_opt_int context_bytes;
+    kvplan_opt_int rank_weight_bytes;
 } kvplan_plan_options;
 
 /* Defaults for every field (struct_size set, page size auto, no GPU).
@@ -917,6 +923,151 @@ KVPLAN_API kvplan_status kvplan_plan_compute(const kvplan_model *model,
                                              const kvplan_plan_options *options,
                                              kvplan_plan *out,
                                              kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Reading an sglang start-up log (docs/log.md)                              */
+/* ------------------------------------------------------------------------ */
+
+/* The memory-relevant pieces of a log's server_args=ServerArgs(...) line,
+ * under sglang's names. Each is set only where the line printed it (and
+ * not None): a piece the log cut ("...") stays unset, never defaulted.
+ * Strings are cut to their field (see model_path_cut). */
+typedef struct kvplan_log_args {
+    bool present;                  /* the line was in the log */
+    char model_path[256];
+    bool model_path_cut;           /* longer than its field */
+    char dtype[24];                /* "auto", "bfloat16", ... */
+    char kv_cache_dtype[24];
+    char quantization[32];
+    char attention_backend[32];
+    char speculative_algorithm[24];
+    char speculative_draft_model_path[256];
+    kvplan_opt_double mem_fraction_static;
+    kvplan_opt_int tp_size, pp_size, dp_size, ep_size, page_size;
+    kvplan_opt_int context_length, chunked_prefill_size, max_prefill_tokens;
+    kvplan_opt_int max_running_requests, max_total_tokens, cuda_graph_max_bs;
+    kvplan_opt_int speculative_num_steps, speculative_eagle_topk;
+    kvplan_opt_int speculative_num_draft_tokens;
+    /* True/False, as 1/0 */
+    kvplan_opt_int enable_dp_attention, disable_cuda_graph;
+    kvplan_opt_int disable_radix_cache, is_embedding;
+} kvplan_log_args;
+
+/* What a log printed. A reading is set only where a line printed it: a
+ * missing line is reported as missing, never defaulted. GiB figures are
+ * as printed (2 decimals; sglang says "GB"); over ranks (TP0..TPn) the
+ * free memory is the minimum, as sglang all-reduces it, and the usage the
+ * maximum. */
+typedef struct kvplan_log_readings {
+    int64_t lines;                     /* lines read */
+    int64_t lines_used;                /* lines a reading came from */
+    int64_t ranks;                     /* distinct TPn prefixes; 0: none */
+    char date[11];                     /* the first timestamp's YYYY-MM-DD */
+    kvplan_opt_double free_before_gib; /* "Load weight begin. avail mem=" */
+    kvplan_opt_double free_after_gib;  /* "Load weight end. ... avail mem=" */
+    kvplan_opt_double weights_gib;     /* "Load weight end. ... mem usage=" */
+    kvplan_opt_double distributed_gib; /* "Init torch distributed ends. mem
+                                          usage=" */
+    kvplan_opt_double pool_end_gib;    /* "Memory pool end. avail mem=" */
+    kvplan_opt_int kv_tokens;          /* "KV Cache is allocated. #tokens:" */
+    kvplan_opt_double k_size_gib, v_size_gib; /* "K size:", "V size:" */
+    kvplan_opt_double kv_size_gib;     /* "KV size:" (MLA, newer builds) */
+    /* the closing line: "max_total_num_tokens=N, ..." */
+    kvplan_opt_int max_total_num_tokens, max_prefill_tokens;
+    kvplan_opt_int max_running_requests, context_len;
+    char model_class[96];              /* "type=LlamaForCausalLM" */
+    char model_dtype[24];              /* "dtype=torch.bfloat16": "bfloat16" */
+    char kv_dtype[24];                 /* "Using KV cache dtype: torch.X" */
+    kvplan_log_args args;
+} kvplan_log_readings;
+
+/*
+ * Reads an sglang start-up log (any bytes; every format of docs/log.md:
+ * 2024 builds, "KV Cache is allocated" with K/V or KV sizes, TPn prefixes,
+ * ROCm builds, server_args). Trusts no number it did not parse. Allocates
+ * nothing. KVPLAN_PARSE (field "log") when no line of sglang's start-up
+ * is in it.
+ */
+KVPLAN_API kvplan_status kvplan_log_parse(const char *text, size_t len,
+                                          kvplan_log_readings *out,
+                                          kvplan_error *err);
+
+/*
+ * The plan options the log's server arguments give: each printed flag
+ * over `options` (initialized by the caller: a GPU, other flags), the
+ * rest left as they are. String options point into `readings`, which
+ * must outlive them. KVPLAN_INVALID_ARGUMENT names a server argument
+ * kvplan does not know the value of ("--kv-cache-dtype").
+ */
+KVPLAN_API kvplan_status kvplan_log_options(const kvplan_log_readings *readings,
+                                            kvplan_plan_options *options,
+                                            kvplan_error *err);
+
+/* Why a log and a plan differ. */
+typedef enum kvplan_log_cause_code {
+    KVPLAN_CAUSE_MODEL_NOT_PLANNED = 1, /* no model, or one kvplan refuses */
+    KVPLAN_CAUSE_MISSING_READING,  /* a line the comparison needs is absent */
+    KVPLAN_CAUSE_FLAG_NOT_SHOWN,   /* a memory flag the log does not print */
+    KVPLAN_CAUSE_BUSY_GPU,         /* free before loading below an idle GPU's */
+    KVPLAN_CAUSE_OLDER_RULES,      /* the log's sglang follows another rule */
+    KVPLAN_CAUSE_SPECULATIVE,      /* a speculative draft sized another way */
+    KVPLAN_CAUSE_WEIGHTS,          /* the weights differ from the estimate */
+    KVPLAN_CAUSE_OUTSIDE           /* the count is outside, cause unknown */
+} kvplan_log_cause_code;
+
+/* "model_not_planned", "missing_reading", ...; "?" out of range. */
+KVPLAN_API const char *kvplan_log_cause_name(kvplan_log_cause_code code);
+
+typedef struct kvplan_log_cause {
+    kvplan_log_cause_code code;
+    char row[24];       /* the compared figure: "tokens", "free_before", ... */
+    char text[232];     /* one sentence */
+} kvplan_log_cause;
+
+#define KVPLAN_MAX_LOG_CAUSES 8
+
+/* A log reconciled with kvplan's plan of the same server. */
+typedef struct kvplan_log_result {
+    /* The log's free figures, read back to the bytes sglang handed the
+     * configurator: an interval, as they print with 2 decimals. */
+    kvplan_gpu gpu;                     /* the options', or inferred */
+    bool gpu_inferred;                  /* the smallest preset holding the
+                                           log's free memory */
+    bool interval;                      /* computed (model and readings) */
+    double mem_fraction_static;         /* the one used */
+    bool fraction_from_log;             /* else kvplan's rule (a GPU given) */
+    int64_t available_lo, available_hi;
+    int64_t tokens_lo, tokens_hi;       /* max_total_num_tokens at each end */
+    kvplan_opt_int logged_tokens;       /* max_total_num_tokens, else #tokens */
+    bool inside;                        /* tokens_lo <= logged <= tokens_hi */
+    /* The plan of the same server on the options' GPU, from kvplan's own
+     * budget (no log figure): what kvplan would have said before the
+     * launch. */
+    bool modelled;
+    double free_before_gib, free_after_gib, weights_gib;
+    int64_t tokens;
+    int64_t kv_bytes;                   /* the KV pools as allocated */
+    int64_t max_running_requests, context_len;
+    size_t num_causes;
+    kvplan_log_cause causes[KVPLAN_MAX_LOG_CAUSES];
+} kvplan_log_result;
+
+/*
+ * Reconciles `readings` with kvplan: the interval of available bytes and
+ * of max_total_num_tokens from the log's own free figures (plans of
+ * `model` with `options` at each end), whether the logged count lies
+ * inside, the plan kvplan models without the log when `options` has a
+ * GPU, and a named cause for each difference it knows. `model` may be
+ * NULL (not found or refused: a KVPLAN_CAUSE_MODEL_NOT_PLANNED, with
+ * `model_error` as its text when given). `work` is scratch space for the
+ * plans. A plan that fails is a cause, not an error: the error return is
+ * for NULL arguments and options kvplan_plan_options_validate refuses.
+ * Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_log_reconcile(
+    const kvplan_model *model, const char *model_error,
+    const kvplan_log_readings *readings, const kvplan_plan_options *options,
+    kvplan_plan *work, kvplan_log_result *out, kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */

@@ -28,13 +28,17 @@ int main(void)
         {"kvplan_model_info", sizeof(kvplan_model_info), 136},
         {"kvplan_server_args", sizeof(kvplan_server_args), 280},
         {"kvplan_gpu", sizeof(kvplan_gpu), 96},
-        {"kvplan_plan_options", sizeof(kvplan_plan_options), 608},
+        {"kvplan_plan_options", sizeof(kvplan_plan_options), 640},
         {"kvplan_allocation", sizeof(kvplan_allocation), 48},
         {"kvplan_stage_plan", sizeof(kvplan_stage_plan), 1272},
         {"kvplan_weight_tensor", sizeof(kvplan_weight_tensor), 64},
         {"kvplan_warning", sizeof(kvplan_warning), 256},
         {"kvplan_budget", sizeof(kvplan_budget), 2248},
         {"kvplan_plan", sizeof(kvplan_plan), 85600},
+        {"kvplan_log_args", sizeof(kvplan_log_args), 960},
+        {"kvplan_log_readings", sizeof(kvplan_log_readings), 1352},
+        {"kvplan_log_cause", sizeof(kvplan_log_cause), 260},
+        {"kvplan_log_result", sizeof(kvplan_log_result), 2320},
     };
     bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
     for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {

@@ -215,8 +215,14 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
                                        int64_t *max_mamba, kvplan_error *err)
 {
     double world = in->ranks;
-    kvplan__context_overhead(in->gpu, world, &b->context_overhead_bytes,
-                             &b->context_source, &b->context_basis);
+    if (in->context_bytes.set) {
+        b->context_overhead_bytes = (double)in->context_bytes.value;
+        b->context_source = KVPLAN_SOURCE_MEASURED;
+        b->context_basis = "measured: a calibration (kvplan log --calibrate)";
+    } else {
+        kvplan__context_overhead(in->gpu, world, &b->context_overhead_bytes,
+                                 &b->context_source, &b->context_basis);
+    }
     double pre = in->gpu->total_mib * 1048576.0 - b->context_overhead_bytes;
     KVPLAN__FAIL_IF(pre <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--gpu-memory",
                     "a GPU of %.0f MiB does not hold even the CUDA context "

@@ -106,6 +106,8 @@ typedef struct kvplan__available_inputs {
     kvplan_opt_int max_running_requests;
     kvplan_opt_int max_mamba_cache_size;
     double mamba_full_memory_ratio;
+    /* a calibration's context bytes, measured (else modelled) */
+    kvplan_opt_int context_bytes;
 } kvplan__available_inputs;
 
 /* The CUDA / ROCm context and communicators on each GPU before the

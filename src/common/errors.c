@@ -98,6 +98,10 @@ size_t kvplan_struct_size(const char *name)
         KVPLAN_X_SIZE(kvplan_warning)
         KVPLAN_X_SIZE(kvplan_budget)
         KVPLAN_X_SIZE(kvplan_plan)
+        KVPLAN_X_SIZE(kvplan_log_args)
+        KVPLAN_X_SIZE(kvplan_log_readings)
+        KVPLAN_X_SIZE(kvplan_log_cause)
+        KVPLAN_X_SIZE(kvplan_log_result)
         /* clang-format on */
     };
 #undef KVPLAN_X_SIZE

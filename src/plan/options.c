@@ -91,6 +91,10 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
         kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
     KVPLAN__TRY(kvplan__check_opt_least(o->draft_weight_bytes, 0,
                                         "draft_weight_bytes", err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->context_bytes, 0, "context_bytes",
+                                        err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->rank_weight_bytes, 0,
+                                        "rank_weight_bytes", err));
     KVPLAN__FAIL_IF(o->attention_backend != NULL &&
                         !kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND,
                                            o->attention_backend, NULL),

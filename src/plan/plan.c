@@ -177,8 +177,9 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
     }
     /* the heaviest stage (the only one without PP), tensors recorded */
     estimate_stage(p, out, m, &out->stages[heaviest], b, &e);
-    KVPLAN__FAIL_IF(e.beyond && !o->weight_bytes.set, err,
-                    KVPLAN_INVALID_CONFIG, "/hidden_size",
+    KVPLAN__FAIL_IF(e.beyond && !o->weight_bytes.set &&
+                        !o->rank_weight_bytes.set,
+                    err, KVPLAN_INVALID_CONFIG, "/hidden_size",
                     "config.json's sizes (hidden_size, intermediate_size, "
                     "the expert counts, vocab_size) make a weight estimate "
                     "beyond 10^30 bytes: no model is that large; check "
@@ -219,6 +220,17 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
     }
     p->rank_weights = (o->weight_bytes.set ? p->weights * share : most) +
                       b->load_overhead_bytes;
+    if (o->rank_weight_bytes.set) {
+        /* a calibration: one rank's weights as loaded, on every stage */
+        p->rank_weights = (double)o->rank_weight_bytes.value;
+        p->weights = p->rank_weights * ranks;
+        b->weights_estimated = false;
+        b->weights_source = KVPLAN_SOURCE_MEASURED;
+        b->num_weight_tensors = 0;
+        b->load_overhead_bytes = 0;
+        for (size_t i = 0; i < out->num_stages; i++)
+            out->stages[i].weight_bytes = o->rank_weight_bytes.value;
+    }
     p->draft = 0;
     p->rank_draft = 0;
     const kvplan_model *d = o->server.speculative_draft_model;
@@ -300,6 +312,7 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
         .mamba_full_memory_ratio = p->o->mamba_full_memory_ratio.set
                                        ? p->o->mamba_full_memory_ratio.value
                                        : 0.9,
+        .context_bytes = p->o->context_bytes,
     };
     /* a preset's, or the caller's kvplan_gpu (probed or given: the caller
      * knows which) */

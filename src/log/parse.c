@@ -1,0 +1,436 @@
+/*
+ * parse.c: the readings of an sglang start-up log (docs/log.md).
+ *
+ * A log is any bytes: lines are scanned for the phrases sglang prints
+ * (docs/sglang-rules.md §3.1's prints), each number parsed where it
+ * stands, bounded, without allocating. Nothing is defaulted: a reading
+ * no line printed stays unset.
+ */
+#include "log/log.h"
+
+#include <string.h>
+
+/* [s, end) as a bounded string view. */
+typedef struct span {
+    const char *s, *end;
+} span;
+
+/* The first `needle` in [s, end), or NULL. */
+static const char *find(const char *s, const char *end, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0 || (size_t)(end - s) < n)
+        return NULL;
+    const char *last = end - n;
+    for (const char *p = s; p <= last; p++) {
+        p = memchr(p, needle[0], (size_t)(last - p) + 1);
+        if (p == NULL)
+            return NULL;
+        if (memcmp(p, needle, n) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* `needle` at a word's start: not preceded by a letter, digit or '_' (so
+ * "K size:" does not match inside "KV size:"). */
+static const char *find_word(const char *s, const char *end,
+                             const char *needle)
+{
+    for (const char *p = s; (p = find(p, end, needle)) != NULL; p++) {
+        char b = p > s ? p[-1] : ' ';
+        bool word = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+                    (b >= '0' && b <= '9') || b == '_';
+        if (!word)
+            return p;
+    }
+    return NULL;
+}
+
+/* A decimal number at *p: [-]digits[.digits], at most 17 digits in all,
+ * as the double nearest to it (one correctly rounded division, the value
+ * strtod gives, without its locale). Advances *p past it. */
+static bool parse_double(const char **p, const char *end, double *out)
+{
+    const char *s = *p;
+    bool neg = s < end && *s == '-';
+    s += neg;
+    int64_t num = 0;
+    int digits = 0, frac = 0;
+    bool any = false;
+    while (s < end && *s >= '0' && *s <= '9') {
+        if (++digits > 17)
+            return false;
+        num = num * 10 + (*s++ - '0');
+        any = true;
+    }
+    if (s < end && *s == '.') {
+        s++;
+        while (s < end && *s >= '0' && *s <= '9') {
+            if (++digits > 17)
+                return false;
+            num = num * 10 + (*s++ - '0');
+            frac++;
+            any = true;
+        }
+    }
+    if (!any || num > ((int64_t)1 << 53))
+        return false;
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
+    double v = (double)num / pow10[frac];
+    *out = neg ? -v : v;
+    *p = s;
+    return true;
+}
+
+/* A decimal integer at *p: [-]digits, within int64. */
+static bool parse_int(const char **p, const char *end, int64_t *out)
+{
+    const char *s = *p;
+    bool neg = s < end && *s == '-';
+    s += neg;
+    int64_t v = 0;
+    bool any = false;
+    while (s < end && *s >= '0' && *s <= '9') {
+        int d = *s++ - '0';
+        if (v > (INT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+        any = true;
+    }
+    /* an integer, not the head of a decimal */
+    if (!any || (s < end && *s == '.'))
+        return false;
+    *out = neg ? -v : v;
+    *p = s;
+    return true;
+}
+
+/* The number after `key` in the line (key includes its '=' or ": "). */
+static bool double_after(span l, const char *key, double *out)
+{
+    const char *k = find_word(l.s, l.end, key);
+    if (k == NULL)
+        return false;
+    const char *p = k + strlen(key);
+    while (p < l.end && *p == ' ')
+        p++;
+    return parse_double(&p, l.end, out);
+}
+
+static bool int_after(span l, const char *key, int64_t *out)
+{
+    const char *k = find_word(l.s, l.end, key);
+    if (k == NULL)
+        return false;
+    const char *p = k + strlen(key);
+    while (p < l.end && *p == ' ')
+        p++;
+    return parse_int(&p, l.end, out);
+}
+
+/* Copies [s, s + n) into `dst` of `size`, cut to fit; true when it fit. */
+static bool copy_text(char *dst, size_t size, const char *s, size_t n)
+{
+    bool fit = n < size;
+    if (!fit)
+        n = size - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+    return fit;
+}
+
+/* The word after `key` (up to a ',', a blank or the line's end). */
+static bool word_after(span l, const char *key, char *dst, size_t size)
+{
+    const char *k = find_word(l.s, l.end, key);
+    if (k == NULL)
+        return false;
+    const char *p = k + strlen(key), *e = p;
+    while (e < l.end && *e != ',' && *e != ' ' && *e != '\r')
+        e++;
+    if (e == p)
+        return false;
+    copy_text(dst, size, p, (size_t)(e - p));
+    return true;
+}
+
+static void set_min(kvplan_opt_double *o, double v)
+{
+    if (!o->set || v < o->value)
+        *o = (kvplan_opt_double){v, true};
+}
+
+static void set_max(kvplan_opt_double *o, double v)
+{
+    if (!o->set || v > o->value)
+        *o = (kvplan_opt_double){v, true};
+}
+
+/* The rank of a "[date time TPn]" prefix, or -1. */
+static int64_t line_rank(span l)
+{
+    if (l.s >= l.end || *l.s != '[')
+        return -1;
+    const char *close = memchr(l.s, ']', (size_t)(l.end - l.s));
+    if (close == NULL)
+        return -1;
+    const char *tp = find_word(l.s, close, "TP");
+    int64_t r;
+    if (tp == NULL)
+        return -1;
+    tp += 2;
+    return parse_int(&tp, close, &r) && r >= 0 ? r : -1;
+}
+
+/* ---- server_args=ServerArgs(key=value, ...) ----------------------------- */
+
+/* The end of a value starting at p: a quoted string, a bracketed list or
+ * dict (quotes inside honoured), or a bare word up to ',' or ')'. */
+static const char *value_end(const char *p, const char *end)
+{
+    if (p < end && (*p == '\'' || *p == '"')) {
+        char q = *p++;
+        while (p < end && *p != q)
+            p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+        return p < end ? p + 1 : end;
+    }
+    int depth = 0;
+    char q = 0;
+    for (; p < end; p++) {
+        char c = *p;
+        if (q != 0) {
+            if (c == '\\' && p + 1 < end)
+                p++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0)
+                return p;
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            return p;
+        }
+    }
+    return end;
+}
+
+typedef enum arg_kind { A_TEXT, A_DOUBLE, A_INT, A_BOOL } arg_kind;
+
+/* The server arguments kvplan reads, and where they go. */
+#define ARG(kind, name) {#name, kind, offsetof(kvplan_log_args, name), \
+                         sizeof(((kvplan_log_args *)0)->name)}
+static const struct arg {
+    const char *name;
+    arg_kind kind;
+    size_t offset, size;
+} args[] = {
+    ARG(A_TEXT, model_path),
+    ARG(A_TEXT, dtype),
+    ARG(A_TEXT, kv_cache_dtype),
+    ARG(A_TEXT, quantization),
+    ARG(A_TEXT, attention_backend),
+    ARG(A_TEXT, speculative_algorithm),
+    ARG(A_TEXT, speculative_draft_model_path),
+    ARG(A_DOUBLE, mem_fraction_static),
+    ARG(A_INT, tp_size),
+    ARG(A_INT, pp_size),
+    ARG(A_INT, dp_size),
+    ARG(A_INT, ep_size),
+    ARG(A_INT, page_size),
+    ARG(A_INT, context_length),
+    ARG(A_INT, chunked_prefill_size),
+    ARG(A_INT, max_prefill_tokens),
+    ARG(A_INT, max_running_requests),
+    ARG(A_INT, max_total_tokens),
+    ARG(A_INT, cuda_graph_max_bs),
+    ARG(A_INT, speculative_num_steps),
+    ARG(A_INT, speculative_eagle_topk),
+    ARG(A_INT, speculative_num_draft_tokens),
+    ARG(A_BOOL, enable_dp_attention),
+    ARG(A_BOOL, disable_cuda_graph),
+    ARG(A_BOOL, disable_radix_cache),
+    ARG(A_BOOL, is_embedding),
+};
+#undef ARG
+
+static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
+                     const char *v, const char *vend)
+{
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+        if (strlen(args[i].name) != klen ||
+            memcmp(args[i].name, key, klen) != 0)
+            continue;
+        char *field = (char *)a + args[i].offset;
+        size_t n = (size_t)(vend - v);
+        if (n == 4 && memcmp(v, "None", 4) == 0)
+            return; /* None: not set */
+        switch (args[i].kind) {
+        case A_TEXT:
+            if (n >= 2 && (*v == '\'' || *v == '"') && vend[-1] == *v) {
+                bool fit = copy_text(field, args[i].size, v + 1, n - 2);
+                if (field == a->model_path)
+                    a->model_path_cut = !fit;
+            }
+            return;
+        case A_DOUBLE: {
+            double x;
+            const char *p = v;
+            if (parse_double(&p, vend, &x) && p == vend)
+                *(kvplan_opt_double *)(void *)field = (kvplan_opt_double){x, true};
+            return;
+        }
+        case A_INT: {
+            int64_t x;
+            const char *p = v;
+            if (parse_int(&p, vend, &x) && p == vend)
+                *(kvplan_opt_int *)(void *)field = (kvplan_opt_int){x, true};
+            return;
+        }
+        case A_BOOL:
+            if (n == 4 && memcmp(v, "True", 4) == 0)
+                *(kvplan_opt_int *)(void *)field = (kvplan_opt_int){1, true};
+            else if (n == 5 && memcmp(v, "False", 5) == 0)
+                *(kvplan_opt_int *)(void *)field = (kvplan_opt_int){0, true};
+            return;
+        }
+    }
+}
+
+/* key=value pieces after "ServerArgs(", each one read where kvplan knows
+ * it; "..." cuts and anything else that is no key=value are skipped. The
+ * scan is linear: every step moves forward. */
+static void read_server_args(kvplan_log_args *a, const char *p,
+                             const char *end)
+{
+    a->present = true;
+    while (p < end && *p != ')') {
+        while (p < end && (*p == ' ' || *p == ','))
+            p++;
+        if (p >= end || *p == ')')
+            break;
+        const char *key = p;
+        while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                           (*p >= '0' && *p <= '9') || *p == '_'))
+            p++;
+        size_t klen = (size_t)(p - key);
+        if (klen == 0 || p >= end || *p != '=') {
+            /* not a key=value ("...", a cut): step over it, a character
+             * or a word at a time, to the next key */
+            p += klen == 0;
+            continue;
+        }
+        const char *v = ++p, *vend = value_end(p, end);
+        read_arg(a, key, klen, v, vend);
+        p = vend > v ? vend : v + 1;
+    }
+}
+
+/* ---- the lines ------------------------------------------------------------ */
+
+/* What the scan carries from line to line. */
+typedef struct scan {
+    uint8_t seen[KVPLAN__LOG_MAX_RANKS / 8]; /* the ranks met */
+    bool loaded; /* a "Load weight end" met: later begins are a draft's */
+} scan;
+
+static void read_line(kvplan_log_readings *r, span l, scan *st)
+{
+    bool used = true;
+    const char *sa = find(l.s, l.end, "ServerArgs(");
+    double x;
+    int64_t n;
+    if (sa != NULL) {
+        read_server_args(&r->args, sa + strlen("ServerArgs("), l.end);
+    } else if (find(l.s, l.end, "Load weight begin.") != NULL) {
+        /* the target's: a draft loads after it (its free memory is not
+         * the one the budget subtracts from) */
+        if (!st->loaded && double_after(l, "avail mem=", &x))
+            set_min(&r->free_before_gib, x);
+    } else if (find(l.s, l.end, "Load weight end.") != NULL) {
+        st->loaded = true;
+        /* the last load's free memory: after target and draft */
+        if (double_after(l, "avail mem=", &x))
+            set_min(&r->free_after_gib, x);
+        if (double_after(l, "mem usage=", &x))
+            set_max(&r->weights_gib, x);
+        if (r->model_class[0] == '\0') /* the target's, not a draft's */
+            word_after(l, "type=", r->model_class, sizeof r->model_class);
+        if (r->model_dtype[0] == '\0')
+            word_after(l, "dtype=torch.", r->model_dtype,
+                       sizeof r->model_dtype);
+    } else if (find(l.s, l.end, "Init torch distributed ends.") != NULL) {
+        if (double_after(l, "mem usage=", &x))
+            set_max(&r->distributed_gib, x);
+    } else if (find(l.s, l.end, "KV Cache is allocated.") != NULL) {
+        if (int_after(l, "#tokens:", &n))
+            r->kv_tokens = (kvplan_opt_int){n, true};
+        if (double_after(l, "K size:", &x))
+            r->k_size_gib = (kvplan_opt_double){x, true};
+        if (double_after(l, "V size:", &x))
+            r->v_size_gib = (kvplan_opt_double){x, true};
+        if (double_after(l, "KV size:", &x))
+            r->kv_size_gib = (kvplan_opt_double){x, true};
+    } else if (find(l.s, l.end, "Memory pool end.") != NULL) {
+        if (double_after(l, "avail mem=", &x))
+            set_min(&r->pool_end_gib, x);
+    } else if (find(l.s, l.end, "Using KV cache dtype:") != NULL) {
+        word_after(l, "dtype: torch.", r->kv_dtype, sizeof r->kv_dtype);
+    } else if (find_word(l.s, l.end, "max_total_num_tokens=") != NULL) {
+        if (int_after(l, "max_total_num_tokens=", &n))
+            r->max_total_num_tokens = (kvplan_opt_int){n, true};
+        if (int_after(l, "max_prefill_tokens=", &n))
+            r->max_prefill_tokens = (kvplan_opt_int){n, true};
+        if (int_after(l, "max_running_requests=", &n))
+            r->max_running_requests = (kvplan_opt_int){n, true};
+        if (int_after(l, "context_len=", &n))
+            r->context_len = (kvplan_opt_int){n, true};
+    } else {
+        used = false;
+    }
+    if (!used)
+        return;
+    r->lines_used++;
+    int64_t rank = line_rank(l);
+    if (rank >= 0 && rank < KVPLAN__LOG_MAX_RANKS &&
+        !(st->seen[rank / 8] & (1u << (rank % 8)))) {
+        st->seen[rank / 8] |= (uint8_t)(1u << (rank % 8));
+        r->ranks++;
+    }
+    /* the first "[YYYY-MM-DD" */
+    if (r->date[0] == '\0' && l.end - l.s >= 11 && l.s[0] == '[' &&
+        l.s[5] == '-' && l.s[8] == '-')
+        copy_text(r->date, sizeof r->date, l.s + 1, 10);
+}
+
+kvplan_status kvplan_log_parse(const char *text, size_t len,
+                               kvplan_log_readings *out, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(out == NULL || (text == NULL && len > 0), err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_log_parse: text and out must not be NULL");
+    memset(out, 0, sizeof *out);
+    scan st;
+    memset(&st, 0, sizeof st);
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl != NULL ? nl : end;
+        out->lines++;
+        read_line(out, (span){p, e}, &st);
+        p = nl != NULL ? nl + 1 : end;
+    }
+    KVPLAN__FAIL_IF(out->lines_used == 0, err, KVPLAN_PARSE, "log",
+                    "no line of an sglang start-up in %lld lines: expected "
+                    "\"Load weight begin. avail mem=\", \"KV Cache is "
+                    "allocated\", \"max_total_num_tokens=\" or "
+                    "\"server_args=ServerArgs(\"",
+                    (long long)out->lines);
+    return kvplan__ok(err);
+}

@@ -1,0 +1,364 @@
+/*
+ * reconcile.c: a log's readings against kvplan (docs/log.md).
+ *
+ * sglang hands the configurator trunc((after - before * (1 - f)) * 2^30)
+ * bytes (§3.1), from the free memory before and after loading the weights.
+ * A log prints both with 2 decimals, so the bytes lie in an interval; the
+ * plan is run at each end with the log's own figures standing in for
+ * kvplan's modelled context and weights (a one-off calibration), so the
+ * mamba reservation, the PP minimum and finalize all apply as sglang
+ * applied them. Then the plan kvplan models without the log is set beside
+ * it, and each difference it can explain gets a named cause.
+ */
+#include "log/log.h"
+#include "model/model.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+
+static const char *const cause_names[] = {
+    NULL,           "model_not_planned", "missing_reading", "flag_not_shown",
+    "busy_gpu",     "older_rules",       "speculative",     "weights",
+    "outside"};
+
+const char *kvplan_log_cause_name(kvplan_log_cause_code code)
+{
+    return code >= KVPLAN_CAUSE_MODEL_NOT_PLANNED &&
+                   code <= KVPLAN_CAUSE_OUTSIDE
+               ? cause_names[code]
+               : "?";
+}
+
+KVPLAN_PRINTF(4, 5)
+static void cause(kvplan_log_result *out, kvplan_log_cause_code code,
+                  const char *row, const char *fmt, ...)
+{
+    if (out->num_causes >= KVPLAN_MAX_LOG_CAUSES)
+        return;
+    kvplan_log_cause *c = &out->causes[out->num_causes++];
+    c->code = code;
+    snprintf(c->row, sizeof c->row, "%s", row);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->text, sizeof c->text, fmt, ap);
+    va_end(ap);
+}
+
+kvplan_status kvplan_log_options(const kvplan_log_readings *r,
+                                 kvplan_plan_options *o, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(r == NULL || o == NULL, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL, "kvplan_log_options: readings and options must "
+                          "not be NULL");
+    const kvplan_log_args *a = &r->args;
+    kvplan_server_args *s = &o->server;
+    if (a->tp_size.set)
+        s->tp_size = a->tp_size.value;
+    if (a->pp_size.set)
+        s->pp_size = a->pp_size.value;
+    if (a->dp_size.set)
+        s->dp_size = a->dp_size.value;
+    if (a->ep_size.set)
+        o->ep_size = a->ep_size.value;
+    if (a->page_size.set)
+        s->page_size = a->page_size.value;
+    if (a->context_length.set)
+        s->context_length = a->context_length;
+    if (a->chunked_prefill_size.set)
+        s->chunked_prefill_size = a->chunked_prefill_size;
+    if (a->max_running_requests.set)
+        s->max_running_requests = a->max_running_requests;
+    if (a->speculative_num_steps.set)
+        s->speculative_num_steps = a->speculative_num_steps;
+    if (a->speculative_eagle_topk.set)
+        s->speculative_eagle_topk = a->speculative_eagle_topk;
+    if (a->speculative_num_draft_tokens.set)
+        s->speculative_num_draft_tokens = a->speculative_num_draft_tokens;
+    if (a->max_prefill_tokens.set)
+        o->max_prefill_tokens = a->max_prefill_tokens;
+    if (a->max_total_tokens.set)
+        o->max_total_tokens = a->max_total_tokens;
+    if (a->cuda_graph_max_bs.set)
+        o->cuda_graph_max_bs = a->cuda_graph_max_bs;
+    if (a->mem_fraction_static.set)
+        o->mem_fraction_static = a->mem_fraction_static;
+    if (a->enable_dp_attention.set)
+        s->enable_dp_attention = a->enable_dp_attention.value != 0;
+    if (a->disable_cuda_graph.set)
+        o->disable_cuda_graph = a->disable_cuda_graph.value != 0;
+    if (a->disable_radix_cache.set)
+        s->disable_radix_cache = a->disable_radix_cache.value != 0;
+    int v;
+    if (a->kv_cache_dtype[0] != '\0') {
+        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_KV_CACHE_DTYPE,
+                                           a->kv_cache_dtype, &v),
+                        err, KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
+                        "the log's kv_cache_dtype='%s' is not one of "
+                        "sglang's --kv-cache-dtype choices kvplan knows",
+                        a->kv_cache_dtype);
+        s->kv_cache_dtype = (kvplan_kv_cache_dtype_flag)v;
+    }
+    if (a->dtype[0] != '\0') {
+        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_DTYPE, a->dtype, &v),
+                        err, KVPLAN_INVALID_ARGUMENT, "--dtype",
+                        "the log's dtype='%s' is not one of sglang's --dtype "
+                        "choices kvplan knows",
+                        a->dtype);
+        s->dtype = (kvplan_dtype_flag)v;
+    }
+    if (a->speculative_algorithm[0] != '\0') {
+        kvplan_spec_algorithm alg;
+        KVPLAN__FAIL_IF(!kvplan_spec_algorithm_from_name(
+                            a->speculative_algorithm, &alg),
+                        err, KVPLAN_INVALID_ARGUMENT,
+                        "--speculative-algorithm",
+                        "the log's speculative_algorithm='%s' is not one "
+                        "kvplan knows",
+                        a->speculative_algorithm);
+        s->speculative_algorithm = alg;
+    }
+    if (a->attention_backend[0] != '\0')
+        o->attention_backend = a->attention_backend;
+    if (a->quantization[0] != '\0')
+        o->quantization = a->quantization;
+    if (a->model_path[0] != '\0')
+        o->model_path = a->model_path;
+    return kvplan__ok(err);
+}
+
+/* The smallest preset that holds `gib` free with its context: the GPU a
+ * log names none of (its defaults: memory tiers, the fraction rule). */
+static bool infer_gpu(double gib, kvplan_gpu *gpu)
+{
+    bool found = false;
+    kvplan_gpu g;
+    for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++) {
+        if (g.total_mib / 1024.0 >= gib + 0.3 &&
+            (!found || g.total_mib < gpu->total_mib)) {
+            *gpu = g;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* One plan at the log's own free figures `before` and `after` (GiB). */
+static kvplan_status plan_at(const kvplan_model *m,
+                             const kvplan_plan_options *base, double before,
+                             double after, kvplan_plan *p, kvplan_error *err)
+{
+    kvplan_plan_options o = *base;
+    double total = o.gpu.total_mib * 1048576.0;
+    o.context_bytes = (kvplan_opt_int){(int64_t)(total - before * GIB), true};
+    o.rank_weight_bytes =
+        (kvplan_opt_int){(int64_t)((before - after) * GIB), true};
+    o.draft_weight_bytes = (kvplan_opt_int){0, true}; /* in `after` */
+    o.available_bytes.set = false;
+    return kvplan_plan_compute(m, &o, p, err);
+}
+
+/* The weights of one rank a plan holds, GiB (its binding stage's). */
+static double plan_weights_gib(const kvplan_plan *p)
+{
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    return (double)(sp->weight_bytes + sp->draft_weight_bytes) / GIB;
+}
+
+/* The causes the modelled plan explains: free memory before loading, the
+ * weights. */
+static void compare_modelled(const kvplan_model *m,
+                             const kvplan_log_readings *r,
+                             const kvplan_plan_options *o, bool inferred,
+                             kvplan_log_result *out)
+{
+    if (r->free_before_gib.set) {
+        double log = r->free_before_gib.value, idle = out->free_before_gib;
+        if (log < idle - fmax(1.0, 0.03 * idle)) {
+            if (inferred)
+                cause(out, KVPLAN_CAUSE_BUSY_GPU, "free_before",
+                      "%.2f GiB free before loading is less than any GPU "
+                      "kvplan knows has idle (the smallest, %s, %.2f GiB): "
+                      "another process held GPU memory",
+                      log, o->gpu.name, idle);
+            else
+                cause(out, KVPLAN_CAUSE_BUSY_GPU, "free_before",
+                      "%.2f GiB free before loading, %.2f GiB below an idle "
+                      "%s's %.2f GiB: another process held GPU memory, or "
+                      "the GPU is not a %s",
+                      log, idle - log, o->gpu.name, idle, o->gpu.name);
+        }
+    }
+    double log_w = r->weights_gib.set ? r->weights_gib.value
+                   : r->free_before_gib.set && r->free_after_gib.set
+                       ? r->free_before_gib.value - r->free_after_gib.value
+                       : -1;
+    if (log_w < 0)
+        return;
+    double est = out->weights_gib, diff = log_w - est;
+    if (fabs(diff) <= fmax(0.05, 0.02 * est))
+        return;
+    /* 2024 builds: a tied embedding loaded twice (lm_head its own copy) */
+    const kvplan_model_info *info = kvplan_model_get_info(m);
+    double head = (double)info->vocab_size * (double)info->hidden_size *
+                  (double)kvplan_dtype_size(info->dtype) /
+                  (double)(o->server.tp_size > 0 ? o->server.tp_size : 1) /
+                  GIB;
+    if (m->weights.tied_embeddings && r->date[0] != '\0' &&
+        strncmp(r->date, "2025", 4) < 0 && fabs(diff - head) < 0.05 + 0.1 * head)
+        cause(out, KVPLAN_CAUSE_OLDER_RULES, "weights",
+              "the log's %.2f GiB of weights are %.2f GiB above kvplan's: "
+              "sglang builds of 2024 (this log's is of %s) loaded an untied "
+              "lm_head copy of tied embeddings (vocab x hidden: %.2f GiB)",
+              log_w, diff, r->date, head);
+    else
+        cause(out, KVPLAN_CAUSE_WEIGHTS, "weights",
+              "the log's %.2f GiB of weights per rank differ from kvplan's "
+              "estimate from config.json (%.2f GiB) by %+.2f GiB: tensors "
+              "or a quantization the estimate does not see; the log's "
+              "figure is the one to plan with (kvplan log --calibrate)",
+              log_w, est, diff);
+}
+
+kvplan_status kvplan_log_reconcile(const kvplan_model *m,
+                                   const char *model_error,
+                                   const kvplan_log_readings *r,
+                                   const kvplan_plan_options *options,
+                                   kvplan_plan *work, kvplan_log_result *out,
+                                   kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(r == NULL || options == NULL || work == NULL ||
+                        out == NULL,
+                    err, KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_log_reconcile: readings, options, work and out "
+                    "must not be NULL");
+    memset(out, 0, sizeof *out);
+    out->logged_tokens = r->max_total_num_tokens.set ? r->max_total_num_tokens
+                                                     : r->kv_tokens;
+    if (m == NULL) {
+        if (strncmp(r->model_class, "Mllama", 6) == 0)
+            cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model",
+                  "the log loaded %s, a cross-attention model: sglang's "
+                  "reference version has no class for it, so kvplan has no "
+                  "rule for its pools; the readings are shown, with no "
+                  "interval",
+                  r->model_class);
+        cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model", "%s",
+              model_error != NULL && model_error[0] != '\0'
+                  ? model_error
+                  : "no model to plan: the log names none (pass "
+                    "--model-path)");
+        return kvplan__ok(err);
+    }
+    kvplan_plan_options o = *options;
+    bool inferred = false;
+    if (!o.gpu_set) {
+        /* the log names no GPU: the smallest that holds its free memory */
+        double gib = r->free_before_gib.set ? r->free_before_gib.value : 0;
+        if (!infer_gpu(gib, &o.gpu))
+            kvplan_gpu_preset_at(0, &o.gpu);
+        o.gpu_set = true;
+        inferred = true;
+    }
+    KVPLAN__TRY(kvplan_plan_options_validate(&o, err));
+    kvplan_error e;
+    /* the plan kvplan models, no log figure in it */
+    if (kvplan_plan_compute(m, &o, work, &e) == KVPLAN_OK) {
+        out->modelled = true;
+        out->free_before_gib = work->budget.pre_load_gib;
+        out->free_after_gib = work->budget.post_load_gib;
+        out->weights_gib = plan_weights_gib(work);
+        out->tokens = work->max_total_num_tokens;
+        out->kv_bytes = work->stages[work->binding_stage].allocation.kv_bytes;
+        out->max_running_requests = work->max_running_requests;
+        out->context_len = work->context_len;
+        out->mem_fraction_static = work->budget.mem_fraction_static;
+    } else if (e.code != KVPLAN_NOT_ENOUGH_MEMORY) {
+        cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model", "%s", e.message);
+        return kvplan__ok(err);
+    }
+    out->fraction_from_log = r->args.mem_fraction_static.set;
+    if (out->fraction_from_log) {
+        out->mem_fraction_static = r->args.mem_fraction_static.value;
+    } else if (out->modelled) {
+        cause(out, KVPLAN_CAUSE_FLAG_NOT_SHOWN, "mem_fraction_static",
+              "the log prints no mem_fraction_static: kvplan's rule for "
+              "the %s gives %.4g",
+              o.gpu.name, out->mem_fraction_static);
+        o.mem_fraction_static =
+            (kvplan_opt_double){out->mem_fraction_static, true};
+    }
+    out->gpu = o.gpu;
+    out->gpu_inferred = inferred;
+    if (out->modelled)
+        compare_modelled(m, r, &o, inferred, out);
+    if (!r->free_before_gib.set || !r->free_after_gib.set) {
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "available_bytes",
+              "no \"Load weight %s\" line: the bytes sglang handed the "
+              "configurator cannot be read back",
+              !r->free_before_gib.set ? "begin. avail mem=" : "end. avail mem=");
+        return kvplan__ok(err);
+    }
+    if (!out->fraction_from_log && !out->modelled) {
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "mem_fraction_static",
+              "the log prints no mem_fraction_static and kvplan's rule "
+              "could not be applied");
+        return kvplan__ok(err);
+    }
+    /* the interval: the printed figures are within 0.005 GiB */
+    double f = out->mem_fraction_static;
+    double b = r->free_before_gib.value, a = r->free_after_gib.value;
+    if (o.gpu.total_mib / 1024.0 < b + 0.005)
+        infer_gpu(b, &o.gpu); /* a GPU smaller than the log's free memory */
+    o.mem_fraction_static = (kvplan_opt_double){f, true};
+    double ends[2][2] = {{b + 0.005, a - 0.005}, {b - 0.005, a + 0.005}};
+    int64_t tokens[2], avail[2];
+    for (int i = 0; i < 2; i++) {
+        double rest = ends[i][1] - ends[i][0] * (1 - f);
+        avail[i] = rest > 0 ? (int64_t)(rest * GIB) : 0;
+        kvplan_status st = plan_at(m, &o, ends[i][0], ends[i][1], work, &e);
+        if (st == KVPLAN_NOT_ENOUGH_MEMORY) {
+            tokens[i] = 0;
+        } else if (st != KVPLAN_OK) {
+            cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "tokens", "%s",
+                  e.message);
+            return kvplan__ok(err);
+        } else {
+            tokens[i] = work->max_total_num_tokens;
+            avail[i] = work->stages[work->binding_stage].available_bytes;
+        }
+    }
+    out->interval = true;
+    out->available_lo = avail[0];
+    out->available_hi = avail[1];
+    out->tokens_lo = tokens[0];
+    out->tokens_hi = tokens[1];
+    if (!out->logged_tokens.set) {
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "tokens",
+              "no \"max_total_num_tokens=\" or \"#tokens:\" line: nothing "
+              "to compare the interval with");
+        return kvplan__ok(err);
+    }
+    int64_t n = out->logged_tokens.value;
+    out->inside = n >= out->tokens_lo && n <= out->tokens_hi;
+    if (!out->inside) {
+        if (r->args.speculative_algorithm[0] != '\0')
+            cause(out, KVPLAN_CAUSE_SPECULATIVE, "tokens",
+                  "the log's %lld tokens lie outside [%lld, %lld] and it "
+                  "runs %s: its draft's KV is sized with the log's draft "
+                  "model, which kvplan did not load (pass "
+                  "--speculative-draft-model-path)",
+                  (long long)n, (long long)out->tokens_lo,
+                  (long long)out->tokens_hi, r->args.speculative_algorithm);
+        else
+            cause(out, KVPLAN_CAUSE_OUTSIDE, "tokens",
+                  "the log's %lld tokens lie outside [%lld, %lld]: its "
+                  "sglang sized the pool by a rule kvplan does not follow "
+                  "(a flag the log cut, or another version's)",
+                  (long long)n, (long long)out->tokens_lo,
+                  (long long)out->tokens_hi);
+    }
+    return kvplan__ok(err);
+}

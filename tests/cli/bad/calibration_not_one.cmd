@@ -1,0 +1,2 @@
+--calibration
+@DATA@/bad/not-an-object.json

@@ -1,0 +1,4 @@
+log
+@DATA@/../logs/01-meta-llama-3-1-8b-instruct.log
+--page-size
+-3

@@ -1,0 +1,2 @@
+log
+@DATA@/no-such.log

@@ -1,0 +1,2 @@
+log
+@DATA@/bad/empty.json

@@ -1,0 +1,2 @@
+log
+@DATA@/../logs/14-kimi-k2-5.log
