@@ -466,6 +466,14 @@ int cli_cmd_log(int argc, char **argv)
             fprintf(stderr, "kvplan log: --calibrate needs the log's \"Load "
                             "weight begin\" and \"Load weight end\" lines\n");
             rc = CLI_EXIT_BAD_INPUT;
+        } else if (o.gpu.total_mib / 1024.0 < r->free_before_gib.value) {
+            fprintf(stderr,
+                    "kvplan log: --calibrate: the %s (%.2f GiB) is smaller "
+                    "than the %.2f GiB the log saw free: name the GPU it ran "
+                    "on with --gpu\n",
+                    o.gpu.name, o.gpu.total_mib / 1024.0,
+                    r->free_before_gib.value);
+            rc = CLI_EXIT_BAD_INPUT;
         } else if (cli_calibration_write(calibrate, path, r, &o,
                                          x->gpu_inferred,
                                          model_name ? model_name : "") != 0) {

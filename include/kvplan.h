@@ -1012,7 +1012,9 @@ typedef enum kvplan_log_cause_code {
     KVPLAN_CAUSE_OLDER_RULES,      /* the log's sglang follows another rule */
     KVPLAN_CAUSE_SPECULATIVE,      /* a speculative draft sized another way */
     KVPLAN_CAUSE_WEIGHTS,          /* the weights differ from the estimate */
-    KVPLAN_CAUSE_OUTSIDE           /* the count is outside, cause unknown */
+    KVPLAN_CAUSE_OUTSIDE,          /* the count is outside, cause unknown */
+    KVPLAN_CAUSE_GPU_MISMATCH      /* the GPU named holds less than the log
+                                      saw free: it ran on another */
 } kvplan_log_cause_code;
 
 /* "model_not_planned", "missing_reading", ...; "?" out of range. */

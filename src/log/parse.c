@@ -120,6 +120,13 @@ static bool double_after(span l, const char *key, double *out)
     return parse_double(&p, l.end, out);
 }
 
+/* A GiB figure: one a GPU can have, 0 to 2^20 GiB (a PiB); anything else
+ * is not read (a garbled line must not become a budget). */
+static bool gib_after(span l, const char *key, double *out)
+{
+    return double_after(l, key, out) && *out >= 0 && *out <= 1048576.0;
+}
+
 static bool int_after(span l, const char *key, int64_t *out)
 {
     const char *k = find_word(l.s, l.end, key);
@@ -351,14 +358,14 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     } else if (find(l.s, l.end, "Load weight begin.") != NULL) {
         /* the target's: a draft loads after it (its free memory is not
          * the one the budget subtracts from) */
-        if (!st->loaded && double_after(l, "avail mem=", &x))
+        if (!st->loaded && gib_after(l, "avail mem=", &x))
             set_min(&r->free_before_gib, x);
     } else if (find(l.s, l.end, "Load weight end.") != NULL) {
         st->loaded = true;
         /* the last load's free memory: after target and draft */
-        if (double_after(l, "avail mem=", &x))
+        if (gib_after(l, "avail mem=", &x))
             set_min(&r->free_after_gib, x);
-        if (double_after(l, "mem usage=", &x))
+        if (gib_after(l, "mem usage=", &x))
             set_max(&r->weights_gib, x);
         if (r->model_class[0] == '\0') /* the target's, not a draft's */
             word_after(l, "type=", r->model_class, sizeof r->model_class);
@@ -366,19 +373,19 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
             word_after(l, "dtype=torch.", r->model_dtype,
                        sizeof r->model_dtype);
     } else if (find(l.s, l.end, "Init torch distributed ends.") != NULL) {
-        if (double_after(l, "mem usage=", &x))
+        if (gib_after(l, "mem usage=", &x))
             set_max(&r->distributed_gib, x);
     } else if (find(l.s, l.end, "KV Cache is allocated.") != NULL) {
         if (int_after(l, "#tokens:", &n))
             r->kv_tokens = (kvplan_opt_int){n, true};
-        if (double_after(l, "K size:", &x))
+        if (gib_after(l, "K size:", &x))
             r->k_size_gib = (kvplan_opt_double){x, true};
-        if (double_after(l, "V size:", &x))
+        if (gib_after(l, "V size:", &x))
             r->v_size_gib = (kvplan_opt_double){x, true};
-        if (double_after(l, "KV size:", &x))
+        if (gib_after(l, "KV size:", &x))
             r->kv_size_gib = (kvplan_opt_double){x, true};
     } else if (find(l.s, l.end, "Memory pool end.") != NULL) {
-        if (double_after(l, "avail mem=", &x))
+        if (gib_after(l, "avail mem=", &x))
             set_min(&r->pool_end_gib, x);
     } else if (find(l.s, l.end, "Using KV cache dtype:") != NULL) {
         word_after(l, "dtype: torch.", r->kv_dtype, sizeof r->kv_dtype);

@@ -22,12 +22,12 @@
 static const char *const cause_names[] = {
     NULL,           "model_not_planned", "missing_reading", "flag_not_shown",
     "busy_gpu",     "older_rules",       "speculative",     "weights",
-    "outside"};
+    "outside",      "gpu_mismatch"};
 
 const char *kvplan_log_cause_name(kvplan_log_cause_code code)
 {
     return code >= KVPLAN_CAUSE_MODEL_NOT_PLANNED &&
-                   code <= KVPLAN_CAUSE_OUTSIDE
+                   code <= KVPLAN_CAUSE_GPU_MISMATCH
                ? cause_names[code]
                : "?";
 }
@@ -141,6 +141,13 @@ static bool infer_gpu(double gib, kvplan_gpu *gpu)
             *gpu = g;
             found = true;
         }
+    }
+    if (!found) { /* larger than any preset: the largest, made to fit */
+        for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++)
+            if (i == 0 || g.total_mib > gpu->total_mib)
+                *gpu = g;
+        gpu->total_mib = (gib + 1) * 1024;
+        snprintf(gpu->name, sizeof gpu->name, "custom");
     }
     return found;
 }
@@ -257,8 +264,7 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
     if (!o.gpu_set) {
         /* the log names no GPU: the smallest that holds its free memory */
         double gib = r->free_before_gib.set ? r->free_before_gib.value : 0;
-        if (!infer_gpu(gib, &o.gpu))
-            kvplan_gpu_preset_at(0, &o.gpu);
+        infer_gpu(gib, &o.gpu);
         o.gpu_set = true;
         inferred = true;
     }
@@ -310,8 +316,14 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
     /* the interval: the printed figures are within 0.005 GiB */
     double f = out->mem_fraction_static;
     double b = r->free_before_gib.value, a = r->free_after_gib.value;
-    if (o.gpu.total_mib / 1024.0 < b + 0.005)
-        infer_gpu(b, &o.gpu); /* a GPU smaller than the log's free memory */
+    if (o.gpu.total_mib / 1024.0 < b + 0.005) {
+        cause(out, KVPLAN_CAUSE_GPU_MISMATCH, "free_before",
+              "the %s has %.2f GiB, less than the %.2f GiB the log saw free "
+              "before loading: the log ran on another GPU; the interval "
+              "uses the smallest preset that holds it",
+              o.gpu.name, o.gpu.total_mib / 1024.0, b);
+        infer_gpu(b, &o.gpu);
+    }
     o.mem_fraction_static = (kvplan_opt_double){f, true};
     double ends[2][2] = {{b + 0.005, a - 0.005}, {b - 0.005, a + 0.005}};
     int64_t tokens[2], avail[2];
