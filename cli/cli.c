@@ -3,6 +3,7 @@
  * one error printer (cli.h).
  */
 #include "cli.h"
+#include "jsonout.h"
 
 #include <stdio.h>
 
@@ -24,4 +25,23 @@ int cli_fail(const kvplan_error *err)
 {
     fprintf(stderr, "kvplan: %s\n", err->message);
     return cli_exit_for(err->code);
+}
+
+int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
+{
+    if (!json) {
+        fprintf(stderr, "%s: %s\n", who, err->message);
+        return rc;
+    }
+    json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
+                          kvplan_status_name(err->code), "field",
+                          err->field[0] ? cli_json_text(err->field)
+                                        : json_null(),
+                          "message", cli_json_text(err->message),
+                          "exit_status", rc);
+    if (o == NULL || cli_json_write(o, stdout) != 0 ||
+        fputc('\n', stdout) == EOF)
+        rc = CLI_EXIT_INTERNAL;
+    json_decref(o);
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }

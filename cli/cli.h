@@ -30,6 +30,11 @@ int cli_exit_for(kvplan_status st);
 /* Prints "kvplan: MESSAGE" on standard error; returns the exit status. */
 int cli_fail(const kvplan_error *err);
 
+/* An error of command `who` ("kvplan", "kvplan log"): "WHO: MESSAGE" on
+ * standard error, or under --json an object on standard output (error,
+ * field, message, exit_status). Returns `rc`. */
+int cli_error(const char *who, const kvplan_error *err, int rc, bool json);
+
 /* The commands (argv as main's). */
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_pools(int argc, char **argv);

@@ -358,21 +358,7 @@ static int usage(FILE *out)
 
 static int fail(const kvplan_error *err, int rc, bool json)
 {
-    if (!json) {
-        fprintf(stderr, "kvplan log: %s\n", err->message);
-        return rc;
-    }
-    json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
-                          kvplan_status_name(err->code), "field",
-                          err->field[0] ? cli_json_text(err->field)
-                                        : json_null(),
-                          "message", cli_json_text(err->message),
-                          "exit_status", rc);
-    if (o == NULL || cli_json_write(o, stdout) != 0 ||
-        fputc('\n', stdout) == EOF)
-        rc = CLI_EXIT_INTERNAL;
-    json_decref(o);
-    return rc;
+    return cli_error("kvplan log", err, rc, json);
 }
 
 int cli_cmd_log(int argc, char **argv)

@@ -41,26 +41,9 @@ static void measure_weights(cli_args *cli)
         cli->options.draft_weight_bytes = (kvplan_opt_int){bytes, true};
 }
 
-/* An error: "kvplan: MESSAGE" on standard error, or under --json an
- * object on standard output (error, field, message, exit_status).
- * Returns `rc`. */
 static int fail(const kvplan_error *err, int rc, bool json)
 {
-    if (!json) {
-        fprintf(stderr, "kvplan: %s\n", err->message);
-        return rc;
-    }
-    json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
-                          kvplan_status_name(err->code), "field",
-                          err->field[0] ? cli_json_text(err->field)
-                                        : json_null(),
-                          "message", cli_json_text(err->message),
-                          "exit_status", rc);
-    if (o == NULL || cli_json_write(o, stdout) != 0 ||
-        fputc('\n', stdout) == EOF)
-        rc = CLI_EXIT_INTERNAL;
-    json_decref(o);
-    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return cli_error("kvplan", err, rc, json);
 }
 
 /* The plan's warnings, and sglang's flags that change memory in ways
