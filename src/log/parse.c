@@ -47,6 +47,19 @@ static const char *find_word(const char *s, const char *end,
     return NULL;
 }
 
+/* Decimal digits at *s into *num (at most 17 of them with *count, the
+ * digits already taken); how many were read, or -1 past 17. */
+static int digits(const char **s, const char *end, int64_t *num, int *count)
+{
+    int n = 0;
+    for (; *s < end && **s >= '0' && **s <= '9'; (*s)++, n++) {
+        if (++*count > 17)
+            return -1;
+        *num = *num * 10 + (**s - '0');
+    }
+    return n;
+}
+
 /* A decimal number at *p: [-]digits[.digits], at most 17 digits in all,
  * as the double nearest to it (one correctly rounded division, the value
  * strtod gives, without its locale). Advances *p past it. */
@@ -56,25 +69,13 @@ static bool parse_double(const char **p, const char *end, double *out)
     bool neg = s < end && *s == '-';
     s += neg;
     int64_t num = 0;
-    int digits = 0, frac = 0;
-    bool any = false;
-    while (s < end && *s >= '0' && *s <= '9') {
-        if (++digits > 17)
-            return false;
-        num = num * 10 + (*s++ - '0');
-        any = true;
-    }
-    if (s < end && *s == '.') {
+    int count = 0, whole = digits(&s, end, &num, &count), frac = 0;
+    if (whole >= 0 && s < end && *s == '.') {
         s++;
-        while (s < end && *s >= '0' && *s <= '9') {
-            if (++digits > 17)
-                return false;
-            num = num * 10 + (*s++ - '0');
-            frac++;
-            any = true;
-        }
+        frac = digits(&s, end, &num, &count);
     }
-    if (!any || num > ((int64_t)1 << 53))
+    if (whole < 0 || frac < 0 || whole + frac == 0 ||
+        num > ((int64_t)1 << 53))
         return false;
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                    1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
