@@ -1,7 +1,8 @@
 /*
  * test_noalloc.c: the compute calls allocate nothing, as the header says:
  * kvplan_model_rank, kvplan_configurator_init, the three pool calls and
- * kvplan_plan_compute, on models of every configurator family, counted
+ * kvplan_plan_compute, and the log reader (parse, options, reconcile), on
+ * models of every configurator family, counted
  * with the GNU linker's --wrap over malloc, calloc and realloc (the
  * library is linked statically into this test). Loading a model may
  * allocate; the hot calls after it may not.
@@ -73,6 +74,21 @@ int main(void)
             kvplan_calculate_pool_sizes(&c, 1, 64, &pc, &err); /* fails */
         }
         CHECK_INT(kvplan_plan_compute(m, &o, plan, &err), KVPLAN_OK);
+        /* a log read and reconciled (docs/log.md) */
+        static const char log[] =
+            "server_args=ServerArgs(tp_size=8, mem_fraction_static=0.85)\n"
+            "[2026-01-01 00:00:00 TP0] Load weight begin. avail mem=138.50 "
+            "GB\n[2026-01-01 00:00:09 TP0] Load weight end. type=X, avail "
+            "mem=60.00 GB, mem usage=78.50 GB.\n"
+            "[2026-01-01 00:00:10 TP0] KV Cache is allocated. #tokens: 1000\n";
+        kvplan_log_readings lr;
+        kvplan_log_result lx;
+        kvplan_plan_options lo;
+        kvplan_plan_options_init(&lo);
+        CHECK_INT(kvplan_log_parse(log, sizeof log - 1, &lr, &err), KVPLAN_OK);
+        CHECK_INT(kvplan_log_options(&lr, &lo, &err), KVPLAN_OK);
+        CHECK_INT(kvplan_log_reconcile(m, NULL, &lr, &lo, plan, &lx, &err),
+                  KVPLAN_OK);
         o.mem_fraction_static = (kvplan_opt_double){0.01, true};
         kvplan_plan_compute(m, &o, plan, &err); /* does not fit */
         if (allocations != before)
