@@ -145,6 +145,16 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                x->gpu_inferred ? "inferred: the smallest preset holding the "
                                  "log's free memory; pass --gpu"
                                : "given");
+    if (r->num_rank_readings > 1) {
+        printf("free before / after loading per rank, GiB:");
+        for (size_t i = 0; i < r->num_rank_readings; i++) {
+            const kvplan_log_rank *k = &r->rank_readings[i];
+            printf("%s TP%lld %.2f/%.2f", i % 4 == 0 ? "\n " : ",",
+                   (long long)k->rank, k->free_before_gib.value,
+                   k->free_after_gib.value);
+        }
+        printf("\n");
+    }
     if (x->interval || x->modelled)
         printf("mem_fraction_static: %.4g (%s)\n", x->mem_fraction_static,
                x->fraction_from_log ? "the log's" : "kvplan's rule");
@@ -255,6 +265,20 @@ static json_t *text_or_null(const char *s)
     return s[0] ? cli_json_text(s) : json_null();
 }
 
+static json_t *ranks_json(const kvplan_log_readings *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < r->num_rank_readings; i++) {
+        const kvplan_log_rank *k = &r->rank_readings[i];
+        json_array_append_new(
+            a, json_pack("{s:I, s:o, s:o, s:o}", "rank", (json_int_t)k->rank,
+                         "free_before_gib", opt_d(k->free_before_gib),
+                         "free_after_gib", opt_d(k->free_after_gib),
+                         "weights_gib", opt_d(k->weights_gib)));
+    }
+    return a;
+}
+
 static json_t *readings_json(const kvplan_log_readings *r)
 {
     const kvplan_log_args *a = &r->args;
@@ -280,7 +304,7 @@ static json_t *readings_json(const kvplan_log_readings *r)
         opt_b(a->disable_radix_cache), "is_embedding", opt_b(a->is_embedding));
     return json_pack(
         "{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
         "lines", (json_int_t)r->lines, "lines_read", (json_int_t)r->lines_used,
         "ranks", (json_int_t)r->ranks, "date", text_or_null(r->date),
         "free_before_gib", opt_d(r->free_before_gib), "free_after_gib",
@@ -294,7 +318,7 @@ static json_t *readings_json(const kvplan_log_readings *r)
         opt_i(r->max_running_requests), "context_len", opt_i(r->context_len),
         "model_class", text_or_null(r->model_class), "model_dtype",
         text_or_null(r->model_dtype), "kv_dtype", text_or_null(r->kv_dtype),
-        "server_args", args);
+        "server_args", args, "per_rank", ranks_json(r));
 }
 
 static json_t *result_json(const kvplan_log_readings *r, const char *model,

@@ -953,6 +953,15 @@ typedef struct kvplan_log_args {
     kvplan_opt_int disable_radix_cache, is_embedding;
 } kvplan_log_args;
 
+/* One rank's readings, where the log prefixes its lines "TPn". */
+typedef struct kvplan_log_rank {
+    int64_t rank;                      /* n of "TPn" */
+    kvplan_opt_double free_before_gib, free_after_gib, weights_gib;
+} kvplan_log_rank;
+
+/* The ranks listed one by one (the minimum and maximum cover them all). */
+#define KVPLAN_LOG_MAX_RANKS 64
+
 /* What a log printed. A reading is set only where a line printed it: a
  * missing line is reported as missing, never defaulted. GiB figures are
  * as printed (2 decimals; sglang says "GB"); over ranks (TP0..TPn) the
@@ -979,6 +988,9 @@ typedef struct kvplan_log_readings {
     char model_dtype[24];              /* "dtype=torch.bfloat16": "bfloat16" */
     char kv_dtype[24];                 /* "Using KV cache dtype: torch.X" */
     kvplan_log_args args;
+    /* per rank, in the order first met (the first 64 ranks) */
+    size_t num_rank_readings;
+    kvplan_log_rank rank_readings[KVPLAN_LOG_MAX_RANKS];
 } kvplan_log_readings;
 
 /*

@@ -217,6 +217,14 @@ static void test_parser(void)
     CHECK_DOUBLE(r.kv_size_gib.value, 12.34);
     CHECK_INT(r.kv_tokens.value, 1234);
     CHECK_INT(r.ranks, 2);
+    CHECK_INT(r.num_rank_readings, 2);
+    CHECK_INT(r.rank_readings[0].rank, 1);
+    CHECK_DOUBLE(r.rank_readings[0].free_before_gib.value, 70.5);
+    CHECK(!r.rank_readings[0].free_after_gib.set);
+    CHECK_INT(r.rank_readings[1].rank, 0);
+    CHECK_DOUBLE(r.rank_readings[1].free_before_gib.value, 70.25); /* not
+                                                                      the draft's 50 */
+    CHECK_DOUBLE(r.rank_readings[1].free_after_gib.value, 49.0);
     CHECK_STR(r.date, "2026-01-02");
     CHECK_STR(r.model_class, "X");
     CHECK_STR(r.model_dtype, "float16");
@@ -274,6 +282,47 @@ static void test_parser(void)
 
 /* kvplan log --calibrate, then a plan with it: the context and weights
  * measured, and the log's count come back. */
+/* Kimi-K2.5's eight ranks, each as printed; and an unbalanced rank */
+static void test_ranks(const char *dir)
+{
+    kvplan_log_readings r;
+    if (!read_log(dir, "14-kimi-k2-5.log", &r))
+        return;
+    CHECK_INT(r.num_rank_readings, 8);
+    double before[8], after[8];
+    for (size_t i = 0; i < r.num_rank_readings; i++) {
+        before[r.rank_readings[i].rank & 7] = r.rank_readings[i].free_before_gib.value;
+        after[r.rank_readings[i].rank & 7] = r.rank_readings[i].free_after_gib.value;
+    }
+    CHECK_DOUBLE(before[1], 283.96);
+    CHECK_DOUBLE(after[1], 210.38);
+    CHECK_DOUBLE(before[3], 283.53);
+    CHECK_DOUBLE(after[3], 209.96);
+    CHECK_DOUBLE(before[4], 283.68);
+    CHECK_DOUBLE(after[0], 209.98);
+    CHECK_INT(kvplan_log_parse("[d TP0] Load weight begin. avail mem=70.00 GB\n"
+                               "[d TP1] Load weight begin. avail mem=50.00 GB\n"
+                               "[d TP0] Load weight end. avail mem=60.00 GB\n"
+                               "[d TP1] Load weight end. avail mem=40.00 GB\n",
+                               180, &r, NULL),
+              KVPLAN_OK);
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    kvplan_plan *work = malloc(sizeof *work);
+    kvplan_log_result x;
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    o.server.tp_size = 2;
+    CHECK_INT(kvplan_log_reconcile(m, NULL, &r, &o, work, &x, NULL), KVPLAN_OK);
+    bool named = false;
+    for (size_t i = 0; i < x.num_causes; i++)
+        named |= x.causes[i].code == KVPLAN_CAUSE_BUSY_GPU &&
+                 strstr(x.causes[i].text, "TP1 had 50.00") != NULL;
+    CHECK(named);
+    kvplan_model_free(m);
+    free(work);
+}
+
 static void test_calibration(const char *dir)
 {
     kvplan_log_readings r;
@@ -336,6 +385,7 @@ int main(int argc, char **argv)
     }
     test_parser();
     test_calibration(argv[1]);
+    test_ranks(argv[1]);
     char path[4096];
     snprintf(path, sizeof path, "%s/cases.tsv", argv[1]);
     FILE *cases = fopen(path, "r");

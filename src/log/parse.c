@@ -345,8 +345,28 @@ static void read_server_args(kvplan_log_args *a, const char *p,
 /* What the scan carries from line to line. */
 typedef struct scan {
     uint8_t seen[KVPLAN__LOG_MAX_RANKS / 8]; /* the ranks met */
-    bool loaded; /* a "Load weight end" met: later begins are a draft's */
+    /* a "Load weight end" met (on the log, on each listed rank): later
+     * begins are a draft's */
+    bool loaded;
+    bool rank_loaded[KVPLAN_LOG_MAX_RANKS];
 } scan;
+
+/* The listed slot of `rank`: its own, a new one while there is room, or
+ * NULL (no rank, or past the 64 listed). */
+static kvplan_log_rank *rank_slot(kvplan_log_readings *r, int64_t rank)
+{
+    if (rank < 0)
+        return NULL;
+    for (size_t i = 0; i < r->num_rank_readings; i++)
+        if (r->rank_readings[i].rank == rank)
+            return &r->rank_readings[i];
+    if (r->num_rank_readings == KVPLAN_LOG_MAX_RANKS)
+        return NULL;
+    kvplan_log_rank *s = &r->rank_readings[r->num_rank_readings++];
+    memset(s, 0, sizeof *s);
+    s->rank = rank;
+    return s;
+}
 
 static void read_line(kvplan_log_readings *r, span l, scan *st)
 {
@@ -354,20 +374,38 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     const char *sa = find(l.s, l.end, "ServerArgs(");
     double x;
     int64_t n;
+    bool begin = false, end = false;
+    if (sa == NULL) {
+        begin = find(l.s, l.end, "Load weight begin.") != NULL;
+        end = !begin && find(l.s, l.end, "Load weight end.") != NULL;
+    }
+    kvplan_log_rank *slot = begin || end ? rank_slot(r, line_rank(l)) : NULL;
+    bool *loaded = slot != NULL
+                       ? &st->rank_loaded[slot - r->rank_readings]
+                       : &st->loaded;
     if (sa != NULL) {
         read_server_args(&r->args, sa + strlen("ServerArgs("), l.end);
-    } else if (find(l.s, l.end, "Load weight begin.") != NULL) {
+    } else if (begin) {
         /* the target's: a draft loads after it (its free memory is not
          * the one the budget subtracts from) */
-        if (!st->loaded && gib_after(l, "avail mem=", &x))
+        if (!*loaded && gib_after(l, "avail mem=", &x)) {
             set_min(&r->free_before_gib, x);
-    } else if (find(l.s, l.end, "Load weight end.") != NULL) {
-        st->loaded = true;
+            if (slot != NULL)
+                set_min(&slot->free_before_gib, x);
+        }
+    } else if (end) {
+        *loaded = true;
         /* the last load's free memory: after target and draft */
-        if (gib_after(l, "avail mem=", &x))
+        if (gib_after(l, "avail mem=", &x)) {
             set_min(&r->free_after_gib, x);
-        if (gib_after(l, "mem usage=", &x))
+            if (slot != NULL)
+                set_min(&slot->free_after_gib, x);
+        }
+        if (gib_after(l, "mem usage=", &x)) {
             set_max(&r->weights_gib, x);
+            if (slot != NULL)
+                set_max(&slot->weights_gib, x);
+        }
         if (r->model_class[0] == '\0') /* the target's, not a draft's */
             word_after(l, "type=", r->model_class, sizeof r->model_class);
         if (r->model_dtype[0] == '\0')

@@ -229,6 +229,29 @@ static void compare_modelled(const kvplan_model *m,
               log_w, est, diff);
 }
 
+/* sglang's own check at TP > 1: a rank with less than 90 % of another's
+ * free memory before loading is "unbalanced" (another process on it). */
+static void unbalanced(const kvplan_log_readings *r, kvplan_log_result *out)
+{
+    const kvplan_log_rank *lo = NULL, *hi = NULL;
+    for (size_t i = 0; i < r->num_rank_readings; i++) {
+        const kvplan_log_rank *k = &r->rank_readings[i];
+        if (!k->free_before_gib.set)
+            continue;
+        if (lo == NULL || k->free_before_gib.value < lo->free_before_gib.value)
+            lo = k;
+        if (hi == NULL || k->free_before_gib.value > hi->free_before_gib.value)
+            hi = k;
+    }
+    if (lo != NULL && lo->free_before_gib.value < 0.9 * hi->free_before_gib.value)
+        cause(out, KVPLAN_CAUSE_BUSY_GPU, "free_before",
+              "TP%lld had %.2f GiB free before loading, below 90 %% of "
+              "TP%lld's %.2f GiB: sglang calls the ranks unbalanced (another "
+              "process on that GPU), and the least free rank sizes them all",
+              (long long)lo->rank, lo->free_before_gib.value,
+              (long long)hi->rank, hi->free_before_gib.value);
+}
+
 kvplan_status kvplan_log_reconcile(const kvplan_model *m,
                                    const char *model_error,
                                    const kvplan_log_readings *r,
@@ -300,6 +323,7 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
     out->gpu_inferred = inferred;
     if (out->modelled)
         compare_modelled(m, r, &o, inferred, out);
+    unbalanced(r, out);
     if (!r->free_before_gib.set || !r->free_after_gib.set) {
         cause(out, KVPLAN_CAUSE_MISSING_READING, "available_bytes",
               "no \"Load weight %s\" line: the bytes sglang handed the "
