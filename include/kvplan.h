@@ -1007,7 +1007,8 @@ KVPLAN_API kvplan_status kvplan_log_parse(const char *text, size_t len,
 /*
  * The plan options the log's server arguments give: each printed flag
  * over `options` (initialized by the caller: a GPU, other flags), the
- * rest left as they are. String options point into `readings`, which
+ * rest left as they are; without a printed tp_size, the ranks its TPn
+ * prefixes count. String options point into `readings`, which
  * must outlive them. KVPLAN_INVALID_ARGUMENT names a server argument
  * kvplan does not know the value of ("--kv-cache-dtype").
  */

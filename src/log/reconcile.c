@@ -57,6 +57,8 @@ kvplan_status kvplan_log_options(const kvplan_log_readings *r,
     kvplan_server_args *s = &o->server;
     if (a->tp_size.set)
         s->tp_size = a->tp_size.value;
+    else if (r->ranks > 1)
+        s->tp_size = r->ranks; /* the TPn prefixes count them */
     if (a->pp_size.set)
         s->pp_size = a->pp_size.value;
     if (a->dp_size.set)
@@ -308,6 +310,15 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
         cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model", "%s", e.message);
         return kvplan__ok(err);
     }
+    if (!r->args.present)
+        cause(out, KVPLAN_CAUSE_FLAG_NOT_SHOWN, "server_args",
+              "the log has no server_args line: every flag kvplan did not "
+              "get on its command line is sglang's default%s",
+              r->ranks > 1 ? ", but tp_size, from the log's TPn prefixes" : "");
+    else if (!r->args.tp_size.set && r->ranks > 1)
+        cause(out, KVPLAN_CAUSE_FLAG_NOT_SHOWN, "tp_size",
+              "the log prints no tp_size: %lld ranks from its TPn prefixes",
+              (long long)r->ranks);
     out->fraction_from_log = r->args.mem_fraction_static.set;
     if (out->fraction_from_log) {
         out->mem_fraction_static = r->args.mem_fraction_static.value;

@@ -1,0 +1,4 @@
+log
+-
+--model-path
+kimi-k2.5
