@@ -284,7 +284,8 @@ static json_t *readings_json(const kvplan_log_readings *r)
     const kvplan_log_args *a = &r->args;
     json_t *args = json_pack(
         "{s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+        "s:o}",
         "present", a->present, "model_path", text_or_null(a->model_path),
         "dtype", text_or_null(a->dtype), "kv_cache_dtype",
         text_or_null(a->kv_cache_dtype), "quantization",
@@ -301,10 +302,15 @@ static json_t *readings_json(const kvplan_log_readings *r)
         opt_i(a->cuda_graph_max_bs), "enable_dp_attention",
         opt_b(a->enable_dp_attention), "disable_cuda_graph",
         opt_b(a->disable_cuda_graph), "disable_radix_cache",
-        opt_b(a->disable_radix_cache), "is_embedding", opt_b(a->is_embedding));
+        opt_b(a->disable_radix_cache), "is_embedding", opt_b(a->is_embedding),
+        "ep_size", opt_i(a->ep_size), "speculative_draft_model_path",
+        text_or_null(a->speculative_draft_model_path), "speculative_num_steps",
+        opt_i(a->speculative_num_steps), "speculative_eagle_topk",
+        opt_i(a->speculative_eagle_topk), "speculative_num_draft_tokens",
+        opt_i(a->speculative_num_draft_tokens));
     return json_pack(
         "{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
         "lines", (json_int_t)r->lines, "lines_read", (json_int_t)r->lines_used,
         "ranks", (json_int_t)r->ranks, "date", text_or_null(r->date),
         "free_before_gib", opt_d(r->free_before_gib), "free_after_gib",
@@ -316,6 +322,7 @@ static json_t *readings_json(const kvplan_log_readings *r)
         opt_i(r->max_total_num_tokens), "max_prefill_tokens",
         opt_i(r->max_prefill_tokens), "max_running_requests",
         opt_i(r->max_running_requests), "context_len", opt_i(r->context_len),
+        "available_gpu_mem_gib", opt_d(r->available_gpu_mem_gib),
         "model_class", text_or_null(r->model_class), "model_dtype",
         text_or_null(r->model_dtype), "kv_dtype", text_or_null(r->kv_dtype),
         "server_args", args, "per_rank", ranks_json(r));

@@ -984,6 +984,7 @@ typedef struct kvplan_log_readings {
     /* the closing line: "max_total_num_tokens=N, ..." */
     kvplan_opt_int max_total_num_tokens, max_prefill_tokens;
     kvplan_opt_int max_running_requests, context_len;
+    kvplan_opt_double available_gpu_mem_gib; /* its "available_gpu_mem=" */
     char model_class[96];              /* "type=LlamaForCausalLM" */
     char model_dtype[24];              /* "dtype=torch.bfloat16": "bfloat16" */
     char kv_dtype[24];                 /* "Using KV cache dtype: torch.X" */

@@ -36,7 +36,7 @@ int main(void)
         {"kvplan_budget", sizeof(kvplan_budget), 2248},
         {"kvplan_plan", sizeof(kvplan_plan), 85600},
         {"kvplan_log_args", sizeof(kvplan_log_args), 960},
-        {"kvplan_log_readings", sizeof(kvplan_log_readings), 4944},
+        {"kvplan_log_readings", sizeof(kvplan_log_readings), 4960},
         {"kvplan_log_rank", sizeof(kvplan_log_rank), 56},
         {"kvplan_log_cause", sizeof(kvplan_log_cause), 260},
         {"kvplan_log_result", sizeof(kvplan_log_result), 2320},

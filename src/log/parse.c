@@ -437,6 +437,8 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
             r->max_running_requests = (kvplan_opt_int){n, true};
         if (int_after(l, "context_len=", &n))
             r->context_len = (kvplan_opt_int){n, true};
+        if (gib_after(l, "available_gpu_mem=", &x))
+            r->available_gpu_mem_gib = (kvplan_opt_double){x, true};
     } else {
         used = false;
     }

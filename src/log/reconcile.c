@@ -335,6 +335,14 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
     if (out->modelled)
         compare_modelled(m, r, &o, inferred, out);
     unbalanced(r, out);
+    if (out->modelled && r->max_running_requests.set &&
+        r->max_running_requests.value == out->max_running_requests + 1)
+        cause(out, KVPLAN_CAUSE_OLDER_RULES, "max_running_requests",
+              "the log's %lld is kvplan's %lld plus one: its build printed "
+              "the req_to_token pool's size (max_num_reqs + 1, slot 0 a "
+              "padding slot) where the reference prints the requests",
+              (long long)r->max_running_requests.value,
+              (long long)out->max_running_requests);
     if (!r->free_before_gib.set || !r->free_after_gib.set) {
         cause(out, KVPLAN_CAUSE_MISSING_READING, "available_bytes",
               "no \"Load weight %s\" line: the bytes sglang handed the "
