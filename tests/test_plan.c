@@ -399,6 +399,15 @@ static void test_options_checked(void)
         CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_ARGUMENT);
         CHECK_STR(err.field, field[i]);
     }
+    /* fuzz_log's find: ranks beyond int64 in the fraction rule's message
+     * (a signed overflow); refused naming the term that made the reserve */
+    {
+        kvplan_plan_options o = on_gpu("H100-80GB");
+        o.server.tp_size = 5222222222222222222;
+        o.server.pp_size = 3;
+        CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+        CHECK_STR(err.field, "--tp-size");
+    }
     /* sglang's names of the backends are taken */
     kvplan_plan_options o = on_gpu("H100-80GB");
     o.attention_backend = "flashinfer";

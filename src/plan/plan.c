@@ -104,17 +104,19 @@ static kvplan_status fraction(pipeline *p, kvplan_plan *out,
      * at all; name what made the reserve */
     double act = b->activation_mib, graph = b->graph_mib;
     double ranks = (double)s->tp_size * (double)s->pp_size / 8 * 1024;
-    const char *flag = graph >= act && graph > 4096 ? "--cuda-graph-max-bs"
-                       : act > 4096                 ? "--chunked-prefill-size"
-                       : ranks > 4096               ? "--tp-size"
-                                                    : "--gpu-memory";
+    /* the largest term, where it is large */
+    double most = fmax(graph, fmax(act, ranks));
+    const char *flag = most <= 4096     ? "--gpu-memory"
+                       : most == ranks  ? "--tp-size"
+                       : most == graph  ? "--cuda-graph-max-bs"
+                                        : "--chunked-prefill-size";
     KVPLAN__FAIL_IF(
         !(b->mem_fraction_static > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, flag,
         "sglang's rule leaves no mem_fraction_static (%.4g): its reserve of "
-        "%.0f MiB (activations %.0f, cuda graphs %.0f, %lld ranks) is more "
+        "%.0f MiB (activations %.0f, cuda graphs %.0f, %.0f ranks) is more "
         "than the GPU's %.0f MiB; lower %s, or give --mem-fraction-static",
         b->mem_fraction_static, b->reserved_mib, act, graph,
-        (long long)(s->tp_size * s->pp_size), b->gpu_mem_mib, flag);
+        (double)s->tp_size * (double)s->pp_size, b->gpu_mem_mib, flag);
     return KVPLAN_OK;
 }
 
