@@ -18,8 +18,7 @@ int cli_calibration_write(const char *path, const char *source,
                           const char *model)
 {
     double before = r->free_before_gib.value;
-    double weights = r->weights_gib.set ? r->weights_gib.value
-                                        : before - r->free_after_gib.value;
+    double weights = kvplan_log_weights_gib(r).value; /* checked set */
     json_t *doc = json_pack(
         "{s:i, s:o, s:o, s:o, s:b, s:f, s:I, s:I, s:f, s:I, s:I}",
         "kvplan_calibration", 1, "source", cli_json_text(source), "model",

@@ -162,13 +162,7 @@ static void text_report(const char *path, const kvplan_log_readings *r,
     printf("\n  %-26s %14s %27s %12s\n", "", "log", "kvplan", "difference");
     /* the free memory and the weights, GiB */
     const kvplan_opt_double logs[3] = {
-        r->free_before_gib, r->free_after_gib,
-        r->weights_gib.set ? r->weights_gib
-        : r->free_before_gib.set && r->free_after_gib.set
-            ? (kvplan_opt_double){r->free_before_gib.value -
-                                      r->free_after_gib.value,
-                                  true}
-            : (kvplan_opt_double){0, false}};
+        r->free_before_gib, r->free_after_gib, kvplan_log_weights_gib(r)};
     const double mine[3] = {x->free_before_gib, x->free_after_gib,
                             x->weights_gib};
     static const char *const names[3] = {"free before loading, GiB",
@@ -478,8 +472,7 @@ int cli_cmd_log(int argc, char **argv)
     if (calibrate != NULL) {
         kvplan_plan_options o = cli->options;
         o.gpu = x->gpu;
-        if (!r->free_before_gib.set ||
-            (!r->weights_gib.set && !r->free_after_gib.set)) {
+        if (!r->free_before_gib.set || !kvplan_log_weights_gib(r).set) {
             fprintf(stderr, "kvplan log: --calibrate needs the log's \"Load "
                             "weight begin\" and \"Load weight end\" lines\n");
             rc = CLI_EXIT_BAD_INPUT;

@@ -1005,6 +1005,11 @@ KVPLAN_API kvplan_status kvplan_log_parse(const char *text, size_t len,
                                           kvplan_log_readings *out,
                                           kvplan_error *err);
 
+/* One rank's weights as the log shows them, GiB: "mem usage", else the
+ * free memory before loading less after; unset when it shows neither. */
+KVPLAN_API kvplan_opt_double kvplan_log_weights_gib(
+    const kvplan_log_readings *readings);
+
 /*
  * The plan options the log's server arguments give: each printed flag
  * over `options` (initialized by the caller: a GPU, other flags), the

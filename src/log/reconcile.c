@@ -47,6 +47,16 @@ static void cause(kvplan_log_result *out, kvplan_log_cause_code code,
     va_end(ap);
 }
 
+kvplan_opt_double kvplan_log_weights_gib(const kvplan_log_readings *r)
+{
+    if (r == NULL || r->weights_gib.set)
+        return r != NULL ? r->weights_gib : (kvplan_opt_double){0, false};
+    if (r->free_before_gib.set && r->free_after_gib.set)
+        return (kvplan_opt_double){
+            r->free_before_gib.value - r->free_after_gib.value, true};
+    return (kvplan_opt_double){0, false};
+}
+
 kvplan_status kvplan_log_options(const kvplan_log_readings *r,
                                  kvplan_plan_options *o, kvplan_error *err)
 {
@@ -200,13 +210,10 @@ static void compare_modelled(const kvplan_model *m,
                       log, idle - log, o->gpu.name, idle, o->gpu.name);
         }
     }
-    double log_w = r->weights_gib.set ? r->weights_gib.value
-                   : r->free_before_gib.set && r->free_after_gib.set
-                       ? r->free_before_gib.value - r->free_after_gib.value
-                       : -1;
-    if (log_w < 0)
+    kvplan_opt_double shown = kvplan_log_weights_gib(r);
+    if (!shown.set)
         return;
-    double est = out->weights_gib, diff = log_w - est;
+    double log_w = shown.value, est = out->weights_gib, diff = log_w - est;
     if (fabs(diff) <= fmax(0.05, 0.02 * est))
         return;
     /* 2024 builds: a tied embedding loaded twice (lm_head its own copy) */
