@@ -20,6 +20,40 @@ static const char *rounded(double x, char *buf)
     return buf;
 }
 
+/* What binds a capacity figure, in words: "the full pool", "context_len". */
+const char *cli_binding_name(const kvplan_capacity *c, kvplan_limit limit,
+                             size_t pool)
+{
+    return limit == KVPLAN_LIMIT_POOL ? kvplan_pool_kind_name(c->pools[pool].kind)
+                                      : kvplan_limit_name(limit);
+}
+
+void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker)
+{
+    int64_t cost[KVPLAN_MAX_POOLS] = {0};
+    kvplan_request_cost(c, c->context_len, 0, cost, NULL);
+    fprintf(out, "\ncapacity%s:\n", per_worker ? " (per DP worker)" : "");
+    fprintf(out, "  %-12s %14s %14s %6s %14s\n", "pool", "tokens",
+            "bytes/token", "page", "one request");
+    for (size_t i = 0; i < c->num_pools; i++) {
+        const kvplan_pool_info *pl = &c->pools[i];
+        char bpt[32];
+        snprintf(bpt, sizeof bpt, "%.10g", pl->bytes_per_token);
+        fprintf(out, "  %-12s %14lld %14s %6lld %14lld\n",
+                kvplan_pool_kind_name(pl->kind),
+                (long long)pl->capacity_tokens, bpt,
+                (long long)pl->page_size, (long long)cost[i]);
+    }
+    fprintf(out, "  %-26s %lld tokens (%s binds)\n", "longest request",
+            (long long)c->longest_request_tokens,
+            cli_binding_name(c, c->longest_binding, c->longest_pool));
+    fprintf(out, "  %-26s %lld request%s of context_len %lld (%s binds)\n",
+            "concurrency", (long long)c->max_concurrency_at_context_len,
+            c->max_concurrency_at_context_len == 1 ? "" : "s",
+            (long long)c->context_len,
+            cli_binding_name(c, c->binding, c->binding_pool));
+}
+
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *p)
 {
@@ -149,22 +183,14 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)p->max_running_requests,
             s->enable_dp_attention && s->dp_size > 1 ? " (per DP worker)" : "");
     fprintf(out, "  %-26s %lld\n", "context_len", (long long)p->context_len);
-    int64_t full = pools->max_total_num_tokens;
-    fprintf(out, "  %-26s %lld request%s at the full context_len%s\n",
-            "concurrency", (long long)(full / p->context_len),
-            full / p->context_len == 1 ? "" : "s",
-            pools->swa_max_total_num_tokens.set &&
-                    pools->full_max_total_num_tokens.set &&
-                    pools->full_max_total_num_tokens.value > 0
-                ? " (the full-attention pool binds: sliding layers keep "
-                  "only the window)"
-                : "");
     fprintf(out,
             "  %-26s %lld bytes KV (the configurator prices %lld), "
             "%lld req_to_token\n",
             "allocated", (long long)sp->allocation.kv_bytes,
             (long long)sp->allocation.predicted_kv_bytes,
             (long long)sp->allocation.req_to_token_bytes);
+    cli_capacity_text(out, &p->capacity,
+                      s->enable_dp_attention && s->dp_size > 1);
     if (p->num_stages > 1) {
         fprintf(out, "\nPP stages (the cluster takes the minimum):\n");
         for (size_t i = 0; i < p->num_stages; i++) {

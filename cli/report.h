@@ -15,6 +15,13 @@
 /* Bytes per GiB: sglang prints GiB and calls them GB. */
 #define GIB 1073741824.0
 
+/* The capacity section of the report ("one request" is the cost of one
+ * of context_len in each pool), and the name of what binds a figure: a
+ * pool's ("full", "swa") or the limit's ("max_running_requests"). */
+void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker);
+const char *cli_binding_name(const kvplan_capacity *c, kvplan_limit limit,
+                             size_t pool);
+
 /* Writes the human report; returns 0 or -1 on a write error. */
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *plan);
@@ -22,5 +29,9 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 /* The --json document (new reference), or NULL when out of memory. */
 json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                         const kvplan_plan *plan);
+
+/* The plan's "capacity" object (docs/capacity.md), or NULL when out of
+ * memory. */
+json_t *cli_capacity_json(const kvplan_capacity *c);
 
 #endif /* KVPLAN_REPORT_H */

@@ -246,6 +246,43 @@ static json_t *allocated_json(const kvplan_allocation *a)
                      (json_int_t)a->mamba_state_bytes);
 }
 
+json_t *cli_capacity_json(const kvplan_capacity *c)
+{
+    int64_t cost[KVPLAN_MAX_POOLS] = {0};
+    kvplan_request_cost(c, c->context_len, 0, cost, NULL);
+    json_t *pools = json_array();
+    for (size_t i = 0; pools != NULL && i < c->num_pools; i++) {
+        const kvplan_pool_info *p = &c->pools[i];
+        json_t *one = json_pack(
+            "{s:s, s:I, s:f, s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "name",
+            kvplan_pool_kind_name(p->kind), "capacity_tokens",
+            (json_int_t)p->capacity_tokens, "bytes_per_token",
+            p->bytes_per_token, "page_size", (json_int_t)p->page_size,
+            "reserved_tokens", (json_int_t)p->reserved_tokens,
+            "request_cap", (json_int_t)p->request_cap, "tokens_per_unit",
+            p->tokens_per_unit, "units_per_step",
+            (json_int_t)p->units_per_step, "per_request",
+            (json_int_t)p->per_request, "context_len_request_tokens",
+            (json_int_t)cost[i]);
+        if (one == NULL || json_array_append_new(pools, one) != 0) {
+            json_decref(pools);
+            return NULL;
+        }
+    }
+    if (pools == NULL)
+        return NULL;
+    return json_pack(
+        "{s:o, s:I, s:s, s:I, s:s, s:I, s:I}", "pools", pools,
+        "longest_request_tokens", (json_int_t)c->longest_request_tokens,
+        "longest_binding",
+        cli_binding_name(c, c->longest_binding, c->longest_pool),
+        "max_concurrency_at_context_len",
+        (json_int_t)c->max_concurrency_at_context_len, "binding",
+        cli_binding_name(c, c->binding, c->binding_pool),
+        "max_running_requests", (json_int_t)c->max_running_requests,
+        "req_to_token_rows", (json_int_t)c->req_to_token_rows);
+}
+
 static json_t *stages_json(const kvplan_plan *p)
 {
     json_t *stages = json_array();
@@ -308,6 +345,7 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
         json_string(cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype)),
         &bad);
     set(o, "longest_request", json_integer(p->longest_request), &bad);
+    set(o, "capacity", cli_capacity_json(&p->capacity), &bad);
     set(o, "budget", budget_json(cli, p), &bad);
     set(o, "warnings", warnings_json(cli, p), &bad);
     set(o, "ignored_flags", ignored_json(cli), &bad);

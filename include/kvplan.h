@@ -875,6 +875,123 @@ typedef struct kvplan_warning {
 
 #define KVPLAN_MAX_WARNINGS 6
 
+/* ---- Capacity: what the pools hold and what one request costs ------------
+ * docs/capacity.md. Per DP worker, on the binding stage. */
+
+typedef enum kvplan_pool_kind {
+    KVPLAN_POOL_FULL = 1,   /* full-attention KV: every token of a request */
+    KVPLAN_POOL_SWA,        /* sliding-window KV: a request holds its window */
+    KVPLAN_POOL_C4,         /* DeepSeek V4: 1 token per 4 (x the shrink) */
+    KVPLAN_POOL_C128,       /* DeepSeek V4: 1 token per 128 */
+    KVPLAN_POOL_C4_STATE,   /* DeepSeek V4: compress state per SWA page */
+    KVPLAN_POOL_C128_STATE, /* DeepSeek V4: one ring per request */
+    KVPLAN_POOL_MAMBA       /* mamba / linear-attention state slots */
+} kvplan_pool_kind;
+
+/* "full", "swa", "c4", "c128", "c4_state", "c128_state", "mamba"; "?" out
+ * of range. */
+KVPLAN_API const char *kvplan_pool_kind_name(kvplan_pool_kind kind);
+
+/*
+ * One pool. A request of P prompt and D decode tokens, L = P + D rounded
+ * up to the plan's page, costs
+ *
+ *   ceil(min(L, request_cap) / tokens_per_unit) * units_per_step
+ *     + per_request
+ *
+ * of capacity_tokens (the first term only when tokens_per_unit > 0;
+ * request_cap 0 is no cap). reserved_tokens are held back from every
+ * request: the SWA pool's prefill chunks in flight.
+ */
+typedef struct kvplan_pool_info {
+    kvplan_pool_kind kind;
+    int64_t capacity_tokens; /* tokens, or slots for the state pools */
+    int64_t reserved_tokens;
+    /* The configurator's price of one token (slot) of this pool on this
+     * rank, every layer (the full pool's includes the draft's layers and
+     * the DSA indexer; DeepSeek V4's full pool is its bytes per full token,
+     * all pools together); the state pools': as allocated. */
+    double bytes_per_token;
+    int64_t page_size;       /* allocation granule, tokens (slots) */
+    /* the cost rule above */
+    double tokens_per_unit;
+    int64_t request_cap;
+    int64_t units_per_step;
+    int64_t per_request;
+} kvplan_pool_info;
+
+#define KVPLAN_MAX_POOLS 8
+
+/* What bounds a figure. */
+typedef enum kvplan_limit {
+    KVPLAN_LIMIT_NONE = 0,
+    KVPLAN_LIMIT_POOL,                 /* pools[..._pool] */
+    KVPLAN_LIMIT_CONTEXT_LEN,          /* the request length sglang accepts */
+    KVPLAN_LIMIT_MAX_RUNNING_REQUESTS, /* the scheduler's cap */
+    KVPLAN_LIMIT_REQ_TO_TOKEN          /* the request slots' rows */
+} kvplan_limit;
+
+/* "none", "pool", "context_len", "max_running_requests", "req_to_token";
+ * "?" out of range. */
+KVPLAN_API const char *kvplan_limit_name(kvplan_limit limit);
+
+typedef struct kvplan_capacity {
+    size_t num_pools;
+    kvplan_pool_info pools[KVPLAN_MAX_POOLS];
+    int64_t page_size;            /* the plan's: requests are rounded to it */
+    int64_t context_len;
+    int64_t max_running_requests; /* per DP worker */
+    int64_t req_to_token_rows;    /* request slots (PD decode's included) */
+    /* The longest request one worker admits (sglang's max_req_len:
+     * context_len, at most max_total_num_tokens - 1, and what the pools
+     * hold), and what bounds it. */
+    int64_t longest_request_tokens;
+    kvplan_limit longest_binding;
+    size_t longest_pool;
+    /* Requests of context_len tokens running at once, and what bounds it. */
+    int64_t max_concurrency_at_context_len;
+    kvplan_limit binding;
+    size_t binding_pool;
+} kvplan_capacity;
+
+/* The pools' use: tokens (slots) taken in each pool, in the order of
+ * kvplan_capacity.pools, and the requests running. */
+typedef struct kvplan_usage {
+    int64_t running_requests;
+    int64_t used[KVPLAN_MAX_POOLS];
+} kvplan_usage;
+
+typedef struct kvplan_admission {
+    bool admit;
+    kvplan_limit refused_by; /* NONE when admitted */
+    size_t pool;             /* with KVPLAN_LIMIT_POOL */
+    int64_t cost[KVPLAN_MAX_POOLS]; /* the request's, per pool */
+} kvplan_admission;
+
+/*
+ * What a request of `prompt` + `decode` tokens costs in each pool of
+ * `capacity` (the rule of kvplan_pool_info), into cost[0..num_pools).
+ * KVPLAN_INVALID_ARGUMENT for a negative count, KVPLAN_OVERFLOW past 64
+ * bits. Allocation-free and thread-safe.
+ */
+KVPLAN_API kvplan_status kvplan_request_cost(const kvplan_capacity *capacity,
+                                             int64_t prompt, int64_t decode,
+                                             int64_t cost[KVPLAN_MAX_POOLS],
+                                             kvplan_error *err);
+
+/*
+ * May a request of `prompt` + `decode` tokens start now, with the pools
+ * used as `usage` says (NULL: empty)? out->admit, and otherwise what
+ * refuses it: the request length (CONTEXT_LEN), the running requests
+ * (MAX_RUNNING_REQUESTS), or the first pool it would overfill (POOL, by
+ * index). Allocation-free and thread-safe; err only for bad arguments.
+ */
+KVPLAN_API kvplan_status kvplan_admit(const kvplan_capacity *capacity,
+                                      const kvplan_usage *usage,
+                                      int64_t prompt, int64_t decode,
+                                      kvplan_admission *out,
+                                      kvplan_error *err);
+
 /* A whole plan: resolved flags, the budget and every PP stage. The plan
  * owns its data: it holds no pointer into the model or the options (the
  * stages' id lists are emptied: ids NULL, counts kept), so it outlives
@@ -899,6 +1016,8 @@ typedef struct kvplan_plan {
     int64_t longest_request;
     size_t num_warnings;
     kvplan_warning warnings[KVPLAN_MAX_WARNINGS];
+    /* Per pool, what it holds and what a request costs (binding stage). */
+    kvplan_capacity capacity;
     kvplan_budget budget;
     size_t num_stages;
     size_t binding_stage;         /* the stage with the fewest tokens */

@@ -1046,9 +1046,16 @@ static void test_refusals_and_warnings(void)
      * here, refused by later sglang (§7) */
     o.server.swa_full_tokens_ratio = (kvplan_opt_double){0.0001, true};
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
-    CHECK_INT(p->num_warnings, 1);
-    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_SWA_BELOW_WINDOW);
-    CHECK_STR(p->warnings[0].field, "--swa-full-tokens-ratio");
+    CHECK_INT(p->num_warnings, 2);
+    /* and then no request of 32768 tokens fits that pool either: its
+     * window term is more than the pool */
+    CHECK_INT(p->warnings[0].code, KVPLAN_WARN_CONTEXT_TOO_LONG);
+    CHECK_CONTAINS(p->warnings[0].message, "the swa pool holds");
+    CHECK_INT(p->capacity.longest_binding, KVPLAN_LIMIT_POOL);
+    CHECK_INT(p->capacity.pools[p->capacity.longest_pool].kind,
+              KVPLAN_POOL_SWA);
+    CHECK_INT(p->warnings[1].code, KVPLAN_WARN_SWA_BELOW_WINDOW);
+    CHECK_STR(p->warnings[1].field, "--swa-full-tokens-ratio");
     kvplan_model_free(m);
     /* review D9: every failure of a plan names the flag behind it */
     CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err), KVPLAN_OK);

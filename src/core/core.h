@@ -77,6 +77,12 @@ kvplan_status kvplan__hybrid_swa_from_bytes(const kvplan_configurator *c,
                                             kvplan_pool_config *out,
                                             kvplan_error *err);
 
+/* swa_chunk_cap.c: the most one request holds in the SWA pool, and what
+ * the pool holds beside its requests (the seed's per_request term and the
+ * rest of its cap); the capacity (src/plan/capacity.c) reads them too. */
+int64_t kvplan__swa_request_tokens(const kvplan_rank *r, bool *ovf);
+int64_t kvplan__swa_shared_tokens(const kvplan_rank *r, bool *ovf);
+
 /* swa_chunk_cap.c */
 bool kvplan__swa_chunk_cap_applies(const kvplan_rank *r);
 kvplan_status kvplan__swa_chunk_cap_init(kvplan_configurator *c,

@@ -64,24 +64,51 @@ int64_t kvplan__spec_v2_alloc_len(const kvplan_rank *r, bool *ovf)
                        tokens);
 }
 
-/* The chunk cap needs max_speculative_num_draft_tokens given. */
-static kvplan_status spec_v2_decode_alloc(const kvplan_rank *r, int64_t *out,
-                                          bool *ovf, kvplan_error *err)
+/* Seed: SWAChunkCapPoolConfigurator.__init__: the most one request holds
+ * in the SWA pool,
+ *
+ *   [padding][eviction_interval * draft_tokens][window] + one decode
+ *   allocation
+ *
+ * (spec-v2 reads max_speculative_num_draft_tokens as 0 when absent; the
+ * chunk cap requires it first). */
+int64_t kvplan__swa_request_tokens(const kvplan_rank *r, bool *ovf)
 {
-    KVPLAN__FAIL_IF(!r->server_args.max_speculative_num_draft_tokens.set, err,
-                    KVPLAN_INVALID_CONFIG,
-                    "/server_args/max_speculative_num_draft_tokens",
-                    "/server_args/max_speculative_num_draft_tokens is "
-                    "required to size the SWA chunk cap with speculative "
-                    "decoding and the overlap schedule, but it is absent");
-    *out = kvplan__spec_v2_alloc_len(r, ovf);
-    return KVPLAN_OK;
+    int64_t page = r->runner.page_size;
+    int64_t window = r->runner.sliding_window_size.value;
+    int64_t draft_tokens =
+        kvplan__or_default(r->server_args.speculative_num_draft_tokens, 1);
+    int64_t eviction = kvplan__max(1, r->env.SGLANG_SWA_EVICTION_INTERVAL);
+    int64_t trailing = kvplan__add(
+        kvplan__add(window, kvplan__mul(eviction, draft_tokens, ovf), ovf),
+        page, ovf);
+    int64_t decode_alloc;
+    if (r->runner.spec_algorithm == KVPLAN_SPEC_NONE)
+        decode_alloc = page;
+    else if (r->server_args.disable_overlap_schedule)
+        decode_alloc = spec_v1_decode_alloc(r, ovf);
+    else /* the overlap allocator keeps 2 * alloc_len outstanding */
+        decode_alloc = kvplan__mul(2, kvplan__spec_v2_alloc_len(r, ovf), ovf);
+    return kvplan__add(trailing, decode_alloc, ovf);
+}
+
+/* What the SWA pool holds beside its requests: the prefill chunks in
+ * flight and a page (PD decode: a window and a page per extra slot). */
+int64_t kvplan__swa_shared_tokens(const kvplan_rank *r, bool *ovf)
+{
+    int64_t page = r->runner.page_size;
+    int64_t window = r->runner.sliding_window_size.value;
+    if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
+        return kvplan__mul(kvplan__add(window, page, ovf),
+                           r->server_args.disaggregation_decode_extra_slots,
+                           ovf);
+    int64_t chunk = kvplan__or_default(r->server_args.chunked_prefill_size, 0);
+    int64_t chunks_in_flight = r->server_args.disable_overlap_schedule ? 1 : 2;
+    return kvplan__add(kvplan__mul(chunks_in_flight, chunk, ovf), page, ovf);
 }
 
 /* Seed: SWAChunkCapPoolConfigurator.__init__: the SWA pool's worst case,
  *
- *   per request: [padding][eviction_interval * draft_tokens][window]
- *                + one decode allocation
  *   cap = per_request * requests + prefill chunks in flight + one page
  *       (PD decode: + (window + page) per extra slot instead)
  */
@@ -97,30 +124,16 @@ kvplan_status kvplan__swa_chunk_cap_init(kvplan_configurator *c,
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "/runner/page_size",
                             "/runner/page_size must be >= 1, got %lld",
                             (long long)r->runner.page_size);
-
-    int64_t page = r->runner.page_size;
-    int64_t window = r->runner.sliding_window_size.value;
-    int64_t draft_tokens =
-        kvplan__or_default(r->server_args.speculative_num_draft_tokens, 1);
-    int64_t eviction = kvplan__max(1, r->env.SGLANG_SWA_EVICTION_INTERVAL);
+    KVPLAN__FAIL_IF(r->runner.spec_algorithm != KVPLAN_SPEC_NONE &&
+                        !r->server_args.disable_overlap_schedule &&
+                        !r->server_args.max_speculative_num_draft_tokens.set,
+                    err, KVPLAN_INVALID_CONFIG,
+                    "/server_args/max_speculative_num_draft_tokens",
+                    "/server_args/max_speculative_num_draft_tokens is "
+                    "required to size the SWA chunk cap with speculative "
+                    "decoding and the overlap schedule, but it is absent");
     bool ovf = false;
-
-    int64_t trailing = kvplan__add(
-        kvplan__add(window, kvplan__mul(eviction, draft_tokens, &ovf), &ovf),
-        page, &ovf);
-    int64_t decode_alloc;
-    if (r->runner.spec_algorithm == KVPLAN_SPEC_NONE) {
-        decode_alloc = page;
-    } else if (r->server_args.disable_overlap_schedule) {
-        decode_alloc = spec_v1_decode_alloc(r, &ovf);
-    } else {
-        /* the overlap allocator keeps 2 * alloc_len outstanding */
-        int64_t alloc_len = 0;
-        if ((st = spec_v2_decode_alloc(r, &alloc_len, &ovf, err)) != KVPLAN_OK)
-            return st;
-        decode_alloc = kvplan__mul(2, alloc_len, &ovf);
-    }
-    int64_t per_request = kvplan__add(trailing, decode_alloc, &ovf);
+    int64_t per_request = kvplan__swa_request_tokens(r, &ovf);
 
     if (r->runner.dp_size == 0)
         return kvplan__fail(err, KVPLAN_INVALID_CONFIG, "/runner/dp_size",
@@ -128,24 +141,8 @@ kvplan_status kvplan__swa_chunk_cap_init(kvplan_configurator *c,
                             "max_running_requests among DP ranks, got 0");
     int64_t num_reqs = kvplan__floordiv(
         r->server_args.max_running_requests.value, r->runner.dp_size, &ovf);
-    int64_t cap;
-    if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE) {
-        cap = kvplan__add(
-            kvplan__mul(per_request, num_reqs, &ovf),
-            kvplan__mul(kvplan__add(window, page, &ovf),
-                        r->server_args.disaggregation_decode_extra_slots, &ovf),
-            &ovf);
-    } else {
-        int64_t chunks_in_flight =
-            r->server_args.disable_overlap_schedule ? 1 : 2;
-        cap = kvplan__add(
-            kvplan__add(kvplan__mul(per_request, num_reqs, &ovf),
-                        kvplan__mul(chunks_in_flight,
-                                    r->server_args.chunked_prefill_size.value,
-                                    &ovf),
-                        &ovf),
-            page, &ovf);
-    }
+    int64_t cap = kvplan__add(kvplan__mul(per_request, num_reqs, &ovf),
+                              kvplan__swa_shared_tokens(r, &ovf), &ovf);
     if (ovf)
         return kvplan__overflow(err, "the SWA chunk cap");
     c->swa_cap = cap;

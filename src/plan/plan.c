@@ -528,16 +528,21 @@ static kvplan_status check(const pipeline *p, kvplan_plan *out,
              "%.2f GiB sglang's rule sets aside for cuda graphs: start-up "
              "or the first large batch may run out of memory",
              b->slack_gib, b->slack_gib - b->fixed_gib, graphs);
-    int64_t t = out->max_total_num_tokens;
-    out->longest_request = out->context_len;
-    if (out->context_len > t - 1) {
-        out->longest_request = t - 1;
+    const kvplan_capacity *cap = &out->capacity;
+    out->longest_request = cap->longest_request_tokens;
+    if (out->longest_request < out->context_len) {
+        const kvplan_pool_info *pool = &cap->pools[cap->longest_pool];
+        char held[64] = "the KV cache";
+        if (pool->kind != KVPLAN_POOL_FULL)
+            snprintf(held, sizeof held, "the %s pool",
+                     kvplan_pool_kind_name(pool->kind));
         warn(out, KVPLAN_WARN_CONTEXT_TOO_LONG, "--context-length",
-             "one request at context_len %lld cannot fit: the KV cache holds "
-             "%lld tokens, so the longest request is %lld tokens; pass "
+             "one request at context_len %lld cannot fit: %s holds %lld "
+             "tokens, so the longest request is %lld tokens; pass "
              "--context-length %lld, or more memory",
-             (long long)out->context_len, (long long)t, (long long)(t - 1),
-             (long long)(t - 1));
+             (long long)out->context_len, held,
+             (long long)pool->capacity_tokens,
+             (long long)out->longest_request, (long long)out->longest_request);
     }
     /* later sglang refuses a sliding-window pool that cannot hold one
      * window and a page (§7); this one serves it */
@@ -658,6 +663,8 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     KVPLAN__TRY(profile(&p, out, err));
     KVPLAN__TRY(constrain(&p, out, err));
     KVPLAN__TRY(requests(&p, out, err));
+    kvplan__plan_capacity(out, p.max_mamba, p.mamba_ratio, p.mamba_per,
+                          &p.ovf);
     const kvplan_server_args *rs = &out->resolved;
     KVPLAN__FAIL_IF(p.ovf_requests, err, KVPLAN_OVERFLOW,
                     rs->disaggregation_decode_extra_slots.set

@@ -36,4 +36,10 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
 int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
                                    int64_t context_len, bool *ovf);
 
+/* capacity.c: the plan's capacity (docs/capacity.md), from its binding
+ * stage, once max_running_requests is known; the mamba slots, the slots a
+ * request takes and one slot's bytes. */
+void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
+                           int64_t mamba_ratio, double mamba_per, bool *ovf);
+
 #endif /* KVPLAN_PLAN_H */
