@@ -35,10 +35,17 @@ int cli_fail(const kvplan_error *err);
  * field, message, exit_status). Returns `rc`. */
 int cli_error(const char *who, const kvplan_error *err, int rc, bool json);
 
+/* --json anywhere in argv: errors are written as JSON too, even a parse
+ * error. */
+bool cli_wants_json(int argc, char **argv);
+
 /* The commands (argv as main's). */
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_pools(int argc, char **argv);
 int cli_cmd_log(int argc, char **argv);
+int cli_cmd_fit(int argc, char **argv);
+int cli_cmd_solve(int argc, char **argv);
+int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_list_gpus(void);
 int cli_cmd_list_models(void);
 

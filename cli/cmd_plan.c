@@ -48,7 +48,7 @@ static int fail(const kvplan_error *err, int rc, bool json)
 
 /* The plan's warnings, and sglang's flags that change memory in ways
  * kvplan does not model, on standard error. */
-static void warnings(const cli_args *cli, const kvplan_plan *plan)
+void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
 {
     for (size_t i = 0; i < plan->num_warnings; i++)
         fprintf(stderr, "kvplan: warning: %s\n", plan->warnings[i].message);
@@ -65,11 +65,11 @@ static void warnings(const cli_args *cli, const kvplan_plan *plan)
                     cli->ignored[i]->name, cli->ignored[i]->memory);
 }
 
-static int report(const cli_args *cli, const kvplan_model *model,
-                  const kvplan_plan *plan)
+int cli_report(const cli_args *cli, const kvplan_model *model,
+               const kvplan_plan *plan)
 {
     int rc = CLI_EXIT_OK;
-    warnings(cli, plan);
+    cli_warnings(cli, plan);
     if (cli->json) {
         json_t *doc = cli_report_json(cli, model, plan);
         if (doc == NULL || cli_json_write(doc, stdout) != 0 ||
@@ -82,13 +82,45 @@ static int report(const cli_args *cli, const kvplan_model *model,
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
-/* --json anywhere: errors are written as JSON too, even a parse error. */
-static bool wants_json(int argc, char **argv)
+bool cli_wants_json(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--json") == 0)
             return true;
     return false;
+}
+
+kvplan_status cli_load(cli_args *cli, kvplan_model **model,
+                       kvplan_model **draft, kvplan_error *err)
+{
+    *model = *draft = NULL;
+    if (cli->model_path == NULL)
+        cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
+    cli_calibration cal;
+    CLI_TRY(cli_resolve_gpu(cli, err));
+    if (cli->calibration_path != NULL)
+        CLI_TRY(cli_calibration_read(cli->calibration_path, &cli->options,
+                                     &cal, err));
+    CLI_TRY(kvplan_model_load_override(cli->model_path, cli->override_args,
+                                       model, err));
+    if (cli->draft_model_path != NULL)
+        CLI_TRY(kvplan_model_load(cli->draft_model_path, draft, err));
+    cli->options.server.speculative_draft_model = *draft;
+    if (cli->calibration_path != NULL)
+        cli_calibration_check(&cal, cli->calibration_path, &cli->options);
+    else
+        measure_weights(cli);
+    return KVPLAN_OK;
+}
+
+int cli_plan_failed(const char *who, kvplan_status st, const kvplan_error *err,
+                    bool json)
+{
+    /* a value out of range is a usage error */
+    return cli_error(who, err,
+                     st == KVPLAN_INVALID_ARGUMENT ? CLI_EXIT_USAGE
+                                                   : cli_exit_for(err->code),
+                     json);
 }
 
 int cli_cmd_plan(int argc, char **argv)
@@ -97,7 +129,7 @@ int cli_cmd_plan(int argc, char **argv)
     kvplan_plan *plan = malloc(sizeof *plan);
     kvplan_model *model = NULL, *draft = NULL;
     kvplan_error err;
-    bool json = wants_json(argc, argv);
+    bool json = cli_wants_json(argc, argv);
     int rc = CLI_EXIT_OK;
     kvplan_status st;
     if (cli == NULL || plan == NULL) {
@@ -108,36 +140,13 @@ int cli_cmd_plan(int argc, char **argv)
     } else if (cli->help) {
         rc = cli_help(stdout) == 0 && fflush(stdout) == 0 ? CLI_EXIT_OK
                                                           : CLI_EXIT_INTERNAL;
+    } else if ((st = cli_load(cli, &model, &draft, &err)) != KVPLAN_OK) {
+        rc = fail(&err, cli_exit_for(err.code), json);
+    } else if ((st = kvplan_plan_compute(model, &cli->options, plan, &err)) !=
+               KVPLAN_OK) {
+        rc = cli_plan_failed("kvplan", st, &err, json);
     } else {
-        if (cli->model_path == NULL)
-            cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
-        cli_calibration cal;
-        if ((st = cli_resolve_gpu(cli, &err)) != KVPLAN_OK ||
-            (cli->calibration_path != NULL &&
-             (st = cli_calibration_read(cli->calibration_path, &cli->options,
-                                        &cal, &err)) != KVPLAN_OK) ||
-            (st =
-                 kvplan_model_load_override(cli->model_path, cli->override_args,
-                                            &model, &err)) != KVPLAN_OK ||
-            (cli->draft_model_path != NULL &&
-             (st = kvplan_model_load(cli->draft_model_path, &draft, &err)) !=
-                 KVPLAN_OK)) {
-            rc = fail(&err, cli_exit_for(err.code), json);
-        } else {
-            cli->options.server.speculative_draft_model = draft;
-            if (cli->calibration_path != NULL)
-                cli_calibration_check(&cal, cli->calibration_path,
-                                      &cli->options);
-            else
-                measure_weights(cli);
-            st = kvplan_plan_compute(model, &cli->options, plan, &err);
-            if (st == KVPLAN_INVALID_ARGUMENT) /* a value out of range */
-                rc = fail(&err, CLI_EXIT_USAGE, json);
-            else if (st != KVPLAN_OK)
-                rc = fail(&err, cli_exit_for(err.code), json);
-            else
-                rc = report(cli, model, plan);
-        }
+        rc = cli_report(cli, model, plan);
     }
     kvplan_model_free(model);
     kvplan_model_free(draft);

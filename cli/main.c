@@ -31,6 +31,10 @@ int main(int argc, char **argv)
         return cli_cmd_pools(argc, argv);
     if (strcmp(cmd, "log") == 0)
         return cli_cmd_log(argc, argv);
+    if (strcmp(cmd, "fit") == 0)
+        return cli_cmd_fit(argc, argv);
+    if (strcmp(cmd, "solve") == 0)
+        return cli_cmd_solve(argc, argv);
     if (strcmp(cmd, "--list-models") == 0 && argc == 2)
         return cli_cmd_list_models();
     if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)

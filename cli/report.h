@@ -22,6 +22,22 @@ void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker);
 const char *cli_binding_name(const kvplan_capacity *c, kvplan_limit limit,
                              size_t pool);
 
+/* cmd_plan.c: what each planning command does once its flags are parsed:
+ * the GPU resolved, a calibration read, the model and its draft loaded
+ * (free both, even on failure), the weights measured from a model
+ * directory. */
+kvplan_status cli_load(cli_args *cli, kvplan_model **model,
+                       kvplan_model **draft, kvplan_error *err);
+/* The plan's warnings and the flags kvplan does not read, on standard
+ * error. */
+void cli_warnings(const cli_args *cli, const kvplan_plan *plan);
+/* cli_warnings, then the text or --json report. */
+int cli_report(const cli_args *cli, const kvplan_model *model,
+               const kvplan_plan *plan);
+/* A failed plan's error, as `who` ("kvplan fit"); returns the status. */
+int cli_plan_failed(const char *who, kvplan_status st, const kvplan_error *err,
+                    bool json);
+
 /* Writes the human report; returns 0 or -1 on a write error. */
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *plan);

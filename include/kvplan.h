@@ -1044,6 +1044,85 @@ KVPLAN_API kvplan_status kvplan_plan_compute(const kvplan_model *model,
                                              kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Questions: fit and solve (docs/capacity.md)                               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The longest --context-length L at which `concurrency` requests of L
+ * tokens fit (capacity.max_concurrency_at_context_len >= concurrency),
+ * searching up to options' context_length, or the model's when absent.
+ * Every other option holds. On success *context_len is L and `work` holds
+ * the plan at L (the same as kvplan_plan_compute with context_length L),
+ * and the plan at L + 1, when L is not the ceiling, does not fit.
+ * KVPLAN_NOT_ENOUGH_MEMORY when not even a request of one token fits that
+ * many times; the errors of kvplan_plan_compute otherwise. Allocates
+ * nothing; `work` is a plan's worth of memory.
+ */
+KVPLAN_API kvplan_status kvplan_fit_context(const kvplan_model *model,
+                                            const kvplan_plan_options *options,
+                                            int64_t concurrency,
+                                            kvplan_plan *work,
+                                            int64_t *context_len,
+                                            kvplan_error *err);
+
+/* The knob kvplan_solve() turns. */
+typedef enum kvplan_knob {
+    KVPLAN_KNOB_MEM_FRACTION_STATIC = 1, /* on a 1e-6 grid in (0, 1) */
+    KVPLAN_KNOB_TP_SIZE,                 /* 1, 2, 4, ... 64 */
+    KVPLAN_KNOB_GPU,                     /* the presets, least memory first */
+    KVPLAN_KNOB_MAX_RUNNING_REQUESTS,    /* 1 .. 2^24 */
+    KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO,   /* on a 1e-6 grid in (0, 1] */
+    KVPLAN_KNOB_KV_CACHE_DTYPE /* auto, bf16, fp8_e4m3, fp8_e5m2, fp4_e2m1 */
+} kvplan_knob;
+
+/* The flag's name without dashes ("mem-fraction-static"); NULL out of
+ * range. */
+KVPLAN_API const char *kvplan_knob_name(kvplan_knob knob);
+/* By that name; false when unknown or NULL. */
+KVPLAN_API bool kvplan_knob_from_name(const char *name, kvplan_knob *out);
+
+/* What to reach: max_total_num_tokens >= tokens (when > 0), or
+ * capacity.max_concurrency_at_context_len >= concurrency at the options'
+ * context length (when > 0). Exactly one is set. */
+typedef struct kvplan_target {
+    int64_t tokens;
+    int64_t concurrency;
+} kvplan_target;
+
+typedef struct kvplan_solution {
+    bool found;
+    kvplan_knob knob;
+    /* The answer: mem_fraction_static or swa_full_tokens_ratio (a 1e-6
+     * multiple), tp_size or max_running_requests (integers in a double),
+     * or the GPU, or the KV cache dtype. */
+    double value;
+    kvplan_gpu gpu;
+    kvplan_kv_cache_dtype_flag kv_cache_dtype;
+    /* The figure at the answer, or the best any value reached (0 when
+     * none planned). */
+    int64_t figure;
+    int64_t best;
+    /* How many plans the search computed. */
+    int64_t plans;
+} kvplan_solution;
+
+/*
+ * The smallest value of `knob` (for the KV cache dtype: the widest) at
+ * which the plan of `options` reaches `target`, every other option held;
+ * `work` holds the plan at the answer (kvplan_plan_compute with it) and
+ * the step below it does not reach (checked). KVPLAN_NOT_ENOUGH_MEMORY,
+ * with out->found false and out->best, when no value reaches it;
+ * KVPLAN_INVALID_ARGUMENT for a bad target or knob; the errors of
+ * kvplan_plan_compute that no knob value changes. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_solve(const kvplan_model *model,
+                                      const kvplan_plan_options *options,
+                                      kvplan_knob knob,
+                                      const kvplan_target *target,
+                                      kvplan_plan *work, kvplan_solution *out,
+                                      kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* Reading an sglang start-up log (docs/log.md)                              */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,393 @@
+/*
+ * cmd_search.c: the questions, each answered with the plan it names:
+ *
+ *   kvplan fit --concurrency N [plan flags]     the longest --context-length
+ *                                               at which N requests fit
+ *   kvplan fit --context-length L [plan flags]  the most requests of L
+ *   kvplan solve (--target-tokens T | --target-concurrency N)
+ *                [--solve-for KNOB] [plan flags]
+ *                                               the smallest knob value
+ *
+ * The plan printed with an answer is the one `kvplan --FLAG VALUE` prints
+ * for it: the answer is written into the options before the report.
+ */
+#include "cli.h"
+#include "flags.h"
+#include "jsonout.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A flag of the command itself, taken out of argv before the plan flags
+ * are parsed. */
+typedef struct own_flag {
+    const char *name;
+    const char *value; /* NULL: absent */
+} own_flag;
+
+/* Moves the command's own flags (FLAG VALUE or FLAG=VALUE) out of
+ * argv[first..] into `own`; the rest go to `rest` (argv[0] first). Returns
+ * the new argc, or -1 with `err` for a flag without its value. */
+static int take_own(int argc, char **argv, int first, own_flag *own,
+                    size_t n, char **rest, kvplan_error *err)
+{
+    int out = 0;
+    rest[out++] = argv[0];
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i];
+        bool taken = false;
+        for (size_t k = 0; k < n && !taken; k++) {
+            size_t len = strlen(own[k].name);
+            if (strncmp(arg, own[k].name, len) != 0)
+                continue;
+            if (arg[len] == '=') {
+                own[k].value = arg + len + 1;
+                taken = true;
+            } else if (arg[len] == '\0') {
+                if (i + 1 >= argc) {
+                    snprintf(err->field, sizeof err->field, "%s", own[k].name);
+                    snprintf(err->message, sizeof err->message,
+                             "%s needs a value", own[k].name);
+                    err->code = KVPLAN_INVALID_ARGUMENT;
+                    return -1;
+                }
+                own[k].value = argv[++i];
+                taken = true;
+            }
+        }
+        if (!taken)
+            rest[out++] = argv[i];
+    }
+    return out;
+}
+
+/* A count >= 1 of flag `name`. */
+static bool count_of(const char *text, const char *name, int64_t *out,
+                     kvplan_error *err)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < 1) {
+        snprintf(err->field, sizeof err->field, "%s", name);
+        snprintf(err->message, sizeof err->message,
+                 "%s: expected an integer >= 1, got '%.60s'", name, text);
+        err->code = KVPLAN_INVALID_ARGUMENT;
+        return false;
+    }
+    *out = (int64_t)v;
+    return true;
+}
+
+/* What the commands share: argv parsed past their own flags, the model
+ * loaded, a plan to work in. */
+typedef struct session {
+    const char *who;
+    cli_args *cli;
+    kvplan_plan *plan;
+    kvplan_model *model, *draft;
+    char **rest;
+    bool json;
+    kvplan_error err;
+} session;
+
+/* Returns 0 when ready (or -1 after --help), else the exit status. */
+static int open_session(session *s, int argc, char **argv, own_flag *own,
+                        size_t n, int (*help)(FILE *))
+{
+    s->json = cli_wants_json(argc, argv);
+    s->cli = malloc(sizeof *s->cli);
+    s->plan = malloc(sizeof *s->plan);
+    s->rest = malloc(((size_t)argc + 1) * sizeof *s->rest);
+    if (s->cli == NULL || s->plan == NULL || s->rest == NULL) {
+        fprintf(stderr, "%s: out of memory\n", s->who);
+        return CLI_EXIT_INTERNAL;
+    }
+    int rest = take_own(argc, argv, 2, own, n, s->rest, &s->err);
+    if (rest < 0 || cli_parse(rest, s->rest, 1, s->cli, &s->err) != KVPLAN_OK)
+        return cli_error(s->who, &s->err, CLI_EXIT_USAGE, s->json);
+    if (s->cli->help)
+        return help(stdout) == 0 && fflush(stdout) == 0 ? -1
+                                                        : CLI_EXIT_INTERNAL;
+    if (cli_load(s->cli, &s->model, &s->draft, &s->err) != KVPLAN_OK)
+        return cli_error(s->who, &s->err, cli_exit_for(s->err.code), s->json);
+    return 0;
+}
+
+static void close_session(session *s)
+{
+    kvplan_model_free(s->model);
+    kvplan_model_free(s->draft);
+    free(s->plan);
+    free(s->cli);
+    free(s->rest);
+}
+
+/* The answer's head and the plan at it: text, or one JSON object with
+ * the plan under "plan". */
+static int answer(session *s, json_t *head, const char *line)
+{
+    int rc = CLI_EXIT_OK;
+    if (!s->json) {
+        json_decref(head);
+        printf("%s\n\n", line);
+        return cli_report(s->cli, s->model, s->plan);
+    }
+    cli_warnings(s->cli, s->plan);
+    json_t *doc = cli_report_json(s->cli, s->model, s->plan);
+    if (head == NULL || doc == NULL || json_object_set_new(head, "plan", doc))
+        rc = CLI_EXIT_INTERNAL;
+    else if (cli_json_write(head, stdout) != 0 || fputc('\n', stdout) == EOF)
+        rc = CLI_EXIT_INTERNAL;
+    json_decref(head);
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+}
+
+/* ---- fit ----------------------------------------------------------------- */
+
+static int fit_help(FILE *out)
+{
+    fputs("usage: kvplan fit --concurrency N [plan flags] [--json]\n"
+          "       kvplan fit --context-length L [plan flags] [--json]\n"
+          "\n"
+          "With --concurrency: the longest --context-length at which N "
+          "requests of\nthat length run at once (up to --context-length, "
+          "or the model's). With\n--context-length alone: how many "
+          "requests of that length run at once,\nand what binds it. The "
+          "plan printed is `kvplan --context-length L`'s.\nPlan flags: "
+          "kvplan --help.\n",
+          out);
+    return ferror(out) ? -1 : 0;
+}
+
+int cli_cmd_fit(int argc, char **argv)
+{
+    session s = {.who = "kvplan fit"};
+    own_flag own[] = {{"--concurrency", NULL}};
+    int rc = open_session(&s, argc, argv, own, 1, fit_help);
+    if (rc != 0) {
+        close_session(&s);
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    }
+    kvplan_plan_options *o = &s.cli->options;
+    char line[256];
+    json_t *head = NULL;
+    kvplan_status st;
+    if (own[0].value != NULL) {
+        int64_t n, len = 0;
+        if (!count_of(own[0].value, "--concurrency", &n, &s.err)) {
+            rc = cli_error(s.who, &s.err, CLI_EXIT_USAGE, s.json);
+        } else if ((st = kvplan_fit_context(s.model, o, n, s.plan, &len,
+                                            &s.err)) != KVPLAN_OK) {
+            rc = cli_plan_failed(s.who, st, &s.err, s.json);
+        } else {
+            /* the report is the forward plan's: --context-length L */
+            o->server.context_length = (kvplan_opt_int){len, true};
+            const kvplan_capacity *c = &s.plan->capacity;
+            snprintf(line, sizeof line,
+                     "kvplan fit: %lld requests fit up to --context-length "
+                     "%lld (%lld at that length; %s binds)",
+                     (long long)n, (long long)len,
+                     (long long)c->max_concurrency_at_context_len,
+                     cli_binding_name(c, c->binding, c->binding_pool));
+            head = json_pack("{s:I, s:I, s:I, s:s}", "concurrency",
+                             (json_int_t)n, "context_length", (json_int_t)len,
+                             "max_concurrency_at_context_len",
+                             (json_int_t)c->max_concurrency_at_context_len,
+                             "binding",
+                             cli_binding_name(c, c->binding, c->binding_pool));
+            rc = answer(&s, head, line);
+        }
+    } else if (!o->server.context_length.set) {
+        kvplan_error e = {.code = KVPLAN_INVALID_ARGUMENT};
+        snprintf(e.field, sizeof e.field, "--concurrency");
+        snprintf(e.message, sizeof e.message,
+                 "kvplan fit needs --concurrency N (the longest context for "
+                 "N requests) or --context-length L (the most requests of "
+                 "L tokens)");
+        rc = cli_error(s.who, &e, CLI_EXIT_USAGE, s.json);
+    } else if ((st = kvplan_plan_compute(s.model, o, s.plan, &s.err)) !=
+               KVPLAN_OK) {
+        rc = cli_plan_failed(s.who, st, &s.err, s.json);
+    } else {
+        const kvplan_capacity *c = &s.plan->capacity;
+        snprintf(line, sizeof line,
+                 "kvplan fit: %lld requests of --context-length %lld run at "
+                 "once (%s binds)",
+                 (long long)c->max_concurrency_at_context_len,
+                 (long long)s.plan->context_len,
+                 cli_binding_name(c, c->binding, c->binding_pool));
+        head = json_pack("{s:I, s:I, s:s}", "context_length",
+                         (json_int_t)s.plan->context_len, "concurrency",
+                         (json_int_t)c->max_concurrency_at_context_len,
+                         "binding",
+                         cli_binding_name(c, c->binding, c->binding_pool));
+        rc = answer(&s, head, line);
+        if (rc == CLI_EXIT_OK && c->max_concurrency_at_context_len == 0)
+            rc = CLI_EXIT_DOES_NOT_FIT; /* not one request of L fits */
+    }
+    close_session(&s);
+    return rc;
+}
+
+/* ---- solve --------------------------------------------------------------- */
+
+static int solve_help(FILE *out)
+{
+    fputs("usage: kvplan solve (--target-tokens T | --target-concurrency N "
+          "[--context-length L])\n"
+          "                    [--solve-for KNOB] [plan flags] [--json]\n"
+          "\n"
+          "The smallest value of one knob at which the plan reaches the "
+          "target:\nmax_total_num_tokens >= T, or N requests of "
+          "context_len at once. KNOB:\n"
+          "  mem-fraction-static    (default) to 1e-6\n"
+          "  tp-size                1, 2, 4, ... 64\n"
+          "  gpu                    the presets, least memory first\n"
+          "  max-running-requests\n"
+          "  swa-full-tokens-ratio  to 1e-6\n"
+          "  kv-cache-dtype         the widest: auto, bf16, fp8_e4m3, "
+          "fp8_e5m2, fp4_e2m1\n"
+          "Exit 1 when no value reaches it, with the best figure reached. "
+          "Plan flags:\nkvplan --help.\n",
+          out);
+    return ferror(out) ? -1 : 0;
+}
+
+static const char *kv_flag_name(kvplan_kv_cache_dtype_flag f)
+{
+    return kvplan_word_name(KVPLAN_WORDS_KV_CACHE_DTYPE, (int)f);
+}
+
+int cli_cmd_solve(int argc, char **argv)
+{
+    session s = {.who = "kvplan solve"};
+    own_flag own[] = {{"--target-tokens", NULL},
+                      {"--target-concurrency", NULL},
+                      {"--solve-for", NULL}};
+    int rc = open_session(&s, argc, argv, own, 3, solve_help);
+    if (rc != 0) {
+        close_session(&s);
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    }
+    kvplan_plan_options *o = &s.cli->options;
+    kvplan_target t = {0};
+    kvplan_knob knob = KVPLAN_KNOB_MEM_FRACTION_STATIC;
+    kvplan_error *e = &s.err;
+    if ((own[0].value != NULL) == (own[1].value != NULL)) {
+        *e = (kvplan_error){.code = KVPLAN_INVALID_ARGUMENT};
+        snprintf(e->field, sizeof e->field, "--target-tokens");
+        snprintf(e->message, sizeof e->message,
+                 "kvplan solve needs one target: --target-tokens T or "
+                 "--target-concurrency N");
+        rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
+    } else if ((own[0].value != NULL &&
+                !count_of(own[0].value, "--target-tokens", &t.tokens, e)) ||
+               (own[1].value != NULL &&
+                !count_of(own[1].value, "--target-concurrency",
+                          &t.concurrency, e))) {
+        rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
+    } else if (own[2].value != NULL &&
+               !kvplan_knob_from_name(own[2].value, &knob)) {
+        *e = (kvplan_error){.code = KVPLAN_INVALID_ARGUMENT};
+        snprintf(e->field, sizeof e->field, "--solve-for");
+        snprintf(e->message, sizeof e->message,
+                 "--solve-for: expected mem-fraction-static, tp-size, gpu, "
+                 "max-running-requests, swa-full-tokens-ratio or "
+                 "kv-cache-dtype, got '%.60s'",
+                 own[2].value);
+        rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
+    }
+    if (rc != 0) {
+        close_session(&s);
+        return rc;
+    }
+    kvplan_solution sol;
+    kvplan_status st = kvplan_solve(s.model, o, knob, &t, s.plan, &sol, e);
+    char what[80], value[80], line[320];
+    if (t.tokens > 0)
+        snprintf(what, sizeof what, "%lld tokens", (long long)t.tokens);
+    else
+        snprintf(what, sizeof what, "%lld requests at once",
+                 (long long)t.concurrency);
+    if (st == KVPLAN_NOT_ENOUGH_MEMORY && !sol.found) {
+        if (!s.json) {
+            fprintf(stderr, "%s: %s\n", s.who, e->message);
+            rc = CLI_EXIT_DOES_NOT_FIT;
+        } else {
+            json_t *j = json_pack(
+                "{s:s, s:s, s:s, s:b, s:I, s:I, s:i}", "error",
+                kvplan_status_name(e->code), "field", e->field, "message",
+                e->message, "found", 0, "best", (json_int_t)sol.best, "plans",
+                (json_int_t)sol.plans, "exit_status", CLI_EXIT_DOES_NOT_FIT);
+            rc = j == NULL || cli_json_write(j, stdout) != 0 ||
+                         fputc('\n', stdout) == EOF
+                     ? CLI_EXIT_INTERNAL
+                     : CLI_EXIT_DOES_NOT_FIT;
+            json_decref(j);
+        }
+        close_session(&s);
+        return rc;
+    }
+    if (st != KVPLAN_OK) {
+        rc = cli_plan_failed(s.who, st, e, s.json);
+        close_session(&s);
+        return rc;
+    }
+    /* the answer into the options: the report is the forward plan's */
+    json_t *v = NULL;
+    switch (knob) {
+    case KVPLAN_KNOB_MEM_FRACTION_STATIC:
+        o->mem_fraction_static = (kvplan_opt_double){sol.value, true};
+        snprintf(value, sizeof value, "%.6f", sol.value);
+        v = json_real(sol.value);
+        break;
+    case KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO:
+        o->server.swa_full_tokens_ratio = (kvplan_opt_double){sol.value, true};
+        snprintf(value, sizeof value, "%.6f", sol.value);
+        v = json_real(sol.value);
+        break;
+    case KVPLAN_KNOB_TP_SIZE:
+        o->server.tp_size = (int64_t)sol.value;
+        snprintf(value, sizeof value, "%lld", (long long)sol.value);
+        v = json_integer((json_int_t)sol.value);
+        break;
+    case KVPLAN_KNOB_MAX_RUNNING_REQUESTS:
+        o->server.max_running_requests =
+            (kvplan_opt_int){(int64_t)sol.value, true};
+        snprintf(value, sizeof value, "%lld", (long long)sol.value);
+        v = json_integer((json_int_t)sol.value);
+        break;
+    case KVPLAN_KNOB_GPU:
+        o->gpu = sol.gpu;
+        o->gpu_set = true;
+        s.cli->gpu_name = s.cli->gpu_text = o->gpu.name;
+        snprintf(value, sizeof value, "%s", sol.gpu.name);
+        v = json_string(sol.gpu.name);
+        break;
+    case KVPLAN_KNOB_KV_CACHE_DTYPE:
+        o->server.kv_cache_dtype = sol.kv_cache_dtype;
+        snprintf(value, sizeof value, "%s", kv_flag_name(sol.kv_cache_dtype));
+        v = json_string(value);
+        break;
+    }
+    snprintf(line, sizeof line,
+             "kvplan solve: --%s %s reaches %s (%lld; %lld plans searched)",
+             kvplan_knob_name(knob), value, what, (long long)sol.figure,
+             (long long)sol.plans);
+    json_t *target =
+        t.tokens > 0
+            ? json_pack("{s:I}", "tokens", (json_int_t)t.tokens)
+            : json_pack("{s:I, s:I}", "concurrency", (json_int_t)t.concurrency,
+                        "context_length", (json_int_t)s.plan->context_len);
+    json_t *head = json_pack("{s:s, s:o, s:o, s:I, s:I}", "solve_for",
+                             kvplan_knob_name(knob), "value", v, "target",
+                             target, "figure", (json_int_t)sol.figure, "plans",
+                             (json_int_t)sol.plans);
+    rc = answer(&s, head, line);
+    close_session(&s);
+    return rc;
+}

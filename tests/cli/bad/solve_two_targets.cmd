@@ -1,0 +1,5 @@
+solve
+--target-tokens
+1000
+--target-concurrency
+4

@@ -1,0 +1,11 @@
+solve
+--target-concurrency
+2
+--context-length
+1048576
+--model-path
+deepseek-v4-flash
+--tp-size
+8
+--solve-for
+gpu

@@ -1,0 +1,3 @@
+solve
+--target-tokens
+5000000
