@@ -527,6 +527,12 @@ static const flag *find(const char *arg, size_t name_len)
     return NULL;
 }
 
+const char *cli_flag_canonical(const char *arg, size_t len)
+{
+    const flag *f = find(arg, len);
+    return f ? f->name : NULL;
+}
+
 /* The nearest flag name (kvplan's or sglang's) to `arg`, within 3 edits. */
 static const char *nearest(const char *arg, size_t len)
 {

@@ -79,6 +79,10 @@ int cli_help(FILE *out);
  * key, as given (null where absent); NULL when out of memory. */
 json_t *cli_requested_json(const cli_args *cli);
 
+/* The table's name of the flag the first `len` bytes of `arg` spell
+ * (an alias included: "--tp" -> "--tp-size"); NULL when not one. */
+const char *cli_flag_canonical(const char *arg, size_t len);
+
 /* The table's rows, for the tests: the `index`-th flag's name, NULL past
  * the end. */
 const char *cli_flag_at(size_t index);

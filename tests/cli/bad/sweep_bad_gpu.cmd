@@ -1,0 +1,3 @@
+sweep
+--gpu
+H100-80GB,NOPE

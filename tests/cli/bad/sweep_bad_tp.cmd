@@ -1,0 +1,3 @@
+sweep
+--tp-size
+1,,x

@@ -1,0 +1,5 @@
+sweep
+--gpu
+H100-80GB
+--rank-by
+speed

@@ -1,0 +1,9 @@
+sweep
+--model-path
+gpt-oss-120b
+--gpu
+H100-80GB,H200,B200,MI300X
+--tp-size
+1,2,4
+--context-length
+65536
