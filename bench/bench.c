@@ -10,6 +10,12 @@
  *   plan_compute_ns    one whole plan (kvplan_plan_compute) of a loaded
  *                      catalog model, llama-3.1-8b-instruct on an H100-80GB
  *                      (target: at most 1000 ns);
+ *   sweep_plans_per_s  rows of a sweep per second, each the whole plan of
+ *                      its flags (kvplan_plan_update from the row before):
+ *                      "gpu,fraction" varies the GPU (H100-80GB, H200,
+ *                      H20, B200) and mem_fraction_static (16 values);
+ *                      "tp" varies tp_size (1, 2, 4, 8) and the fraction;
+ *                      goals 10 M and 1 M;
  *   plan_process_ms    one whole plan of a catalog model as a process
  *                      (kvplan --model-path llama-3.1-8b-instruct --json,
  *                      the kvplan beside this program), median of 31 runs.
@@ -100,6 +106,55 @@ static double plan_ns(double *fastest)
     qsort(ns, TRIALS, sizeof ns[0], cmp_double);
     *fastest = ns[0];
     return ns[TRIALS / 2];
+}
+
+/* Rows of a sweep per second (median of the trials): the GPUs in `gpus`
+ * (or H100-80GB) x the tp sizes in `tps` x 16 fractions, in that order,
+ * each row planned by kvplan_plan_update from the row before it. */
+static double sweep_rate(const char *const *gpus, size_t ngpus,
+                         const int64_t *tps, size_t ntps)
+{
+    kvplan_model *m = NULL;
+    if (kvplan_model_load("llama-3.1-8b-instruct", &m, NULL) != KVPLAN_OK)
+        return -1;
+    enum { NF = 16 };
+    size_t rows = ngpus * ntps * NF;
+    kvplan_plan_options *o = calloc(rows, sizeof *o);
+    kvplan_plan *p[2] = {malloc(sizeof(kvplan_plan)),
+                         malloc(sizeof(kvplan_plan))};
+    double rate[TRIALS];
+    bool ok = o != NULL && p[0] != NULL && p[1] != NULL;
+    for (size_t i = 0; ok && i < rows; i++) {
+        size_t g = i / (ntps * NF), t = i / NF % ntps, f = i % NF;
+        kvplan_plan_options_init(&o[i]);
+        o[i].gpu_set = kvplan_gpu_preset(gpus[g], &o[i].gpu);
+        o[i].server.tp_size = tps[t];
+        o[i].mem_fraction_static =
+            (kvplan_opt_double){0.80 + 0.01 * (double)f, true};
+    }
+    for (int t = 0; ok && t < TRIALS; t++) {
+        size_t done = 0;
+        double t0 = now_s(), elapsed;
+        do {
+            ok &= kvplan_plan_compute(m, &o[0], p[0], NULL) == KVPLAN_OK;
+            for (size_t i = 1; i < rows; i++) {
+                ok &= kvplan_plan_update(m, &o[i], &o[i - 1], p[(i - 1) & 1],
+                                         p[i & 1], NULL) == KVPLAN_OK;
+                sink += p[i & 1]->max_total_num_tokens;
+            }
+            done += rows;
+            elapsed = now_s() - t0;
+        } while (elapsed < 0.1);
+        rate[t] = (double)done / elapsed;
+    }
+    free(o);
+    free(p[0]);
+    free(p[1]);
+    kvplan_model_free(m);
+    if (!ok)
+        return -1;
+    qsort(rate, TRIALS, sizeof rate[0], cmp_double);
+    return rate[TRIALS / 2];
 }
 
 /* Median wall time of running `kvplan` as a process, in ms; -1 when it
@@ -223,6 +278,14 @@ int main(int argc, char **argv)
     if (plan >= 0)
         printf("plan_compute_ns %.0f\nfastest trial: plan %.0f ns\n", plan,
                plan_fastest);
+    static const char *const gpus[] = {"H100-80GB", "H200", "H20", "B200"};
+    static const int64_t one_tp[] = {1}, tps[] = {1, 2, 4, 8};
+    double by_gpu = sweep_rate(gpus, 4, one_tp, 1);
+    double by_tp = sweep_rate(gpus, 1, tps, 4);
+    if (by_gpu >= 0 && by_tp >= 0)
+        printf("sweep_plans_per_s %.0f (gpu,fraction)\n"
+               "sweep_plans_per_s %.0f (tp)\n",
+               by_gpu, by_tp);
     /* the kvplan beside this program */
     char kvplan[4096];
     snprintf(kvplan, sizeof kvplan, "%s", argv[0]);

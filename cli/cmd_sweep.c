@@ -216,10 +216,18 @@ static int row_args(const dim *d, const row *r, char **rest, int nrest,
     return n;
 }
 
-/* One row: its flags parsed as a single plan's, then planned. */
+/* The plan of the row before, for kvplan_plan_update. */
+typedef struct previous {
+    bool set;
+    kvplan_plan_options options;
+    kvplan_plan *plan;
+} previous;
+
+/* One row: its flags parsed as a single plan's, then planned (reusing the
+ * row before's ranks where only the GPU and the fraction change). */
 static void plan_row(row *r, const cli_args *base, cli_args *cli,
-                     const kvplan_model *model, kvplan_plan *plan,
-                     char **args, int nargs, bool json)
+                     const kvplan_model *model, kvplan_plan **plan,
+                     previous *prev, char **args, int nargs, bool json)
 {
     r->st = cli_parse(nargs, args, 1, cli, &r->err);
     if (r->st == KVPLAN_OK)
@@ -238,16 +246,25 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     o->rank_weight_bytes = base->options.rank_weight_bytes;
     cli->weights_measured = base->weights_measured;
     cli->calibration_path = base->calibration_path;
-    r->st = kvplan_plan_compute(model, o, plan, &r->err);
+    r->st = kvplan_plan_update(model, o, prev->set ? &prev->options : NULL,
+                               prev->set ? prev->plan : NULL, *plan, &r->err);
     snprintf(r->gpu, sizeof r->gpu, "%s",
-             plan->budget.given ? "-" : cli->gpu_name ? cli->gpu_name : "?");
+             o->available_bytes.set ? "-"
+             : cli->gpu_name        ? cli->gpu_name
+                                    : "?");
     if (r->st != KVPLAN_OK)
         return;
-    const kvplan_server_args *s = &plan->resolved;
-    const kvplan_capacity *c = &plan->capacity;
-    r->tokens = plan->max_total_num_tokens;
-    r->requests = plan->max_running_requests;
-    r->context_len = plan->context_len;
+    kvplan_plan *done = *plan;
+    *plan = prev->plan; /* the next row's, and this one the previous */
+    prev->plan = done;
+    prev->options = *o;
+    prev->set = true;
+    const kvplan_plan *pl = done;
+    const kvplan_server_args *s = &pl->resolved;
+    const kvplan_capacity *c = &pl->capacity;
+    r->tokens = pl->max_total_num_tokens;
+    r->requests = pl->max_running_requests;
+    r->context_len = pl->context_len;
     r->longest = c->longest_request_tokens;
     r->concurrency = c->max_concurrency_at_context_len;
     r->binding = cli_binding_name(c, c->binding, c->binding_pool);
@@ -255,13 +272,13 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     r->gpus = s->tp_size * s->pp_size * (s->enable_dp_attention ? 1 : dp);
     r->total_concurrency = r->concurrency * dp;
     r->per_gpu = (double)r->total_concurrency / (double)r->gpus;
-    r->fraction = plan->budget.mem_fraction_static;
-    r->page_size = plan->page_size;
+    r->fraction = pl->budget.mem_fraction_static;
+    r->page_size = pl->page_size;
     snprintf(r->kv_dtype, sizeof r->kv_dtype, "%s",
-             cli_kv_dtype_name(cli, plan->stages[plan->binding_stage]
+             cli_kv_dtype_name(cli, pl->stages[pl->binding_stage]
                                         .rank.runner.kv_cache_dtype));
     if (json)
-        r->plan = cli_report_json(cli, model, plan);
+        r->plan = cli_report_json(cli, model, pl);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -397,6 +414,7 @@ int cli_cmd_sweep(int argc, char **argv)
     char **args = malloc(((size_t)argc + 2 * NDIMS + 1) * sizeof *args);
     cli_args *base = malloc(sizeof *base), *cli = malloc(sizeof *cli);
     kvplan_plan *plan = malloc(sizeof *plan);
+    previous prev = {.plan = malloc(sizeof *plan)};
     kvplan_model *model = NULL, *draft = NULL;
     row *rows = NULL;
     row **order = NULL;
@@ -404,7 +422,7 @@ int cli_cmd_sweep(int argc, char **argv)
     int rc = CLI_EXIT_OK, nrest = 0;
     kvplan_error err;
     if (rest == NULL || args == NULL || base == NULL || cli == NULL ||
-        plan == NULL) {
+        plan == NULL || prev.plan == NULL) {
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
@@ -472,7 +490,7 @@ int cli_cmd_sweep(int argc, char **argv)
                 idx /= d[k].n;
             }
         nargs = row_args(d, &rows[i], rest, nrest, args);
-        plan_row(&rows[i], base, cli, model, plan, args, nargs, json);
+        plan_row(&rows[i], base, cli, model, &plan, &prev, args, nargs, json);
         if (rows[i].st == KVPLAN_INVALID_ARGUMENT ||
             rows[i].st == KVPLAN_PARSE) {
             /* a value no row can take: a usage error, not a row */
@@ -517,6 +535,7 @@ done:
     free(rows);
     free(order);
     free(plan);
+    free(prev.plan);
     free(base);
     free(cli);
     free(rest);

@@ -851,6 +851,10 @@ typedef struct kvplan_budget {
     /* The estimate, tensor by tensor, for the rank with the most weights
      * (none when the weights were given or measured). */
     double load_overhead_bytes;     /* beyond the tensors, per rank */
+    /* What the budget subtracts for the rank with the most weights: its
+     * weights as loaded (the overhead included) and its draft's. */
+    double rank_weight_bytes;
+    double rank_draft_bytes;
     size_t num_weight_tensors;
     kvplan_weight_tensor weight_tensors[KVPLAN_MAX_WEIGHT_TENSORS];
 } kvplan_budget;
@@ -1042,6 +1046,22 @@ KVPLAN_API kvplan_status kvplan_plan_compute(const kvplan_model *model,
                                              const kvplan_plan_options *options,
                                              kvplan_plan *out,
                                              kvplan_error *err);
+
+/*
+ * kvplan_plan_compute for `options` when `prev` is the plan of
+ * `prev_options` (kvplan_plan_compute or this call returned KVPLAN_OK for
+ * them): where the two differ only in the GPU's memory (gpu.total_mib,
+ * gpu.name) and mem_fraction_static, and sglang resolves the same flags
+ * for both, prev's ranks, configurators and weights are reused and only
+ * the budget and the pools are computed again; otherwise it is
+ * kvplan_plan_compute. The result is kvplan_plan_compute's either way
+ * (tests/test_sweep.c). `out` must not be `prev`. For a sweep over GPUs
+ * and fractions. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_plan_update(
+    const kvplan_model *model, const kvplan_plan_options *options,
+    const kvplan_plan_options *prev_options, const kvplan_plan *prev,
+    kvplan_plan *out, kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Questions: fit and solve (docs/capacity.md)                               */

@@ -38,6 +38,39 @@ static kvplan_plan_options on_gpu(const char *gpu)
     return o;
 }
 
+/* The prefill graphs' batch sizes (§4.1), walked here and counted in
+ * ranges by the budget, for every chunk size up to 6000. */
+static void test_prefill_graph_count(void)
+{
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    size_t bad = 0;
+    for (int64_t chunk = 1; chunk <= 6000; chunk++) {
+        int64_t want = 0;
+        for (int64_t b = 4; b <= 32; b += 4)
+            want += b <= chunk;
+        for (int64_t b = 48; b <= 256; b += 16)
+            want += b <= chunk;
+        for (int64_t b = 288; b <= 512; b += 32)
+            want += b <= chunk;
+        for (int64_t b = 576; b <= 1024; b += 64)
+            want += b <= chunk;
+        for (int64_t b = 1280; b <= 4096; b += 256)
+            want += b <= chunk;
+        for (int64_t b = 4608; b <= chunk; b += 512)
+            want++;
+        o.server.chunked_prefill_size = (kvplan_opt_int){chunk, true};
+        if (kvplan_plan_compute(m, &o, p, NULL) != KVPLAN_OK ||
+            p->budget.prefill_graph_bs_count != want)
+            bad++;
+    }
+    CHECK_INT(bad, 0);
+    free(p);
+    kvplan_model_free(m);
+}
+
 /* §4.1's examples: non-MLA, chunk 8192, decode graphs to 256 (tp < 4) or
  * 512 (tp >= 4), 58 prefill graph sizes (8 MB each). */
 static void test_mem_fraction(void)
@@ -1107,6 +1140,7 @@ static void test_refusals_and_warnings(void)
 
 int main(void)
 {
+    test_prefill_graph_count();
     test_options_checked();
     test_resolved();
     test_plan_writes_what_it_uses();

@@ -39,7 +39,10 @@ void kvplan__memory_tiers(double gpu_mib, bool known, int64_t tp,
     }
 }
 
-/* The prefill cuda-graph batch sizes up to max_bs (§4.1). */
+/* The prefill cuda-graph batch sizes up to max_bs (§4.1): 4..32 step 4,
+ * 48..256 step 16, 288..512 step 32, 576..1024 step 64, 1280..4096 step
+ * 256, then 4608, 5120, ... (counted per range, not walked: a sweep plans
+ * this for every row). */
 static int64_t prefill_bs_count(int64_t max_bs)
 {
     static const int64_t ranges[][3] = {{4, 32, 4},
@@ -48,9 +51,11 @@ static int64_t prefill_bs_count(int64_t max_bs)
                                         {576, 1024, 64},
                                         {1280, 4096, 256}};
     int64_t n = 0;
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
-        for (int64_t b = ranges[i][0]; b <= ranges[i][1]; b += ranges[i][2])
-            n += b <= max_bs;
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        int64_t lo = ranges[i][0], hi = ranges[i][1], step = ranges[i][2];
+        if (max_bs >= lo)
+            n += ((max_bs < hi ? max_bs : hi) - lo) / step + 1;
+    }
     if (max_bs >= 4608) /* 4608, 5120, ... up to max_bs */
         n += (max_bs - 4608) / 512 + 1;
     return n;

@@ -125,8 +125,8 @@ void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
                               const char **basis)
 {
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
-        if (same_name(measured[i].gpu, gpu->name) &&
-            (double)measured[i].ranks == ranks) {
+        if ((double)measured[i].ranks == ranks &&
+            same_name(measured[i].gpu, gpu->name)) {
             *bytes = measured[i].gib * GIB;
             *source = KVPLAN_SOURCE_MEASURED;
             *basis = measured[i].basis;
@@ -137,8 +137,13 @@ void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
     double one = gpu->is_hip ? 0.80 : 0.95;
     link l = gpu->is_hip ? LINK_XGMI : LINK_NVLINK;
     const char *own = NULL;
+    char first = gpu->name[0] >= 'a' && gpu->name[0] <= 'z'
+                     ? (char)(gpu->name[0] - 'a' + 'A')
+                     : gpu->name[0];
     for (size_t i = 0; i < NUM_PRESETS; i++) {
-        if (same_name(presets[i].gpu.name, gpu->name)) {
+        /* the presets' names are upper case: most differ at once */
+        if (presets[i].gpu.name[0] == first &&
+            same_name(presets[i].gpu.name, gpu->name)) {
             if (presets[i].context_gib > 0) {
                 one = presets[i].context_gib;
                 own = presets[i].basis;

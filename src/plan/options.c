@@ -60,6 +60,27 @@ static kvplan_status check_divides(int64_t x, int64_t tp, const char *flag,
     return KVPLAN_OK;
 }
 
+/* The fraction and the GPU: all kvplan_plan_update checks of options that
+ * differ from valid ones only in them. */
+kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
+                                           kvplan_error *err)
+{
+    KVPLAN__TRY(check_open_range(o->mem_fraction_static, 1,
+                                 "--mem-fraction-static", "a fraction in (0, 1)",
+                                 err));
+    KVPLAN__FAIL_IF(!o->gpu_set && !o->available_bytes.set, err,
+                    KVPLAN_INVALID_ARGUMENT, "--gpu",
+                    "a GPU (--gpu, --gpu-memory) or --available-bytes is "
+                    "needed to size the budget");
+    double mib = o->gpu.total_mib;
+    KVPLAN__FAIL_IF(o->gpu_set && !(mib >= 1.0 && mib <= 0x1p40), err,
+                    KVPLAN_INVALID_ARGUMENT, "--gpu-memory",
+                    "the GPU's memory must be between 1 MiB and 1 EiB, got "
+                    "%g MiB",
+                    mib);
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                                            kvplan_error *err)
 {
@@ -76,9 +97,6 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                     KVPLAN_UNSUPPORTED, "--pp-size",
                     "--pp-size above %d is not supported",
                     KVPLAN_MAX_PP_STAGES);
-    KVPLAN__TRY(check_open_range(o->mem_fraction_static, 1,
-                                 "--mem-fraction-static", "a fraction in (0, 1)",
-                                 err));
     KVPLAN__TRY(kvplan__check_opt_least(o->max_total_tokens, 1,
                                         "--max-total-tokens", err));
     KVPLAN__TRY(kvplan__check_opt_least(o->max_prefill_tokens, 1,
@@ -119,15 +137,6 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
     KVPLAN__TRY(check_open_range(o->mamba_full_memory_ratio, 1e6,
                                  "--mamba-full-memory-ratio",
                                  "a positive ratio", err));
-    KVPLAN__FAIL_IF(!o->gpu_set && !o->available_bytes.set, err,
-                    KVPLAN_INVALID_ARGUMENT, "--gpu",
-                    "a GPU (--gpu, --gpu-memory) or --available-bytes is "
-                    "needed to size the budget");
-    double mib = o->gpu.total_mib;
-    KVPLAN__FAIL_IF(o->gpu_set && !(mib >= 1.0 && mib <= 0x1p40), err,
-                    KVPLAN_INVALID_ARGUMENT, "--gpu-memory",
-                    "the GPU's memory must be between 1 MiB and 1 EiB, got "
-                    "%g MiB",
-                    mib);
+    KVPLAN__TRY(kvplan__check_budget_options(o, err));
     return kvplan__ok(err);
 }

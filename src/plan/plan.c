@@ -268,6 +268,8 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
     for (size_t i = 0; i < out->num_stages; i++)
         out->stages[i].draft_weight_bytes =
             kvplan__trunc(p->rank_draft, &p->ovf);
+    b->rank_weight_bytes = p->rank_weights;
+    b->rank_draft_bytes = p->rank_draft;
     return KVPLAN_OK;
 }
 
@@ -299,8 +301,8 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
     kvplan__available_inputs ai = {
         .gpu = &p->gpu,
         .ranks = (double)s->tp_size * (double)s->pp_size,
-        .rank_weight_bytes = p->rank_weights,
-        .rank_draft_bytes = p->rank_draft,
+        .rank_weight_bytes = out->budget.rank_weight_bytes,
+        .rank_draft_bytes = out->budget.rank_draft_bytes,
         .fraction = out->budget.mem_fraction_static,
         .is_mambaish = m->info.is_mambaish,
         .mamba_per_request = p->mamba_per,
@@ -346,7 +348,8 @@ static const char *budget_flag(const pipeline *p)
                                      : "--mem-fraction-static";
 }
 
-static kvplan_status profile(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status profile(pipeline *p, kvplan_plan *out, bool init,
+                             kvplan_error *err)
 {
     int64_t least = INT64_MAX;
     for (size_t i = 0; i < out->num_stages; i++) {
@@ -360,9 +363,10 @@ static kvplan_status profile(pipeline *p, kvplan_plan *out, kvplan_error *err)
             : out->resolved.SGLANG_PP_LAYER_PARTITION != NULL
                 ? "SGLANG_PP_LAYER_PARTITION"
                 : "--pp-size";
-        KVPLAN__TRY(name_flag(
-            kvplan_configurator_init(&sp->configurator, &sp->rank, err), err,
-            init_flag));
+        if (init)
+            KVPLAN__TRY(name_flag(
+                kvplan_configurator_init(&sp->configurator, &sp->rank, err),
+                err, init_flag));
         kvplan_status st =
             kvplan_calculate_pool_sizes(&sp->configurator, p->available,
                                         out->page_size, &sp->profiled, err);
@@ -632,6 +636,56 @@ static void release(kvplan_plan *out)
     }
 }
 
+/* The flags: resolved against the GPU and the model, the fraction,
+ * every stage's rank, the weights. */
+static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
+{
+    const kvplan_model *m = p->m;
+    const kvplan_plan_options *o = p->o;
+    KVPLAN__TRY(kvplan__resolve_args(m, o, &p->gpu, o->gpu_set, out, err));
+    KVPLAN__TRY(fraction(p, out, err));
+    /* the flags against the model first: a contradiction is named as such,
+     * not as a budget that does not fit */
+    kvplan_rank *first = &out->stages[0].rank;
+    KVPLAN__TRY(kvplan__model_rank(m, &out->resolved, 0, first,
+                                   &out->context_len, err));
+    KVPLAN__TRY(refuse(p, out, err));
+    kvplan__resolve_dtypes(out, p->model_dtype, first->runner.kv_cache_dtype);
+    KVPLAN__TRY(ranks(p, out, err));
+    KVPLAN__TRY(weights(p, out, err));
+    return KVPLAN_OK;
+}
+
+/* The budget and the pools: available bytes, the profiling path (each
+ * stage's configurator built first when `init`), the constraints,
+ * max_running_requests, the capacity, the checks. */
+static kvplan_status back(pipeline *p, kvplan_plan *out, bool init,
+                          kvplan_error *err)
+{
+    const kvplan_plan_options *o = p->o;
+    KVPLAN__TRY(available(p, out, err));
+    KVPLAN__TRY(profile(p, out, init, err));
+    KVPLAN__TRY(constrain(p, out, err));
+    KVPLAN__TRY(requests(p, out, err));
+    kvplan__plan_capacity(out, p->max_mamba, p->mamba_ratio, p->mamba_per,
+                          &p->ovf);
+    const kvplan_server_args *rs = &out->resolved;
+    KVPLAN__FAIL_IF(p->ovf_requests, err, KVPLAN_OVERFLOW,
+                    rs->disaggregation_decode_extra_slots.set
+                        ? "--disaggregation-decode-extra-slots"
+                    : o->server.max_running_requests.set
+                        ? "--max-running-requests"
+                        : "--context-length",
+                    "the req_to_token pool (requests x context_len x 4 "
+                    "bytes) exceeds 64 bits");
+    KVPLAN__FAIL_IF(p->ovf, err, KVPLAN_OVERFLOW,
+                    o->weight_bytes.set ? "--weight-bytes" : budget_flag(p),
+                    "a pool size or a weight share exceeds 64 bits");
+    KVPLAN__TRY(check(p, out, err));
+    release(out);
+    return kvplan__ok(err);
+}
+
 kvplan_status kvplan_plan_compute(const kvplan_model *m,
                                   const kvplan_plan_options *o,
                                   kvplan_plan *out, kvplan_error *err)
@@ -648,36 +702,87 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     for (size_t i = 0; i < out->num_stages; i++)
         out->stages[i].pp_rank = (int64_t)i;
 
+    KVPLAN__TRY(front(&p, out, err));
+    return back(&p, out, true, err);
+}
+
+
+/* Whether `o` differs from `po` (prev's options) only in the GPU's memory
+ * and the fraction, on a plan whose ranks can be reused (MiniMax's pool
+ * reads the layer ids a plan does not keep). */
+static bool budget_only(const kvplan_plan_options *o,
+                        const kvplan_plan_options *po, const kvplan_plan *prev)
+{
+    if (prev->struct_size != sizeof *prev || o->server.pp_size < 1 ||
+        prev->num_stages != (size_t)o->server.pp_size ||
+        prev->stages[0].rank.model.hf_config.is_minimax_sparse)
+        return false;
+    /* all but mem_fraction_static, gpu.name and gpu.total_mib (adjacent) */
+    const char *x = (const char *)o, *y = (const char *)po;
+    size_t f0 = offsetof(kvplan_plan_options, mem_fraction_static),
+           f1 = f0 + sizeof o->mem_fraction_static,
+           g0 = offsetof(kvplan_plan_options, gpu) + offsetof(kvplan_gpu, name),
+           g1 = offsetof(kvplan_plan_options, gpu) +
+                offsetof(kvplan_gpu, total_mib) + sizeof o->gpu.total_mib;
+    _Static_assert(offsetof(kvplan_gpu, name) == 0 &&
+                       offsetof(kvplan_gpu, total_mib) == sizeof o->gpu.name,
+                   "gpu.name and gpu.total_mib lead kvplan_gpu");
+    return memcmp(x, y, f0) == 0 && memcmp(x + f1, y + f1, g0 - f1) == 0 &&
+           memcmp(x + g1, y + g1, sizeof *o - g1) == 0;
+}
+
+kvplan_status kvplan_plan_update(const kvplan_model *m,
+                                 const kvplan_plan_options *o,
+                                 const kvplan_plan_options *po,
+                                 const kvplan_plan *prev, kvplan_plan *out,
+                                 kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(out != NULL && out == prev, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL,
+                    "kvplan_plan_update needs a plan to fill other than the "
+                    "one it reuses");
+    if (m == NULL || o == NULL || out == NULL || po == NULL || prev == NULL ||
+        !budget_only(o, po, prev))
+        return kvplan_plan_compute(m, o, out, err);
+    /* the rest is prev's options, which planned */
+    KVPLAN__TRY(kvplan__check_budget_options(o, err));
+    pipeline p = {.m = m, .o = o};
+    p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
+    p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
+    reset(out, prev->num_stages);
     KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
+    /* the same flags resolved: the same ranks (they read nothing else) */
+    kvplan__resolve_dtypes(out, p.model_dtype,
+                           prev->stages[0].rank.runner.kv_cache_dtype);
+    kvplan_server_args a = out->resolved;
+    a.speculative_draft_model = NULL;
+    a.SGLANG_PP_LAYER_PARTITION = NULL;
+    a.SGLANG_DSV4_COMPRESS_STATE_DTYPE = NULL;
+    if (memcmp(&a, &prev->resolved, sizeof a) != 0 ||
+        out->page_size != prev->page_size ||
+        strcmp(out->attention_backend, prev->attention_backend) != 0)
+        return kvplan_plan_compute(m, o, out, err);
     KVPLAN__TRY(fraction(&p, out, err));
-    /* the flags against the model first: a contradiction is named as such,
-     * not as a budget that does not fit */
-    kvplan_rank *first = &out->stages[0].rank;
-    KVPLAN__TRY(kvplan__model_rank(m, &out->resolved, 0, first,
-                                   &out->context_len, err));
-    KVPLAN__TRY(refuse(&p, out, err));
-    kvplan__resolve_dtypes(out, p.model_dtype, first->runner.kv_cache_dtype);
-    KVPLAN__TRY(ranks(&p, out, err));
-    KVPLAN__TRY(weights(&p, out, err));
-    KVPLAN__TRY(available(&p, out, err));
-    KVPLAN__TRY(profile(&p, out, err));
-    KVPLAN__TRY(constrain(&p, out, err));
-    KVPLAN__TRY(requests(&p, out, err));
-    kvplan__plan_capacity(out, p.max_mamba, p.mamba_ratio, p.mamba_per,
-                          &p.ovf);
-    const kvplan_server_args *rs = &out->resolved;
-    KVPLAN__FAIL_IF(p.ovf_requests, err, KVPLAN_OVERFLOW,
-                    rs->disaggregation_decode_extra_slots.set
-                        ? "--disaggregation-decode-extra-slots"
-                    : o->server.max_running_requests.set
-                        ? "--max-running-requests"
-                        : "--context-length",
-                    "the req_to_token pool (requests x context_len x 4 "
-                    "bytes) exceeds 64 bits");
-    KVPLAN__FAIL_IF(p.ovf, err, KVPLAN_OVERFLOW,
-                    o->weight_bytes.set ? "--weight-bytes" : budget_flag(&p),
-                    "a pool size or a weight share exceeds 64 bits");
-    KVPLAN__TRY(check(&p, out, err));
-    release(out);
-    return kvplan__ok(err);
+    out->context_len = prev->context_len;
+    for (size_t i = 0; i < out->num_stages; i++) {
+        kvplan_stage_plan *sp = &out->stages[i];
+        const kvplan_stage_plan *was = &prev->stages[i];
+        sp->pp_rank = was->pp_rank;
+        sp->rank = was->rank;
+        sp->configurator = was->configurator;
+        sp->weight_bytes = was->weight_bytes;
+        sp->draft_weight_bytes = was->draft_weight_bytes;
+    }
+    kvplan_budget *b = &out->budget;
+    const kvplan_budget *pb = &prev->budget;
+    b->weights_estimated = pb->weights_estimated;
+    b->draft_weights_estimated = pb->draft_weights_estimated;
+    b->weights_source = pb->weights_source;
+    b->num_weight_tensors = pb->num_weight_tensors;
+    b->load_overhead_bytes = pb->load_overhead_bytes;
+    b->rank_weight_bytes = pb->rank_weight_bytes;
+    b->rank_draft_bytes = pb->rank_draft_bytes;
+    memcpy(b->weight_tensors, pb->weight_tensors,
+           pb->num_weight_tensors * sizeof b->weight_tensors[0]);
+    return back(&p, out, false, err);
 }

@@ -28,6 +28,11 @@ kvplan_status kvplan__resolve_args(const kvplan_model *m,
 void kvplan__resolve_dtypes(kvplan_plan *out, kvplan_dtype model_dtype,
                             kvplan_dtype kv_dtype);
 
+/* options.c: the checks of the fraction and the GPU alone (for options
+ * that differ from valid ones only there). */
+kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
+                                           kvplan_error *err);
+
 /* allocation.c: what stage `sp`'s pools allocate (§5). */
 void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                               kvplan_stage_plan *sp, bool *ovf);

@@ -1,0 +1,183 @@
+/*
+ * test_sweep.c: kvplan_plan_update, the sweep's reuse, gives what
+ * kvplan_plan_compute gives: rows over GPUs and fractions (the reused
+ * path), and over the flags that defeat it (a new arch, new flags), for
+ * every configurator, PP, a draft, a mamba hybrid.
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kvplan_plan *a, *b, *prev;
+
+static bool same_double(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Every figure a plan publishes, compared. */
+static void same_plan(const kvplan_plan *x, const kvplan_plan *y)
+{
+    CHECK_INT(x->max_total_num_tokens, y->max_total_num_tokens);
+    CHECK_INT(x->max_running_requests, y->max_running_requests);
+    CHECK_INT(x->context_len, y->context_len);
+    CHECK_INT(x->page_size, y->page_size);
+    CHECK_INT(x->chunked_prefill_size, y->chunked_prefill_size);
+    CHECK_INT(x->cuda_graph_max_bs, y->cuda_graph_max_bs);
+    CHECK_STR(x->attention_backend, y->attention_backend);
+    CHECK_INT(x->longest_request, y->longest_request);
+    CHECK(memcmp(&x->resolved, &y->resolved, sizeof x->resolved) == 0);
+    CHECK_INT(x->num_warnings, y->num_warnings);
+    for (size_t i = 0; i < x->num_warnings && i < y->num_warnings; i++) {
+        CHECK_INT(x->warnings[i].code, y->warnings[i].code);
+        CHECK_STR(x->warnings[i].message, y->warnings[i].message);
+    }
+    const kvplan_budget *p = &x->budget, *q = &y->budget;
+    CHECK(memcmp(p, q, offsetof(kvplan_budget, weight_tensors)) == 0);
+    CHECK(same_double(p->mem_fraction_static, q->mem_fraction_static));
+    CHECK(same_double(p->post_load_gib, q->post_load_gib));
+    CHECK(memcmp(p->weight_tensors, q->weight_tensors,
+                 p->num_weight_tensors * sizeof p->weight_tensors[0]) == 0);
+    CHECK_INT(x->num_stages, y->num_stages);
+    CHECK_INT(x->binding_stage, y->binding_stage);
+    for (size_t i = 0; i < x->num_stages && i < y->num_stages; i++) {
+        const kvplan_stage_plan *s = &x->stages[i], *t = &y->stages[i];
+        CHECK_INT(s->available_bytes, t->available_bytes);
+        CHECK(memcmp(&s->profiled, &t->profiled, sizeof s->profiled) == 0);
+        CHECK(memcmp(&s->pools, &t->pools, sizeof s->pools) == 0);
+        CHECK(memcmp(&s->allocation, &t->allocation, sizeof s->allocation) ==
+              0);
+        CHECK(memcmp(&s->configurator, &t->configurator,
+                     sizeof s->configurator) == 0);
+        CHECK(memcmp(&s->rank, &t->rank, sizeof s->rank) == 0);
+        CHECK_INT(s->weight_bytes, t->weight_bytes);
+        CHECK_INT(s->draft_weight_bytes, t->draft_weight_bytes);
+        CHECK_INT(s->max_mamba_cache_size, t->max_mamba_cache_size);
+    }
+    const kvplan_capacity *c = &x->capacity, *d = &y->capacity;
+    CHECK_INT(c->num_pools, d->num_pools);
+    for (size_t i = 0; i < c->num_pools && i < d->num_pools; i++) {
+        CHECK_INT(c->pools[i].kind, d->pools[i].kind);
+        CHECK_INT(c->pools[i].capacity_tokens, d->pools[i].capacity_tokens);
+        CHECK_INT(c->pools[i].reserved_tokens, d->pools[i].reserved_tokens);
+        CHECK(same_double(c->pools[i].bytes_per_token,
+                          d->pools[i].bytes_per_token));
+        CHECK_INT(c->pools[i].request_cap, d->pools[i].request_cap);
+        CHECK_INT(c->pools[i].per_request, d->pools[i].per_request);
+    }
+    CHECK_INT(c->longest_request_tokens, d->longest_request_tokens);
+    CHECK_INT(c->max_concurrency_at_context_len,
+              d->max_concurrency_at_context_len);
+    CHECK_INT(c->binding, d->binding);
+    CHECK_INT(c->binding_pool, d->binding_pool);
+}
+
+static const char *const gpus[] = {"H100-80GB", "H200", "H20", "B200",
+                                   "GB200",     "L4",   "MI300X", "MI355X"};
+static const double fractions[] = {0, 0.6, 0.85, 0.93};
+
+/* A sweep over GPUs and fractions for `model` with options `base`, each
+ * row planned by update (from the row before) and by compute. */
+static size_t sweep(const char *model, const char *draft,
+                    kvplan_plan_options base)
+{
+    kvplan_model *m = NULL, *d = NULL;
+    CHECK_INT(kvplan_model_load(model, &m, NULL), KVPLAN_OK);
+    if (draft != NULL) {
+        CHECK_INT(kvplan_model_load(draft, &d, NULL), KVPLAN_OK);
+        base.server.speculative_draft_model = d;
+    }
+    kvplan_plan_options po = base;
+    bool have_prev = false;
+    size_t rows = 0;
+    for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; g++)
+        for (size_t f = 0; f < sizeof fractions / sizeof fractions[0]; f++) {
+            kvplan_plan_options o = base;
+            CHECK(kvplan_gpu_preset(gpus[g], &o.gpu));
+            o.gpu_set = true;
+            if (fractions[f] > 0)
+                o.mem_fraction_static = (kvplan_opt_double){fractions[f], true};
+            kvplan_error e1, e2;
+            kvplan_status s1 = kvplan_plan_compute(m, &o, a, &e1);
+            kvplan_status s2 = kvplan_plan_update(
+                m, &o, have_prev ? &po : NULL, have_prev ? prev : NULL, b, &e2);
+            CHECK_INT(s2, s1);
+            if (s1 != s2)
+                fprintf(stderr, "  %s on %s at %g: %s | %s\n", model, gpus[g],
+                        fractions[f], e1.message, e2.message);
+            if (s1 == KVPLAN_OK && s2 == KVPLAN_OK) {
+                same_plan(a, b);
+                kvplan_plan *t = prev;
+                prev = b;
+                b = t;
+                po = o;
+                have_prev = true;
+                rows++;
+            } else if (s1 == s2) {
+                CHECK_STR(e2.message, e1.message);
+                CHECK_STR(e2.field, e1.field);
+            }
+        }
+    kvplan_model_free(m);
+    kvplan_model_free(d);
+    return rows;
+}
+
+static kvplan_plan_options opts(void)
+{
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    return o;
+}
+
+int main(void)
+{
+    a = malloc(sizeof *a);
+    b = malloc(sizeof *b);
+    prev = malloc(sizeof *prev);
+    kvplan_plan_options o = opts();
+    CHECK(sweep("llama-3.1-8b-instruct", NULL, o) > 20);
+    o.server.context_length = (kvplan_opt_int){8192, true};
+    o.server.max_running_requests = (kvplan_opt_int){64, true};
+    CHECK(sweep("llama-3.1-8b-instruct", NULL, o) > 20);
+    o = opts();
+    o.server.tp_size = 2;
+    CHECK(sweep("gpt-oss-120b", NULL, o) > 10);
+    o.server.disable_radix_cache = true;
+    o.server.max_running_requests = (kvplan_opt_int){64, true};
+    CHECK(sweep("gpt-oss-120b", NULL, o) > 10); /* the SWA chunk cap */
+    o = opts();
+    o.server.tp_size = 8;
+    CHECK(sweep("deepseek-v4-flash", NULL, o) > 5);
+    CHECK(sweep("deepseek-v3.2", NULL, o) > 5);
+    o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE; /* NEXTN: MTP */
+    CHECK(sweep("deepseek-v3", NULL, o) > 5);
+    o = opts();
+    o.server.tp_size = 4;
+    o.server.pp_size = 2;
+    CHECK(sweep("llama-3.1-70b-instruct", NULL, o) > 10);
+    o = opts();
+    o.server.tp_size = 4;
+    CHECK(sweep("qwen3-next-80b-a3b-thinking", NULL, o) > 10);
+    o = opts();
+    o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    CHECK(sweep("llama-3.1-8b-instruct", "eagle3-llama3.1-8b", o) > 10);
+    o = opts();
+    o.available_bytes = (kvplan_opt_int){1LL << 34, true};
+    CHECK(sweep("gemma-3-4b-it", NULL, o) > 10);
+    /* update never writes the plan it reuses */
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    o = opts();
+    o.gpu_set = kvplan_gpu_preset("H100-80GB", &o.gpu);
+    CHECK_INT(kvplan_plan_compute(m, &o, a, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_update(m, &o, &o, a, a, NULL),
+              KVPLAN_INVALID_ARGUMENT);
+    kvplan_model_free(m);
+    free(a);
+    free(b);
+    free(prev);
+    return check_report();
+}
