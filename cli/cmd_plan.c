@@ -10,6 +10,7 @@
 #include "jsonout.h"
 #include "report.h"
 #include "sglang_flags.h"
+#include "svg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,10 +66,20 @@ void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
                     cli->ignored[i]->name, cli->ignored[i]->memory);
 }
 
+int cli_write_svg(const cli_args *cli, const kvplan_model *model,
+                  const kvplan_plan *plan)
+{
+    if (cli->svg_path == NULL ||
+        cli_svg_plan(cli->svg_path, cli, model, plan) == 0)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "kvplan: --svg: cannot write %s\n", cli->svg_path);
+    return CLI_EXIT_INTERNAL;
+}
+
 int cli_report(const cli_args *cli, const kvplan_model *model,
                const kvplan_plan *plan)
 {
-    int rc = CLI_EXIT_OK;
+    int rc = cli_write_svg(cli, model, plan);
     cli_warnings(cli, plan);
     if (cli->json) {
         json_t *doc = cli_report_json(cli, model, plan);

@@ -136,6 +136,7 @@ static int answer(session *s, json_t *head, const char *line)
         printf("%s\n\n", line);
         return cli_report(s->cli, s->model, s->plan);
     }
+    rc = cli_write_svg(s->cli, s->model, s->plan);
     cli_warnings(s->cli, s->plan);
     json_t *doc = cli_report_json(s->cli, s->model, s->plan);
     if (head == NULL || doc == NULL || json_object_set_new(head, "plan", doc))

@@ -15,6 +15,7 @@
 #include "flags.h"
 #include "jsonout.h"
 #include "report.h"
+#include "svg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,7 +140,8 @@ static int sweep_help(FILE *out)
 
 /* Splits argv[2..] into the swept lists and the rest (argv[0] first). */
 static int split_args(int argc, char **argv, dim *d, char **rest,
-                      const char **rank, bool *csv, bool *help, bool json)
+                      const char **rank, const char **svg, bool *csv,
+                      bool *help, bool json)
 {
     int n = 0;
     rest[n++] = argv[0];
@@ -155,6 +157,12 @@ static int split_args(int argc, char **argv, dim *d, char **rest,
             continue; /* the sweep's output, not a row's flag */
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
+            continue;
+        }
+        if (len == 5 && strncmp(arg, "--svg", 5) == 0) {
+            if (!eq && i + 1 >= argc)
+                return -usage(json, "--svg", "--svg needs a value");
+            *svg = eq ? eq + 1 : argv[++i];
             continue;
         }
         if (len == 9 && strncmp(arg, "--rank-by", 9) == 0) {
@@ -405,10 +413,49 @@ static json_t *row_json(const dim *d, const row *r, size_t rank,
     return o;
 }
 
+/* --svg: the rows as bars of the --rank-by figure. */
+static int draw(const char *path, const dim *d, row **rows, size_t n)
+{
+    size_t shown = n < 40 ? n : 40;
+    cli_svg_bar *bars = calloc(shown ? shown : 1, sizeof *bars);
+    if (bars == NULL)
+        return CLI_EXIT_INTERNAL;
+    for (size_t i = 0; i < shown; i++) {
+        const row *r = rows[i];
+        size_t len = 0;
+        for (size_t k = 0; k < NDIMS && len < sizeof bars[i].label; k++)
+            if (d[k].n > 0) {
+                char v[64];
+                text_value(d, r, k, v, sizeof v);
+                len += (size_t)snprintf(bars[i].label + len,
+                                        sizeof bars[i].label - len, "%s%s%s",
+                                        len ? " " : "",
+                                        k == 0 ? "" : dims[k] + 2,
+                                        k == 0 ? v : "");
+                if (k != 0 && len < sizeof bars[i].label)
+                    len += (size_t)snprintf(bars[i].label + len,
+                                            sizeof bars[i].label - len, " %s",
+                                            v);
+            }
+        bars[i].fits = fits(r);
+        bars[i].value = g_rank == RANK_GPUS ? (double)r->gpus : key_of(r);
+    }
+    char title[120];
+    snprintf(title, sizeof title, "kvplan sweep: %zu rows, by %s", n,
+             rank_names[g_rank]);
+    int rc = cli_svg_bars(path, title, rank_names[g_rank], bars, n) == 0
+                 ? CLI_EXIT_OK
+                 : CLI_EXIT_INTERNAL;
+    if (rc != CLI_EXIT_OK)
+        fprintf(stderr, "kvplan sweep: --svg: cannot write %s\n", path);
+    free(bars);
+    return rc;
+}
+
 int cli_cmd_sweep(int argc, char **argv)
 {
     bool json = cli_wants_json(argc, argv), csv = false, help = false;
-    const char *rank = NULL;
+    const char *rank = NULL, *svg = NULL;
     dim d[NDIMS] = {{0}};
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     char **args = malloc(((size_t)argc + 2 * NDIMS + 1) * sizeof *args);
@@ -426,7 +473,7 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
-    nrest = split_args(argc, argv, d, rest, &rank, &csv, &help, json);
+    nrest = split_args(argc, argv, d, rest, &rank, &svg, &csv, &help, json);
     if (nrest < 0) {
         rc = -nrest;
         goto done;
@@ -521,6 +568,8 @@ int cli_cmd_sweep(int argc, char **argv)
     } else {
         rc = write_text(d, order, n);
     }
+    if (rc == CLI_EXIT_OK && svg != NULL)
+        rc = draw(svg, d, order, n);
     if (rc == CLI_EXIT_OK && n > 0 && !fits(order[0]))
         rc = CLI_EXIT_DOES_NOT_FIT; /* not one row fits */
 done:

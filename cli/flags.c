@@ -201,6 +201,10 @@ const flag cli_flags[] = {
      NULL, "calibration", NULL},
     {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
      "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL, NULL},
+    {"--svg", NULL, K_TEXT, AT(svg_path), NOVAL, "FILE",
+     "also draw it as SVG: one GPU's memory and the requests at once against "
+     "the context length (a sweep: its rows as bars)",
+     NULL, NULL, NULL},
     {"--explain", NULL, K_TRUE, AT(explain), NOVAL, NULL,
      "every term of the bytes per token and of the budget", NULL, NULL, NULL},
     {"--help", "-h", K_TRUE, AT(help), NOVAL, NULL, "show this help", NULL,

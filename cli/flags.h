@@ -28,6 +28,7 @@ typedef struct cli_args {
     const char *gpu_text;         /* --gpu as given */
     const char *hisparse_text;    /* --hisparse-config as given */
     const char *calibration_path; /* --calibration */
+    const char *svg_path;         /* --svg */
     bool gpu_auto;                /* --gpu auto: probe before planning */
     int gpu_count;                /* --gpu auto: how many NVML saw */
     bool gpu_memory_set;          /* --gpu-memory given */

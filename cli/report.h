@@ -31,7 +31,10 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
 /* The plan's warnings and the flags kvplan does not read, on standard
  * error. */
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan);
-/* cli_warnings, then the text or --json report. */
+/* --svg's picture of the plan, when asked for; the exit status. */
+int cli_write_svg(const cli_args *cli, const kvplan_model *model,
+                  const kvplan_plan *plan);
+/* --svg, cli_warnings, then the text or --json report. */
 int cli_report(const cli_args *cli, const kvplan_model *model,
                const kvplan_plan *plan);
 /* A failed plan's error, as `who` ("kvplan fit"); returns the status. */

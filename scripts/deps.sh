@@ -1,13 +1,24 @@
 #!/bin/sh
 # Installs what kvplan needs to build and test on Debian, if it is missing:
-# a C compiler, CMake, pkg-config and jansson. Run as root (CI and fresh
-# containers are); otherwise it says what to install.
+# a C compiler, CMake, pkg-config and jansson; with --test also what the
+# whole test suite uses beyond the build: Chromium and python3, for the
+# test that renders --svg's pictures (tests/svg_render.sh; it is skipped
+# without them). Run as root (CI and fresh containers are); otherwise it
+# says what to install.
+#   scripts/deps.sh [--test]
 set -eu
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
+if [ "${1:-}" = "--test" ]; then
+  command -v chromium >/dev/null 2>&1 || need="$need chromium"
+  command -v python3 >/dev/null 2>&1 || need="$need python3"
+elif [ -n "${1:-}" ]; then
+  echo "usage: scripts/deps.sh [--test]" >&2
+  exit 2
+fi
 [ -n "$need" ] || exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "kvplan needs:$need (run: sudo apt-get install$need)" >&2
