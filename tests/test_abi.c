@@ -39,6 +39,8 @@ int main(void)
         {"kvplan_usage", sizeof(kvplan_usage), 72},
         {"kvplan_admission", sizeof(kvplan_admission), 80},
         {"kvplan_plan", sizeof(kvplan_plan), 86280},
+        {"kvplan_target", sizeof(kvplan_target), 16},
+        {"kvplan_solution", sizeof(kvplan_solution), 144},
         {"kvplan_log_args", sizeof(kvplan_log_args), 960},
         {"kvplan_log_readings", sizeof(kvplan_log_readings), 4960},
         {"kvplan_log_rank", sizeof(kvplan_log_rank), 56},

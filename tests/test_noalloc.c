@@ -1,7 +1,9 @@
 /*
  * test_noalloc.c: the compute calls allocate nothing, as the header says:
  * kvplan_model_rank, kvplan_configurator_init, the three pool calls and
- * kvplan_plan_compute, and the log reader (parse, options, reconcile), on
+ * kvplan_plan_compute, the capacity's calls (kvplan_request_cost,
+ * kvplan_admit), kvplan_plan_update, kvplan_fit_context, kvplan_solve,
+ * and the log reader (parse, options, reconcile), on
  * models of every configurator family, counted
  * with the GNU linker's --wrap over malloc, calloc and realloc (the
  * library is linked statically into this test). Loading a model may
@@ -45,7 +47,7 @@ int main(void)
         "llama-3.1-8b-instruct", "deepseek-v3.2", "gpt-oss-120b",
         "deepseek-v4-flash", "qwen3-next-80b-a3b-thinking", "mimo-v2-flash",
         "gemma-3-4b-it", "nemotron-3-nano-30b-a3b", "kimi-k2.5"};
-    kvplan_plan *plan = malloc(sizeof *plan);
+    kvplan_plan *plan = malloc(sizeof *plan), *next = malloc(sizeof *next);
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         kvplan_model *m = NULL;
         kvplan_error err;
@@ -89,6 +91,26 @@ int main(void)
         CHECK_INT(kvplan_log_options(&lr, &lo, &err), KVPLAN_OK);
         CHECK_INT(kvplan_log_reconcile(m, NULL, &lr, &lo, plan, &lx, &err),
                   KVPLAN_OK);
+        /* the capacity's calls, a sweep's update, fit and solve */
+        CHECK_INT(kvplan_plan_compute(m, &o, plan, &err), KVPLAN_OK);
+        int64_t cost[KVPLAN_MAX_POOLS];
+        kvplan_admission adm;
+        kvplan_usage use = {.running_requests = 1};
+        CHECK_INT(kvplan_request_cost(&plan->capacity, 1000, 100, cost, &err),
+                  KVPLAN_OK);
+        CHECK_INT(kvplan_admit(&plan->capacity, &use, 1000, 100, &adm, &err),
+                  KVPLAN_OK);
+        kvplan_plan_options o2 = o;
+        CHECK(kvplan_gpu_preset("B200", &o2.gpu));
+        o2.mem_fraction_static = (kvplan_opt_double){0.9, true};
+        kvplan_plan_update(m, &o2, &o, plan, next, &err);
+        int64_t len;
+        kvplan_fit_context(m, &o, 4, next, &len, &err);
+        kvplan_solution sol;
+        kvplan_target tgt = {.concurrency = 4};
+        kvplan_solve(m, &o, KVPLAN_KNOB_MEM_FRACTION_STATIC, &tgt, next, &sol,
+                     &err);
+        kvplan_solve(m, &o, KVPLAN_KNOB_GPU, &tgt, next, &sol, &err);
         o.mem_fraction_static = (kvplan_opt_double){0.01, true};
         kvplan_plan_compute(m, &o, plan, &err); /* does not fit */
         if (allocations != before)
@@ -99,5 +121,6 @@ int main(void)
         kvplan_model_free(m);
     }
     free(plan);
+    free(next);
     return check_report();
 }

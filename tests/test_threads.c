@@ -1,6 +1,7 @@
 /*
  * test_threads.c: "thread-safe, no global state" checked: 8 threads at
- * once load models, rank them, build configurators and plan, on shared
+ * once load models, rank them, build configurators, plan and admit
+ * requests, on shared
  * read-only models and options, and every answer must equal the one
  * computed alone first. tests/tsan.sh runs it under ThreadSanitizer where
  * clang is installed.
@@ -23,6 +24,8 @@ static const char *const names[] = {"llama-3.1-8b-instruct", "deepseek-v3.2",
 static kvplan_model *models[MODELS];
 static kvplan_plan_options options;
 static int64_t want[MODELS];
+static kvplan_capacity shared_capacity[MODELS]; /* read by every thread */
+static kvplan_admission want_admit[MODELS];
 static int failures[THREADS];
 
 static int64_t tokens(const kvplan_model *m, kvplan_plan *p)
@@ -49,6 +52,16 @@ static void *work(void *arg)
             failures[id] += own != NULL && tokens(own, p) != want[k];
             kvplan_model_free(own);
         }
+        /* admission on a capacity every thread reads */
+        kvplan_usage u = {.running_requests = round % 4};
+        u.used[0] = 1000 * round;
+        kvplan_admission a;
+        failures[id] += kvplan_admit(&shared_capacity[k], &u, 4000, 96, &a,
+                                     NULL) != KVPLAN_OK;
+        if (round == 0)
+            failures[id] += memcmp(a.cost, want_admit[k].cost,
+                                   sizeof a.cost) != 0 ||
+                            a.admit != want_admit[k].admit;
         char buf[32];
         failures[id] += kvplan_format_double(0.1 * round, buf, sizeof buf) == 0;
         kvplan_gpu g;
@@ -70,6 +83,12 @@ int main(void)
         CHECK_INT(kvplan_model_load(names[k], &models[k], &err), KVPLAN_OK);
         want[k] = tokens(models[k], p);
         CHECK(want[k] > 0);
+        shared_capacity[k] = p->capacity; /* the plan tokens() made */
+        kvplan_usage u0 = {0};
+        CHECK_INT(kvplan_admit(&shared_capacity[k], &u0, 4000, 96,
+                               &want_admit[k], NULL),
+                  KVPLAN_OK);
+        CHECK(want_admit[k].admit);
     }
     free(p);
     pthread_t t[THREADS];
