@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the build into a scratch prefix, then compiles and runs
-# examples/plan.c against it with pkg-config, as a user would.
+# examples/plan.c and examples/admit.c against it with pkg-config, as a
+# user would.
 #   example_installed.sh BUILD_DIR SOURCE_DIR PREFIX CC [EXTRA_CFLAGS]
 # EXTRA_CFLAGS carries the sanitizer flags of a sanitized build.
 set -eu
@@ -18,6 +19,12 @@ echo "$out"
 # 4 heads (8 // tp 2) * 256 * 32 layers * 2 bytes = 65536 bytes per token;
 # 40000000000 // 65536 = 610351, // 16 * 16 = 610336
 test "$out" = "DefaultPoolConfigurator: 65536 bytes per token, 610336 tokens"
+# the admission controller: 1109079 full tokens (two H100-80GB, gpt-oss-120b)
+# hold 34 requests of 30000 + 2000 tokens; the sliding window holds 257 each
+"$cc" -std=c11 -Wall -Wextra -Werror $extra "$src/examples/admit.c" \
+  $(pkg-config --cflags --libs kvplan) -Wl,-rpath,"$(dirname "$libdir")" \
+  -o "$prefix/admit"
+test "$("$prefix/admit")" = "34 requests started; the next is refused by full"
 # the shared library and its pkg-config link line work too
 "$cc" -std=c11 $extra "$src/examples/plan.c" $(pkg-config --cflags --libs kvplan) \
   -Wl,-rpath,"$(dirname "$libdir")" -o "$prefix/plan-shared"
@@ -30,7 +37,7 @@ mkdir -p "$consumer"
 cat > "$consumer/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.20)
 project(consumer C)
-find_package(kvplan 0.3 REQUIRED)
+find_package(kvplan 0.4 REQUIRED)
 add_executable(plan_shared $src/examples/plan.c)
 target_link_libraries(plan_shared PRIVATE kvplan::kvplan)
 add_executable(plan_static $src/examples/plan.c)

@@ -28,7 +28,21 @@ static void same_plan(const kvplan_plan *x, const kvplan_plan *y)
     CHECK_INT(x->cuda_graph_max_bs, y->cuda_graph_max_bs);
     CHECK_STR(x->attention_backend, y->attention_backend);
     CHECK_INT(x->longest_request, y->longest_request);
-    CHECK(memcmp(&x->resolved, &y->resolved, sizeof x->resolved) == 0);
+    /* the resolved flags the later stages read (padding is not compared:
+     * it is not part of a value) */
+    const kvplan_server_args *r = &x->resolved, *q0 = &y->resolved;
+    CHECK_INT(r->tp_size, q0->tp_size);
+    CHECK_INT(r->pp_size, q0->pp_size);
+    CHECK_INT(r->page_size, q0->page_size);
+    CHECK_INT(r->kv_cache_dtype, q0->kv_cache_dtype);
+    CHECK_INT(r->dtype, q0->dtype);
+    CHECK_INT(r->max_running_requests.value, q0->max_running_requests.value);
+    CHECK_INT(r->chunked_prefill_size.value, q0->chunked_prefill_size.value);
+    CHECK_INT(r->disable_radix_cache, q0->disable_radix_cache);
+    CHECK_INT(r->speculative_algorithm, q0->speculative_algorithm);
+    CHECK_INT(r->speculative_num_draft_tokens.value,
+              q0->speculative_num_draft_tokens.value);
+    CHECK_INT(r->gpu_compute_capability, q0->gpu_compute_capability);
     CHECK_INT(x->num_warnings, y->num_warnings);
     for (size_t i = 0; i < x->num_warnings && i < y->num_warnings; i++) {
         CHECK_INT(x->warnings[i].code, y->warnings[i].code);
@@ -49,9 +63,25 @@ static void same_plan(const kvplan_plan *x, const kvplan_plan *y)
         CHECK(memcmp(&s->pools, &t->pools, sizeof s->pools) == 0);
         CHECK(memcmp(&s->allocation, &t->allocation, sizeof s->allocation) ==
               0);
-        CHECK(memcmp(&s->configurator, &t->configurator,
-                     sizeof s->configurator) == 0);
-        CHECK(memcmp(&s->rank, &t->rank, sizeof s->rank) == 0);
+        CHECK_INT(s->configurator.kind, t->configurator.kind);
+        CHECK_INT(s->configurator.cell_size_bytes,
+                  t->configurator.cell_size_bytes);
+        CHECK(same_double(s->configurator.cell_size,
+                          t->configurator.cell_size));
+        CHECK(same_double(s->configurator.bytes_per_full_token,
+                          t->configurator.bytes_per_full_token));
+        CHECK_INT(s->configurator.swa_cap, t->configurator.swa_cap);
+        const kvplan_rank *u = &s->rank, *v = &t->rank;
+        CHECK_INT(u->runner.start_layer, v->runner.start_layer);
+        CHECK_INT(u->runner.end_layer, v->runner.end_layer);
+        CHECK_INT(u->runner.num_effective_layers,
+                  v->runner.num_effective_layers);
+        CHECK_INT(u->runner.page_size, v->runner.page_size);
+        CHECK_INT(u->runner.kv_cache_dtype, v->runner.kv_cache_dtype);
+        CHECK_INT(u->runner.spec_algorithm, v->runner.spec_algorithm);
+        CHECK_INT(u->model.context_len.value, v->model.context_len.value);
+        CHECK_INT(u->server_args.max_running_requests.value,
+                  v->server_args.max_running_requests.value);
         CHECK_INT(s->weight_bytes, t->weight_bytes);
         CHECK_INT(s->draft_weight_bytes, t->draft_weight_bytes);
         CHECK_INT(s->max_mamba_cache_size, t->max_mamba_cache_size);
