@@ -6,20 +6,12 @@
  */
 #include "check.h"
 #include "kvplan.h"
+#include "plan_options.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static kvplan_plan *plan;
-
-static kvplan_plan_options on_gpu(const char *gpu)
-{
-    kvplan_plan_options o;
-    kvplan_plan_options_init(&o);
-    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
-    o.gpu_set = true;
-    return o;
-}
 
 static const kvplan_capacity *plan_of(const char *model, const char *draft,
                                       kvplan_plan_options *o)

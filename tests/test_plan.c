@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "kvplan.h"
+#include "plan_options.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,15 +28,6 @@ static kvplan_plan *plan_of(const char *model, kvplan_plan_options *o,
         fprintf(stderr, "  %s: %s\n", model, err.message);
     kvplan_model_free(m);
     return p;
-}
-
-static kvplan_plan_options on_gpu(const char *gpu)
-{
-    kvplan_plan_options o;
-    kvplan_plan_options_init(&o);
-    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
-    o.gpu_set = true;
-    return o;
 }
 
 /* The prefill graphs' batch sizes (§4.1), walked here and counted in

@@ -6,20 +6,12 @@
  */
 #include "check.h"
 #include "kvplan.h"
+#include "plan_options.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static kvplan_plan *work, *fwd;
-
-static kvplan_plan_options on_gpu(const char *gpu)
-{
-    kvplan_plan_options o;
-    kvplan_plan_options_init(&o);
-    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
-    o.gpu_set = true;
-    return o;
-}
 
 /* The concurrency at context length `len`, forward; -1 when it does not
  * plan. */
