@@ -1,7 +1,9 @@
 /*
  * fuzz_flags.c: a command line, hostile (arguments separated by newlines),
  * through the flag parser and, when it parses, a whole plan of a catalog
- * model and both reports.
+ * model and both reports, the capacity's calls with usage and a request
+ * drawn from the input, the plan updated to another GPU and fraction, and
+ * for some inputs fit and solve.
  */
 #include "flags.h"
 #include "jsonout.h"
@@ -62,6 +64,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     cli_json_write(doc, sink);
                 json_decref(doc);
                 fclose(sink);
+            }
+            /* the capacity's calls on figures from the input's tail */
+            int64_t v[KVPLAN_MAX_POOLS + 3] = {0};
+            for (size_t i = 0; i < sizeof v / sizeof v[0] && size > 9 * i + 9;
+                 i++)
+                memcpy(&v[i], data + size - 8 * (i + 1), 8);
+            kvplan_usage u = {.running_requests = v[0]};
+            memcpy(u.used, v + 3, sizeof u.used);
+            kvplan_admission a;
+            kvplan_admit(&plan->capacity, &u, v[1], v[2], &a, &err);
+            kvplan_request_cost(&plan->capacity, v[1] & 0xffffff,
+                                v[2] & 0xffff, a.cost, &err);
+            /* a sweep's next row, on another GPU and fraction */
+            kvplan_plan *next = malloc(sizeof *next);
+            kvplan_plan_options o = cli->options;
+            if (next != NULL && kvplan_gpu_preset_at((size_t)v[1] % 16, &o.gpu)) {
+                o.gpu_set = true;
+                o.mem_fraction_static =
+                    (kvplan_opt_double){0.5 + (double)(v[2] & 0xff) / 600, true};
+                kvplan_plan_update(loaded[which], &o, &cli->options, plan, next,
+                                   &err);
+            }
+            free(next);
+            if (data[0] % 16 == 1) {
+                int64_t len;
+                kvplan_fit_context(loaded[which], &cli->options,
+                                   1 + (v[1] & 1023), plan, &len, &err);
+            } else if (data[0] % 16 == 2) {
+                kvplan_solution sol;
+                kvplan_target t = {.concurrency = 1 + (v[1] & 255)};
+                kvplan_solve(loaded[which], &cli->options,
+                             (kvplan_knob)(1 + (uint64_t)v[2] % 6), &t, plan,
+                             &sol, &err);
             }
         }
     }

@@ -98,6 +98,27 @@ static void test_mha(void)
     CHECK_INT(kvplan_admit(c, &u, -1, 0, &a, &err), KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "prompt");
     CHECK_INT(kvplan_admit(NULL, &u, 1, 0, &a, &err), KVPLAN_INVALID_ARGUMENT);
+    /* usage from a confused caller: refused, never overflowed */
+    u.used[0] = INT64_MIN;
+    CHECK_INT(kvplan_admit(c, &u, 1, 0, &a, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "usage.used");
+    CHECK_CONTAINS(err.message, "full pool");
+    u.used[0] = INT64_MAX;
+    CHECK_INT(kvplan_admit(c, &u, 1, 0, &a, &err), KVPLAN_OK);
+    CHECK_INT(a.refused_by, KVPLAN_LIMIT_POOL);
+    u.used[0] = 0;
+    u.running_requests = -1;
+    CHECK_INT(kvplan_admit(c, &u, 1, 0, &a, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "usage.running_requests");
+    u.running_requests = 0;
+    /* a capacity no plan wrote: a ratio below one token per unit */
+    kvplan_capacity bad = *c;
+    bad.pools[0].tokens_per_unit = 1e-300;
+    CHECK_INT(kvplan_request_cost(&bad, 1000, 0, a.cost, &err),
+              KVPLAN_OVERFLOW);
+    bad.num_pools = 99;
+    CHECK_INT(kvplan_request_cost(&bad, 1000, 0, a.cost, &err),
+              KVPLAN_INVALID_ARGUMENT);
     CHECK_INT(kvplan_admit(c, &u, 1, 0, NULL, &err), KVPLAN_INVALID_ARGUMENT);
     CHECK_INT(kvplan_request_cost(c, INT64_MAX, 1, a.cost, &err),
               KVPLAN_OVERFLOW);

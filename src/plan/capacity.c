@@ -51,14 +51,17 @@ static bool pool_cost(const kvplan_pool_info *p, int64_t len, int64_t *out)
         int64_t held = p->request_cap > 0 ? kvplan__min(len, p->request_cap)
                                           : len;
         double u = ceil((double)held / p->tokens_per_unit);
-        if (p->tokens_per_unit == 1.0)
+        if (p->tokens_per_unit == 1.0) {
             units = held;
-        else if (p->tokens_per_unit == floor(p->tokens_per_unit) &&
-                 p->tokens_per_unit < 0x1p62) {
+        } else if (p->tokens_per_unit == floor(p->tokens_per_unit) &&
+                   p->tokens_per_unit < 0x1p62) {
             int64_t d = (int64_t)p->tokens_per_unit;
             units = held / d + (held % d != 0);
-        } else
-            units = (int64_t)u; /* u <= held: in range */
+        } else if (u < 0x1p62) {
+            units = (int64_t)u; /* <= held for a ratio above 1 */
+        } else {
+            return false; /* a ratio below 1 that a plan never writes */
+        }
         units = kvplan__mul(units, p->units_per_step, &ovf);
     }
     *out = kvplan__add(units, p->per_request, &ovf);
@@ -116,6 +119,17 @@ kvplan_status kvplan_admit(const kvplan_capacity *c, const kvplan_usage *usage,
     KVPLAN__TRY(costs(c, prompt, decode, &len, a.cost, err));
     kvplan_usage none = {0};
     const kvplan_usage *u = usage != NULL ? usage : &none;
+    KVPLAN__FAIL_IF(u->running_requests < 0, err, KVPLAN_INVALID_ARGUMENT,
+                    "usage.running_requests",
+                    "usage.running_requests must be >= 0, got %lld",
+                    (long long)u->running_requests);
+    for (size_t i = 0; i < c->num_pools; i++)
+        KVPLAN__FAIL_IF(u->used[i] < 0, err, KVPLAN_INVALID_ARGUMENT,
+                        "usage.used",
+                        "usage.used[%zu] (the %s pool's tokens in use) must "
+                        "be >= 0, got %lld",
+                        i, kvplan_pool_kind_name(c->pools[i].kind),
+                        (long long)u->used[i]);
     if (prompt + decode > c->longest_request_tokens) {
         a.refused_by = c->longest_binding;
         a.pool = c->longest_pool;
