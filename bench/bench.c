@@ -14,7 +14,8 @@
  *                      its flags (kvplan_plan_update from the row before):
  *                      "gpu,fraction" varies the GPU (H100-80GB, H200,
  *                      H20, B200) and mem_fraction_static (16 values);
- *                      "tp" varies tp_size (1, 2, 4, 8) and the fraction;
+ *                      "tp" varies tp_size (1, 2, 4, 8) on every row, and
+ *                      the fraction;
  *                      goals 10 M and 1 M;
  *   plan_process_ms    one whole plan of a catalog model as a process
  *                      (kvplan --model-path llama-3.1-8b-instruct --json,
@@ -109,8 +110,9 @@ static double plan_ns(double *fastest)
 }
 
 /* Rows of a sweep per second (median of the trials): the GPUs in `gpus`
- * (or H100-80GB) x the tp sizes in `tps` x 16 fractions, in that order,
- * each row planned by kvplan_plan_update from the row before it. */
+ * x 16 fractions x the tp sizes in `tps`, in that order (every row of a
+ * TP sweep changes the TP size), each row planned by kvplan_plan_update
+ * from the row before it. */
 static double sweep_rate(const char *const *gpus, size_t ngpus,
                          const int64_t *tps, size_t ntps)
 {
@@ -125,7 +127,8 @@ static double sweep_rate(const char *const *gpus, size_t ngpus,
     double rate[TRIALS];
     bool ok = o != NULL && p[0] != NULL && p[1] != NULL;
     for (size_t i = 0; ok && i < rows; i++) {
-        size_t g = i / (ntps * NF), t = i / NF % ntps, f = i % NF;
+        /* tp innermost: each row of a TP sweep changes it */
+        size_t g = i / (ntps * NF), f = i / ntps % NF, t = i % ntps;
         kvplan_plan_options_init(&o[i]);
         o[i].gpu_set = kvplan_gpu_preset(gpus[g], &o[i].gpu);
         o[i].server.tp_size = tps[t];
