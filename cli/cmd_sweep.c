@@ -48,7 +48,6 @@ typedef struct row {
     const char *binding;
     char gpu[64];
     char kv_dtype[24];
-    json_t *plan; /* --json */
 } row;
 
 typedef enum rank_key {
@@ -231,18 +230,13 @@ typedef struct previous {
     kvplan_plan *plan;
 } previous;
 
-/* One row: its flags parsed as a single plan's, then planned (reusing the
- * row before's ranks where only the GPU and the fraction change). */
-static void plan_row(row *r, const cli_args *base, cli_args *cli,
-                     const kvplan_model *model, kvplan_plan **plan,
-                     previous *prev, char **args, int nargs, bool json)
+/* A row's options: its flags parsed as a single plan's, with what
+ * cli_load settled and measured once. */
+static kvplan_status row_options(const cli_args *base, cli_args *cli,
+                                 char **args, int nargs, kvplan_error *err)
 {
-    r->st = cli_parse(nargs, args, 1, cli, &r->err);
-    if (r->st == KVPLAN_OK)
-        r->st = cli_resolve_gpu(cli, &r->err);
-    if (r->st != KVPLAN_OK)
-        return;
-    /* what cli_load settled and measured once */
+    CLI_TRY(cli_parse(nargs, args, 1, cli, err));
+    CLI_TRY(cli_resolve_gpu(cli, err));
     kvplan_plan_options *o = &cli->options;
     cli->model_path = base->model_path;
     o->model_path = base->options.model_path;
@@ -254,6 +248,19 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     o->rank_weight_bytes = base->options.rank_weight_bytes;
     cli->weights_measured = base->weights_measured;
     cli->calibration_path = base->calibration_path;
+    return KVPLAN_OK;
+}
+
+/* One row planned (reusing the row before's ranks where only the GPU and
+ * the fraction change), its figures kept. */
+static void plan_row(row *r, const cli_args *base, cli_args *cli,
+                     const kvplan_model *model, kvplan_plan **plan,
+                     previous *prev, char **args, int nargs)
+{
+    r->st = row_options(base, cli, args, nargs, &r->err);
+    if (r->st != KVPLAN_OK)
+        return;
+    kvplan_plan_options *o = &cli->options;
     r->st = kvplan_plan_update(model, o, prev->set ? &prev->options : NULL,
                                prev->set ? prev->plan : NULL, *plan, &r->err);
     snprintf(r->gpu, sizeof r->gpu, "%s",
@@ -285,8 +292,19 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     snprintf(r->kv_dtype, sizeof r->kv_dtype, "%s",
              cli_kv_dtype_name(cli, pl->stages[pl->binding_stage]
                                         .rank.runner.kv_cache_dtype));
-    if (json)
-        r->plan = cli_report_json(cli, model, pl);
+}
+
+/* A row's plan document, planned again (the rows keep figures only, so
+ * that a large sweep's --json streams); NULL when out of memory. */
+static json_t *row_plan_json(const cli_args *base, cli_args *cli,
+                             const kvplan_model *model, kvplan_plan *plan,
+                             char **args, int nargs)
+{
+    kvplan_error err;
+    if (row_options(base, cli, args, nargs, &err) != KVPLAN_OK ||
+        kvplan_plan_compute(model, &cli->options, plan, &err) != KVPLAN_OK)
+        return NULL;
+    return cli_report_json(cli, model, plan);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -381,7 +399,7 @@ static int write_csv(const dim *d, row **rows, size_t n)
 }
 
 static json_t *row_json(const dim *d, const row *r, size_t rank,
-                        char **args, int nargs)
+                        char **args, int nargs, json_t *plan)
 {
     json_t *inputs = json_object(), *flags = json_array();
     for (size_t k = 0; inputs != NULL && k < NDIMS; k++)
@@ -409,7 +427,11 @@ static json_t *row_json(const dim *d, const row *r, size_t rank,
     json_object_set_new(o, "concurrency", json_integer(r->total_concurrency));
     json_object_set_new(o, "concurrency_per_gpu", json_real(r->per_gpu));
     json_object_set_new(o, "binding", json_string(r->binding));
-    json_object_set_new(o, "plan", json_incref(r->plan));
+    if (plan == NULL) {
+        json_decref(o);
+        return NULL;
+    }
+    json_object_set_new(o, "plan", plan);
     return o;
 }
 
@@ -537,7 +559,7 @@ int cli_cmd_sweep(int argc, char **argv)
                 idx /= d[k].n;
             }
         nargs = row_args(d, &rows[i], rest, nrest, args);
-        plan_row(&rows[i], base, cli, model, &plan, &prev, args, nargs, json);
+        plan_row(&rows[i], base, cli, model, &plan, &prev, args, nargs);
         if (rows[i].st == KVPLAN_INVALID_ARGUMENT ||
             rows[i].st == KVPLAN_PARSE) {
             /* a value no row can take: a usage error, not a row */
@@ -551,20 +573,24 @@ int cli_cmd_sweep(int argc, char **argv)
     if (csv) {
         rc = write_csv(d, order, n);
     } else if (json) {
-        json_t *a = json_array();
-        for (size_t i = 0; a != NULL && i < n; i++) {
+        /* streamed, a row at a time: json.dumps's "[a, b]" */
+        rc = fputc('[', stdout) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+        for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
             nargs = row_args(d, order[i], rest, nrest, args);
-            json_t *o = row_json(d, order[i], i + 1, args, nargs);
-            if (o == NULL || json_array_append_new(a, o) != 0) {
-                json_decref(a);
-                a = NULL;
-            }
+            json_t *doc = order[i]->st == KVPLAN_OK
+                              ? row_plan_json(base, cli, model, plan, args,
+                                              nargs)
+                              : NULL;
+            json_t *o = order[i]->st != KVPLAN_OK || doc != NULL
+                            ? row_json(d, order[i], i + 1, args, nargs, doc)
+                            : NULL;
+            if (o == NULL || (i > 0 && fputs(", ", stdout) == EOF) ||
+                cli_json_write(o, stdout) != 0)
+                rc = CLI_EXIT_INTERNAL;
+            json_decref(o);
         }
-        rc = a == NULL || cli_json_write(a, stdout) != 0 ||
-                     fputc('\n', stdout) == EOF
-                 ? CLI_EXIT_INTERNAL
-                 : CLI_EXIT_OK;
-        json_decref(a);
+        if (rc == CLI_EXIT_OK && fputs("]\n", stdout) == EOF)
+            rc = CLI_EXIT_INTERNAL;
     } else {
         rc = write_text(d, order, n);
     }
@@ -575,8 +601,6 @@ int cli_cmd_sweep(int argc, char **argv)
 done:
     if (fflush(stdout) != 0)
         rc = CLI_EXIT_INTERNAL;
-    for (size_t i = 0; rows != NULL && i < n; i++)
-        json_decref(rows[i].plan);
     for (size_t k = 0; k < NDIMS; k++)
         free(d[k].text);
     kvplan_model_free(model);
