@@ -220,7 +220,9 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
                                        int64_t *max_mamba, kvplan_error *err)
 {
     double world = in->ranks;
-    if (in->context_bytes.set) {
+    if (in->context_known) {
+        /* b's context terms stand */
+    } else if (in->context_bytes.set) {
         b->context_overhead_bytes = (double)in->context_bytes.value;
         b->context_source = KVPLAN_SOURCE_MEASURED;
         b->context_basis = "measured: a calibration (kvplan log --calibrate)";

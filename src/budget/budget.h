@@ -108,6 +108,9 @@ typedef struct kvplan__available_inputs {
     double mamba_full_memory_ratio;
     /* a calibration's context bytes, measured (else modelled) */
     kvplan_opt_int context_bytes;
+    /* the budget's context terms are already this GPU's at this rank
+     * count (a sweep's row after one on the same GPU): kept */
+    bool context_known;
 } kvplan__available_inputs;
 
 /* The CUDA / ROCm context and communicators on each GPU before the

@@ -50,14 +50,14 @@ static bool pool_cost(const kvplan_pool_info *p, int64_t len, int64_t *out)
     if (p->tokens_per_unit > 0) {
         int64_t held = p->request_cap > 0 ? kvplan__min(len, p->request_cap)
                                           : len;
-        double u = ceil((double)held / p->tokens_per_unit);
+        double u;
         if (p->tokens_per_unit == 1.0) {
             units = held;
         } else if (p->tokens_per_unit == floor(p->tokens_per_unit) &&
                    p->tokens_per_unit < 0x1p62) {
             int64_t d = (int64_t)p->tokens_per_unit;
             units = held / d + (held % d != 0);
-        } else if (u < 0x1p62) {
+        } else if ((u = ceil((double)held / p->tokens_per_unit)) < 0x1p62) {
             units = (int64_t)u; /* <= held for a ratio above 1 */
         } else {
             return false; /* a ratio below 1 that a plan never writes */

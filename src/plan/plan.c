@@ -36,6 +36,7 @@ typedef struct pipeline {
     double mamba_per;      /* one request's mamba state, bytes */
     int64_t mamba_ratio;
     int64_t attn_dp;
+    bool context_known; /* out's context terms are this GPU's already */
     bool ovf;          /* a pool's or a weight's bytes past 64 bits */
     bool ovf_requests; /* req_to_token's */
 } pipeline;
@@ -317,6 +318,7 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
                                        ? p->o->mamba_full_memory_ratio.value
                                        : 0.9,
         .context_bytes = p->o->context_bytes,
+        .context_known = p->context_known,
     };
     /* a preset's, or the caller's kvplan_gpu (probed or given: the caller
      * knows which) */
@@ -747,6 +749,43 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
     /* the rest is prev's options, which planned */
     KVPLAN__TRY(kvplan__check_budget_options(o, err));
     pipeline p = {.m = m, .o = o};
+    if (memcmp(&o->gpu, &po->gpu, sizeof o->gpu) == 0 &&
+        o->mem_fraction_static.set == po->mem_fraction_static.set) {
+        /* the same GPU: the flags, the fraction rule's terms, the ranks,
+         * the weights and the context stand; only a given fraction
+         * changes (or nothing) */
+        if (!o->mem_fraction_static.set) { /* the same options */
+            memcpy(out, prev,
+                   offsetof(kvplan_plan, stages) +
+                       prev->num_stages * sizeof prev->stages[0]);
+            return kvplan__ok(err);
+        }
+        /* what back() reads and does not write: the header, the budget's
+         * terms and tensors, each stage's rank, configurator and weights
+         * (back writes the rest: warnings, capacity, pools) */
+        memcpy(out, prev, offsetof(kvplan_plan, warnings));
+        out->num_warnings = 0;
+        memcpy(&out->budget, &prev->budget,
+               offsetof(kvplan_budget, weight_tensors) +
+                   prev->budget.num_weight_tensors *
+                       sizeof prev->budget.weight_tensors[0]);
+        out->num_stages = prev->num_stages;
+        for (size_t i = 0; i < prev->num_stages; i++) {
+            kvplan_stage_plan *sp = &out->stages[i];
+            const kvplan_stage_plan *was = &prev->stages[i];
+            sp->pp_rank = was->pp_rank;
+            sp->rank = was->rank;
+            sp->configurator = was->configurator;
+            sp->weight_bytes = was->weight_bytes;
+            sp->draft_weight_bytes = was->draft_weight_bytes;
+            sp->allocation.draft_kv_bytes = 0; /* set again if drafting */
+        }
+        out->budget.mem_fraction_static = o->mem_fraction_static.value;
+        p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
+        p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
+        p.context_known = true;
+        return back(&p, out, false, err);
+    }
     p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
     p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
     reset(out, prev->num_stages);
