@@ -7,6 +7,7 @@
 #include "calibration.h"
 #include "cli.h"
 #include "flags.h"
+#include "hub.h"
 #include "jsonout.h"
 #include "report.h"
 #include "sglang_flags.h"
@@ -18,14 +19,13 @@
 
 /* The weights' real size from a model directory's safetensors; the
  * library estimates them otherwise. --weight-bytes wins. */
-static void measure_weights(cli_args *cli)
+static void measure_weights(cli_args *cli, const char *dir)
 {
     int64_t bytes;
     kvplan_error err;
     kvplan_status st = KVPLAN_IO;
     if (!cli->options.weight_bytes.set &&
-        (st = kvplan_weights_from_dir(cli->model_path, &bytes, &err)) ==
-            KVPLAN_OK) {
+        (st = kvplan_weights_from_dir(dir, &bytes, &err)) == KVPLAN_OK) {
         cli->options.weight_bytes = (kvplan_opt_int){bytes, true};
         cli->weights_measured = true;
     }
@@ -112,15 +112,17 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
     if (cli->calibration_path != NULL)
         CLI_TRY(cli_calibration_read(cli->calibration_path, &cli->options,
                                      &cal, err));
-    CLI_TRY(kvplan_model_load_override(cli->model_path, cli->override_args,
-                                       model, err));
+    /* org/name: the Hub, its cache, or the catalog */
+    CLI_TRY(cli_hub_resolve(cli, cli->hub_dir, sizeof cli->hub_dir, err));
+    const char *from = cli->hub_dir[0] ? cli->hub_dir : cli->model_path;
+    CLI_TRY(kvplan_model_load_override(from, cli->override_args, model, err));
     if (cli->draft_model_path != NULL)
         CLI_TRY(kvplan_model_load(cli->draft_model_path, draft, err));
     cli->options.server.speculative_draft_model = *draft;
     if (cli->calibration_path != NULL)
         cli_calibration_check(&cal, cli->calibration_path, &cli->options);
     else
-        measure_weights(cli);
+        measure_weights(cli, from);
     return KVPLAN_OK;
 }
 

@@ -346,3 +346,14 @@ void cli_notes(cli_lines *l, const kvplan_plan *p)
             diff < 0 ? -diff : diff, diff < 0 ? "less" : "more", why);
     }
 }
+
+void cli_hub_notes(cli_lines *l, const cli_args *cli)
+{
+    if (cli->hub_source[0] != '\0')
+        cli_add(l,
+                "%s read from %s at commit %s: its config.json, and its "
+                "weights from the safetensors headers alone",
+                cli->model_path, cli->hub_source, cli->hub_commit);
+    if (cli->hub_note[0] != '\0')
+        cli_add(l, "%s", cli->hub_note);
+}

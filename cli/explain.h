@@ -42,5 +42,8 @@ void cli_explain_serving(cli_lines *l, const cli_args *cli,
                          const kvplan_model *model, const kvplan_plan *p);
 
 void cli_notes(cli_lines *l, const kvplan_plan *p);
+/* Where --model-path org/name was read: the Hub, its cache, or the
+ * catalog and why (cli/hub.c). */
+void cli_hub_notes(cli_lines *l, const cli_args *cli);
 
 #endif /* KVPLAN_EXPLAIN_H */

@@ -35,6 +35,10 @@ const flag cli_flags[] = {
      "a model directory, a config.json or a catalog name (kvplan "
      "--list-models); default llama-3.1-8b-instruct",
      "model", "model_path", NULL},
+    {"--revision", NULL, K_TEXT, AT(revision), NOVAL, "REV",
+     "the Hub revision of --model-path org/name: a branch, tag or commit; "
+     "default main",
+     NULL, "revision", NULL},
     {"--json-model-override-args", NULL, K_TEXT, AT(override_args), NOVAL,
      "JSON", "a JSON object that updates config.json's top level", NULL,
      "json_model_override_args", NULL},

@@ -24,6 +24,14 @@ typedef struct cli_args {
     const char *model_path;       /* NULL: the built-in default */
     const char *draft_model_path; /* --speculative-draft-model-path */
     const char *override_args;    /* --json-model-override-args */
+    const char *revision;         /* --revision */
+    /* --model-path org/name: where it was read ("" for a local path or
+     * the catalog), and why the catalog was taken instead of the Hub */
+    char hub_source[96];
+    char hub_note[400];
+    char hub_dir[4096]; /* the snapshot folder read, "" when none */
+    char hub_commit[48];
+    const char *model_source; /* "hub", "hub_cache", "catalog", or NULL */
     const char *gpu_name;         /* the board's name, for the report */
     const char *gpu_text;         /* --gpu as given */
     const char *hisparse_text;    /* --hisparse-config as given */

@@ -123,7 +123,9 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                  kvplan_source_name(b->context_source));
         fprintf(out, "  %-44s %8.2f\n", label, ctx);
         fprintf(out, "  %-44s %8.2f\n",
-                cli->weights_measured ? "weights (safetensors, measured)"
+                cli->weights_measured && cli->hub_dir[0]
+                    ? "weights (the checkpoint's headers, measured)"
+                : cli->weights_measured ? "weights (safetensors, measured)"
                 : b->weights_source == KVPLAN_SOURCE_MEASURED
                     ? "weights (measured: calibration)"
                 : b->weights_estimated
@@ -219,6 +221,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         l.n = l.dropped = 0;
     }
     cli_notes(&l, p);
+    cli_hub_notes(&l, cli);
     if (cli->num_ignored > 0) {
         char names[600];
         size_t n = 0;

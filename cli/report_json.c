@@ -139,6 +139,20 @@ static json_t *tensors_json(const kvplan_budget *b)
     return a;
 }
 
+/* What the weights' figure rests on. */
+static const char *weights_basis(const cli_args *cli, const kvplan_budget *b)
+{
+    if (cli->weights_measured)
+        return cli->hub_dir[0] ? "the checkpoint's safetensors headers, "
+                                 "read from the Hub or its cache"
+                               : "the model directory's safetensors headers";
+    switch (b->weights_source) {
+    case KVPLAN_SOURCE_GIVEN: return "--weight-bytes";
+    case KVPLAN_SOURCE_MEASURED: return "a calibration (kvplan log --calibrate)";
+    default: return "config.json, tensor by tensor";
+    }
+}
+
 static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
 {
     const kvplan_budget *b = &p->budget;
@@ -163,15 +177,15 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
                                           : "preset";
     json_t *terms = json_pack(
         "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:s, s:s?}, "
-        "s:{s:s, s:f, s:o*}}",
+        "s:{s:s, s:s, s:f, s:o*}}",
         "gpu", "total_mib", b->gpu_mem_mib, "source", gpu,
         "fraction_rule", b->fraction_rule, "vision_factor", b->vision_factor,
         "aiter_factor", b->aiter_factor, "deepep_mib", b->deepep_mib,
         "graph_mib", b->graph_mib, "slack_gib", b->slack_gib, "fixed_gib",
         b->fixed_gib, "context", "gib", b->context_overhead_bytes / GIB,
         "source", b->given ? "given" : kvplan_source_name(b->context_source),
-        "basis", b->context_basis, "weights", "source", weights,
-        "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
+        "basis", b->context_basis, "weights", "source", weights, "basis",
+        weights_basis(cli, b), "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
         cli->explain ? tensors_json(b) : NULL);
     if (o == NULL || terms == NULL || json_object_set_new(o, "terms", terms)) {
         json_decref(o);
@@ -353,7 +367,12 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     set(o, "stages", stages_json(p), &bad);
     cli_lines l = {.n = 0};
     cli_notes(&l, p);
+    cli_hub_notes(&l, cli);
     set(o, "notes", lines_json(&l), &bad);
+    /* org/name: where it was read; null for a path or a catalog name */
+    set(o, "model_source",
+        cli->model_source ? json_string(cli->model_source) : json_null(),
+        &bad);
     if (cli->explain) {
         l.n = l.dropped = 0;
         cli_explain_cell(&l, model, sp);

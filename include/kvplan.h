@@ -685,7 +685,9 @@ KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
  * The bytes of the weights in a model directory, from the safetensors
  * headers alone (no tensor is read): model.safetensors.index.json's
  * metadata.total_size, else the sum over its *.safetensors files, each
- * tensor's data_offsets checked against the file and its dtype x shape.
+ * tensor's data_offsets checked against the file and its dtype x shape
+ * (and over the SHARD.kvplan-header files kvplan_hub_fetch keeps, where
+ * their shard is not there).
  * Give them to kvplan_plan_options.weight_bytes; without them the plan
  * estimates the weights from config.json. KVPLAN_IO when `dir` is not a
  * directory or holds no index and no *.safetensors; KVPLAN_PARSE (naming
@@ -695,6 +697,77 @@ KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
 KVPLAN_API kvplan_status kvplan_weights_from_dir(const char *dir,
                                                  int64_t *bytes,
                                                  kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Models on the Hugging Face Hub and in its local cache (docs/hub.md)       */
+/* ------------------------------------------------------------------------ */
+
+/* What kvplan_hub_fetch reads, as the Hub's own tools take it (the command
+ * fills it from HF_ENDPOINT, HF_TOKEN, HF_TOKEN_PATH, HF_HOME,
+ * HF_HUB_CACHE and HF_HUB_OFFLINE). Fill with kvplan_hub_options_init. */
+typedef struct kvplan_hub_options {
+    uint32_t struct_size;
+    const char *endpoint;  /* NULL: https://huggingface.co */
+    const char *revision;  /* a branch, tag or commit; NULL: "main" */
+    const char *token;     /* a Bearer token for gated repos; NULL: none */
+    const char *cache_dir; /* the HF hub cache; NULL: none kept */
+    bool offline;          /* the cache alone */
+    double timeout_s;      /* per request; 0: 30 */
+    int retries;           /* on a 5xx answer or a timeout; default 2 */
+    /* Called after each file fetched (done of total), when not NULL. */
+    void (*progress)(void *ctx, size_t done, size_t total, const char *file);
+    void *progress_ctx;
+} kvplan_hub_options;
+
+/* Defaults (struct_size set). NULL is ignored. */
+KVPLAN_API void kvplan_hub_options_init(kvplan_hub_options *options);
+
+/* Whether `name` has the form of a Hub repo id, "org/name". */
+KVPLAN_API bool kvplan_hub_repo_id(const char *name);
+
+/* The Hub cache folder as huggingface_hub picks it: HF_HUB_CACHE, else
+ * HF_HOME/hub, else HOME/.cache/huggingface/hub (each NULL or "" when
+ * unset). false when none can be formed or it does not fit `size`. */
+KVPLAN_API bool kvplan_hub_cache_dir(const char *hf_hub_cache,
+                                     const char *hf_home, const char *home,
+                                     char *out, size_t size);
+
+typedef struct kvplan_hub_result {
+    char dir[4096];      /* the snapshot folder: load and measure it */
+    char commit[48];     /* the revision's commit (as the Hub said it) */
+    bool from_cache;     /* no request made: the cache's snapshot */
+    int64_t files;       /* files fetched */
+    int64_t bytes;       /* bytes fetched */
+} kvplan_hub_result;
+
+/*
+ * Makes model `repo_id` at options->revision a local folder kvplan can
+ * load (kvplan_model_load) and measure (kvplan_weights_from_dir): its
+ * config.json, its model.safetensors.index.json, and of each safetensors
+ * shard only the header, fetched with two range requests and kept beside
+ * the config as SHARD.kvplan-header (no weight is read). It reads them
+ * from the Hub cache when a snapshot of that revision is complete there or
+ * `offline` is set, else from {endpoint}/{repo_id}/resolve/{revision}/
+ * and keeps them in the cache in the Hub's layout
+ * (models--org--name/snapshots/{commit}/, refs/{revision}). Errors name
+ * the URL and what to do: KVPLAN_IO for a repo or revision the Hub does
+ * not have (404), a refusal (401, 403: set a token), a server error after
+ * the retries, a timeout or a network failure, a cache that lacks it when
+ * offline; KVPLAN_PARSE for a header longer than 16 MiB or not JSON;
+ * KVPLAN_UNSUPPORTED when kvplan was built without libcurl
+ * (KVPLAN_WITH_CURL=OFF) and the cache does not have it.
+ */
+KVPLAN_API kvplan_status kvplan_hub_fetch(const char *repo_id,
+                                          const kvplan_hub_options *options,
+                                          kvplan_hub_result *out,
+                                          kvplan_error *err);
+
+/* kvplan_hub_fetch, then kvplan_model_load of the snapshot: *out owns the
+ * model (kvplan_model_free), `result` (optional) says where it came from;
+ * measure its weights with kvplan_weights_from_dir(result->dir). */
+KVPLAN_API kvplan_status kvplan_model_load_hub(
+    const char *repo_id, const kvplan_hub_options *options,
+    kvplan_model **out, kvplan_hub_result *result, kvplan_error *err);
 
 #define KVPLAN_MAX_PP_STAGES 64
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what kvplan needs to build and test on Debian, if it is missing:
-# a C compiler, CMake, pkg-config and jansson; with --test also what the
+# a C compiler, CMake, pkg-config, jansson and libcurl (the Hub client;
+# the build works without it, KVPLAN_WITH_CURL=OFF); with --test also what the
 # whole test suite uses beyond the build: Chromium and python3, for the
 # test that renders --svg's pictures (tests/svg_render.sh; it is skipped
 # without them). Run as root (CI and fresh containers are); otherwise it
@@ -12,6 +13,7 @@ command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
+pkg-config --exists libcurl 2>/dev/null || need="$need libcurl4-openssl-dev"
 if [ "${1:-}" = "--test" ]; then
   command -v chromium >/dev/null 2>&1 || need="$need chromium"
   command -v python3 >/dev/null 2>&1 || need="$need python3"

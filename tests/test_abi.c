@@ -40,6 +40,8 @@ int main(void)
         {"kvplan_admission", sizeof(kvplan_admission), 80},
         {"kvplan_plan", sizeof(kvplan_plan), 86280},
         {"kvplan_target", sizeof(kvplan_target), 16},
+        {"kvplan_hub_options", sizeof(kvplan_hub_options), 80},
+        {"kvplan_hub_result", sizeof(kvplan_hub_result), 4168},
         {"kvplan_solution", sizeof(kvplan_solution), 144},
         {"kvplan_log_args", sizeof(kvplan_log_args), 960},
         {"kvplan_log_readings", sizeof(kvplan_log_readings), 4960},
@@ -60,6 +62,9 @@ int main(void)
     kvplan_rank r;
     kvplan_rank_init(&r);
     CHECK_INT(r.struct_size, sizeof r);
+    kvplan_hub_options h;
+    kvplan_hub_options_init(&h);
+    CHECK_INT(h.struct_size, sizeof h);
     kvplan_server_args a;
     kvplan_server_args_init(&a);
     CHECK_INT(a.struct_size, sizeof a);

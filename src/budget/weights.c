@@ -87,9 +87,11 @@ static kvplan_status add_tensor(const char *path, const char *name,
 
 /* The bytes of one .safetensors file's tensors, from its header alone: an
  * 8-byte little-endian length, then a JSON object of tensors with dtype,
- * shape and data_offsets. Every figure is checked against the file. */
-static kvplan_status safetensors_bytes(const char *path, int64_t *bytes,
-                                       kvplan_error *err)
+ * shape and data_offsets. Every figure is checked against the file; a
+ * header kept alone (SHARD.kvplan-header, what kvplan_hub_fetch reads of a
+ * shard) has no data to check the offsets against. */
+static kvplan_status safetensors_bytes(const char *path, bool header_only,
+                                       int64_t *bytes, kvplan_error *err)
 {
     bool special;
     FILE *f = kvplan__open_regular(path, &special);
@@ -130,7 +132,7 @@ static kvplan_status safetensors_bytes(const char *path, int64_t *bytes,
         return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
                             "%.200s: its header is not a JSON object", path);
     }
-    int64_t total = 0, data = size - 8 - (int64_t)n;
+    int64_t total = 0, data = header_only ? INT64_MAX : size - 8 - (int64_t)n;
     kvplan_status st = KVPLAN_OK;
     const char *key;
     json_t *t;
@@ -196,10 +198,20 @@ static kvplan_status directory_weights(const char *dir, kvplan_opt_int *out,
     kvplan_status st = KVPLAN_OK;
     while (st == KVPLAN_OK && (e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        if (n > 12 && strcmp(e->d_name + n - 12, ".safetensors") == 0) {
+        static const char kept[] = ".safetensors.kvplan-header";
+        size_t k = sizeof kept - 1;
+        bool shard = n > 12 && strcmp(e->d_name + n - 12, ".safetensors") == 0;
+        bool header = n > k && strcmp(e->d_name + n - k, kept) == 0;
+        if (header) { /* only where the shard itself is not there */
+            struct stat sb;
+            snprintf(path, sizeof path, "%s/%.*s", dir,
+                     (int)(n - sizeof ".kvplan-header" + 1), e->d_name);
+            header = stat(path, &sb) != 0;
+        }
+        if (shard || header) {
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             int64_t b = 0;
-            st = safetensors_bytes(path, &b, err);
+            st = safetensors_bytes(path, header, &b, err);
             if (st == KVPLAN_OK &&
                 __builtin_add_overflow(out->value, b, &out->value))
                 st = kvplan__fail(err, KVPLAN_OVERFLOW, "--model-path",

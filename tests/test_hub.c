@@ -1,0 +1,579 @@
+/*
+ * test_hub.c: models from a Hub-shaped server (src/hub/, cli/hub.c), with
+ * no network beyond loopback. A server thread here serves a tree built
+ * from the project's test models, with generated safetensors shards
+ * (sparse files: the weights' bytes are never there), on 127.0.0.1; it
+ * counts what it serves. The tests check that the plan of a fetched model
+ * is the local folder's, that only range reads touched the shards, that
+ * the cache is written and used offline, and the errors of a gated repo,
+ * a missing one, a server error, a timeout, a server that ignores ranges
+ * and an oversized header; then the command's own acceptance.
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef KVPLAN_TEST_CONFIG
+#error "KVPLAN_TEST_CONFIG: a config.json of the catalog"
+#endif
+
+static char root[256];   /* the served tree: ROOT/org/name/file */
+static int port;
+static int listener;
+static volatile int stopping;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static long requests;    /* answered */
+static long shard_bytes; /* of *.safetensors, body bytes served */
+static long shard_reads; /* range requests on shards */
+static long whole_shard; /* requests for a whole shard */
+
+#define COMMIT_MAIN "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+/* ---- the tree ------------------------------------------------------------- */
+
+static void put(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    CHECK(fwrite(data, 1, len, f) == len);
+    fclose(f);
+}
+
+static void copy(const char *from, const char *to)
+{
+    FILE *f = fopen(from, "rb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    put(to, buf, n);
+}
+
+/* A shard of tensors `names` of BF16 [rows, 4096] each, sparse: the 8-byte
+ * length and the header written, the data a hole. A header length of
+ * `fake_len` (when not 0) instead of the real one. */
+static int64_t shard(const char *path, const char *const *names, size_t n,
+                     int64_t rows, uint64_t fake_len)
+{
+    char hdr[4096];
+    size_t k = (size_t)snprintf(hdr, sizeof hdr, "{");
+    int64_t off = 0, each = rows * 4096 * 2;
+    for (size_t i = 0; i < n; i++) {
+        k += (size_t)snprintf(hdr + k, sizeof hdr - k,
+                              "%s\"%s\": {\"dtype\": \"BF16\", \"shape\": "
+                              "[%lld, 4096], \"data_offsets\": [%lld, %lld]}",
+                              i ? ", " : "", names[i], (long long)rows,
+                              (long long)off, (long long)(off + each));
+        off += each;
+    }
+    k += (size_t)snprintf(hdr + k, sizeof hdr - k, "}");
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return 0;
+    uint64_t len = fake_len ? fake_len : k;
+    unsigned char len8[8];
+    for (int i = 0; i < 8; i++)
+        len8[i] = (unsigned char)(len >> (8 * i));
+    fwrite(len8, 1, 8, f);
+    fwrite(hdr, 1, k, f);
+    CHECK(ftruncate(fileno(f), (off_t)(8 + k) + off) == 0);
+    fclose(f);
+    return off;
+}
+
+static void repo(const char *org, const char *name, bool index,
+                 uint64_t fake_len)
+{
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/%s", root, org);
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof dir, "%s/%s/%s", root, org, name);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    copy(KVPLAN_TEST_CONFIG, path);
+    static const char *const a[] = {"model.embed_tokens.weight",
+                                    "lm_head.weight"};
+    static const char *const b[] = {"model.layers.0.mlp.up_proj.weight",
+                                    "model.layers.0.mlp.down_proj.weight",
+                                    "model.layers.0.mlp.gate_proj.weight"};
+    if (!index) {
+        snprintf(path, sizeof path, "%s/model.safetensors", dir);
+        shard(path, a, 2, 128256, fake_len);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/model-00001-of-00002.safetensors", dir);
+    int64_t total = shard(path, a, 2, 128256, fake_len);
+    snprintf(path, sizeof path, "%s/model-00002-of-00002.safetensors", dir);
+    total += shard(path, b, 3, 14336, 0);
+    char text[1024];
+    int n = snprintf(
+        text, sizeof text,
+        "{\"metadata\": {\"total_size\": %lld}, \"weight_map\": {"
+        "\"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\", "
+        "\"lm_head.weight\": \"model-00001-of-00002.safetensors\", "
+        "\"model.layers.0.mlp.up_proj.weight\": "
+        "\"model-00002-of-00002.safetensors\", "
+        "\"model.layers.0.mlp.down_proj.weight\": "
+        "\"model-00002-of-00002.safetensors\", "
+        "\"model.layers.0.mlp.gate_proj.weight\": "
+        "\"model-00002-of-00002.safetensors\"}}",
+        (long long)total);
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    put(path, text, (size_t)n);
+}
+
+/* ---- the server ----------------------------------------------------------- */
+
+static void answer(int fd, int status, const char *extra, const char *body,
+                   size_t len)
+{
+    char head[1024];
+    const char *what = status == 200   ? "OK"
+                       : status == 206 ? "Partial Content"
+                       : status == 302 ? "Found"
+                       : status == 401 ? "Unauthorized"
+                       : status == 404 ? "Not Found"
+                                       : "Internal Server Error";
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n"
+                     "Connection: close\r\n%s\r\n",
+                     status, what, len, extra ? extra : "");
+    if (write(fd, head, (size_t)n) < 0 || (len && write(fd, body, len) < 0))
+        return;
+}
+
+static void serve(int fd)
+{
+    char req[8192];
+    size_t n = 0;
+    req[0] = '\0';
+    while (n < sizeof req - 1 && strstr(req, "\r\n\r\n") == NULL) {
+        ssize_t r = read(fd, req + n, sizeof req - 1 - n);
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+        req[n] = '\0';
+    }
+    req[n] = '\0';
+    char path[1024] = "";
+    sscanf(req, "GET %1023s", path);
+    char org[128] = "", name[128] = "", rev[128] = "", file[256] = "";
+    sscanf(path, "/%127[^/]/%127[^/]/resolve/%127[^/]/%255s", org, name, rev,
+           file);
+    long first = -1, last = -1;
+    const char *range = strstr(req, "Range: bytes=");
+    if (range != NULL)
+        sscanf(range, "Range: bytes=%ld-%ld", &first, &last);
+    bool shard = strstr(file, ".safetensors") != NULL &&
+                 strstr(file, ".json") == NULL;
+    pthread_mutex_lock(&lock);
+    requests++;
+    if (shard && range != NULL)
+        shard_reads++;
+    else if (shard)
+        whole_shard++;
+    pthread_mutex_unlock(&lock);
+    char extra[256];
+    snprintf(extra, sizeof extra, "X-Repo-Commit: %s\r\n",
+             strcmp(rev, "main") == 0 ? COMMIT_MAIN
+                                      : "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+    if (strcmp(org, "gated") == 0 &&
+        strstr(req, "Authorization: Bearer hub-test-token") == NULL) {
+        answer(fd, 401, NULL, "", 0);
+        return;
+    }
+    if (strcmp(org, "broken") == 0) {
+        answer(fd, 500, NULL, "", 0);
+        return;
+    }
+    if (strcmp(org, "slow") == 0)
+        sleep(2);
+    if (strcmp(org, "moved") == 0) {
+        char loc[1024];
+        snprintf(loc, sizeof loc, "Location: /testorg/%s/resolve/%s/%s\r\n",
+                 name, rev, file);
+        answer(fd, 302, loc, "", 0);
+        return;
+    }
+    const char *dir = strcmp(org, "gated") == 0 || strcmp(org, "slow") == 0 ||
+                              strcmp(org, "norange") == 0
+                          ? "testorg"
+                          : org;
+    char local[1024];
+    snprintf(local, sizeof local, "%s/%s/%s/%s", root, dir, name, file);
+    FILE *f = strstr(file, "..") ? NULL : fopen(local, "rb");
+    if (f == NULL) {
+        answer(fd, 404, extra, "Entry not found", 15);
+        return;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    if (strcmp(org, "norange") == 0)
+        range = NULL; /* a server that ignores ranges: the whole file */
+    long from = 0, to = size - 1;
+    int status = 200;
+    if (range != NULL && first >= 0) {
+        from = first;
+        to = last >= 0 && last < size ? last : size - 1;
+        status = 206;
+        size_t k = strlen(extra);
+        snprintf(extra + k, sizeof extra - k,
+                 "Content-Range: bytes %ld-%ld/%ld\r\n", from, to, size);
+    }
+    size_t len = to >= from ? (size_t)(to - from + 1) : 0;
+    char head[512];
+    int hn = snprintf(head, sizeof head,
+                      "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n"
+                      "Connection: close\r\n%s\r\n",
+                      status, status == 206 ? "Partial Content" : "OK", len,
+                      extra);
+    if (write(fd, head, (size_t)hn) < 0) {
+        fclose(f);
+        return;
+    }
+    fseek(f, from, SEEK_SET);
+    char buf[1 << 16];
+    size_t sent = 0;
+    while (sent < len) {
+        size_t want = len - sent < sizeof buf ? len - sent : sizeof buf;
+        size_t got = fread(buf, 1, want, f);
+        if (got == 0 || write(fd, buf, got) < 0)
+            break;
+        sent += got;
+    }
+    fclose(f);
+    if (shard) {
+        pthread_mutex_lock(&lock);
+        shard_bytes += (long)sent;
+        pthread_mutex_unlock(&lock);
+    }
+}
+
+static void *server(void *arg)
+{
+    (void)arg;
+    while (!stopping) {
+        int fd = accept(listener, NULL, NULL);
+        if (fd < 0)
+            continue;
+        if (!stopping)
+            serve(fd);
+        /* the answer out before the close: no reset that drops it */
+        shutdown(fd, SHUT_WR);
+        char drain[256];
+        while (read(fd, drain, sizeof drain) > 0)
+            ;
+        close(fd);
+    }
+    return NULL;
+}
+
+static void start_server(void)
+{
+    listener = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int one = 1;
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    CHECK(bind(listener, (struct sockaddr *)&a, sizeof a) == 0);
+    CHECK(listen(listener, 16) == 0);
+    socklen_t len = sizeof a;
+    getsockname(listener, (struct sockaddr *)&a, &len);
+    port = ntohs(a.sin_port);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, server, NULL) == 0);
+    pthread_detach(t);
+}
+
+/* ---- the tests ------------------------------------------------------------ */
+
+static char endpoint[64], cache[300];
+
+static kvplan_hub_options options(void)
+{
+    kvplan_hub_options o;
+    kvplan_hub_options_init(&o);
+    o.endpoint = endpoint;
+    o.cache_dir = cache;
+    o.timeout_s = 5;
+    o.retries = 2;
+    return o;
+}
+
+/* The plan of a folder (tokens and measured weights), at TP 1 on an H200. */
+static int64_t tokens_of(const char *dir, int64_t *weights)
+{
+    kvplan_model *m = NULL;
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    o.gpu_set = kvplan_gpu_preset("H200", &o.gpu);
+    int64_t t = -1;
+    *weights = -1;
+    if (kvplan_model_load(dir, &m, NULL) == KVPLAN_OK &&
+        kvplan_weights_from_dir(dir, weights, NULL) == KVPLAN_OK) {
+        o.weight_bytes = (kvplan_opt_int){*weights, true};
+        if (kvplan_plan_compute(m, &o, p, NULL) == KVPLAN_OK)
+            t = p->max_total_num_tokens;
+    }
+    kvplan_model_free(m);
+    free(p);
+    return t;
+}
+
+/* A snapshot as huggingface-cli download leaves it (the shards
+ * themselves, linked from blobs/): read from the cache, no request. */
+static void test_downloaded(void)
+{
+    char d[400], path[800], cmd[8192];
+    snprintf(d, sizeof d, "%s/models--testorg--downloaded", cache);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/refs %s/blobs %s/snapshots/cccc && "
+             "printf cccc > %s/refs/main && "
+             "cp %s/testorg/single/config.json %s/blobs/c1 && "
+             "cp --sparse=always %s/testorg/single/model.safetensors "
+             "%s/blobs/s1 && "
+             "ln -s ../../blobs/c1 %s/snapshots/cccc/config.json && "
+             "ln -s ../../blobs/s1 %s/snapshots/cccc/model.safetensors",
+             d, d, d, d, root, d, root, d, d, d);
+    CHECK_INT(system(cmd), 0);
+    kvplan_hub_options o = options();
+    o.endpoint = "http://127.0.0.1:1"; /* nothing there: never asked */
+    kvplan_hub_result r;
+    kvplan_error err;
+    long before = requests;
+    CHECK_INT(kvplan_hub_fetch("testorg/downloaded", &o, &r, &err), KVPLAN_OK);
+    CHECK(r.from_cache);
+    CHECK_STR(r.commit, "cccc");
+    CHECK_INT(requests, before);
+    snprintf(path, sizeof path, "%s/testorg/single", root);
+    int64_t w1, w2;
+    CHECK_INT(tokens_of(r.dir, &w2), tokens_of(path, &w1));
+    CHECK_INT(w2, w1);
+}
+
+#ifndef KVPLAN_TEST_NO_CURL
+static void test_fetch(void)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    long before = requests;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    CHECK(!r.from_cache);
+    CHECK_STR(r.commit, COMMIT_MAIN);
+    CHECK_INT(r.files, 4); /* config, index, two headers */
+    CHECK_INT(requests - before, 6); /* config, index, 2 x 2 ranges */
+    CHECK_INT(whole_shard, 0);
+    CHECK_INT(shard_reads, 4);
+    CHECK(shard_bytes < 4096); /* two headers: a few hundred bytes */
+    /* the plan of the snapshot is the local folder's */
+    char local[512];
+    snprintf(local, sizeof local, "%s/testorg/tiny-llama", root);
+    int64_t w1, w2;
+    int64_t t1 = tokens_of(local, &w1), t2 = tokens_of(r.dir, &w2);
+    CHECK(t1 > 0);
+    CHECK_INT(t2, t1);
+    CHECK_INT(w2, w1);
+    /* the Hub's layout */
+    char path[4400];
+    snprintf(path, sizeof path,
+             "%s/models--testorg--tiny-llama/snapshots/" COMMIT_MAIN
+             "/model-00001-of-00002.safetensors.kvplan-header",
+             cache);
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0 && sb.st_size < 1024);
+    snprintf(path, sizeof path, "%s/models--testorg--tiny-llama/refs/main",
+             cache);
+    CHECK(stat(path, &sb) == 0);
+    /* the library's one call: fetched (here: cached) and loaded */
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load_hub("testorg/tiny-llama", &o, &m, NULL, &err),
+              KVPLAN_OK);
+    CHECK(m != NULL &&
+          kvplan_model_get_info(m)->num_hidden_layers == 32);
+    kvplan_model_free(m);
+    /* again: the cache, no request */
+    before = requests;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    CHECK(r.from_cache);
+    CHECK_INT(requests, before);
+    o.offline = true;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    CHECK(r.from_cache);
+    CHECK_INT(kvplan_hub_fetch("testorg/single", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "HF_HUB_OFFLINE");
+    CHECK_INT(requests, before);
+    /* one file, no index: its header alone, and the plan as local */
+    o.offline = false;
+    CHECK_INT(kvplan_hub_fetch("testorg/single", &o, &r, &err), KVPLAN_OK);
+    CHECK_INT(r.files, 2);
+    snprintf(local, sizeof local, "%s/testorg/single", root);
+    CHECK_INT(tokens_of(r.dir, &w2), tokens_of(local, &w1));
+    CHECK_INT(w2, w1);
+    /* a redirect is followed */
+    CHECK_INT(kvplan_hub_fetch("moved/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    /* another revision, its own commit */
+    o.revision = "v1";
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    CHECK_STR(r.commit, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+    CHECK(!r.from_cache);
+    o.revision = "../x";
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--revision");
+}
+
+static void test_errors(void)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    /* gated: a token, or a message that asks for one */
+    CHECK_INT(kvplan_hub_fetch("gated/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "401");
+    CHECK_CONTAINS(err.message, "HF_TOKEN");
+    o.token = "hub-test-token";
+    CHECK_INT(kvplan_hub_fetch("gated/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    o.token = NULL;
+    /* not there */
+    CHECK_INT(kvplan_hub_fetch("testorg/nothing", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "404");
+    CHECK_CONTAINS(err.message, "/testorg/nothing/resolve/main/config.json");
+    /* a server error, retried twice */
+    long before = requests;
+    CHECK_INT(kvplan_hub_fetch("broken/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "500");
+    CHECK_CONTAINS(err.message, "after 3 tries");
+    CHECK_INT(requests - before, 3);
+    /* a timeout: bounded, never a hang */
+    o.timeout_s = 0.5;
+    o.retries = 0;
+    CHECK_INT(kvplan_hub_fetch("slow/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "no answer");
+    o = options();
+    /* a server that sends the whole shard for a range: refused, unread */
+    CHECK_INT(kvplan_hub_fetch("norange/tiny-llama", &o, &r, &err),
+              KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "range request");
+    /* a header length beyond 16 MiB */
+    CHECK_INT(kvplan_hub_fetch("testorg/huge-header", &o, &r, &err),
+              KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "16 MiB");
+    /* ids */
+    CHECK(kvplan_hub_repo_id("Qwen/Qwen3-4B"));
+    CHECK(!kvplan_hub_repo_id("Qwen"));
+    CHECK(!kvplan_hub_repo_id("a/b/c"));
+    CHECK(!kvplan_hub_repo_id("../etc"));
+    CHECK(!kvplan_hub_repo_id("org/.."));
+    CHECK_INT(kvplan_hub_fetch("not an id", &o, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    char dir[256];
+    CHECK(kvplan_hub_cache_dir(NULL, "/h", "/home/u", dir, sizeof dir));
+    CHECK_STR(dir, "/h/hub");
+    CHECK(kvplan_hub_cache_dir("", "", "/home/u", dir, sizeof dir));
+    CHECK_STR(dir, "/home/u/.cache/huggingface/hub");
+    CHECK(kvplan_hub_cache_dir("/c", "/h", "/home/u", dir, sizeof dir));
+    CHECK_STR(dir, "/c");
+    CHECK(!kvplan_hub_cache_dir(NULL, NULL, NULL, dir, sizeof dir));
+}
+
+/* The command: HF_ENDPOINT at the server, a model not in the catalog,
+ * planned, its weights read from the headers. */
+static json_t *run(const char *kvplan, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "HF_ENDPOINT=%s HF_HUB_CACHE=%s/cli HF_TOKEN= HF_HUB_OFFLINE= "
+             "%s %s --gpu H200 --json",
+             endpoint, root, kvplan, args);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (p == NULL)
+        return NULL;
+    json_t *doc = json_loadf(p, 0, NULL);
+    pclose(p);
+    return doc;
+}
+
+static void test_command(const char *kvplan)
+{
+    json_t *hub = run(kvplan, "--model-path testorg/tiny-llama");
+    char local[600];
+    snprintf(local, sizeof local, "--model-path %s/testorg/tiny-llama", root);
+    json_t *dir = run(kvplan, local);
+    CHECK(hub != NULL && dir != NULL);
+    CHECK_STR(json_string_value(json_object_get(hub, "model_source")), "hub");
+    CHECK_INT(json_integer_value(json_object_get(hub, "max_total_num_tokens")),
+              json_integer_value(json_object_get(dir, "max_total_num_tokens")));
+    json_t *w = json_object_get(json_object_get(json_object_get(hub, "budget"),
+                                                "terms"),
+                                "weights");
+    CHECK_STR(json_string_value(json_object_get(w, "source")), "measured");
+    CHECK_CONTAINS(json_string_value(json_object_get(w, "basis")),
+                   "headers, read from the Hub");
+    json_decref(hub);
+    json_decref(dir);
+    /* again: from the cache */
+    hub = run(kvplan, "--model-path testorg/tiny-llama");
+    CHECK_STR(json_string_value(json_object_get(hub, "model_source")),
+              "hub_cache");
+    json_decref(hub);
+    /* a catalog id the server does not have: the catalog, said */
+    hub = run(kvplan, "--model-path meta-llama/Llama-3.1-8B-Instruct");
+    CHECK_STR(json_string_value(json_object_get(hub, "model_source")),
+              "catalog");
+    json_decref(hub);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN); /* a client that timed out: no signal */
+    snprintf(root, sizeof root, "/tmp/kvplan-hub-XXXXXX");
+    CHECK(mkdtemp(root) != NULL);
+    repo("testorg", "tiny-llama", true, 0);
+    repo("testorg", "single", false, 0);
+    repo("testorg", "huge-header", true, 200u << 20);
+    snprintf(cache, sizeof cache, "%s/cache", root);
+    start_server();
+    snprintf(endpoint, sizeof endpoint, "http://127.0.0.1:%d", port);
+    test_downloaded();
+#ifdef KVPLAN_TEST_NO_CURL
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err),
+              KVPLAN_UNSUPPORTED);
+    CHECK_CONTAINS(err.message, "without libcurl");
+    (void)argc, (void)argv;
+#else
+    test_fetch();
+    test_errors();
+    if (argc > 1)
+        test_command(argv[1]);
+#endif
+    stopping = 1;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_hub: could not remove %s\n", root);
+    return check_report();
+}
