@@ -122,7 +122,12 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         snprintf(label, sizeof label, "CUDA context, NCCL (%s)",
                  kvplan_source_name(b->context_source));
         fprintf(out, "  %-44s %8.2f\n", label, ctx);
-        fprintf(out, "  %-44s %8.2f\n",
+        char measured_label[64] = "";
+        if (cli->weights_measured)
+            snprintf(measured_label, sizeof measured_label,
+                     "  (config.json's estimate: %.2f)",
+                     b->estimated_rank_weight_bytes / GIB);
+        fprintf(out, "  %-44s %8.2f%s\n",
                 cli->weights_measured && cli->hub_dir[0]
                     ? "weights (the checkpoint's headers, measured)"
                 : cli->weights_measured ? "weights (safetensors, measured)"
@@ -131,7 +136,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 : b->weights_estimated
                     ? "weights (estimated from config.json)"
                     : "weights (--weight-bytes)",
-                weights);
+                weights, measured_label);
         fprintf(out, "  %-44s %8.2f\n", "KV cache pools", kv);
         if (draft_kv > 0)
             fprintf(out, "  %-44s %8.2f\n", "draft KV pool", draft_kv);

@@ -177,7 +177,7 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
                                           : "preset";
     json_t *terms = json_pack(
         "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:s, s:s?}, "
-        "s:{s:s, s:s, s:f, s:o*}}",
+        "s:{s:s, s:s, s:f, s:f, s:o*}}",
         "gpu", "total_mib", b->gpu_mem_mib, "source", gpu,
         "fraction_rule", b->fraction_rule, "vision_factor", b->vision_factor,
         "aiter_factor", b->aiter_factor, "deepep_mib", b->deepep_mib,
@@ -185,7 +185,8 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
         b->fixed_gib, "context", "gib", b->context_overhead_bytes / GIB,
         "source", b->given ? "given" : kvplan_source_name(b->context_source),
         "basis", b->context_basis, "weights", "source", weights, "basis",
-        weights_basis(cli, b), "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
+        weights_basis(cli, b), "estimated_gib",
+        b->estimated_rank_weight_bytes / GIB, "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
         cli->explain ? tensors_json(b) : NULL);
     if (o == NULL || terms == NULL || json_object_set_new(o, "terms", terms)) {
         json_decref(o);

@@ -928,6 +928,9 @@ typedef struct kvplan_budget {
      * weights as loaded (the overhead included) and its draft's. */
     double rank_weight_bytes;
     double rank_draft_bytes;
+    /* config.json's estimate of that rank's weights as loaded, beside the
+     * figure planned with (which may be measured or given). */
+    double estimated_rank_weight_bytes;
     size_t num_weight_tensors;
     kvplan_weight_tensor weight_tensors[KVPLAN_MAX_WEIGHT_TENSORS];
 } kvplan_budget;

@@ -190,6 +190,7 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
     most = e.rank_bytes;
     exact = e.rank_exact_bytes;
     model = e.model_bytes;
+
     b->num_weight_tensors = e.num_tensors;
     b->load_overhead_bytes = e.load_overhead_bytes;
     double ranks =
@@ -223,6 +224,7 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
     }
     p->rank_weights = (o->weight_bytes.set ? p->weights * share : most) +
                       b->load_overhead_bytes;
+    b->estimated_rank_weight_bytes = most + b->load_overhead_bytes;
     if (o->rank_weight_bytes.set) {
         /* a calibration: one rank's weights as loaded, on every stage */
         p->rank_weights = (double)o->rank_weight_bytes.value;
@@ -821,6 +823,7 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
     b->load_overhead_bytes = pb->load_overhead_bytes;
     b->rank_weight_bytes = pb->rank_weight_bytes;
     b->rank_draft_bytes = pb->rank_draft_bytes;
+    b->estimated_rank_weight_bytes = pb->estimated_rank_weight_bytes;
     memcpy(b->weight_tensors, pb->weight_tensors,
            pb->num_weight_tensors * sizeof b->weight_tensors[0]);
     return back(&p, out, false, err);
