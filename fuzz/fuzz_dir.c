@@ -1,7 +1,8 @@
 /*
  * fuzz_dir.c: a model directory, hostile: the input is cut at "\n--\n"
  * into config.json, model.safetensors.index.json and up to three shards
- * (each an 8-byte header length, the header and its data, as given),
+ * (each an 8-byte header length, the header and its data, as given; the
+ * third kept alone, as kvplan_hub_fetch keeps a shard's header),
  * written to a temporary folder and read back by kvplan_model_load,
  * kvplan_weights_from_dir and a plan on the weights it measured.
  */
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const names[] = {
     "config.json", "model.safetensors.index.json", "a.safetensors",
-    "b.safetensors", "c.safetensors"};
+    "b.safetensors", "c.safetensors.kvplan-header"};
 #define PARTS (sizeof names / sizeof names[0])
 
 static void put(const char *dir, const char *name, const uint8_t *b, size_t n)
