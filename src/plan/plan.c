@@ -640,6 +640,32 @@ static void release(kvplan_plan *out)
     }
 }
 
+/* A sweep's reuse: each stage's rank, configurator and weights from the
+ * plan before (draft_kv: set again by the allocation when drafting). */
+static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
+{
+    out->num_stages = prev->num_stages;
+    for (size_t i = 0; i < prev->num_stages; i++) {
+        kvplan_stage_plan *sp = &out->stages[i];
+        const kvplan_stage_plan *was = &prev->stages[i];
+        sp->pp_rank = was->pp_rank;
+        sp->rank = was->rank;
+        sp->configurator = was->configurator;
+        sp->weight_bytes = was->weight_bytes;
+        sp->draft_weight_bytes = was->draft_weight_bytes;
+        sp->allocation.draft_kv_bytes = 0;
+    }
+}
+
+/* The pipeline's start for `o`: the GPU and the model dtype. */
+static pipeline start(const kvplan_model *m, const kvplan_plan_options *o)
+{
+    pipeline p = {.m = m, .o = o};
+    p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
+    p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
+    return p;
+}
+
 /* The flags: resolved against the GPU and the model, the fraction,
  * every stage's rank, the weights. */
 static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
@@ -699,9 +725,7 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                     "kvplan_plan_compute needs a model, options and a plan "
                     "to fill; got NULL");
     KVPLAN__TRY(kvplan_plan_options_validate(o, err));
-    pipeline p = {.m = m, .o = o};
-    p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
-    p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
+    pipeline p = start(m, o);
     reset(out, (size_t)o->server.pp_size);
     for (size_t i = 0; i < out->num_stages; i++)
         out->stages[i].pp_rank = (int64_t)i;
@@ -750,7 +774,7 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
         return kvplan_plan_compute(m, o, out, err);
     /* the rest is prev's options, which planned */
     KVPLAN__TRY(kvplan__check_budget_options(o, err));
-    pipeline p = {.m = m, .o = o};
+    pipeline p = start(m, o);
     if (memcmp(&o->gpu, &po->gpu, sizeof o->gpu) == 0 &&
         o->mem_fraction_static.set == po->mem_fraction_static.set) {
         /* the same GPU: the flags, the fraction rule's terms, the ranks,
@@ -771,25 +795,11 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
                offsetof(kvplan_budget, weight_tensors) +
                    prev->budget.num_weight_tensors *
                        sizeof prev->budget.weight_tensors[0]);
-        out->num_stages = prev->num_stages;
-        for (size_t i = 0; i < prev->num_stages; i++) {
-            kvplan_stage_plan *sp = &out->stages[i];
-            const kvplan_stage_plan *was = &prev->stages[i];
-            sp->pp_rank = was->pp_rank;
-            sp->rank = was->rank;
-            sp->configurator = was->configurator;
-            sp->weight_bytes = was->weight_bytes;
-            sp->draft_weight_bytes = was->draft_weight_bytes;
-            sp->allocation.draft_kv_bytes = 0; /* set again if drafting */
-        }
+        reuse_stages(out, prev);
         out->budget.mem_fraction_static = o->mem_fraction_static.value;
-        p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
-        p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
         p.context_known = true;
         return back(&p, out, false, err);
     }
-    p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
-    p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
     reset(out, prev->num_stages);
     KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
     /* the same flags resolved: the same ranks (they read nothing else) */
@@ -805,15 +815,7 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
         return kvplan_plan_compute(m, o, out, err);
     KVPLAN__TRY(fraction(&p, out, err));
     out->context_len = prev->context_len;
-    for (size_t i = 0; i < out->num_stages; i++) {
-        kvplan_stage_plan *sp = &out->stages[i];
-        const kvplan_stage_plan *was = &prev->stages[i];
-        sp->pp_rank = was->pp_rank;
-        sp->rank = was->rank;
-        sp->configurator = was->configurator;
-        sp->weight_bytes = was->weight_bytes;
-        sp->draft_weight_bytes = was->draft_weight_bytes;
-    }
+    reuse_stages(out, prev);
     kvplan_budget *b = &out->budget;
     const kvplan_budget *pb = &prev->budget;
     b->weights_estimated = pb->weights_estimated;
