@@ -5,7 +5,9 @@
 #include "cli.h"
 #include "jsonout.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int cli_exit_for(kvplan_status st)
 {
@@ -44,4 +46,48 @@ int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
         rc = CLI_EXIT_INTERNAL;
     json_decref(o);
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+}
+
+kvplan_status cli_usage_error(kvplan_error *err, const char *field,
+                              const char *fmt, ...)
+{
+    memset(err, 0, sizeof *err);
+    err->code = KVPLAN_INVALID_ARGUMENT;
+    snprintf(err->field, sizeof err->field, "%s", field);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return KVPLAN_INVALID_ARGUMENT;
+}
+
+int cli_take_own(int argc, char **argv, int first, cli_own_flag *own,
+                 size_t n, char **rest, kvplan_error *err)
+{
+    int out = 0;
+    rest[out++] = argv[0];
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i];
+        bool taken = false;
+        for (size_t k = 0; k < n && !taken; k++) {
+            size_t len = strlen(own[k].name);
+            if (strncmp(arg, own[k].name, len) != 0)
+                continue;
+            if (arg[len] == '=') {
+                own[k].value = arg + len + 1;
+                taken = true;
+            } else if (arg[len] == '\0') {
+                if (i + 1 >= argc) {
+                    cli_usage_error(err, own[k].name, "%s needs a value",
+                                    own[k].name);
+                    return -1;
+                }
+                own[k].value = argv[++i];
+                taken = true;
+            }
+        }
+        if (!taken)
+            rest[out++] = argv[i];
+    }
+    return out;
 }

@@ -39,6 +39,24 @@ int cli_error(const char *who, const kvplan_error *err, int rc, bool json);
  * error. */
 bool cli_wants_json(int argc, char **argv);
 
+/* A usage error naming `field` (KVPLAN_INVALID_ARGUMENT), for cli_error. */
+kvplan_status cli_usage_error(kvplan_error *err, const char *field,
+                              const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A flag of a command itself (kvplan fit --concurrency N), taken out of
+ * argv before the plan flags are parsed. */
+typedef struct cli_own_flag {
+    const char *name;
+    const char *value; /* NULL: absent */
+} cli_own_flag;
+
+/* Moves the command's own flags (FLAG VALUE or FLAG=VALUE) out of
+ * argv[first..] into `own`; the rest go to `rest` (argv[0] first). Returns
+ * the new argc, or -1 with `err` for a flag without its value. */
+int cli_take_own(int argc, char **argv, int first, cli_own_flag *own,
+                 size_t n, char **rest, kvplan_error *err);
+
 /* The commands (argv as main's). */
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_pools(int argc, char **argv);

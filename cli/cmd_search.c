@@ -21,49 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A flag of the command itself, taken out of argv before the plan flags
- * are parsed. */
-typedef struct own_flag {
-    const char *name;
-    const char *value; /* NULL: absent */
-} own_flag;
-
-/* Moves the command's own flags (FLAG VALUE or FLAG=VALUE) out of
- * argv[first..] into `own`; the rest go to `rest` (argv[0] first). Returns
- * the new argc, or -1 with `err` for a flag without its value. */
-static int take_own(int argc, char **argv, int first, own_flag *own,
-                    size_t n, char **rest, kvplan_error *err)
-{
-    int out = 0;
-    rest[out++] = argv[0];
-    for (int i = first; i < argc; i++) {
-        const char *arg = argv[i];
-        bool taken = false;
-        for (size_t k = 0; k < n && !taken; k++) {
-            size_t len = strlen(own[k].name);
-            if (strncmp(arg, own[k].name, len) != 0)
-                continue;
-            if (arg[len] == '=') {
-                own[k].value = arg + len + 1;
-                taken = true;
-            } else if (arg[len] == '\0') {
-                if (i + 1 >= argc) {
-                    snprintf(err->field, sizeof err->field, "%s", own[k].name);
-                    snprintf(err->message, sizeof err->message,
-                             "%s needs a value", own[k].name);
-                    err->code = KVPLAN_INVALID_ARGUMENT;
-                    return -1;
-                }
-                own[k].value = argv[++i];
-                taken = true;
-            }
-        }
-        if (!taken)
-            rest[out++] = argv[i];
-    }
-    return out;
-}
-
 /* A count >= 1 of flag `name`. */
 static bool count_of(const char *text, const char *name, int64_t *out,
                      kvplan_error *err)
@@ -72,10 +29,8 @@ static bool count_of(const char *text, const char *name, int64_t *out,
     errno = 0;
     long long v = strtoll(text, &end, 10);
     if (errno != 0 || end == text || *end != '\0' || v < 1) {
-        snprintf(err->field, sizeof err->field, "%s", name);
-        snprintf(err->message, sizeof err->message,
-                 "%s: expected an integer >= 1, got '%.60s'", name, text);
-        err->code = KVPLAN_INVALID_ARGUMENT;
+        cli_usage_error(err, name, "%s: expected an integer >= 1, got '%.60s'",
+                        name, text);
         return false;
     }
     *out = (int64_t)v;
@@ -95,7 +50,7 @@ typedef struct session {
 } session;
 
 /* Returns 0 when ready (or -1 after --help), else the exit status. */
-static int open_session(session *s, int argc, char **argv, own_flag *own,
+static int open_session(session *s, int argc, char **argv, cli_own_flag *own,
                         size_t n, int (*help)(FILE *))
 {
     s->json = cli_wants_json(argc, argv);
@@ -106,7 +61,7 @@ static int open_session(session *s, int argc, char **argv, own_flag *own,
         fprintf(stderr, "%s: out of memory\n", s->who);
         return CLI_EXIT_INTERNAL;
     }
-    int rest = take_own(argc, argv, 2, own, n, s->rest, &s->err);
+    int rest = cli_take_own(argc, argv, 2, own, n, s->rest, &s->err);
     if (rest < 0 || cli_parse(rest, s->rest, 1, s->cli, &s->err) != KVPLAN_OK)
         return cli_error(s->who, &s->err, CLI_EXIT_USAGE, s->json);
     if (s->cli->help)
@@ -167,7 +122,7 @@ static int fit_help(FILE *out)
 int cli_cmd_fit(int argc, char **argv)
 {
     session s = {.who = "kvplan fit"};
-    own_flag own[] = {{"--concurrency", NULL}};
+    cli_own_flag own[] = {{"--concurrency", NULL}};
     int rc = open_session(&s, argc, argv, own, 1, fit_help);
     if (rc != 0) {
         close_session(&s);
@@ -203,13 +158,11 @@ int cli_cmd_fit(int argc, char **argv)
             rc = answer(&s, head, line);
         }
     } else if (!o->server.context_length.set) {
-        kvplan_error e = {.code = KVPLAN_INVALID_ARGUMENT};
-        snprintf(e.field, sizeof e.field, "--concurrency");
-        snprintf(e.message, sizeof e.message,
-                 "kvplan fit needs --concurrency N (the longest context for "
-                 "N requests) or --context-length L (the most requests of "
-                 "L tokens)");
-        rc = cli_error(s.who, &e, CLI_EXIT_USAGE, s.json);
+        cli_usage_error(&s.err, "--concurrency",
+                        "kvplan fit needs --concurrency N (the longest "
+                        "context for N requests) or --context-length L (the "
+                        "most requests of L tokens)");
+        rc = cli_error(s.who, &s.err, CLI_EXIT_USAGE, s.json);
     } else if ((st = kvplan_plan_compute(s.model, o, s.plan, &s.err)) !=
                KVPLAN_OK) {
         rc = cli_plan_failed(s.who, st, &s.err, s.json);
@@ -266,7 +219,7 @@ static const char *kv_flag_name(kvplan_kv_cache_dtype_flag f)
 int cli_cmd_solve(int argc, char **argv)
 {
     session s = {.who = "kvplan solve"};
-    own_flag own[] = {{"--target-tokens", NULL},
+    cli_own_flag own[] = {{"--target-tokens", NULL},
                       {"--target-concurrency", NULL},
                       {"--solve-for", NULL}};
     int rc = open_session(&s, argc, argv, own, 3, solve_help);
@@ -279,11 +232,9 @@ int cli_cmd_solve(int argc, char **argv)
     kvplan_knob knob = KVPLAN_KNOB_MEM_FRACTION_STATIC;
     kvplan_error *e = &s.err;
     if ((own[0].value != NULL) == (own[1].value != NULL)) {
-        *e = (kvplan_error){.code = KVPLAN_INVALID_ARGUMENT};
-        snprintf(e->field, sizeof e->field, "--target-tokens");
-        snprintf(e->message, sizeof e->message,
-                 "kvplan solve needs one target: --target-tokens T or "
-                 "--target-concurrency N");
+        cli_usage_error(e, "--target-tokens",
+                        "kvplan solve needs one target: --target-tokens T or "
+                        "--target-concurrency N");
         rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
     } else if ((own[0].value != NULL &&
                 !count_of(own[0].value, "--target-tokens", &t.tokens, e)) ||
@@ -293,13 +244,11 @@ int cli_cmd_solve(int argc, char **argv)
         rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
     } else if (own[2].value != NULL &&
                !kvplan_knob_from_name(own[2].value, &knob)) {
-        *e = (kvplan_error){.code = KVPLAN_INVALID_ARGUMENT};
-        snprintf(e->field, sizeof e->field, "--solve-for");
-        snprintf(e->message, sizeof e->message,
-                 "--solve-for: expected mem-fraction-static, tp-size, gpu, "
-                 "max-running-requests, swa-full-tokens-ratio or "
-                 "kv-cache-dtype, got '%.60s'",
-                 own[2].value);
+        cli_usage_error(e, "--solve-for",
+                        "--solve-for: expected mem-fraction-static, tp-size, "
+                        "gpu, max-running-requests, swa-full-tokens-ratio or "
+                        "kv-cache-dtype, got '%.60s'",
+                        own[2].value);
         rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
     }
     if (rc != 0) {

@@ -106,12 +106,13 @@ static int usage(bool json, const char *field, const char *fmt, ...)
 /* A usage error naming `field`; returns the exit status. */
 static int usage(bool json, const char *field, const char *fmt, ...)
 {
-    kvplan_error e = {.code = KVPLAN_INVALID_ARGUMENT};
+    kvplan_error e;
+    char message[sizeof e.message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    snprintf(e.field, sizeof e.field, "%s", field);
+    cli_usage_error(&e, field, "%s", message);
     return cli_error("kvplan sweep", &e, CLI_EXIT_USAGE, json);
 }
 
@@ -137,14 +138,14 @@ static int sweep_help(FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
-/* Splits argv[2..] into the swept lists and the rest (argv[0] first). */
-static int split_args(int argc, char **argv, dim *d, char **rest,
-                      const char **rank, const char **svg, bool *csv,
+/* Splits argv[1..] (the sweep's own valued flags already taken) into the
+ * swept lists and the rest (argv[0] first). */
+static int split_args(int argc, char **argv, dim *d, char **rest, bool *csv,
                       bool *help, bool json)
 {
     int n = 0;
     rest[n++] = argv[0];
-    for (int i = 2; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -156,18 +157,6 @@ static int split_args(int argc, char **argv, dim *d, char **rest,
             continue; /* the sweep's output, not a row's flag */
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
-            continue;
-        }
-        if (len == 5 && strncmp(arg, "--svg", 5) == 0) {
-            if (!eq && i + 1 >= argc)
-                return -usage(json, "--svg", "--svg needs a value");
-            *svg = eq ? eq + 1 : argv[++i];
-            continue;
-        }
-        if (len == 9 && strncmp(arg, "--rank-by", 9) == 0) {
-            if (!eq && i + 1 >= argc)
-                return -usage(json, "--rank-by", "--rank-by needs a value");
-            *rank = eq ? eq + 1 : argv[++i];
             continue;
         }
         const char *name = arg[0] == '-' ? cli_flag_canonical(arg, len) : NULL;
@@ -495,7 +484,17 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
-    nrest = split_args(argc, argv, d, rest, &rank, &svg, &csv, &help, json);
+    /* --rank-by and --svg, then the lists (`args` holds what is between
+     * until the rows need it) */
+    cli_own_flag own[] = {{"--rank-by", NULL}, {"--svg", NULL}};
+    int nown = cli_take_own(argc, argv, 2, own, 2, args, &err);
+    if (nown < 0) {
+        rc = cli_error("kvplan sweep", &err, CLI_EXIT_USAGE, json);
+        goto done;
+    }
+    rank = own[0].value;
+    svg = own[1].value;
+    nrest = split_args(nown, args, d, rest, &csv, &help, json);
     if (nrest < 0) {
         rc = -nrest;
         goto done;
