@@ -67,6 +67,7 @@ static void test_mha(void)
     CHECK_INT(c->binding, KVPLAN_LIMIT_POOL);
     CHECK_INT(c->binding_pool, 0);
     CHECK_INT(c->max_running_requests, 4096);
+    CHECK_INT(c->req_to_token_rows, 4096);
     CHECK_INT(cost_of(c, 1000, 24, 0), 1024);
 
     /* admission */
@@ -124,6 +125,12 @@ static void test_mha(void)
               KVPLAN_OVERFLOW);
     CHECK_INT(kvplan_request_cost(c, 1, 1, NULL, &err),
               KVPLAN_INVALID_ARGUMENT);
+    /* PD decode: its pre-allocated slots are request rows too */
+    kvplan_plan_options d = o;
+    d.server.disaggregation_mode = KVPLAN_DISAGG_DECODE;
+    d.server.disaggregation_decode_extra_slots = (kvplan_opt_int){7, true};
+    c = plan_of("llama-3.1-8b-instruct", NULL, &d);
+    CHECK_INT(c->req_to_token_rows, c->max_running_requests + 7);
 }
 
 /* MLA: deepseek-v3, (512 + 64) x 2 bytes x 61 layers = 70272 per token,

@@ -222,6 +222,18 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
     }
 }
 
+/* The request slots of the req_to_token pool (§3.4): max_running_requests,
+ * and PD decode's pre-allocated slots. */
+int64_t kvplan__request_slots(const kvplan_rank *r, int64_t requests,
+                              bool *ovf)
+{
+    if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
+        return kvplan__add(requests,
+                           r->server_args.disaggregation_decode_extra_slots,
+                           ovf);
+    return requests;
+}
+
 /* get_req_to_token_extra_context_len (§2.8) and the pool (§3.4): rows
  * (requests + 1, + the PD decode slots) of (context_len + extra) int32,
  * extra = 4 + max draft tokens, or twice a decode step's allocation when
@@ -238,10 +250,7 @@ int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
         r->runner.page_size > 1 && topk > 1)
         extra = kvplan__max(
             extra, kvplan__mul(2, kvplan__spec_v2_alloc_len(r, ovf), ovf));
-    int64_t rows = kvplan__add(requests, 1, ovf);
-    if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
-        rows = kvplan__add(
-            rows, r->server_args.disaggregation_decode_extra_slots, ovf);
+    int64_t rows = kvplan__add(kvplan__request_slots(r, requests, ovf), 1, ovf);
     return kvplan__mul(
         kvplan__mul(rows, kvplan__add(context_len, extra, ovf), ovf), 4, ovf);
 }

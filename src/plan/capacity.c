@@ -267,13 +267,8 @@ void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
     c->page_size = page;
     c->context_len = plan->context_len;
     c->max_running_requests = plan->max_running_requests;
-    c->req_to_token_rows = plan->max_running_requests;
-    if (plan->resolved.disaggregation_mode == KVPLAN_DISAGG_DECODE)
-        c->req_to_token_rows = kvplan__add(
-            c->req_to_token_rows,
-            kvplan__or_default(plan->resolved.disaggregation_decode_extra_slots,
-                               0),
-            ovf);
+    c->req_to_token_rows =
+        kvplan__request_slots(&sp->rank, plan->max_running_requests, ovf);
 
     switch (k->kind) {
     case KVPLAN_CONFIGURATOR_DSV4:

@@ -37,7 +37,9 @@ kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
 void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
                               kvplan_stage_plan *sp, bool *ovf);
 
-/* allocation.c: the req_to_token pool's bytes (§3.4). */
+/* allocation.c: the req_to_token pool's request slots and bytes (§3.4). */
+int64_t kvplan__request_slots(const kvplan_rank *r, int64_t requests,
+                              bool *ovf);
 int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
                                    int64_t context_len, bool *ovf);
 
