@@ -4,6 +4,7 @@
  * docs/log.md has the file's fields.
  */
 #include "calibration.h"
+#include "cli.h"
 #include "jsonout.h"
 
 #include <stdio.h>
@@ -106,13 +107,13 @@ void cli_calibration_check(const cli_calibration *cal, const char *path,
                            const kvplan_plan_options *o)
 {
     if (cal->gpu[0] != '\0' && o->gpu_set && strcmp(cal->gpu, o->gpu.name) != 0)
-        fprintf(stderr,
+        fprintf(cli_err(),
                 "kvplan: warning: %s was measured on %s, this plan is for "
                 "%s: its figures may not hold\n",
                 path, cal->gpu, o->gpu.name);
     if ((cal->tp_size > 0 && cal->tp_size != o->server.tp_size) ||
         (cal->pp_size > 0 && cal->pp_size != o->server.pp_size))
-        fprintf(stderr,
+        fprintf(cli_err(),
                 "kvplan: warning: %s was measured at tp %lld, pp %lld; this "
                 "plan is at tp %lld, pp %lld: one rank's context and weights "
                 "differ there\n",

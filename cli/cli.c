@@ -1,6 +1,6 @@
 /*
- * cli.c: the command's exit statuses for the library's statuses, and its
- * one error printer (cli.h).
+ * cli.c: the command's dispatch (cli_run), its streams, its exit statuses
+ * for the library's statuses, and its one error printer (cli.h).
  */
 #include "cli.h"
 #include "jsonout.h"
@@ -8,6 +8,65 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The streams lent to this thread; NULL members: the process's own. */
+static _Thread_local cli_io lent;
+
+FILE *cli_in(void)
+{
+    return lent.in != NULL ? lent.in : stdin;
+}
+
+FILE *cli_out(void)
+{
+    return lent.out != NULL ? lent.out : stdout;
+}
+
+FILE *cli_err(void)
+{
+    return lent.err != NULL ? lent.err : stderr;
+}
+
+void cli_io_lend(const cli_io *io, cli_io *saved)
+{
+    cli_io before = lent;
+    lent = *io;
+    *saved = before;
+}
+
+int cli_run(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (strcmp(cmd, "--version") == 0 && argc == 2) {
+        fprintf(cli_out(), "kvplan %s\n", kvplan_version());
+        return fflush(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+    }
+    if (strcmp(cmd, "pools") == 0)
+        return cli_cmd_pools(argc, argv);
+    if (strcmp(cmd, "log") == 0)
+        return cli_cmd_log(argc, argv);
+    if (strcmp(cmd, "fit") == 0)
+        return cli_cmd_fit(argc, argv);
+    if (strcmp(cmd, "solve") == 0)
+        return cli_cmd_solve(argc, argv);
+    if (strcmp(cmd, "sweep") == 0)
+        return cli_cmd_sweep(argc, argv);
+    if (strcmp(cmd, "--list-models") == 0 && argc == 2)
+        return cli_cmd_list_models();
+    if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)
+        return cli_cmd_list_gpus();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--list-models") == 0 ||
+            strcmp(argv[i], "--list-gpus") == 0 ||
+            strcmp(argv[i], "--version") == 0) {
+            fprintf(cli_err(),
+                    "kvplan: %s takes no other option (run it alone)\n",
+                    argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return cli_cmd_plan(argc, argv);
+}
 
 int cli_exit_for(kvplan_status st)
 {
@@ -25,14 +84,14 @@ int cli_exit_for(kvplan_status st)
 
 int cli_fail(const kvplan_error *err)
 {
-    fprintf(stderr, "kvplan: %s\n", err->message);
+    fprintf(cli_err(), "kvplan: %s\n", err->message);
     return cli_exit_for(err->code);
 }
 
 int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
 {
     if (!json) {
-        fprintf(stderr, "%s: %s\n", who, err->message);
+        fprintf(cli_err(), "%s: %s\n", who, err->message);
         return rc;
     }
     json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
@@ -41,11 +100,11 @@ int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
                                         : json_null(),
                           "message", cli_json_text(err->message),
                           "exit_status", rc);
-    if (o == NULL || cli_json_write(o, stdout) != 0 ||
-        fputc('\n', stdout) == EOF)
+    if (o == NULL || cli_json_write(o, cli_out()) != 0 ||
+        fputc('\n', cli_out()) == EOF)
         rc = CLI_EXIT_INTERNAL;
     json_decref(o);
-    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
 kvplan_status cli_usage_error(kvplan_error *err, const char *field,

@@ -7,6 +7,8 @@
 
 #include "kvplan.h"
 
+#include <stdio.h>
+
 enum {
     CLI_EXIT_OK = 0,
     CLI_EXIT_DOES_NOT_FIT = 1, /* the budget cannot hold the pools */
@@ -15,6 +17,25 @@ enum {
                                   configuration sglang refuses */
     CLI_EXIT_INTERNAL = 4      /* out of memory, write error */
 };
+
+/*
+ * The streams the commands read and write: standard input, output and
+ * error, unless kvplan_json (request.c) has lent the calling thread its
+ * own for one call. Each thread has its own; nothing else is kept.
+ */
+typedef struct cli_io {
+    FILE *in, *out, *err;
+} cli_io;
+
+FILE *cli_in(void);
+FILE *cli_out(void);
+FILE *cli_err(void);
+/* Makes `io` the calling thread's streams; `saved` receives the ones
+ * before (hand them back the same way). */
+void cli_io_lend(const cli_io *io, cli_io *saved);
+
+/* The kvplan command: argv as main's; returns the exit status. */
+int cli_run(int argc, char **argv);
 
 /* Returns from the enclosing function unless `expr` is KVPLAN_OK. */
 #define CLI_TRY(expr)                                                          \

@@ -20,12 +20,12 @@
 /* The whole of FILE ("-": standard input), at most 64 MiB. */
 static char *read_all(const char *path, size_t *len, kvplan_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    FILE *f = strcmp(path, "-") == 0 ? cli_in() : fopen(path, "rb");
     struct stat sb;
     snprintf(err->field, sizeof err->field, "log");
     if (f == NULL || fstat(fileno(f), &sb) != 0 ||
-        (f != stdin && !S_ISREG(sb.st_mode))) {
-        if (f != NULL && f != stdin)
+        (f != cli_in() && !S_ISREG(sb.st_mode))) {
+        if (f != NULL && f != cli_in())
             fclose(f);
         err->code = KVPLAN_IO;
         snprintf(err->message, sizeof err->message,
@@ -52,7 +52,7 @@ static char *read_all(const char *path, size_t *len, kvplan_error *err)
             cap *= 2;
         }
     }
-    if (f != stdin)
+    if (f != cli_in())
         fclose(f);
     if (buf == NULL || n > MAX_LOG_BYTES) {
         free(buf);
@@ -127,39 +127,39 @@ static void opt_double(char *buf, size_t n, kvplan_opt_double v)
 static void row(const char *name, const char *log, const char *kv,
                 const char *diff)
 {
-    printf("  %-26s %14s %27s %12s\n", name, log, kv, diff);
+    fprintf(cli_out(), "  %-26s %14s %27s %12s\n", name, log, kv, diff);
 }
 
 static void text_report(const char *path, const kvplan_log_readings *r,
                         const char *model, const kvplan_log_result *x)
 {
-    printf("kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
+    fprintf(cli_out(), "kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
            kvplan_version(), path, (long long)r->lines,
            (long long)r->lines_used, (long long)(r->ranks ? r->ranks : 1),
            r->ranks > 1 ? "s" : "", r->date[0] ? "; dated " : "", r->date);
-    printf("model: %s%s%s%s\n", model != NULL && model[0] ? model : "none",
+    fprintf(cli_out(), "model: %s%s%s%s\n", model != NULL && model[0] ? model : "none",
            r->model_class[0] ? " (the log loaded " : "", r->model_class,
            r->model_class[0] ? ")" : "");
     if (x->gpu.name[0] != '\0')
-        printf("GPU: %s, %.0f MiB (%s)\n", x->gpu.name, x->gpu.total_mib,
+        fprintf(cli_out(), "GPU: %s, %.0f MiB (%s)\n", x->gpu.name, x->gpu.total_mib,
                x->gpu_inferred ? "inferred: the smallest preset holding the "
                                  "log's free memory; pass --gpu"
                                : "given");
     if (r->num_rank_readings > 1) {
-        printf("free before / after loading per rank, GiB:");
+        fprintf(cli_out(), "free before / after loading per rank, GiB:");
         for (size_t i = 0; i < r->num_rank_readings; i++) {
             const kvplan_log_rank *k = &r->rank_readings[i];
-            printf("%s TP%lld %.2f/%.2f", i % 4 == 0 ? "\n " : ",",
+            fprintf(cli_out(), "%s TP%lld %.2f/%.2f", i % 4 == 0 ? "\n " : ",",
                    (long long)k->rank, k->free_before_gib.value,
                    k->free_after_gib.value);
         }
-        printf("\n");
+        fprintf(cli_out(), "\n");
     }
     if (x->interval || x->modelled)
-        printf("mem_fraction_static: %.4g (%s)\n", x->mem_fraction_static,
+        fprintf(cli_out(), "mem_fraction_static: %.4g (%s)\n", x->mem_fraction_static,
                x->fraction_from_log ? "the log's" : "kvplan's rule");
     char a[48], b[48], c[48];
-    printf("\n  %-26s %14s %27s %12s\n", "", "log", "kvplan", "difference");
+    fprintf(cli_out(), "\n  %-26s %14s %27s %12s\n", "", "log", "kvplan", "difference");
     /* the free memory and the weights, GiB */
     const kvplan_opt_double logs[3] = {
         r->free_before_gib, r->free_after_gib, kvplan_log_weights_gib(r)};
@@ -227,12 +227,12 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                  (long long)x->context_len);
         row("context_len", a, b, "-");
     }
-    printf("\ncauses:%s\n", x->num_causes ? "" : " none");
+    fprintf(cli_out(), "\ncauses:%s\n", x->num_causes ? "" : " none");
     for (size_t i = 0; i < x->num_causes; i++)
-        printf("  - %s (%s): %s\n", kvplan_log_cause_name(x->causes[i].code),
+        fprintf(cli_out(), "  - %s (%s): %s\n", kvplan_log_cause_name(x->causes[i].code),
                x->causes[i].row, x->causes[i].text);
     if (x->interval && x->logged_tokens.set)
-        printf("\nthe logged %lld tokens lie %s kvplan's interval [%lld, "
+        fprintf(cli_out(), "\nthe logged %lld tokens lie %s kvplan's interval [%lld, "
                "%lld]\n",
                (long long)x->logged_tokens.value,
                x->inside ? "inside" : "OUTSIDE", (long long)x->tokens_lo,
@@ -378,7 +378,7 @@ static int usage(FILE *out)
             "difference (docs/log.md); flags given here win over the "
             "log's. --calibrate OUT writes what the log measured on that "
             "GPU, for kvplan --calibration OUT.\n");
-    return out == stdout ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    return out == cli_out() ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
 static int fail(const kvplan_error *err, int rc, bool json)
@@ -390,7 +390,7 @@ int cli_cmd_log(int argc, char **argv)
 {
     if (argc < 3 || strcmp(argv[2], "--help") == 0 ||
         strcmp(argv[2], "-h") == 0)
-        return usage(argc < 3 ? stderr : stdout);
+        return usage(argc < 3 ? cli_err() : cli_out());
     const char *path = argv[2], *calibrate = NULL;
     bool json = false;
     /* --calibrate is the log command's own; the rest are the plan's */
@@ -416,7 +416,7 @@ int cli_cmd_log(int argc, char **argv)
     const char *used = NULL;
     if (rest == NULL || r == NULL || cli == NULL || work == NULL ||
         x == NULL) {
-        fprintf(stderr, "kvplan log: out of memory\n");
+        fprintf(cli_err(), "kvplan log: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
@@ -462,8 +462,8 @@ int cli_cmd_log(int argc, char **argv)
         model != NULL ? kvplan_model_get_info(model)->name : used;
     if (cli->json) {
         json_t *doc = result_json(r, model_name, x);
-        if (doc == NULL || cli_json_write(doc, stdout) != 0 ||
-            fputc('\n', stdout) == EOF)
+        if (doc == NULL || cli_json_write(doc, cli_out()) != 0 ||
+            fputc('\n', cli_out()) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
     } else {
@@ -473,11 +473,11 @@ int cli_cmd_log(int argc, char **argv)
         kvplan_plan_options o = cli->options;
         o.gpu = x->gpu;
         if (!r->free_before_gib.set || !kvplan_log_weights_gib(r).set) {
-            fprintf(stderr, "kvplan log: --calibrate needs the log's \"Load "
+            fprintf(cli_err(), "kvplan log: --calibrate needs the log's \"Load "
                             "weight begin\" and \"Load weight end\" lines\n");
             rc = CLI_EXIT_BAD_INPUT;
         } else if (o.gpu.total_mib / 1024.0 < r->free_before_gib.value) {
-            fprintf(stderr,
+            fprintf(cli_err(),
                     "kvplan log: --calibrate: the %s (%.2f GiB) is smaller "
                     "than the %.2f GiB the log saw free: name the GPU it ran "
                     "on with --gpu\n",
@@ -487,17 +487,17 @@ int cli_cmd_log(int argc, char **argv)
         } else if (cli_calibration_write(calibrate, path, r, &o,
                                          x->gpu_inferred,
                                          model_name ? model_name : "") != 0) {
-            fprintf(stderr, "kvplan log: %s: cannot be written\n", calibrate);
+            fprintf(cli_err(), "kvplan log: %s: cannot be written\n", calibrate);
             rc = CLI_EXIT_INTERNAL;
         } else if (x->gpu_inferred) {
-            fprintf(stderr,
+            fprintf(cli_err(),
                     "kvplan log: warning: the GPU was inferred (%s); the "
                     "calibration's context is only as good as that guess: "
                     "pass --gpu\n",
                     x->gpu.name);
         }
     }
-    if (fflush(stdout) != 0)
+    if (fflush(cli_out()) != 0)
         rc = CLI_EXIT_INTERNAL;
 done:
     kvplan_model_free(model);

@@ -32,7 +32,7 @@ static void measure_weights(cli_args *cli, const char *dir)
     /* no weight files is the common case; bad ones are said, never
      * dropped in silence */
     if (st != KVPLAN_OK && st != KVPLAN_IO)
-        fprintf(stderr,
+        fprintf(cli_err(),
                 "kvplan: warning: %s; the weights are estimated from "
                 "config.json instead\n",
                 err.message);
@@ -52,15 +52,15 @@ static int fail(const kvplan_error *err, int rc, bool json)
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
 {
     for (size_t i = 0; i < plan->num_warnings; i++)
-        fprintf(stderr, "kvplan: warning: %s\n", plan->warnings[i].message);
+        fprintf(cli_err(), "kvplan: warning: %s\n", plan->warnings[i].message);
     for (size_t i = 0; i < cli->num_bad_env; i++)
-        fprintf(stderr,
+        fprintf(cli_err(),
                 "kvplan: warning: %s='%.60s' is not a value of its kind; "
                 "sglang warns and takes the default, as kvplan does\n",
                 cli->bad_env[i], getenv(cli->bad_env[i]));
     for (size_t i = 0; i < cli->num_ignored; i++)
         if (cli->ignored[i]->memory != NULL)
-            fprintf(stderr,
+            fprintf(cli_err(),
                     "kvplan: warning: %s is read by sglang, not by kvplan: "
                     "%s\n",
                     cli->ignored[i]->name, cli->ignored[i]->memory);
@@ -72,7 +72,7 @@ int cli_write_svg(const cli_args *cli, const kvplan_model *model,
     if (cli->svg_path == NULL ||
         cli_svg_plan(cli->svg_path, cli, model, plan) == 0)
         return CLI_EXIT_OK;
-    fprintf(stderr, "kvplan: --svg: cannot write %s\n", cli->svg_path);
+    fprintf(cli_err(), "kvplan: --svg: cannot write %s\n", cli->svg_path);
     return CLI_EXIT_INTERNAL;
 }
 
@@ -83,14 +83,14 @@ int cli_report(const cli_args *cli, const kvplan_model *model,
     cli_warnings(cli, plan);
     if (cli->json) {
         json_t *doc = cli_report_json(cli, model, plan);
-        if (doc == NULL || cli_json_write(doc, stdout) != 0 ||
-            fputc('\n', stdout) == EOF)
+        if (doc == NULL || cli_json_write(doc, cli_out()) != 0 ||
+            fputc('\n', cli_out()) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
-    } else if (cli_report_text(stdout, cli, model, plan) != 0) {
+    } else if (cli_report_text(cli_out(), cli, model, plan) != 0) {
         rc = CLI_EXIT_INTERNAL;
     }
-    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
 bool cli_wants_json(int argc, char **argv)
@@ -146,12 +146,12 @@ int cli_cmd_plan(int argc, char **argv)
     int rc = CLI_EXIT_OK;
     kvplan_status st;
     if (cli == NULL || plan == NULL) {
-        fprintf(stderr, "kvplan: out of memory\n");
+        fprintf(cli_err(), "kvplan: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
     } else if ((st = cli_parse(argc, argv, 1, cli, &err)) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_USAGE, json); /* unknown flag, bad value */
     } else if (cli->help) {
-        rc = cli_help(stdout) == 0 && fflush(stdout) == 0 ? CLI_EXIT_OK
+        rc = cli_help(cli_out()) == 0 && fflush(cli_out()) == 0 ? CLI_EXIT_OK
                                                           : CLI_EXIT_INTERNAL;
     } else if ((st = cli_load(cli, &model, &draft, &err)) != KVPLAN_OK) {
         rc = fail(&err, cli_exit_for(err.code), json);
@@ -170,18 +170,18 @@ int cli_cmd_plan(int argc, char **argv)
 
 int cli_cmd_list_gpus(void)
 {
-    printf("%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
+    fprintf(cli_out(), "%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
     kvplan_gpu g;
     for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++)
-        printf("%-12s %10.0f  %s\n", g.name, g.total_mib, g.arch);
-    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+        fprintf(cli_out(), "%-12s %10.0f  %s\n", g.name, g.total_mib, g.arch);
+    return fflush(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }
 
 /* The built-in catalog: short name, Hugging Face id, what kvplan makes
  * of it. */
 int cli_cmd_list_models(void)
 {
-    printf("%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
+    fprintf(cli_out(), "%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
     for (size_t i = 0; kvplan_catalog_name(i) != NULL; i++) {
         kvplan_model *m = NULL;
         kvplan_error err;
@@ -199,9 +199,9 @@ int cli_cmd_list_models(void)
             what = buf;
         }
         const char *hf = kvplan_catalog_hf_id(i);
-        printf("%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
+        fprintf(cli_out(), "%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
                what);
         kvplan_model_free(m);
     }
-    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+    return fflush(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }

@@ -26,17 +26,17 @@ static int pools_line(const char *line, size_t len, size_t lineno)
     json_t *obj = json_loadb(line, len, 0, &jerr); /* last key wins */
     if (obj == NULL) {
         if (jerr.column > 0)
-            fprintf(stderr, "kvplan pools: line %zu, column %d: %s\n", lineno,
+            fprintf(cli_err(), "kvplan pools: line %zu, column %d: %s\n", lineno,
                     jerr.column, jerr.text);
         else
-            fprintf(stderr, "kvplan pools: line %zu: %s\n", lineno, jerr.text);
+            fprintf(cli_err(), "kvplan pools: line %zu: %s\n", lineno, jerr.text);
         return CLI_EXIT_BAD_INPUT;
     }
     cli_scenario s;
     kvplan_error err;
     kvplan_status st = cli_scenario_parse(obj, &s, &err);
     if (st != KVPLAN_OK) {
-        fprintf(stderr, "kvplan pools: line %zu: %s\n", lineno, err.message);
+        fprintf(cli_err(), "kvplan pools: line %zu: %s\n", lineno, err.message);
         json_decref(obj);
         return cli_exit_for(st);
     }
@@ -44,8 +44,8 @@ static int pools_line(const char *line, size_t len, size_t lineno)
     cli_scenario_free(&s);
     int rc = CLI_EXIT_OK;
     if (results == NULL || json_object_set_new(obj, "results", results) != 0 ||
-        cli_json_write(obj, stdout) != 0 || fputc('\n', stdout) == EOF) {
-        fprintf(stderr,
+        cli_json_write(obj, cli_out()) != 0 || fputc('\n', cli_out()) == EOF) {
+        fprintf(cli_err(),
                 "kvplan pools: line %zu: out of memory or write "
                 "error\n",
                 lineno);
@@ -67,10 +67,10 @@ int cli_cmd_pools(int argc, char **argv)
                   "line is reported on standard error\nwith its number; the "
                   "other lines are still answered, and the exit\nstatus is "
                   "then 3.\n",
-                  stdout);
+                  cli_out());
             return CLI_EXIT_OK;
         }
-        fprintf(stderr,
+        fprintf(cli_err(),
                 "kvplan pools: unknown option '%s' (see kvplan pools "
                 "--help)\n",
                 argv[i]);
@@ -81,10 +81,10 @@ int cli_cmd_pools(int argc, char **argv)
     ssize_t len;
     size_t lineno = 0;
     int worst = CLI_EXIT_OK;
-    while ((len = getline(&line, &cap, stdin)) != -1) {
+    while ((len = getline(&line, &cap, cli_in())) != -1) {
         lineno++;
         if ((size_t)len != strlen(line)) {
-            fprintf(stderr, "kvplan pools: line %zu: contains a NUL byte\n",
+            fprintf(cli_err(), "kvplan pools: line %zu: contains a NUL byte\n",
                     lineno);
             worst = worst > CLI_EXIT_BAD_INPUT ? worst : CLI_EXIT_BAD_INPUT;
             continue;
@@ -96,7 +96,7 @@ int cli_cmd_pools(int argc, char **argv)
             worst = rc;
     }
     free(line);
-    if (fflush(stdout) != 0)
+    if (fflush(cli_out()) != 0)
         return CLI_EXIT_INTERNAL;
     return worst;
 }

@@ -58,14 +58,14 @@ static int open_session(session *s, int argc, char **argv, cli_own_flag *own,
     s->plan = malloc(sizeof *s->plan);
     s->rest = malloc(((size_t)argc + 1) * sizeof *s->rest);
     if (s->cli == NULL || s->plan == NULL || s->rest == NULL) {
-        fprintf(stderr, "%s: out of memory\n", s->who);
+        fprintf(cli_err(), "%s: out of memory\n", s->who);
         return CLI_EXIT_INTERNAL;
     }
     int rest = cli_take_own(argc, argv, 2, own, n, s->rest, &s->err);
     if (rest < 0 || cli_parse(rest, s->rest, 1, s->cli, &s->err) != KVPLAN_OK)
         return cli_error(s->who, &s->err, CLI_EXIT_USAGE, s->json);
     if (s->cli->help)
-        return help(stdout) == 0 && fflush(stdout) == 0 ? -1
+        return help(cli_out()) == 0 && fflush(cli_out()) == 0 ? -1
                                                         : CLI_EXIT_INTERNAL;
     if (cli_load(s->cli, &s->model, &s->draft, &s->err) != KVPLAN_OK)
         return cli_error(s->who, &s->err, cli_exit_for(s->err.code), s->json);
@@ -88,7 +88,7 @@ static int answer(session *s, json_t *head, const char *line)
     int rc = CLI_EXIT_OK;
     if (!s->json) {
         json_decref(head);
-        printf("%s\n\n", line);
+        fprintf(cli_out(), "%s\n\n", line);
         return cli_report(s->cli, s->model, s->plan);
     }
     rc = cli_write_svg(s->cli, s->model, s->plan);
@@ -96,10 +96,10 @@ static int answer(session *s, json_t *head, const char *line)
     json_t *doc = cli_report_json(s->cli, s->model, s->plan);
     if (head == NULL || doc == NULL || json_object_set_new(head, "plan", doc))
         rc = CLI_EXIT_INTERNAL;
-    else if (cli_json_write(head, stdout) != 0 || fputc('\n', stdout) == EOF)
+    else if (cli_json_write(head, cli_out()) != 0 || fputc('\n', cli_out()) == EOF)
         rc = CLI_EXIT_INTERNAL;
     json_decref(head);
-    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
 /* ---- fit ----------------------------------------------------------------- */
@@ -265,7 +265,7 @@ int cli_cmd_solve(int argc, char **argv)
                  (long long)t.concurrency);
     if (st == KVPLAN_NOT_ENOUGH_MEMORY && !sol.found) {
         if (!s.json) {
-            fprintf(stderr, "%s: %s\n", s.who, e->message);
+            fprintf(cli_err(), "%s: %s\n", s.who, e->message);
             rc = CLI_EXIT_DOES_NOT_FIT;
         } else {
             json_t *j = json_pack(
@@ -273,8 +273,8 @@ int cli_cmd_solve(int argc, char **argv)
                 kvplan_status_name(e->code), "field", e->field, "message",
                 e->message, "found", 0, "best", (json_int_t)sol.best, "plans",
                 (json_int_t)sol.plans, "exit_status", CLI_EXIT_DOES_NOT_FIT);
-            rc = j == NULL || cli_json_write(j, stdout) != 0 ||
-                         fputc('\n', stdout) == EOF
+            rc = j == NULL || cli_json_write(j, cli_out()) != 0 ||
+                         fputc('\n', cli_out()) == EOF
                      ? CLI_EXIT_INTERNAL
                      : CLI_EXIT_DOES_NOT_FIT;
             json_decref(j);

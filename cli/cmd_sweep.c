@@ -308,59 +308,59 @@ static int write_text(const dim *d, row **rows, size_t n)
 {
     static const char *const heads[] = {"gpu",  "tp",  "pp",   "kv",
                                         "page", "ctx", "frac", "spec"};
-    printf("%-4s", "rank");
+    fprintf(cli_out(), "%-4s", "rank");
     for (size_t k = 0; k < NDIMS; k++)
         if (d[k].n > 0)
-            printf(" %-12s", heads[k]);
-    printf(" %12s %9s %9s %8s %10s %s\n", "tokens", "requests", "at ctx",
+            fprintf(cli_out(), " %-12s", heads[k]);
+    fprintf(cli_out(), " %12s %9s %9s %8s %10s %s\n", "tokens", "requests", "at ctx",
            "per GPU", "longest", "binds");
     for (size_t i = 0; i < n; i++) {
         const row *r = rows[i];
-        printf("%-4zu", i + 1);
+        fprintf(cli_out(), "%-4zu", i + 1);
         for (size_t k = 0; k < NDIMS; k++)
             if (d[k].n > 0) {
                 char v[64];
                 text_value(d, r, k, v, sizeof v);
-                printf(" %-12.12s", v);
+                fprintf(cli_out(), " %-12.12s", v);
             }
         if (r->st == KVPLAN_OK)
-            printf(" %12lld %9lld %9lld %8.3g %10lld %s%s\n",
+            fprintf(cli_out(), " %12lld %9lld %9lld %8.3g %10lld %s%s\n",
                    (long long)r->tokens, (long long)r->requests,
                    (long long)r->total_concurrency, r->per_gpu,
                    (long long)r->longest, r->binding,
                    fits(r) ? "" : " (does not fit: no request of context_len)");
         else
-            printf(" does not plan: %s: %.160s\n",
+            fprintf(cli_out(), " does not plan: %s: %.160s\n",
                    kvplan_status_name(r->st), r->err.message);
     }
-    return ferror(stdout) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+    return ferror(cli_out()) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
 /* A CSV field: quoted when it holds a comma, a quote or a newline. */
 static void csv_field(const char *v, bool last)
 {
     if (strpbrk(v, ",\"\n") == NULL) {
-        fputs(v, stdout);
+        fputs(v, cli_out());
     } else {
-        putchar('"');
+        fputc('"', cli_out());
         for (const char *p = v; *p; p++) {
             if (*p == '"')
-                putchar('"');
-            putchar(*p);
+                fputc('"', cli_out());
+            fputc(*p, cli_out());
         }
-        putchar('"');
+        fputc('"', cli_out());
     }
-    putchar(last ? '\n' : ',');
+    fputc(last ? '\n' : ',', cli_out());
 }
 
 static int write_csv(const dim *d, row **rows, size_t n)
 {
     for (size_t k = 0; k < NDIMS; k++)
         if (d[k].n > 0)
-            printf("%s,", dims[k] + 2);
-    puts("rank,fits,max_total_num_tokens,max_running_requests,context_len,"
+            fprintf(cli_out(), "%s,", dims[k] + 2);
+    fputs("rank,fits,max_total_num_tokens,max_running_requests,context_len,"
          "longest_request,concurrency,gpus,concurrency_per_gpu,binding,"
-         "mem_fraction_static,page_size,kv_cache_dtype,error");
+         "mem_fraction_static,page_size,kv_cache_dtype,error" "\n", cli_out());
     for (size_t i = 0; i < n; i++) {
         const row *r = rows[i];
         char v[64];
@@ -370,21 +370,21 @@ static int write_csv(const dim *d, row **rows, size_t n)
                 csv_field(v, false);
             }
         if (r->st != KVPLAN_OK) {
-            printf("%zu,false,,,,,,,,,,,,", i + 1);
+            fprintf(cli_out(), "%zu,false,,,,,,,,,,,,", i + 1);
             csv_field(r->err.message, true);
             continue;
         }
         char per[32], f[32];
         kvplan_format_double(r->per_gpu, per, sizeof per);
         kvplan_format_double(r->fraction, f, sizeof f);
-        printf("%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
+        fprintf(cli_out(), "%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
                i + 1, fits(r) ? "true" : "false", (long long)r->tokens,
                (long long)r->requests,
                (long long)r->context_len, (long long)r->longest,
                (long long)r->total_concurrency, (long long)r->gpus, per,
                r->binding, f, (long long)r->page_size, r->kv_dtype);
     }
-    return ferror(stdout) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+    return ferror(cli_out()) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
 static json_t *row_json(const dim *d, const row *r, size_t rank,
@@ -458,7 +458,7 @@ static int draw(const char *path, const dim *d, row **rows, size_t n)
                  ? CLI_EXIT_OK
                  : CLI_EXIT_INTERNAL;
     if (rc != CLI_EXIT_OK)
-        fprintf(stderr, "kvplan sweep: --svg: cannot write %s\n", path);
+        fprintf(cli_err(), "kvplan sweep: --svg: cannot write %s\n", path);
     free(bars);
     return rc;
 }
@@ -500,7 +500,7 @@ int cli_cmd_sweep(int argc, char **argv)
         goto done;
     }
     if (help) {
-        rc = sweep_help(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+        rc = sweep_help(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
         goto done;
     }
     g_rank = RANK_CONCURRENCY_PER_GPU;
@@ -573,7 +573,7 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = write_csv(d, order, n);
     } else if (json) {
         /* streamed, a row at a time: json.dumps's "[a, b]" */
-        rc = fputc('[', stdout) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+        rc = fputc('[', cli_out()) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
         for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
             nargs = row_args(d, order[i], rest, nrest, args);
             json_t *doc = order[i]->st == KVPLAN_OK
@@ -583,12 +583,12 @@ int cli_cmd_sweep(int argc, char **argv)
             json_t *o = order[i]->st != KVPLAN_OK || doc != NULL
                             ? row_json(d, order[i], i + 1, args, nargs, doc)
                             : NULL;
-            if (o == NULL || (i > 0 && fputs(", ", stdout) == EOF) ||
-                cli_json_write(o, stdout) != 0)
+            if (o == NULL || (i > 0 && fputs(", ", cli_out()) == EOF) ||
+                cli_json_write(o, cli_out()) != 0)
                 rc = CLI_EXIT_INTERNAL;
             json_decref(o);
         }
-        if (rc == CLI_EXIT_OK && fputs("]\n", stdout) == EOF)
+        if (rc == CLI_EXIT_OK && fputs("]\n", cli_out()) == EOF)
             rc = CLI_EXIT_INTERNAL;
     } else {
         rc = write_text(d, order, n);
@@ -598,7 +598,7 @@ int cli_cmd_sweep(int argc, char **argv)
     if (rc == CLI_EXIT_OK && n > 0 && !fits(order[0]))
         rc = CLI_EXIT_DOES_NOT_FIT; /* not one row fits */
 done:
-    if (fflush(stdout) != 0)
+    if (fflush(cli_out()) != 0)
         rc = CLI_EXIT_INTERNAL;
     for (size_t k = 0; k < NDIMS; k++)
         free(d[k].text);

@@ -6,6 +6,7 @@
  * HF_TOKEN, HF_TOKEN_PATH, HF_HOME, HF_HUB_CACHE, HF_HUB_OFFLINE, and
  * KVPLAN_HUB_TIMEOUT (seconds per request, default 30).
  */
+#include "cli.h"
 #include "hub.h"
 
 #include <stdio.h>
@@ -31,7 +32,7 @@ static void on_progress(void *ctx, size_t done, size_t total,
                         const char *file)
 {
     const char *repo = ctx;
-    fprintf(stderr, "\rkvplan: %s from the Hub: %zu of %zu files (%.60s)%s",
+    fprintf(cli_err(), "\rkvplan: %s from the Hub: %zu of %zu files (%.60s)%s",
             repo, done, total, file, done == total ? "\n" : "   ");
 }
 
@@ -75,7 +76,7 @@ kvplan_status cli_hub_resolve(cli_args *cli, char *dir, size_t size,
     const char *to = getenv("KVPLAN_HUB_TIMEOUT");
     if (to != NULL && atof(to) > 0)
         o.timeout_s = atof(to);
-    if (isatty(2)) {
+    if (fileno(cli_err()) >= 0 && isatty(fileno(cli_err()))) {
         o.progress = on_progress;
         o.progress_ctx = (void *)name;
     }
