@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The streams lent to this thread; NULL members: the process's own. */
@@ -25,6 +26,59 @@ FILE *cli_out(void)
 FILE *cli_err(void)
 {
     return lent.err != NULL ? lent.err : stderr;
+}
+
+FILE *cli_config_in(void)
+{
+    return lent.config != NULL ? lent.config : stdin;
+}
+
+const char *cli_config_name(void)
+{
+    return lent.config_name != NULL ? lent.config_name : "config.json";
+}
+
+FILE *cli_svg_out(void)
+{
+    return lent.svg;
+}
+
+char *cli_read_stream(FILE *f, size_t max, const char *field,
+                      const char *what, size_t *len, kvplan_error *err)
+{
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf != NULL && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n > max)
+            break;
+        if (n == cap - 1) {
+            char *b = realloc(buf, cap * 2);
+            if (b == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+    }
+    memset(err, 0, sizeof *err);
+    snprintf(err->field, sizeof err->field, "%s", field);
+    if (buf == NULL || n > max || ferror(f)) {
+        err->code = buf == NULL ? KVPLAN_NOMEM
+                    : n > max   ? KVPLAN_PARSE
+                                : KVPLAN_IO;
+        snprintf(err->message, sizeof err->message, "%.200s: %s", what,
+                 buf == NULL ? "out of memory"
+                 : n > max   ? "too large"
+                             : "cannot be read");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }
 
 void cli_io_lend(const cli_io *io, cli_io *saved)

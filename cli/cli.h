@@ -25,11 +25,27 @@ enum {
  */
 typedef struct cli_io {
     FILE *in, *out, *err;
+    /* --model-path -: the config.json text (NULL: standard input), and
+     * the name it is given in the plan ("config.json" when NULL) */
+    FILE *config;
+    const char *config_name;
+    /* --svg: the picture goes here instead of the file named (NULL: the
+     * file) */
+    FILE *svg;
 } cli_io;
 
 FILE *cli_in(void);
 FILE *cli_out(void);
 FILE *cli_err(void);
+FILE *cli_config_in(void);
+const char *cli_config_name(void);
+FILE *cli_svg_out(void);
+
+/* The whole of `f`, at most `max` bytes, NUL-terminated (free it); NULL
+ * with `err` (naming `field`, the stream as `what`) when it cannot be read,
+ * is larger, or memory runs out. */
+char *cli_read_stream(FILE *f, size_t max, const char *field,
+                      const char *what, size_t *len, kvplan_error *err);
 /* Makes `io` the calling thread's streams; `saved` receives the ones
  * before (hand them back the same way). */
 void cli_io_lend(const cli_io *io, cli_io *saved);

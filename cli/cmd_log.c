@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "flags.h"
 #include "jsonout.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +21,15 @@
 /* The whole of FILE ("-": standard input), at most 64 MiB. */
 static char *read_all(const char *path, size_t *len, kvplan_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? cli_in() : fopen(path, "rb");
+    bool in = strcmp(path, "-") == 0;
+    FILE *f = in ? cli_in() : fopen(path, "rb");
     struct stat sb;
-    snprintf(err->field, sizeof err->field, "log");
-    if (f == NULL || fstat(fileno(f), &sb) != 0 ||
-        (f != cli_in() && !S_ISREG(sb.st_mode))) {
-        if (f != NULL && f != cli_in())
+    if (f == NULL || (!in && (fstat(fileno(f), &sb) != 0 ||
+                              !S_ISREG(sb.st_mode)))) {
+        if (f != NULL && !in)
             fclose(f);
+        memset(err, 0, sizeof *err);
+        snprintf(err->field, sizeof err->field, "log");
         err->code = KVPLAN_IO;
         snprintf(err->message, sizeof err->message,
                  "%.200s: cannot be read as a log (a regular file, or - for "
@@ -34,37 +37,14 @@ static char *read_all(const char *path, size_t *len, kvplan_error *err)
                  path);
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n > MAX_LOG_BYTES)
-            break;
-        if (n == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (b == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-    }
-    if (f != cli_in())
+    char *buf = cli_read_stream(f, MAX_LOG_BYTES, "log", path, len, err);
+    if (!in)
         fclose(f);
-    if (buf == NULL || n > MAX_LOG_BYTES) {
-        free(buf);
-        err->code = buf == NULL ? KVPLAN_NOMEM : KVPLAN_PARSE;
+    if (buf == NULL && err->code == KVPLAN_PARSE)
         snprintf(err->message, sizeof err->message,
-                 "%.200s: %s", path,
-                 buf == NULL ? "out of memory"
-                             : "larger than 64 MiB; a start-up log is far "
-                               "smaller: cut it to the start-up lines");
-        return NULL;
-    }
-    *len = n;
+                 "%.200s: larger than 64 MiB; a start-up log is far smaller: "
+                 "cut it to the start-up lines",
+                 path);
     return buf;
 }
 
@@ -85,8 +65,7 @@ static kvplan_model *load_model(const cli_args *cli,
                  "catalog name, a Hugging Face id or a model directory)");
         return NULL;
     }
-    if (kvplan_model_load_override(name, cli->override_args, &m, &err) ==
-        KVPLAN_OK)
+    if (cli_model_load(name, cli->override_args, &m, &err) == KVPLAN_OK)
         return m;
     if (err.code != KVPLAN_IO) { /* found, and refused */
         snprintf(why, size, "%.511s", err.message);

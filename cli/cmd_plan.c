@@ -101,6 +101,22 @@ bool cli_wants_json(int argc, char **argv)
     return false;
 }
 
+kvplan_status cli_model_load(const char *path, const char *overrides,
+                             kvplan_model **model, kvplan_error *err)
+{
+    if (strcmp(path, "-") != 0)
+        return kvplan_model_load_override(path, overrides, model, err);
+    size_t len = 0;
+    char *text = cli_read_stream(cli_config_in(), 64u << 20, "--model-path",
+                                 cli_config_name(), &len, err);
+    if (text == NULL)
+        return err->code;
+    kvplan_status st = kvplan_model_load_json_override(
+        text, len, cli_config_name(), overrides, model, err);
+    free(text);
+    return st;
+}
+
 kvplan_status cli_load(cli_args *cli, kvplan_model **model,
                        kvplan_model **draft, kvplan_error *err)
 {
@@ -115,13 +131,13 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
     /* org/name: the Hub, its cache, or the catalog */
     CLI_TRY(cli_hub_resolve(cli, cli->hub_dir, sizeof cli->hub_dir, err));
     const char *from = cli->hub_dir[0] ? cli->hub_dir : cli->model_path;
-    CLI_TRY(kvplan_model_load_override(from, cli->override_args, model, err));
+    CLI_TRY(cli_model_load(from, cli->override_args, model, err));
     if (cli->draft_model_path != NULL)
         CLI_TRY(kvplan_model_load(cli->draft_model_path, draft, err));
     cli->options.server.speculative_draft_model = *draft;
     if (cli->calibration_path != NULL)
         cli_calibration_check(&cal, cli->calibration_path, &cli->options);
-    else
+    else if (strcmp(from, "-") != 0)
         measure_weights(cli, from);
     return KVPLAN_OK;
 }

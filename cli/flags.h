@@ -12,7 +12,7 @@
 
 #include "kvplan.h"
 
-#include <jansson.h>
+#include "common/json.h" /* jansson, as the library calls it */
 #include <stdio.h>
 
 struct cli_sglang_flag;

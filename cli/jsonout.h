@@ -7,7 +7,7 @@
 #ifndef KVPLAN_JSONOUT_H
 #define KVPLAN_JSONOUT_H
 
-#include <jansson.h>
+#include "common/json.h" /* jansson, as the library calls it */
 #include <stdio.h>
 
 /* A JSON string of text from outside (a path, a config's name, a message

@@ -12,7 +12,7 @@
 
 #include "kvplan.h"
 
-#include <jansson.h>
+#include "common/json.h" /* jansson, as the library calls it */
 
 typedef enum cli_call_entry {
     CLI_CALL_AVAILABLE_BYTES, /* kvplan_calculate_pool_sizes */

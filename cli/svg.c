@@ -10,6 +10,8 @@
  */
 #include "svg.h"
 
+#include "cli.h"
+
 #include "explain.h"
 #include "report.h"
 
@@ -239,11 +241,25 @@ static void curve(FILE *f, const kvplan_model *model, const cli_args *cli,
 #undef PY
 }
 
+/* The file `path`, or the stream lent for the picture (kvplan_json). */
+static FILE *open_svg(const char *path)
+{
+    return cli_svg_out() != NULL ? cli_svg_out() : fopen(path, "w");
+}
+
+static int close_svg(FILE *f)
+{
+    int bad = ferror(f);
+    if (f == cli_svg_out())
+        return fflush(f) != 0 || bad ? -1 : 0;
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
 int cli_svg_plan(const char *path, const cli_args *cli,
                  const kvplan_model *model, const kvplan_plan *plan)
 {
     kvplan_plan *work = malloc(sizeof *work);
-    FILE *f = work != NULL ? fopen(path, "w") : NULL;
+    FILE *f = work != NULL ? open_svg(path) : NULL;
     if (f == NULL) {
         free(work);
         return -1;
@@ -262,14 +278,13 @@ int cli_svg_plan(const char *path, const cli_args *cli,
     curve(f, model, cli, plan, work);
     fputs("</svg>\n", f);
     free(work);
-    int bad = ferror(f);
-    return fclose(f) != 0 || bad ? -1 : 0;
+    return close_svg(f);
 }
 
 int cli_svg_bars(const char *path, const char *title, const char *figure,
                  const cli_svg_bar *bars, size_t n)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = open_svg(path);
     if (f == NULL)
         return -1;
     head(f, title);
@@ -312,6 +327,5 @@ int cli_svg_bars(const char *path, const char *title, const char *figure,
         fprintf(f, "<text x=\"%d\" y=\"%d\">%zu more rows</text>\n", x0,
                 H - 10, n - shown);
     fputs("</svg>\n", f);
-    int bad = ferror(f);
-    return fclose(f) != 0 || bad ? -1 : 0;
+    return close_svg(f);
 }

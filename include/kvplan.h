@@ -474,6 +474,11 @@ KVPLAN_API kvplan_status kvplan_model_load_json(const char *text, size_t len,
                                                 kvplan_model **out,
                                                 kvplan_error *err);
 
+/* kvplan_model_load_json, then --json-model-override-args as below. */
+KVPLAN_API kvplan_status kvplan_model_load_json_override(
+    const char *text, size_t len, const char *origin, const char *overrides,
+    kvplan_model **out, kvplan_error *err);
+
 /* kvplan_model_load, then sglang's --json-model-override-args: the JSON
  * object `overrides` (may be NULL) updates the config's top level before
  * anything is derived. */
@@ -1405,6 +1410,38 @@ KVPLAN_API size_t kvplan_format_double(double x, char *buf, size_t size);
 KVPLAN_API bool kvplan_env_bool(const char *text, size_t len, bool fallback);
 KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
                                   int64_t fallback);
+
+/*
+ * The JSON entry point: runs one kvplan command from a request document
+ * and answers with the document `kvplan ... --json` prints for it, byte
+ * for byte (docs/json-api.md; what the Python package and the web
+ * calculator call):
+ *
+ *   {"command": "plan",            plan (the default), fit, solve, sweep,
+ *                                  log, pools, models, gpus, flags, version
+ *    "model": "llama-3.1-8b-instruct",  a catalog name, Hub id or path
+ *    "config": {...},              or config.json itself (object or text)
+ *    "flags": {"tp_size": 2, "gpu": "H100", "context_length": 32768},
+ *    "log": "...",                 command log: the log's text
+ *    "scenarios": [...],           command pools: the golden schema's
+ *    "svg": true}                  add "svg": the plan's picture
+ *
+ * Flags go by sglang's ServerArgs names (or "--tp-size"); a list is
+ * kvplan sweep's comma list, true a flag alone, false and null leave it
+ * out. Errors come as the command's error object: {"error", "field" (the
+ * request's key where it names one), "message", "exit_status"}.
+ *
+ * Returns the command's exit status (0 ok, 1 the plan does not fit, 2
+ * usage, 3 bad input, 4 internal). *response is NUL-terminated JSON of
+ * *response_len bytes (response_len may be NULL), to free with
+ * kvplan_json_free; NULL only when memory runs out (status 4). The call
+ * prints nothing and keeps nothing: calls on other threads are
+ * independent. It reads the process's environment as the command does
+ * (sglang's variables, HF_HUB_OFFLINE and the Hub's).
+ */
+KVPLAN_API int kvplan_json(const char *request, size_t len, char **response,
+                           size_t *response_len);
+KVPLAN_API void kvplan_json_free(char *response);
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 KVPLAN_API const char *kvplan_version(void);

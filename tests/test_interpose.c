@@ -9,6 +9,7 @@
 #include "kvplan.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* The host's: what json-c's json_object_get would do to a jansson
  * object, reduced to a visible failure. */
@@ -46,5 +47,13 @@ int main(void)
     if (m != NULL)
         CHECK_INT(kvplan_model_get_info(m)->num_hidden_layers, 7);
     kvplan_model_free(m);
+    /* the JSON entry point reads its request through jansson too */
+    const char *req = "{\"model\": \"llama-3.1-8b-instruct\", \"flags\": "
+                      "{\"available_bytes\": 107374182400, \"page_size\": 64}}";
+    char *resp = NULL;
+    CHECK_INT(kvplan_json(req, strlen(req), &resp, NULL), 0);
+    if (resp != NULL)
+        CHECK_CONTAINS(resp, "\"max_total_num_tokens\": 819200,");
+    kvplan_json_free(resp);
     return check_report();
 }

@@ -226,6 +226,20 @@ kvplan_status kvplan_model_load_json(const char *text, size_t len,
     return load_text(text, len, origin, origin, "", NULL, NULL, out, err);
 }
 
+kvplan_status kvplan_model_load_json_override(const char *text, size_t len,
+                                              const char *origin,
+                                              const char *overrides,
+                                              kvplan_model **out,
+                                              kvplan_error *err)
+{
+    if (out == NULL || text == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "kvplan_model_load_json_override needs text and "
+                            "a place for the model; got NULL");
+    *out = NULL;
+    return load_text(text, len, origin, origin, "", overrides, NULL, out, err);
+}
+
 static kvplan_status read_file(const char *path, char **buf, size_t *len,
                                kvplan_error *err)
 {
