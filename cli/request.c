@@ -352,6 +352,35 @@ static answer collect(const args *a, char *out, size_t out_len, char *err,
                   rc, NULL, "%s", err);
 }
 
+/* kvplan pools' answers, one JSON line each, as one list. */
+static bool lines_to_list(char **text, size_t *len)
+{
+    char *t = malloc(*len * 2 + 4);
+    if (t == NULL)
+        return false;
+    size_t at = 0;
+    t[at++] = '[';
+    for (char *p = *text, *nl; p < *text + *len; p = nl + 1) {
+        nl = memchr(p, '\n', (size_t)(*text + *len - p));
+        if (nl == NULL)
+            nl = *text + *len;
+        if (nl == p)
+            continue;
+        if (at > 1) {
+            t[at++] = ',';
+            t[at++] = ' ';
+        }
+        memcpy(t + at, p, (size_t)(nl - p));
+        at += (size_t)(nl - p);
+    }
+    t[at++] = ']';
+    t[at] = '\0';
+    free(*text);
+    *text = t;
+    *len = at;
+    return true;
+}
+
 /* `doc` with "svg": the picture, as its last member. */
 static void add_svg(answer *ans, const char *svg, size_t len)
 {
@@ -553,6 +582,12 @@ static answer run(json_t *req)
     for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
         if (streams[i] != NULL && fclose(streams[i]) != 0)
             ans.rc = CLI_EXIT_INTERNAL;
+    if (is_pools && out != NULL && ans.rc != CLI_EXIT_INTERNAL) {
+        if (ans.rc != CLI_EXIT_OK) /* a scenario refused: its line's error */
+            out_len = 0;
+        else if (!lines_to_list(&out, &out_len))
+            ans.rc = CLI_EXIT_INTERNAL;
+    }
     if (out != NULL && err != NULL && ans.rc != CLI_EXIT_INTERNAL) {
         ans = collect(&a, out, out_len, err, ans.rc);
         out = NULL;

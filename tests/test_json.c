@@ -239,7 +239,18 @@ int main(int argc, char **argv)
             FILE *w = fdopen(fd, "w");
             fprintf(w, "%s\n", line);
             fclose(w);
-            same(req, "pools", tmp, 0);
+            int prc = -1, crc = -1;
+            char *resp = call(req, &prc), *out = command("pools", tmp, &crc);
+            CHECK_INT(prc, 0);
+            CHECK_INT(crc, 0);
+            /* the answers, one a line, as one list */
+            if (resp != NULL && out != NULL) {
+                CHECK(resp[0] == '[' && resp[strlen(resp) - 1] == ']');
+                CHECK(strncmp(resp + 1, out, strlen(out)) == 0);
+                CHECK_INT(strlen(resp), strlen(out) + 2);
+            }
+            kvplan_json_free(resp);
+            free(out);
             unlink(tmp);
         }
         free(req);
@@ -328,6 +339,8 @@ int main(int argc, char **argv)
     refused("{\"svg\": 1}", 2, "svg", "svg must be true or false");
     refused("{\"command\": \"pools\"}", 2, "scenarios",
             "command pools needs scenarios");
+    refused("{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}]}", 3,
+            "", "kvplan pools: line 1");
     /* and the command's errors name the flag by the request's key */
     refused("{\"flags\": {\"tp_sizee\": 2}}", 2, "tp_sizee",
             "--tp-sizee: unknown option; did you mean --tp-size?");

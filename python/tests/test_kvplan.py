@@ -1,0 +1,216 @@
+"""The Python package over the library: standard library unittest (pytest
+runs it too). CTest sets KVPLAN_LIBRARY (the library built), KVPLAN_BIN
+(the command, to compare with) and KVPLAN_SOURCE (the project)."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import types
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import kvplan  # noqa: E402
+
+BIN = os.environ.get("KVPLAN_BIN")
+SOURCE = os.environ.get("KVPLAN_SOURCE",
+                        os.path.dirname(os.path.dirname(os.path.dirname(
+                            os.path.abspath(__file__)))))
+
+
+def command(*args, stdin=None):
+    """The command's --json document for the same flags."""
+    if BIN is None:
+        raise unittest.SkipTest("KVPLAN_BIN is not set")
+    p = subprocess.run([BIN, *args], input=stdin, capture_output=True,
+                       check=False)
+    return p.returncode, json.loads(p.stdout)
+
+
+class PlanTest(unittest.TestCase):
+    def test_issue_figure(self):
+        p = kvplan.plan("llama-3.1-8b-instruct", available_bytes=107374182400,
+                        page_size=64)
+        self.assertEqual(p["max_total_num_tokens"], 819200)
+        # 100 GiB / (32 layers * 8 heads * 128 * 2 (K, V) * 2 bytes)
+        self.assertEqual(p["cell_size"], 32 * 8 * 128 * 2 * 2)
+        self.assertEqual(107374182400 // 131072 // 64 * 64, 819200)
+
+    def test_same_document_as_the_command(self):
+        p = kvplan.plan("gpt-oss-120b", gpu="H100-80GB", tp_size=2,
+                        kv_cache_dtype="fp8_e4m3", mem_fraction_static=0.85,
+                        disable_cuda_graph=True, enable_dp_attention=False,
+                        context_length=None)
+        rc, doc = command("--model-path", "gpt-oss-120b", "--gpu", "H100-80GB",
+                          "--tp-size", "2", "--kv-cache-dtype", "fp8_e4m3",
+                          "--mem-fraction-static", "0.85",
+                          "--disable-cuda-graph", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(p, doc)
+
+    def test_typed_view(self):
+        v = kvplan.Plan.of(kvplan.plan("gpt-oss-120b", gpu="H100-80GB",
+                                       tp_size=2))
+        self.assertEqual(v.configurator, "HybridSWAPoolConfigurator")
+        self.assertEqual(v.gpu, "H100-80GB")
+        self.assertEqual(v.context_len, 131072)
+        self.assertGreater(v.max_total_num_tokens, 1000000)
+        self.assertEqual(v.binding, "full")
+        self.assertIsInstance(v.cell_size, float)
+
+    def test_inline_config(self):
+        path = os.path.join(SOURCE, "data", "models", "llama-3.1-8b-instruct",
+                            "config.json")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        by_name = kvplan.plan("llama-3.1-8b-instruct", gpu="A100-80GB")
+        for config in (json.loads(text), text):
+            p = kvplan.plan(config=config, gpu="A100-80GB")
+            self.assertEqual(p["model"]["name"], "config.json")
+            for key in ("max_total_num_tokens", "cell_size", "available_bytes",
+                        "max_running_requests", "context_len"):
+                self.assertEqual(p[key], by_name[key], key)
+
+    def test_svg(self):
+        p = kvplan.plan("qwen3-8b", gpu="L4", svg=True)
+        self.assertTrue(p["svg"].startswith("<?xml"))
+        self.assertIn("</svg>", p["svg"])
+
+
+class ErrorTest(unittest.TestCase):
+    def test_bad_value_names_the_flag(self):
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.plan("llama-3.1-8b-instruct", tp_size=0)
+        self.assertEqual(e.exception.field, "tp_size")
+        self.assertIn("expected a positive integer", e.exception.message)
+        self.assertEqual(e.exception.exit_status, 2)
+
+    def test_unknown_flag(self):
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.plan(tp_sizee=2)
+        self.assertEqual(e.exception.field, "tp_sizee")
+        self.assertIn("did you mean --tp-size?", e.exception.message)
+
+    def test_does_not_fit(self):
+        with self.assertRaises(kvplan.DoesNotFit) as e:
+            kvplan.plan("deepseek-v3", gpu="L4")
+        self.assertEqual(e.exception.exit_status, 1)
+        self.assertIn("Not enough memory", e.exception.message)
+
+    def test_unknown_model(self):
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.plan("no-such-model")
+        self.assertEqual(e.exception.field, "model")
+        self.assertEqual(e.exception.status, "KVPLAN_IO")
+
+
+class CommandsTest(unittest.TestCase):
+    def test_fit(self):
+        doc = kvplan.fit("gpt-oss-120b", gpu="H100-80GB", tp_size=2,
+                         concurrency=8)
+        rc, want = command("fit", "--model-path", "gpt-oss-120b", "--gpu",
+                           "H100-80GB", "--tp-size", "2", "--concurrency", "8",
+                           "--json")
+        self.assertEqual(doc, want)
+
+    def test_solve(self):
+        doc = kvplan.solve("deepseek-v3", gpu="H200", tp_size=8,
+                           solve_for="mem-fraction-static",
+                           target_tokens=400000)
+        rc, want = command("solve", "--model-path", "deepseek-v3", "--gpu",
+                           "H200", "--tp-size", "8", "--solve-for",
+                           "mem-fraction-static", "--target-tokens", "400000",
+                           "--json")
+        self.assertEqual(doc, want)
+
+    def test_sweep(self):
+        rows = kvplan.sweep("qwen3-8b", gpu=["H100-80GB", "L4"],
+                            tp_size=range(1, 3))
+        rc, want = command("sweep", "--model-path", "qwen3-8b", "--gpu",
+                           "H100-80GB,L4", "--tp-size", "1,2", "--json")
+        self.assertEqual(rows, want)
+        self.assertEqual(len(rows), 4)
+
+    def test_log(self):
+        path = os.path.join(SOURCE, "tests", "logs", "14-kimi-k2-5.log")
+        doc = kvplan.log(path)
+        with open(path, "rb") as f:
+            rc, want = command("log", "-", "--json", stdin=f.read())
+        self.assertEqual(doc, want)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(kvplan.log(f.read()), want)
+
+    def test_pools_replays_golden(self):
+        """The golden scenarios through Python: the reference's answers."""
+        path = os.path.join(SOURCE, "tests", "data", "golden",
+                            "configurator.jsonl")
+        with open(path, encoding="utf-8") as f:
+            scenarios = [json.loads(line) for line in f if line.strip()]
+        answers = kvplan.pools(scenarios)
+        self.assertEqual(len(answers), len(scenarios))
+        with open(path, "rb") as f:
+            proc = subprocess.run([BIN, "pools"], stdin=f, capture_output=True,
+                                  check=True) if BIN else None
+        if proc is not None:
+            want = [json.loads(line) for line in proc.stdout.splitlines()]
+            self.assertEqual(answers, want)
+
+    def test_lists(self):
+        names = {m["name"] for m in kvplan.models()}
+        self.assertIn("deepseek-v3", names)
+        self.assertIn("H200", {g["name"] for g in kvplan.gpus()})
+        keys = {f["key"]: f for f in kvplan.flags()}
+        self.assertTrue(keys["tp_size"]["sglang"])
+        self.assertFalse(keys["gpu"]["sglang"])
+        self.assertEqual(kvplan.library_version(), kvplan.__version__)
+
+
+class ServerArgsTest(unittest.TestCase):
+    def test_from_server_args(self):
+        # what sglang's ServerArgs holds for
+        # --model-path openai/gpt-oss-120b --tp 2 --kv-cache-dtype fp8_e4m3
+        args = types.SimpleNamespace(
+            model_path="openai/gpt-oss-120b", tp_size=2, pp_size=1, dp_size=1,
+            ep_size=1, enable_dp_attention=False, page_size=None,
+            kv_cache_dtype="fp8_e4m3", dtype="auto", quantization=None,
+            mem_fraction_static=None, max_total_tokens=None,
+            max_running_requests=None, context_length=None,
+            chunked_prefill_size=None, disable_radix_cache=False,
+            disable_cuda_graph=False, cuda_graph_max_bs=None,
+            attention_backend=None, speculative_algorithm=None,
+            disaggregation_mode="null", json_model_override_args="{}",
+            host="127.0.0.1", port=30000, log_level="info")
+        doc = kvplan.plan_from_server_args(args, gpu="H100-80GB")
+        want = kvplan.plan("openai/gpt-oss-120b", gpu="H100-80GB", tp_size=2,
+                           kv_cache_dtype="fp8_e4m3", dtype="auto",
+                           disaggregation_mode="null", pp_size=1, dp_size=1,
+                           ep_size=1)
+        self.assertEqual(doc["max_total_num_tokens"],
+                         want["max_total_num_tokens"])
+        self.assertEqual(doc["resolved"], want["resolved"])
+        self.assertEqual(doc["requested"]["tp_size"], 2)
+
+
+class ThreadsTest(unittest.TestCase):
+    def test_threads_answer_as_one(self):
+        alone = kvplan.plan("deepseek-v3", gpu="H200", tp_size=8)
+        got = []
+
+        def work():
+            for _ in range(5):
+                got.append(kvplan.plan("deepseek-v3", gpu="H200", tp_size=8))
+
+        ts = [threading.Thread(target=work) for _ in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        self.assertEqual(len(got), 20)
+        for doc in got:
+            self.assertEqual(doc, alone)
+
+
+if __name__ == "__main__":
+    unittest.main()
