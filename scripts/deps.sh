@@ -6,7 +6,9 @@
 # test that renders --svg's pictures (tests/svg_render.sh; it is skipped
 # without them). Run as root (CI and fresh containers are); otherwise it
 # says what to install.
-#   scripts/deps.sh [--test]
+# --python: python3 and pip, for `pip install ./python`; --web: what the
+# web calculator's build and browser test need.
+#   scripts/deps.sh [--test | --python | --web]
 set -eu
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
@@ -14,11 +16,24 @@ command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
 pkg-config --exists libcurl 2>/dev/null || need="$need libcurl4-openssl-dev"
+py_pip() {
+  command -v python3 >/dev/null 2>&1 || need="$need python3"
+  python3 -m pip --version >/dev/null 2>&1 || need="$need python3-pip"
+}
 if [ "${1:-}" = "--test" ]; then
   command -v chromium >/dev/null 2>&1 || need="$need chromium"
-  command -v python3 >/dev/null 2>&1 || need="$need python3"
+  py_pip
+elif [ "${1:-}" = "--python" ]; then
+  py_pip
+elif [ "${1:-}" = "--web" ]; then
+  # the web calculator (web/): emscripten, Debian's jansson source
+  # (web/build.sh builds it for WebAssembly), Chromium and npm for its test
+  command -v emcc >/dev/null 2>&1 || need="$need emscripten"
+  command -v chromium >/dev/null 2>&1 || need="$need chromium"
+  command -v npm >/dev/null 2>&1 || need="$need npm"
+  command -v dpkg-source >/dev/null 2>&1 || need="$need dpkg-dev"
 elif [ -n "${1:-}" ]; then
-  echo "usage: scripts/deps.sh [--test]" >&2
+  echo "usage: scripts/deps.sh [--test | --python | --web]" >&2
   exit 2
 fi
 [ -n "$need" ] || exit 0
