@@ -20,7 +20,11 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
                             "kvplan_gpu_probe needs a GPU and a count to "
                             "fill; got NULL");
+#ifdef __EMSCRIPTEN__
+    void *lib = NULL; /* a browser has no driver to load */
+#else
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+#endif
     if (lib == NULL)
         return kvplan__fail(err, KVPLAN_UNSUPPORTED, "--gpu",
                             "--gpu auto: no NVIDIA driver here "

@@ -53,7 +53,11 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void resolve(void)
 {
+#ifdef __EMSCRIPTEN__
+    void *lib = NULL; /* WebAssembly: one module, jansson linked in */
+#else
     void *lib = dlopen("libjansson.so.4", RTLD_LAZY | RTLD_NOLOAD);
+#endif
     RESOLVE(object_get, json_object_get);
     RESOLVE(object_size, json_object_size);
     RESOLVE(object_update, json_object_update);
