@@ -1,0 +1,119 @@
+// app.js: the web calculator's page. Each change builds one kvplan_json
+// request (docs/json-api.md), runs it in the WebAssembly library and shows
+// the document it answers, with the kvplan command line that gives the
+// same plan.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let kv = null;
+
+// One request in, one document out (kvplan_json).
+function call(request) {
+  const text = JSON.stringify(request);
+  const n = kv.lengthBytesUTF8(text) + 1;
+  const req = kv._malloc(n), out = kv._malloc(4), len = kv._malloc(4);
+  try {
+    kv.stringToUTF8(text, req, n);
+    const status = kv._kvplan_json(req, n - 1, out, len);
+    const doc = kv.getValue(out, "i32");
+    const answer = kv.UTF8ToString(doc, kv.getValue(len, "i32"));
+    kv._kvplan_json_free(doc);
+    return { status, doc: JSON.parse(answer) };
+  } finally {
+    kv._free(req); kv._free(out); kv._free(len);
+  }
+}
+
+// The form as sglang's flags (ServerArgs names), and as the command line.
+function flags() {
+  const f = { gpu: $("gpu").value, tp_size: Number($("tp").value) };
+  if ($("dtype").value !== "auto") f.kv_cache_dtype = $("dtype").value;
+  if ($("context").value) f.context_length = Number($("context").value);
+  if ($("fraction").value) f.mem_fraction_static = Number($("fraction").value);
+  if ($("spec").value) {
+    f.speculative_algorithm = $("spec").value;
+    f.speculative_num_steps = Number($("steps").value);
+    f.speculative_eagle_topk = Number($("topk").value);
+    f.speculative_num_draft_tokens = Number($("drafts").value);
+  }
+  return f;
+}
+
+function commandLine(request) {
+  const words = ["kvplan"];
+  const pasted = request.config !== undefined;
+  words.push("--model-path", pasted ? "-" : request.model);
+  for (const [key, value] of Object.entries(request.flags))
+    words.push("--" + key.replace(/_/g, "-"), String(value));
+  words.push("--json");
+  return words.join(" ") + (pasted ? " < config.json" : "");
+}
+
+function request() {
+  const r = { flags: flags(), svg: true };
+  const pasted = $("config").value.trim();
+  if (pasted) r.config = pasted;
+  else r.model = $("model").value;
+  return r;
+}
+
+const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
+
+function show() {
+  const req = request();
+  const { status, doc } = call(req);
+  const plain = Object.assign({}, req);
+  delete plain.svg;
+  $("command").textContent = commandLine(plain);
+  $("error").textContent = doc.error ? doc.message : "";
+  document.body.dataset.status = String(status);
+  const set = (id, v) => { $(id).textContent = v; };
+  if (doc.error) {
+    for (const id of ["tokens", "requests", "concurrency", "context-len", "cell",
+                      "fraction-out", "available", "configurator"]) set(id, "-");
+    $("pools").tBodies[0].innerHTML = "";
+    $("picture").innerHTML = "";
+    $("warnings").innerHTML = "";
+    return;
+  }
+  set("tokens", fmt(doc.max_total_num_tokens));
+  set("requests", fmt(doc.max_running_requests));
+  set("concurrency", fmt(doc.capacity.max_concurrency_at_context_len));
+  set("context-len", fmt(doc.context_len));
+  set("cell", String(doc.cell_size));
+  set("fraction-out", String(doc.budget.mem_fraction_static));
+  set("available", (doc.available_bytes / 1073741824).toFixed(2));
+  set("configurator", doc.configurator.replace("PoolConfigurator", ""));
+  const body = $("pools").tBodies[0];
+  body.innerHTML = "";
+  for (const p of doc.capacity.pools) {
+    const tr = body.insertRow();
+    for (const v of [p.name, fmt(p.capacity_tokens), String(p.bytes_per_token),
+                     fmt(p.context_len_request_tokens)])
+      tr.insertCell().textContent = v;
+  }
+  $("warnings").innerHTML = "";
+  for (const w of doc.warnings) {
+    const li = document.createElement("li");
+    li.textContent = typeof w === "string" ? w : (w.message || JSON.stringify(w));
+    $("warnings").appendChild(li);
+  }
+  $("picture").innerHTML = doc.svg || "";
+  window.kvplanLast = { request: plain, doc };
+}
+
+kvplanModule().then((module) => {
+  kv = module;
+  for (const m of call({ command: "models" }).doc) {
+    const o = new Option(m.name + (m.hf_id ? "  (" + m.hf_id + ")" : ""), m.name);
+    $("model").add(o);
+  }
+  $("model").value = "llama-3.1-8b-instruct";
+  for (const g of call({ command: "gpus" }).doc)
+    $("gpu").add(new Option(g.name + " (" + Math.round(g.total_mib / 1024) + " GiB)", g.name));
+  $("gpu").value = "H100-80GB";
+  for (const el of document.querySelectorAll("select, input, textarea"))
+    el.addEventListener(el.tagName === "SELECT" ? "change" : "input", show);
+  show();
+  document.body.dataset.ready = "1";
+});

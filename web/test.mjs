@@ -1,0 +1,95 @@
+// test.mjs: the web calculator in headless Chromium (playwright-core): for
+// a set of models and settings, the page's numbers equal those of the
+// kvplan command run with the command line the page shows; a screenshot
+// is written beside the page.
+//   node web/test.mjs PAGE_DIR KVPLAN_BINARY SOURCE_DIR
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const [dir, kvplan, source] = process.argv.slice(2);
+const llama = readFileSync(path.join(source, "data/models/llama-3.1-8b-instruct/config.json"), "utf8");
+const cases = [
+  { model: "llama-3.1-8b-instruct", gpu: "H100-80GB", tp: "1" },
+  { model: "gpt-oss-120b", gpu: "H100-80GB", tp: "2" },                 // hybrid SWA
+  { model: "deepseek-v3", gpu: "H200", tp: "8", spec: "NEXTN" },         // MLA, MTP
+  { model: "deepseek-v3.2", gpu: "B200", tp: "8", dtype: "fp8_e4m3" },   // DSA
+  { model: "qwen3-next-80b-a3b-thinking", gpu: "H100-80GB", tp: "4" },   // mamba hybrid
+  { model: "deepseek-v4-flash", gpu: "B200", tp: "4" },                  // DSV4
+  { model: "qwen3-8b", gpu: "L4", tp: "1", context: "16384", fraction: "0.8" },
+  { config: llama, gpu: "A100-80GB", tp: "2", context: "8192" },         // pasted
+  { model: "deepseek-v3", gpu: "L4", tp: "1", fails: true },             // does not fit
+];
+let passed = 0, failed = 0;
+const check = (ok, what) => {
+  if (ok) passed++;
+  else { failed++; console.error("FAILED: " + what); }
+};
+const num = (t) => Number(t.replace(/,/g, ""));
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+await page.goto("file://" + path.resolve(dir, "index.html"));
+await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+check((await page.locator("#model option").count()) > 50, "the catalog fills the model list");
+
+for (const c of cases) {
+  const name = c.model || "pasted config.json";
+  await page.fill("#config", c.config || "");
+  if (c.model) await page.selectOption("#model", c.model);
+  await page.selectOption("#gpu", c.gpu);
+  await page.selectOption("#tp", c.tp);
+  await page.selectOption("#dtype", c.dtype || "auto");
+  await page.fill("#context", c.context || "");
+  await page.fill("#fraction", c.fraction || "");
+  await page.selectOption("#spec", c.spec || "");
+  const shown = await page.evaluate(() => {
+    const t = (id) => document.getElementById(id).textContent;
+    return { tokens: t("tokens"), requests: t("requests"), concurrency: t("concurrency"),
+             context: t("context-len"), cell: t("cell"), fraction: t("fraction-out"),
+             command: t("command"), error: t("error"), status: document.body.dataset.status };
+  });
+  // the page's command line, run: "kvplan ARGS --json [< config.json]"
+  const words = shown.command.replace(/ < config\.json$/, "").split(" ").slice(1);
+  let out, status = 0;
+  try {
+    out = execFileSync(kvplan, words, { input: c.config || "", stdio: ["pipe", "pipe", "pipe"] });
+  } catch (e) { out = e.stdout; status = e.status; }
+  const doc = JSON.parse(out.toString());
+  check(String(status) === shown.status, name + ": exit status " + status + " vs the page's " + shown.status);
+  if (c.fails) {
+    check(doc.error && shown.error === doc.message, name + ": the page says the command's error");
+    continue;
+  }
+  check(!shown.error, name + ": plans (" + shown.error + ")");
+  check(num(shown.tokens) === doc.max_total_num_tokens, name + ": max_total_num_tokens " + shown.tokens + " vs " + doc.max_total_num_tokens);
+  check(num(shown.requests) === doc.max_running_requests, name + ": max_running_requests");
+  check(num(shown.concurrency) === doc.capacity.max_concurrency_at_context_len, name + ": concurrency");
+  check(num(shown.context) === doc.context_len, name + ": context_len");
+  check(shown.cell === String(doc.cell_size), name + ": cell_size " + shown.cell + " vs " + doc.cell_size);
+  check(shown.fraction === String(doc.budget.mem_fraction_static), name + ": mem_fraction_static");
+  if (c.context) check(doc.context_len === Number(c.context), name + ": the context length asked for");
+  console.log(name + " on " + c.tp + " x " + c.gpu + ": " + shown.tokens + " tokens, as the command");
+}
+// the picture of the first case, and a screenshot of the page
+await page.fill("#config", "");
+await page.selectOption("#model", "gpt-oss-120b");
+await page.selectOption("#gpu", "H100-80GB");
+await page.selectOption("#tp", "2");
+await page.fill("#context", "");
+await page.fill("#fraction", "");
+await page.selectOption("#spec", "");
+await page.selectOption("#dtype", "auto");
+check((await page.locator("#picture svg").count()) === 1, "the memory-split picture is drawn");
+await page.screenshot({ path: path.join(dir, "screenshot.png"), fullPage: true });
+check(errors.length === 0, "no error on the page: " + errors.join("; "));
+await browser.close();
+console.log("screenshot: " + path.join(dir, "screenshot.png"));
+console.log(passed + " passed, " + failed + " failed");
+process.exit(failed ? 1 : 0);
