@@ -142,18 +142,22 @@ int cli_fail(const kvplan_error *err)
     return cli_exit_for(err->code);
 }
 
+json_t *cli_error_json(const kvplan_error *err, int rc)
+{
+    return json_pack("{s:s, s:o, s:o, s:i}", "error",
+                     kvplan_status_name(err->code), "field",
+                     err->field[0] ? cli_json_text(err->field) : json_null(),
+                     "message", cli_json_text(err->message), "exit_status",
+                     rc);
+}
+
 int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
 {
     if (!json) {
         fprintf(cli_err(), "%s: %s\n", who, err->message);
         return rc;
     }
-    json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
-                          kvplan_status_name(err->code), "field",
-                          err->field[0] ? cli_json_text(err->field)
-                                        : json_null(),
-                          "message", cli_json_text(err->message),
-                          "exit_status", rc);
+    json_t *o = cli_error_json(err, rc);
     if (o == NULL || cli_json_write(o, cli_out()) != 0 ||
         fputc('\n', cli_out()) == EOF)
         rc = CLI_EXIT_INTERNAL;

@@ -15,6 +15,11 @@
  * turns each invalid byte into U+FFFD. NULL only when out of memory. */
 json_t *cli_json_text(const char *s);
 
+/* The error object of --json: {"error", "field" (null when none),
+ * "message", "exit_status": rc}; NULL when out of memory. */
+struct kvplan_error;
+json_t *cli_error_json(const struct kvplan_error *err, int rc);
+
 /* Writes `v` to `out`; returns 0, or -1 on a write error or out of memory. */
 int cli_json_write(const json_t *v, FILE *out);
 

@@ -76,6 +76,18 @@ typedef struct answer {
     int rc;
 } answer;
 
+/* `doc` as the answer with status `rc` (status 4 when memory ran out). */
+static answer listing(json_t *doc, int rc)
+{
+    answer a = {NULL, 0, rc};
+    if (doc != NULL)
+        a.text = dump(doc, &a.len);
+    json_decref(doc);
+    if (a.text == NULL)
+        a.rc = CLI_EXIT_INTERNAL;
+    return a;
+}
+
 /* The error object the command writes under --json, built here for what
  * the request itself gets wrong. */
 static answer refuse(kvplan_status code, int rc, const char *field,
@@ -84,22 +96,15 @@ static answer refuse(kvplan_status code, int rc, const char *field,
 static answer refuse(kvplan_status code, int rc, const char *field,
                      const char *fmt, ...)
 {
-    char msg[600];
+    kvplan_error err;
+    memset(&err, 0, sizeof err);
+    err.code = code;
+    snprintf(err.field, sizeof err.field, "%s", field ? field : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(err.message, sizeof err.message, fmt, ap);
     va_end(ap);
-    json_t *o = json_pack("{s:s, s:o, s:o, s:i}", "error",
-                          kvplan_status_name(code), "field",
-                          field ? cli_json_text(field) : json_null(),
-                          "message", cli_json_text(msg), "exit_status", rc);
-    answer a = {NULL, 0, rc};
-    if (o != NULL)
-        a.text = dump(o, &a.len);
-    json_decref(o);
-    if (a.text == NULL)
-        a.rc = CLI_EXIT_INTERNAL;
-    return a;
+    return listing(cli_error_json(&err, rc), rc);
 }
 
 /* "tp_size" -> "--tp-size"; a key that is already a flag stays. */
@@ -299,17 +304,6 @@ static json_t *list_flags(void)
     return l;
 }
 
-static answer listing(json_t *doc)
-{
-    answer a = {NULL, 0, CLI_EXIT_OK};
-    if (doc != NULL)
-        a.text = dump(doc, &a.len);
-    json_decref(doc);
-    if (a.text == NULL)
-        a.rc = CLI_EXIT_INTERNAL;
-    return a;
-}
-
 /* What the command wrote, as the answer: its --json document (an error
  * object whose field is a flag names it by the request's key); text
  * that is not JSON (--help) is wrapped. */
@@ -341,10 +335,14 @@ static answer collect(const args *a, char *out, size_t out_len, char *err,
         json_decref(doc);
         return ans;
     }
+    if (rc == CLI_EXIT_OK) { /* text, not JSON: --help */
+        answer ans = listing(json_pack("{s:o, s:i}", "text", cli_json_text(out),
+                                       "exit_status", rc),
+                             rc);
+        free(out);
+        return ans;
+    }
     free(out);
-    if (rc == CLI_EXIT_OK)
-        return listing(json_pack("{s:s, s:i}", "text", err[0] ? err : "",
-                                 "exit_status", rc));
     size_t n = strlen(err);
     while (n > 0 && err[n - 1] == '\n')
         err[--n] = '\0';
@@ -448,15 +446,16 @@ static answer run(json_t *req)
                       "command must be one of plan, fit, solve, sweep, log, "
                       "pools, models, gpus, flags, version");
     if (strcmp(cmd, "models") == 0)
-        return listing(list_models());
+        return listing(list_models(), CLI_EXIT_OK);
     if (strcmp(cmd, "gpus") == 0)
-        return listing(list_gpus());
+        return listing(list_gpus(), CLI_EXIT_OK);
     if (strcmp(cmd, "flags") == 0)
-        return listing(list_flags());
+        return listing(list_flags(), CLI_EXIT_OK);
     if (strcmp(cmd, "version") == 0)
         return listing(json_pack("{s:s, s:i}", "version", kvplan_version(),
                                  "version_number",
-                                 (int)kvplan_version_number()));
+                                 (int)kvplan_version_number()),
+                       CLI_EXIT_OK);
     json_t *model = json_object_get(req, "model"),
            *config = json_object_get(req, "config"),
            *flags = json_object_get(req, "flags"),

@@ -313,6 +313,12 @@ int main(int argc, char **argv)
     if (r != NULL)
         CHECK_CONTAINS(r, kvplan_version());
     kvplan_json_free(r);
+    /* text that is not JSON (--help) comes wrapped */
+    r = call("{\"flags\": {\"help\": true}}", &rc);
+    CHECK_INT(rc, 0);
+    if (r != NULL)
+        CHECK_CONTAINS(r, "{\"exit_status\": 0, \"text\": \"usage: kvplan");
+    kvplan_json_free(r);
     /* svg: the picture, as the answer's last member */
     r = call("{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"L4\"}, "
              "\"svg\": true}",
