@@ -60,6 +60,7 @@ function request() {
 const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
 
 function show() {
+  for (const id of ["steps", "topk", "drafts"]) $(id).disabled = !$("spec").value;
   const req = request();
   const { status, doc } = call(req);
   const plain = Object.assign({}, req);
