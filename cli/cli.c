@@ -38,6 +38,14 @@ const char *cli_config_name(void)
     return lent.config_name != NULL ? lent.config_name : "config.json";
 }
 
+const char *cli_getenv(const char *name)
+{
+    for (const char *const *e = lent.env; e != NULL && e[0] != NULL; e += 2)
+        if (strcmp(e[0], name) == 0)
+            return e[1];
+    return getenv(name);
+}
+
 FILE *cli_svg_out(void)
 {
     return lent.svg;

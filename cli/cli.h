@@ -32,6 +32,9 @@ typedef struct cli_io {
     /* --svg: the picture goes here instead of the file named (NULL: the
      * file) */
     FILE *svg;
+    /* sglang's and the Hub's variables for this call: NAME, VALUE pairs
+     * (VALUE NULL: unset), NULL-terminated; the process's for the rest */
+    const char *const *env;
 } cli_io;
 
 FILE *cli_in(void);
@@ -40,6 +43,8 @@ FILE *cli_err(void);
 FILE *cli_config_in(void);
 const char *cli_config_name(void);
 FILE *cli_svg_out(void);
+/* The variable `name`: the call's (cli_io.env), else the process's. */
+const char *cli_getenv(const char *name);
 
 /* The whole of `f`, at most `max` bytes, NUL-terminated (free it); NULL
  * with `err` (naming `field`, the stream as `what`) when it cannot be read,

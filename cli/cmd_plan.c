@@ -57,7 +57,7 @@ void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
         fprintf(cli_err(),
                 "kvplan: warning: %s='%.60s' is not a value of its kind; "
                 "sglang warns and takes the default, as kvplan does\n",
-                cli->bad_env[i], getenv(cli->bad_env[i]));
+                cli->bad_env[i], cli_getenv(cli->bad_env[i]));
     for (size_t i = 0; i < cli->num_ignored; i++)
         if (cli->ignored[i]->memory != NULL)
             fprintf(cli_err(),

@@ -488,7 +488,7 @@ static void bad_env(cli_args *cli, const char *name)
 /* sglang's EnvBool of the process environment. */
 static bool env_bool(cli_args *cli, const char *name, bool fallback)
 {
-    const char *v = getenv(name);
+    const char *v = cli_getenv(name);
     if (v == NULL)
         return fallback;
     size_t n = strlen(v);
@@ -502,17 +502,17 @@ static void read_environment(cli_args *cli)
 {
     kvplan_plan_options *o = &cli->options;
     kvplan_server_args *s = &o->server;
-    s->SGLANG_PP_LAYER_PARTITION = getenv("SGLANG_PP_LAYER_PARTITION");
+    s->SGLANG_PP_LAYER_PARTITION = cli_getenv("SGLANG_PP_LAYER_PARTITION");
     s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
-        getenv("SGLANG_DSV4_COMPRESS_STATE_DTYPE");
+        cli_getenv("SGLANG_DSV4_COMPRESS_STATE_DTYPE");
     s->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN =
         env_bool(cli, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", false);
     s->SGLANG_OPT_USE_ONLINE_COMPRESS =
         env_bool(cli, "SGLANG_OPT_USE_ONLINE_COMPRESS", false);
     s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
         env_bool(cli, "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
-    o->SGLANG_MAMBA_SSM_DTYPE = getenv("SGLANG_MAMBA_SSM_DTYPE");
-    const char *iv = getenv("SGLANG_SWA_EVICTION_INTERVAL");
+    o->SGLANG_MAMBA_SSM_DTYPE = cli_getenv("SGLANG_MAMBA_SSM_DTYPE");
+    const char *iv = cli_getenv("SGLANG_SWA_EVICTION_INTERVAL");
     if (iv != NULL) {
         size_t n = strlen(iv);
         if (kvplan_env_int(iv, n, 1) != kvplan_env_int(iv, n, 2))

@@ -49,17 +49,17 @@ kvplan_status cli_hub_resolve(cli_args *cli, char *dir, size_t size,
     kvplan_hub_options o;
     kvplan_hub_options_init(&o);
     char cache[4096], token[512], token_path[4200];
-    const char *home = getenv("HOME"), *hf_home = getenv("HF_HOME");
-    if (kvplan_hub_cache_dir(getenv("HF_HUB_CACHE"), hf_home, home, cache,
+    const char *home = cli_getenv("HOME"), *hf_home = cli_getenv("HF_HOME");
+    if (kvplan_hub_cache_dir(cli_getenv("HF_HUB_CACHE"), hf_home, home, cache,
                              sizeof cache))
         o.cache_dir = cache;
-    o.endpoint = getenv("HF_ENDPOINT");
+    o.endpoint = cli_getenv("HF_ENDPOINT");
     o.revision = cli->revision;
-    const char *t = getenv("HF_TOKEN");
+    const char *t = cli_getenv("HF_TOKEN");
     if (t != NULL && t[0] != '\0') {
         snprintf(token, sizeof token, "%s", t);
     } else {
-        const char *tp = getenv("HF_TOKEN_PATH");
+        const char *tp = cli_getenv("HF_TOKEN_PATH");
         if (tp == NULL || tp[0] == '\0') {
             if (hf_home != NULL && hf_home[0] != '\0')
                 snprintf(token_path, sizeof token_path, "%s/token", hf_home);
@@ -71,9 +71,9 @@ kvplan_status cli_hub_resolve(cli_args *cli, char *dir, size_t size,
         read_token(tp, token, sizeof token);
     }
     o.token = token[0] ? token : NULL;
-    const char *off = getenv("HF_HUB_OFFLINE");
+    const char *off = cli_getenv("HF_HUB_OFFLINE");
     o.offline = off != NULL && kvplan_env_bool(off, strlen(off), false);
-    const char *to = getenv("KVPLAN_HUB_TIMEOUT");
+    const char *to = cli_getenv("KVPLAN_HUB_TIMEOUT");
     if (to != NULL && atof(to) > 0)
         o.timeout_s = atof(to);
     if (fileno(cli_err()) >= 0 && isatty(fileno(cli_err()))) {

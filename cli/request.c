@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define MAX_ARGS 512
+#define MAX_ENV 64
 
 /* The command line the request spells, each argument owned. */
 typedef struct args {
@@ -412,8 +413,9 @@ static void add_svg(answer *ans, const char *svg, size_t len)
 static const char *const commands[] = {"plan", "fit",    "solve", "sweep",
                                        "log",  "pools",  "models", "gpus",
                                        "flags", "version"};
-static const char *const members[] = {"command", "model", "config", "flags",
-                                      "log",     "scenarios", "svg"};
+static const char *const members[] = {"command", "model",     "config",
+                                      "flags",   "log",       "scenarios",
+                                      "svg",     "env"};
 
 static answer run(json_t *req)
 {
@@ -432,7 +434,7 @@ static answer run(json_t *req)
             return refuse(KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, key,
                           "unknown member '%.100s' of the request; expected "
                           "command, model, config, flags, log, scenarios, "
-                          "svg",
+                          "svg, env",
                           key);
     }
     json_t *c = json_object_get(req, "command");
@@ -473,6 +475,27 @@ static answer run(json_t *req)
         return refuse(KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, "flags",
                       "flags must be an object of sglang's flags by their "
                       "names: {\"tp_size\": 2}");
+    json_t *env = json_object_get(req, "env");
+    const char *envv[2 * MAX_ENV + 1];
+    size_t ne = 0;
+    if (env != NULL && !json_is_object(env))
+        return refuse(KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, "env",
+                      "env must be an object of variables: "
+                      "{\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}");
+    const char *name;
+    json_t *value;
+    json_object_foreach(env, name, value)
+    {
+        if ((!json_is_string(value) && !json_is_null(value)) ||
+            ne / 2 >= MAX_ENV)
+            return refuse(KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, name,
+                          "env.%.100s: a variable is a string, or null to "
+                          "unset it (at most %d)",
+                          name, MAX_ENV);
+        envv[ne++] = name;
+        envv[ne++] = json_string_value(value); /* NULL for null */
+    }
+    envv[ne] = NULL;
     if (svg != NULL && !json_is_boolean(svg))
         return refuse(KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, "svg",
                       "svg must be true or false");
@@ -556,7 +579,7 @@ static answer run(json_t *req)
     char *out = NULL, *err = NULL, *pic = NULL;
     size_t out_len = 0, err_len = 0, pic_len = 0;
     cli_io io = {NULL, open_memstream(&out, &out_len),
-                 open_memstream(&err, &err_len), NULL, NULL, NULL};
+                 open_memstream(&err, &err_len), NULL, NULL, NULL, envv};
     if (in_text != NULL)
         io.in = fmemopen(in_len ? in_text : (char *)"", in_len ? in_len : 1,
                          "r");

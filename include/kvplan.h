@@ -1424,7 +1424,8 @@ KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
  *    "flags": {"tp_size": 2, "gpu": "H100", "context_length": 32768},
  *    "log": "...",                 command log: the log's text
  *    "scenarios": [...],           command pools: the golden schema's
- *    "svg": true}                  add "svg": the plan's picture
+ *    "svg": true,                  add "svg": the plan's picture
+ *    "env": {"SGLANG_...": "..."}} variables for this call (null: unset)
  *
  * Flags go by sglang's ServerArgs names (or "--tp-size"); a list is
  * kvplan sweep's comma list, true a flag alone, false and null leave it
@@ -1436,8 +1437,8 @@ KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
  * *response_len bytes (response_len may be NULL), to free with
  * kvplan_json_free; NULL only when memory runs out (status 4). The call
  * prints nothing and keeps nothing: calls on other threads are
- * independent. It reads the process's environment as the command does
- * (sglang's variables, HF_HUB_OFFLINE and the Hub's).
+ * independent. Variables not in "env" come from the process's environment,
+ * as for the command (sglang's, HF_HUB_OFFLINE and the Hub's).
  */
 KVPLAN_API int kvplan_json(const char *request, size_t len, char **response,
                            size_t *response_len);

@@ -313,6 +313,43 @@ int main(int argc, char **argv)
     if (r != NULL)
         CHECK_CONTAINS(r, kvplan_version());
     kvplan_json_free(r);
+    /* the call's variables, as the process's are for the command; null
+     * unsets one the process has */
+    {
+        int rc1 = -1, rc2 = -1, crc = -1;
+        char *with = call("{\"model\": \"qwen3-next-80b-a3b-thinking\", "
+                          "\"flags\": {\"gpu\": \"H100-80GB\", \"tp_size\": 4}, "
+                          "\"env\": {\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}}",
+                          &rc1);
+        setenv("SGLANG_MAMBA_SSM_DTYPE", "float16", 1);
+        char *cmd = command("--model-path qwen3-next-80b-a3b-thinking --gpu "
+                            "H100-80GB --tp-size 4 --json",
+                            NULL, &crc);
+        char *unset = call("{\"model\": \"qwen3-next-80b-a3b-thinking\", "
+                           "\"flags\": {\"gpu\": \"H100-80GB\", \"tp_size\": 4}, "
+                           "\"env\": {\"SGLANG_MAMBA_SSM_DTYPE\": null}}",
+                           &rc2);
+        unsetenv("SGLANG_MAMBA_SSM_DTYPE");
+        char *plain = command("--model-path qwen3-next-80b-a3b-thinking --gpu "
+                              "H100-80GB --tp-size 4 --json",
+                              NULL, &crc);
+        CHECK_INT(rc1, 0);
+        CHECK_INT(rc2, 0);
+        CHECK(with != NULL && cmd != NULL && strcmp(with, cmd) == 0);
+        CHECK(unset != NULL && plain != NULL && strcmp(unset, plain) == 0);
+        /* float16 halves the SSM state: 139 -> 272 requests */
+        if (with != NULL && plain != NULL) {
+            CHECK_CONTAINS(with, "\"max_running_requests\": 272,");
+            CHECK_CONTAINS(plain, "\"max_running_requests\": 139,");
+        }
+        kvplan_json_free(with);
+        kvplan_json_free(unset);
+        free(cmd);
+        free(plain);
+    }
+    refused("{\"env\": [1]}", 2, "env", "env must be an object");
+    refused("{\"env\": {\"SGLANG_X\": 3}}", 2, "SGLANG_X",
+            "a variable is a string, or null");
     /* text that is not JSON (--help) comes wrapped */
     r = call("{\"flags\": {\"help\": true}}", &rc);
     CHECK_INT(rc, 0);

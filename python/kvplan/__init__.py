@@ -12,6 +12,10 @@ lists. Flags go by sglang's ServerArgs names::
     >>> kvplan.Plan.of(p).max_concurrency_at_context_len
     6
 
+``env={"SGLANG_MAMBA_SSM_DTYPE": "float16"}`` sets sglang's variables for
+one call (None unsets one), as the process's environment does for the
+command.
+
 A value the command would refuse raises kvplan.Error (``field`` names the
 flag, ``message`` says what was expected); a plan that does not fit raises
 kvplan.DoesNotFit, its subclass.
@@ -65,7 +69,10 @@ def _flags(flags: Dict[str, Any]) -> Dict[str, Any]:
 
 def _req(command: str, model: Optional[str], config: Any,
          flags: Dict[str, Any]) -> Dict[str, Any]:
+    env = flags.pop("env", None)
     r: Dict[str, Any] = {"command": command, "flags": _flags(flags)}
+    if env is not None:
+        r["env"] = dict(env)
     if model is not None:
         r["model"] = os.fspath(model)
     if config is not None:

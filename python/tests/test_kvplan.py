@@ -73,6 +73,14 @@ class PlanTest(unittest.TestCase):
                         "max_running_requests", "context_len"):
                 self.assertEqual(p[key], by_name[key], key)
 
+    def test_env(self):
+        base = dict(gpu="H100-80GB", tp_size=4)
+        half = kvplan.plan("qwen3-next-80b-a3b-thinking",
+                           env={"SGLANG_MAMBA_SSM_DTYPE": "float16"}, **base)
+        full = kvplan.plan("qwen3-next-80b-a3b-thinking", **base)
+        self.assertEqual(half["max_running_requests"], 272)
+        self.assertEqual(full["max_running_requests"], 139)
+
     def test_svg(self):
         p = kvplan.plan("qwen3-8b", gpu="L4", svg=True)
         self.assertTrue(p["svg"].startswith("<?xml"))
