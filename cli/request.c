@@ -196,10 +196,14 @@ static answer add_flags(args *a, json_t *flags)
             }
             if (text != NULL && n == 0)
                 text[0] = '\0';
-        } else {
-            text = malloc(4096);
+        } else if (json_is_string(v)) { /* whole, however long */
+            text = malloc(json_string_length(v) + 1);
             if (text != NULL)
-                scalar_text(v, text, 4096);
+                memcpy(text, json_string_value(v), json_string_length(v) + 1);
+        } else {
+            text = malloc(64);
+            if (text != NULL)
+                scalar_text(v, text, 64);
         }
         if (text == NULL)
             return (answer){NULL, 0, CLI_EXIT_INTERNAL};

@@ -161,6 +161,23 @@ int main(int argc, char **argv)
          "--model-path qwen3-8b --gpu L4 --json-model-override-args "
          "'{\"max_position_embeddings\": 8192}' --json",
          NULL, 0);
+    /* a string flag is passed whole, however long (an override of 5 KB) */
+    {
+        char *big = malloc(8192), *q = big;
+        if (big != NULL) {
+            q += sprintf(q, "{\"model\": \"qwen3-8b\", \"flags\": "
+                            "{\"json_model_override_args\": \"{");
+            for (int i = 0; i < 300; i++)
+                q += sprintf(q, "\\\"k%03d\\\": %d, ", i, i);
+            sprintf(q, "\\\"max_position_embeddings\\\": 4096}\"}}");
+            r = call(big, &rc);
+            CHECK_INT(rc, 0);
+            if (r != NULL)
+                CHECK_CONTAINS(r, "\"context_len\": 4096,");
+            kvplan_json_free(r);
+            free(big);
+        }
+    }
     /* speculative decoding with a draft: the catalog's EAGLE3 */
     same("{\"model\": \"deepseek-v3\", \"flags\": {\"gpu\": \"H200\", "
          "\"tp_size\": 8, \"speculative_algorithm\": \"EAGLE\", "
