@@ -110,7 +110,8 @@ static void row(const char *name, const char *log, const char *kv,
 }
 
 static void text_report(const char *path, const kvplan_log_readings *r,
-                        const char *model, const kvplan_log_result *x)
+                        const char *model, const kvplan_log_result *x,
+                        kvplan_sglang_profile version)
 {
     fprintf(cli_out(), "kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
            kvplan_version(), path, (long long)r->lines,
@@ -119,6 +120,16 @@ static void text_report(const char *path, const kvplan_log_readings *r,
     fprintf(cli_out(), "model: %s%s%s%s\n", model != NULL && model[0] ? model : "none",
            r->model_class[0] ? " (the log loaded " : "", r->model_class,
            r->model_class[0] ? ")" : "");
+    if (r->sglang_version[0] != '\0' || version != KVPLAN_SGLANG_SEED)
+        fprintf(cli_out(), "sglang: %s%s%s; planned with the rules of %s\n",
+                r->sglang_version[0] ? r->sglang_version : "not named",
+                r->sglang_version[0] ? " (the log's)" : " in the log",
+                r->sglang_version[0] &&
+                        kvplan_sglang_profile_parse(r->sglang_version, &version,
+                                                    NULL) != KVPLAN_OK
+                    ? ", a version kvplan has no profile for"
+                    : "",
+                kvplan_sglang_profile_name(version));
     if (x->gpu.name[0] != '\0')
         fprintf(cli_out(), "GPU: %s, %.0f MiB (%s)\n", x->gpu.name, x->gpu.total_mib,
                x->gpu_inferred ? "inferred: the smallest preset holding the "
@@ -302,7 +313,8 @@ static json_t *readings_json(const kvplan_log_readings *r)
 }
 
 static json_t *result_json(const kvplan_log_readings *r, const char *model,
-                           const kvplan_log_result *x)
+                           const kvplan_log_result *x,
+                           kvplan_sglang_profile version)
 {
     json_t *causes = json_array();
     for (size_t i = 0; causes != NULL && i < x->num_causes; i++)
@@ -331,6 +343,12 @@ static json_t *result_json(const kvplan_log_readings *r, const char *model,
         x->interval || x->modelled ? json_real(x->mem_fraction_static)
                                    : json_null(),
         "fraction_from_log", x->fraction_from_log);
+    if (inputs != NULL)
+        json_object_set_new(
+            inputs, "sglang_version",
+            json_pack("{s:o, s:s}", "named",
+                      text_or_null(r->sglang_version), "profile",
+                      kvplan_sglang_profile_name(version)));
     return json_pack(
         "{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema_version", 1,
         "readings", readings_json(r), "inputs", inputs, "available_interval",
@@ -440,13 +458,13 @@ int cli_cmd_log(int argc, char **argv)
     const char *model_name =
         model != NULL ? kvplan_model_get_info(model)->name : used;
     if (cli->json) {
-        json_t *doc = result_json(r, model_name, x);
+        json_t *doc = result_json(r, model_name, x, cli->options.sglang_version);
         if (doc == NULL || cli_json_write(doc, cli_out()) != 0 ||
             fputc('\n', cli_out()) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
     } else {
-        text_report(path, r, model_name, x);
+        text_report(path, r, model_name, x, cli->options.sglang_version);
     }
     if (calibrate != NULL) {
         kvplan_plan_options o = cli->options;

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "sglang_flags.h"
 #include "svg.h"
+#include "versions.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,9 @@ int cli_report(const cli_args *cli, const kvplan_model *model,
             fputc('\n', cli_out()) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
-    } else if (cli_report_text(cli_out(), cli, model, plan) != 0) {
+    } else if (cli_report_text(cli_out(), cli, model, plan) != 0 ||
+               (cli->compare_version_text != NULL &&
+                cli_compare_text(cli_out(), cli, model, plan) != 0)) {
         rc = CLI_EXIT_INTERNAL;
     }
     return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;

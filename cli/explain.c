@@ -332,7 +332,9 @@ void cli_notes(cli_lines *l, const kvplan_plan *p)
                   "multiples, keep a padding page per pool, and its c4 "
                   "indexer holds c128 x 32 tokens"
             : sp->rank.model.hf_config.is_deepseek_dsa &&
-                    sp->rank.runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN
+                    sp->rank.runner.kv_cache_dtype ==
+                        KVPLAN_DTYPE_FLOAT8_E4M3FN &&
+                    !(p->rules & KVPLAN_RULE_DSA_FP8_656)
                 ? dsa_why
             : a->draft_kv_bytes > 0
                 ? "a padding page per pool, and the draft's own geometry"

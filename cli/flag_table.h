@@ -20,7 +20,8 @@ typedef enum kind {
     K_TEXT,    /* kept as given */
     K_GPU,     /* --gpu NAME | auto */
     K_GPU_MEMORY,
-    K_HISPARSE /* --hisparse-config JSON */
+    K_HISPARSE, /* --hisparse-config JSON */
+    K_VERSION   /* --sglang-version V: a kvplan_sglang_profile */
 } kind;
 
 typedef struct flag {

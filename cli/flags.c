@@ -203,6 +203,16 @@ const flag cli_flags[] = {
      "plan with what a log measured on this GPU (kvplan log --calibrate "
      "FILE): the CUDA context and one rank's weights",
      NULL, "calibration", NULL},
+    {"--sglang-version", NULL, K_VERSION, AT(options.sglang_version), NOVAL,
+     "V",
+     "the sglang whose rules to follow: seed (default: commit 6cc9352d, the "
+     "golden vectors), main, 0.5.16, or a release such as 0.5.9 "
+     "(docs/versions.md)",
+     "version", "sglang_version", NULL},
+    {"--compare-version", NULL, K_VERSION, AT(compare_version), NOVAL, "V",
+     "also plan under sglang V, and show each rule that differs and what it "
+     "changes",
+     NULL, "compare_version", NULL},
     {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
      "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL, NULL},
     {"--svg", NULL, K_TEXT, AT(svg_path), NOVAL, "FILE",
@@ -471,6 +481,16 @@ static kvplan_status store(cli_args *cli, const flag *f, const char *v,
         return KVPLAN_OK;
     case K_HISPARSE:
         return hisparse_flag(cli, v, err);
+    case K_VERSION: {
+        kvplan_sglang_profile p;
+        CLI_TRY(kvplan_sglang_profile_parse(v, &p, err));
+        memcpy(field, &p, sizeof p);
+        if (f->offset == AT(compare_version))
+            cli->compare_version_text = v;
+        else
+            cli->sglang_version = v;
+        return KVPLAN_OK;
+    }
     case K_TRUE:
         break;
     }
@@ -512,6 +532,16 @@ static void read_environment(cli_args *cli)
     s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
         env_bool(cli, "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
     o->SGLANG_MAMBA_SSM_DTYPE = cli_getenv("SGLANG_MAMBA_SSM_DTYPE");
+    const char *vlm = cli_getenv("SGLANG_VLM_CACHE_SIZE_MB");
+    if (vlm != NULL) {
+        size_t n = strlen(vlm);
+        if (kvplan_env_int(vlm, n, 1) != kvplan_env_int(vlm, n, 2) ||
+            kvplan_env_int(vlm, n, 0) < 0)
+            bad_env(cli, "SGLANG_VLM_CACHE_SIZE_MB");
+        else
+            o->SGLANG_VLM_CACHE_SIZE_MB =
+                (kvplan_opt_int){kvplan_env_int(vlm, n, 100), true};
+    }
     const char *iv = cli_getenv("SGLANG_SWA_EVICTION_INTERVAL");
     if (iv != NULL) {
         size_t n = strlen(iv);

@@ -37,6 +37,9 @@ typedef struct cli_args {
     const char *hisparse_text;    /* --hisparse-config as given */
     const char *calibration_path; /* --calibration */
     const char *svg_path;         /* --svg */
+    const char *sglang_version;   /* --sglang-version as given */
+    kvplan_sglang_profile compare_version; /* --compare-version */
+    const char *compare_version_text;
     bool gpu_auto;                /* --gpu auto: probe before planning */
     int gpu_count;                /* --gpu auto: how many NVML saw */
     bool gpu_memory_set;          /* --gpu-memory given */

@@ -102,6 +102,18 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 (long long)p->chunked_prefill_size, graphs,
                 rounded(b->mem_fraction_static, f),
                 b->mem_fraction_auto ? " (sglang's rule)" : "");
+    if (p->sglang_version != KVPLAN_SGLANG_SEED || p->rules != 0) {
+        int n = 0;
+        kvplan_rule_info r;
+        for (size_t i = 0; kvplan_rule_at(i, &r); i++)
+            n += (p->rules & r.bit) != 0;
+        fprintf(out,
+                "sglang: %s's rules (%d differ from the seed's, %s; "
+                "--compare-version seed lists them)\n",
+                kvplan_sglang_profile_name(p->sglang_version), n,
+                kvplan_sglang_profile_exact(p->sglang_version) ? "exact"
+                                                               : "approximate");
+    }
 
     if (!b->given) {
         /* req_to_token, activations and cuda graphs come out of the

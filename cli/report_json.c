@@ -12,6 +12,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "sglang_flags.h"
+#include "versions.h"
 
 #include <stdio.h>
 
@@ -176,11 +177,14 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
                       : cli->gpu_auto     ? "measured"
                                           : "preset";
     json_t *terms = json_pack(
-        "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:s, s:s?}, "
+        "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+        "s:{s:f, s:s, s:s?}, "
         "s:{s:s, s:s, s:f, s:f, s:o*}}",
         "gpu", "total_mib", b->gpu_mem_mib, "source", gpu,
         "fraction_rule", b->fraction_rule, "vision_factor", b->vision_factor,
         "aiter_factor", b->aiter_factor, "deepep_mib", b->deepep_mib,
+        "mm_reserve_mib", b->mm_reserve_mib, "spec_reserve_mib",
+        b->spec_reserve_mib,
         "graph_mib", b->graph_mib, "slack_gib", b->slack_gib, "fixed_gib",
         b->fixed_gib, "context", "gib", b->context_overhead_bytes / GIB,
         "source", b->given ? "given" : kvplan_source_name(b->context_source),
@@ -341,6 +345,9 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     json_decref(answer);
     set(o, "schema_version", json_integer(CLI_PLAN_SCHEMA_VERSION), &bad);
     set(o, "kvplan_version", json_string(kvplan_version()), &bad);
+    set(o, "sglang_version", cli_version_json(p), &bad);
+    if (cli->compare_version_text != NULL)
+        set(o, "compare_version", cli_compare_json(cli, model, p), &bad);
     set(o, "model", model_json(info), &bad);
     set(o, "gpu",
         b->given ? json_null()

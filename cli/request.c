@@ -270,6 +270,8 @@ static const char *kind_name(kind k)
         return "size";
     case K_HISPARSE:
         return "object";
+    case K_VERSION:
+        return "version";
     case K_TEXT:
         break;
     }

@@ -50,9 +50,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 5
+#define KVPLAN_VERSION_MINOR 6
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.5.0"
+#define KVPLAN_VERSION_STRING "0.6.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -193,6 +193,74 @@ typedef enum kvplan_disaggregation_mode {
     KVPLAN_DISAGG_DECODE = 2
 } kvplan_disaggregation_mode;
 
+/* ------------------------------------------------------------------------ */
+/* sglang versions: the rules that changed after the seed (docs/versions.md) */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The sglang a plan follows. The seed (commit 6cc9352d, what the golden
+ * vectors replay) is the default; the others switch the rules that moved
+ * before or after it, each rule its own bit below.
+ */
+typedef enum kvplan_sglang_profile {
+    KVPLAN_SGLANG_SEED = 0,  /* 6cc9352d (2026-07-12), the golden vectors */
+    KVPLAN_SGLANG_E2 = 2,    /* 0.4.8 - 0.5.2 (approximate) */
+    KVPLAN_SGLANG_E3 = 3,    /* 0.5.3 - 0.5.12 (approximate) */
+    KVPLAN_SGLANG_E4 = 4,    /* 0.5.13 - 0.5.15: the seed's rules */
+    KVPLAN_SGLANG_V0516 = 5, /* 0.5.16, the release closest to the seed */
+    KVPLAN_SGLANG_MAIN = 6   /* E5: 0.5.17 - 0.5.19 and main of 2026-08-22 */
+} kvplan_sglang_profile;
+
+/* The rules, one bit each; kvplan_sglang_rules(profile) gives a profile's. */
+#define KVPLAN_RULE_DSA_FP8_656 (1ull << 0)      /* #31992 */
+#define KVPLAN_RULE_DSA_SKIP_TOPK (1ull << 1)    /* #30531 */
+#define KVPLAN_RULE_FP4_MHA_WORKSPACE (1ull << 2) /* #21601 */
+#define KVPLAN_RULE_DCP_KV_HEADS (1ull << 3)     /* #32828 */
+#define KVPLAN_RULE_SWA_FLOOR_ERROR (1ull << 4)  /* #31681, #37610 */
+#define KVPLAN_RULE_DSV4_DRAFT_PAD (1ull << 5)   /* #34189 */
+#define KVPLAN_RULE_MAMBA_PAD_SLOT (1ull << 6)   /* #32184 */
+#define KVPLAN_RULE_MM_RESERVE (1ull << 7)       /* #34141 */
+#define KVPLAN_RULE_MLA_PREFILL_GRAPH (1ull << 8) /* #33661, #30898 */
+#define KVPLAN_RULE_DCP_NO_PREFILL_GRAPH (1ull << 9) /* #31532 */
+#define KVPLAN_RULE_DEEPEP_PREFILL (1ull << 10)  /* #31987 */
+#define KVPLAN_RULE_PREFILL_BS_UNCLAMPED (1ull << 11) /* #30206 */
+#define KVPLAN_RULE_VLM_PD_DECODE (1ull << 12)   /* #34262 */
+#define KVPLAN_RULE_FRACTION_TIERS (1ull << 13)  /* E2: #7054 */
+#define KVPLAN_RULE_SPEC_RESERVE (1ull << 14)    /* E3: removed by #23862 */
+#define KVPLAN_RULE_DRAFT_UNPRICED (1ull << 15)  /* E2, E3 */
+#define KVPLAN_RULE_MRR_AS_GIVEN (1ull << 16)    /* E2, E3: #20142, #27399 */
+#define KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH (1ull << 17) /* #30898, #31682 */
+#define KVPLAN_RULE_DSV4_SWA_FLOOR (1ull << 18)  /* #37610 */
+
+/* What one rule is. */
+typedef struct kvplan_rule_info {
+    uint64_t bit;
+    const char *name;    /* "dsa_fp8_656" */
+    const char *source;  /* the sglang PRs and commits */
+    const char *summary; /* what it changes, one line */
+    bool exact;          /* restated from code read at that commit; false:
+                            from the PR's description or the epoch's shape */
+} kvplan_rule_info;
+
+/* The rules kvplan knows, `index` from 0; false past the end. */
+KVPLAN_API bool kvplan_rule_at(size_t index, kvplan_rule_info *out);
+/* A profile's rules (0 for the seed and E4). */
+KVPLAN_API uint64_t kvplan_sglang_rules(kvplan_sglang_profile profile);
+/* "seed", "0.4.8-0.5.2", "0.5.3-0.5.12", "0.5.13-0.5.15", "0.5.16",
+ * "main"; NULL out of range. */
+KVPLAN_API const char *kvplan_sglang_profile_name(kvplan_sglang_profile p);
+/* Whether every rule of the profile is exact (the seed, E4, 0.5.16). */
+KVPLAN_API bool kvplan_sglang_profile_exact(kvplan_sglang_profile p);
+/*
+ * The profile of an sglang version as a user writes it: "seed", "main"
+ * (or "latest", "e5"), "e2".."e4", a release such as "0.5.9", "v0.5.10.post1"
+ * or "0.5.0rc0", or a profile's own name. KVPLAN_INVALID_ARGUMENT for one
+ * kvplan has no profile for (older than 0.4.8, newer than 0.5.19, or not a
+ * version), with a message that lists the known.
+ */
+KVPLAN_API kvplan_status kvplan_sglang_profile_parse(
+    const char *version, kvplan_sglang_profile *out, kvplan_error *err);
+
 /*
  * Everything the reference configurator reads about one rank. The sections
  * and names follow the golden schema (tests/data/golden/README.md), which
@@ -289,6 +357,20 @@ typedef struct kvplan_rank {
         bool SGLANG_OPT_USE_ONLINE_COMPRESS;      /* default false */
         bool SGLANG_EXPERIMENTAL_ONLINE_C128_MTP; /* default false */
     } env;
+    /* Later sglang: the rules that differ from the seed's, and what only
+     * they read. Default 0: the seed. */
+    struct {
+        uint64_t rules;           /* KVPLAN_RULE_* bits */
+        int64_t dcp_size;         /* --dcp-size; default 1 */
+        /* KVPLAN_RULE_DSA_SKIP_TOPK: the global ids of the DSA layers that
+         * compute their own top-k, when the config gives a schedule
+         * (index_topk_freq, index_topk_pattern, indexer_types). */
+        bool dsa_topk_schedule;
+        kvplan_ids dsa_topk_layer_ids;
+        /* KVPLAN_RULE_DSV4_DRAFT_PAD: the most draft tokens the compress
+         * state's write pad takes; 0: the default, 4 */
+        int64_t dsv4_draft_pad;
+    } upstream;
 } kvplan_rank;
 
 /* Sets every field to its default (see above); required fields are left
@@ -822,6 +904,13 @@ typedef struct kvplan_plan_options {
      * Set, they replace the model's terms and are reported "measured". */
     kvplan_opt_int context_bytes;
     kvplan_opt_int rank_weight_bytes;
+    /* --sglang-version: the rules of that sglang; default the seed's. */
+    kvplan_sglang_profile sglang_version;
+    /* SGLANG_VLM_CACHE_SIZE_MB (KVPLAN_RULE_MM_RESERVE); absent: 100. */
+    kvplan_opt_int SGLANG_VLM_CACHE_SIZE_MB;
+    /* KVPLAN_RULE_* bits switched against the profile's (what one rule
+     * does alone: kvplan --compare-version); default 0. */
+    uint64_t sglang_rules_flip;
 } kvplan_plan_options;
 
 /* Defaults for every field (struct_size set, page size auto, no GPU).
@@ -936,6 +1025,11 @@ typedef struct kvplan_budget {
     /* config.json's estimate of that rank's weights as loaded, beside the
      * figure planned with (which may be measured or given). */
     double estimated_rank_weight_bytes;
+    /* Later sglang's terms (kvplan_plan.rules): the multimodal cache it
+     * takes out of the available bytes (KVPLAN_RULE_MM_RESERVE), and the
+     * flat speculative reserve of the fraction (KVPLAN_RULE_SPEC_RESERVE). */
+    double mm_reserve_mib;
+    double spec_reserve_mib;
     size_t num_weight_tensors;
     kvplan_weight_tensor weight_tensors[KVPLAN_MAX_WEIGHT_TENSORS];
 } kvplan_budget;
@@ -1099,6 +1193,9 @@ typedef struct kvplan_plan {
     /* The longest request the pool holds: context_len, or fewer tokens
      * when the pool is smaller (then a KVPLAN_WARN_CONTEXT_TOO_LONG). */
     int64_t longest_request;
+    /* The sglang followed (options.sglang_version) and its rules. */
+    kvplan_sglang_profile sglang_version;
+    uint64_t rules;
     size_t num_warnings;
     kvplan_warning warnings[KVPLAN_MAX_WARNINGS];
     /* Per pool, what it holds and what a request costs (binding stage). */
@@ -1291,6 +1388,9 @@ typedef struct kvplan_log_readings {
     /* per rank, in the order first met (the first 64 ranks) */
     size_t num_rank_readings;
     kvplan_log_rank rank_readings[KVPLAN_LOG_MAX_RANKS];
+    /* the sglang release the log names ("sglang version: 0.5.9",
+     * "sglang==0.5.9", "SGLang v0.5.9"); "" when it names none */
+    char sglang_version[32];
 } kvplan_log_readings;
 
 /*

@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from . import _native
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = ["plan", "fit", "solve", "sweep", "log", "pools", "models", "gpus",
            "flags", "request", "plan_from_server_args", "library_version",

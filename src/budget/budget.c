@@ -71,10 +71,50 @@ static double to_f32(double x)
     return f;
 }
 
+/* sglang 0.4.8 - 0.5.2 (KVPLAN_RULE_FRACTION_TIERS): a reserve per GPU
+ * tier, in GiB, with the speculative and DP-attention additions. */
+static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
+{
+    double g = in->gpu_mib, ps = (double)in->tp_size * (double)in->pp_size;
+    double gib = g < 35 * 1024    ? 2.8 + ps / 10
+                 : g < 90 * 1024  ? 9.5 + ps / 2
+                 : g < 160 * 1024 ? 12 + ps / 2
+                                  : 32;
+    b->spec_reserve_mib =
+        in->speculative_algorithm != KVPLAN_SPEC_NONE ? 2048 : 0;
+    double reserved = gib * 1024 + b->spec_reserve_mib +
+                      (in->enable_dp_attention ? 4096 : 0);
+    b->reserved_mib = reserved;
+    b->fraction_rule = kvplan__py_round3((g - reserved) / g);
+    b->mem_fraction_static = b->fraction_rule;
+    b->vision_factor = b->aiter_factor = 1;
+}
+
+/* Whether sglang captures the (breakable) prefill cuda graphs, whose batch
+ * sizes the reserve counts: the seed's exclusions, less those later
+ * sglang lifted (KVPLAN_RULE_MLA_PREFILL_GRAPH, ..._DP_ATTN_...) and with
+ * the one it added (KVPLAN_RULE_DCP_NO_PREFILL_GRAPH). */
+static bool prefill_graph_on(const kvplan__fraction_inputs *in)
+{
+    uint64_t r = in->rules;
+    bool later_mla = (r & KVPLAN_RULE_MLA_PREFILL_GRAPH) != 0;
+    bool later_dp = (r & KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH) != 0;
+    bool dcp_off = (r & KVPLAN_RULE_DCP_NO_PREFILL_GRAPH) && in->dcp_size > 1;
+    return !in->disable_cuda_graph &&
+           in->disaggregation_mode != KVPLAN_DISAGG_DECODE && !in->is_hip &&
+           (!in->is_mla || later_mla) && !in->is_deepseek_v4 &&
+           in->attn_cp_size <= 1 && (!in->enable_dp_attention || later_dp) &&
+           !in->vision.present && (!in->moe_a2a || later_mla) && !dcp_off;
+}
+
 /* _handle_gpu_memory_settings: the reserve, in MiB, and the fraction. */
 void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
                              kvplan_budget *b)
 {
+    if (in->rules & KVPLAN_RULE_FRACTION_TIERS) {
+        fraction_tiers(in, b);
+        return;
+    }
     bool pd_prefill = in->disaggregation_mode == KVPLAN_DISAGG_PREFILL;
     bool pd_decode = in->disaggregation_mode == KVPLAN_DISAGG_DECODE;
     int64_t chunk = in->chunked_prefill_size;
@@ -104,20 +144,23 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
         if (max_bs > 300)
             graph += (double)max_bs * (double)in->dp_size * 1.5;
     }
-    bool prefill_graph = !in->disable_cuda_graph && !pd_decode && !in->is_hip &&
-                         !in->is_mla && !in->is_deepseek_v4 &&
-                         in->attn_cp_size <= 1 && !in->enable_dp_attention &&
-                         !in->vision.present && !in->moe_a2a;
+    bool prefill_graph = prefill_graph_on(in);
     if (prefill_graph) {
         int64_t pbs = chunk > 0 ? chunk : in->max_prefill_tokens;
+        if (in->enable_dp_attention && in->dp_size > 1)
+            pbs /= in->dp_size; /* later sglang: the per-DP chunk */
         if (in->max_total_tokens.set)
             pbs = kvplan__min(pbs, in->max_total_tokens.value);
         if (in->model_is_llama2)
             pbs = kvplan__min(pbs, 4096);
-        if (in->context_length.set)
+        if (in->context_length.set &&
+            !(in->rules & KVPLAN_RULE_PREFILL_BS_UNCLAMPED))
             pbs = kvplan__min(pbs, in->context_length.value);
         b->prefill_graph_bs_count = prefill_bs_count(pbs);
-        graph += 8.0 * (double)b->prefill_graph_bs_count;
+        /* later sglang reserves 1536 MB for an MLA model's graphs */
+        graph += in->is_mla ? 1536 : 8.0 * (double)b->prefill_graph_bs_count;
+        if ((in->rules & KVPLAN_RULE_DEEPEP_PREFILL) && in->deepep)
+            graph += 1024;
     }
     /* reserved = 512 + 1.5 act + tp*pp/8 GiB + graphs, >= 10 GiB on big GPUs */
     double reserved = 512 + act * 1.5 +
@@ -127,13 +170,22 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
         reserved = reserved > 10240 ? reserved : 10240;
     b->deepep_mib = decode_graph && in->deepep ? 2048 : 0;
     reserved += b->deepep_mib;
+    if (in->rules & KVPLAN_RULE_SPEC_RESERVE) {
+        /* 0.5.3 - 0.5.12: a flat reserve for the draft, after the floor */
+        kvplan_spec_algorithm a = in->speculative_algorithm;
+        b->spec_reserve_mib = a == KVPLAN_SPEC_STANDALONE ? 6144
+                              : a != KVPLAN_SPEC_NONE     ? 4096
+                                                          : 0;
+        reserved += b->spec_reserve_mib;
+    }
     b->activation_mib = act * 1.5;
     b->graph_mib = graph;
     b->reserved_mib = reserved;
     b->fraction_rule = kvplan__py_round3((in->gpu_mib - reserved) / in->gpu_mib);
     b->mem_fraction_static = b->fraction_rule;
     b->vision_factor = 1;
-    if (in->vision.present) {
+    bool vlm_exempt = (in->rules & KVPLAN_RULE_VLM_PD_DECODE) && pd_decode;
+    if (in->vision.present && !vlm_exempt) {
         /* the vision tower: 0.95 * clamp(1 - 0.1 (cv - 1), 0.8, 1.05) */
         double cv = (double)in->vision.layers * (double)in->vision.hidden *
                     (double)in->vision.hidden / (24.0 * 1024 * 1024);
@@ -179,9 +231,13 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
     } else {
         double q = in->mamba_full_memory_ratio;
         double budget = *rest * q / (1 + q);
+        /* later sglang counts the pool's padding slot in the solve */
+        double pad = (in->rules & KVPLAN_RULE_MAMBA_PAD_SLOT)
+                         ? mamba_per * (1 + d)
+                         : 0;
         if (d > 0) {
             n = kvplan__trunc(
-                kvplan__py_float_floordiv(budget * 1073741824.0,
+                kvplan__py_float_floordiv(budget * 1073741824.0 - pad,
                                           mamba_per * (1 + d / (double)ratio)),
                 &ovf);
             int64_t reqs = in->max_running_requests.set
@@ -191,7 +247,8 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
                      1073741824.0;
         } else {
             n = kvplan__trunc(
-                kvplan__py_float_floordiv(budget * 1073741824.0, mamba_per),
+                kvplan__py_float_floordiv(budget * 1073741824.0 - pad,
+                                          mamba_per),
                 &ovf);
         }
     }
@@ -200,7 +257,8 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
                     "Not enough memory for the mamba state: one request "
                     "needs %.0f bytes of it; increase --mem-fraction-static",
                     mamba_per);
-    *rest -= (double)n * mamba_per / 1073741824.0;
+    int64_t slots = (in->rules & KVPLAN_RULE_MAMBA_PAD_SLOT) ? n + 1 : n;
+    *rest -= (double)slots * mamba_per / 1073741824.0;
     KVPLAN__FAIL_IF(*rest <= 0 && field != NULL, err,
                     KVPLAN_NOT_ENOUGH_MEMORY, field,
                     "the mamba state of %lld requests (%s) takes %.2f GiB, "
@@ -257,6 +315,11 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
         "--pp-size) or use a larger GPU.",
         per_rank / 1073741824.0, b->weights_estimated ? ", estimated" : "",
         b->pre_load_gib);
+    if (in->mm_reserve_mib > 0) {
+        /* later sglang: the multimodal cache, before the mamba state */
+        b->mm_reserve_mib = in->mm_reserve_mib;
+        rest -= in->mm_reserve_mib / 1024;
+    }
     if (rest > 0 && in->is_mambaish && in->mamba_per_request > 0) {
         double before = rest;
         KVPLAN__TRY(reserve_mamba(in, &rest, max_mamba, err));

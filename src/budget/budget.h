@@ -81,6 +81,10 @@ typedef struct kvplan__fraction_inputs {
     bool aiter;         /* the attention backend is aiter */
     int64_t context_len; /* the served context, for aiter's factor */
     kvplan__vision_shape vision;
+    /* the sglang version's rules (KVPLAN_RULE_*), and what they read */
+    uint64_t rules;
+    int64_t dcp_size;
+    kvplan_spec_algorithm speculative_algorithm;
 } kvplan__fraction_inputs;
 
 /* sglang's mem_fraction_static when the flag is absent; fills the rule's
@@ -111,6 +115,10 @@ typedef struct kvplan__available_inputs {
     /* the budget's context terms are already this GPU's at this rank
      * count (a sweep's row after one on the same GPU): kept */
     bool context_known;
+    /* the sglang version's rules, and the multimodal cache they keep out
+     * (MiB; 0: none) */
+    uint64_t rules;
+    double mm_reserve_mib;
 } kvplan__available_inputs;
 
 /* The CUDA / ROCm context and communicators on each GPU before the

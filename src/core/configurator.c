@@ -42,6 +42,7 @@ void kvplan_rank_init(kvplan_rank *rank)
     rank->parallel.attn_cp_size = 1;
     rank->server_args.swa_full_tokens_ratio = 0.8;
     rank->env.SGLANG_SWA_EVICTION_INTERVAL = 128;
+    rank->upstream.dcp_size = 1;
 }
 
 /* Lists the caller handed over must point somewhere when they are not
@@ -60,7 +61,8 @@ static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
           ids_bad(r->model.full_attention_layer_ids) |
           ids_bad(r->model.swa_attention_layer_ids) |
           ids_bad(r->model.compress_ratios) | ids_bad(ms->dense_layer_ids) |
-          ids_bad(ms->sparse_layer_ids) | ids_bad(ms->disable_value_layer_ids)))
+          ids_bad(ms->sparse_layer_ids) | ids_bad(ms->disable_value_layer_ids) |
+          ids_bad(r->upstream.dsa_topk_layer_ids)))
         return KVPLAN_OK;
     const struct {
         kvplan_ids ids;
@@ -77,6 +79,7 @@ static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
          "/model/hf_config/minimax_sparse/sparse_layer_ids"},
         {ms->disable_value_layer_ids,
          "/model/hf_config/minimax_sparse/disable_value_layer_ids"},
+        {r->upstream.dsa_topk_layer_ids, "/upstream/dsa_topk_layer_ids"},
     };
     size_t i = 0;
     while (!ids_bad(lists[i].ids))

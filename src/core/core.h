@@ -165,6 +165,34 @@ static inline int64_t kvplan__kv_heads_per_rank(int64_t total, int64_t attn_tp)
     return kvplan__max(1, kvplan__floordiv(total, attn_tp, &unused));
 }
 
+/* KV heads per rank of the MHA cell: later sglang (KVPLAN_RULE_DCP_KV_HEADS)
+ * divides the heads over attn_tp // dcp ranks, drafts excepted. */
+static inline int64_t kvplan__mha_kv_heads(const kvplan_rank *r)
+{
+    int64_t tp = r->parallel.attn_tp_size;
+    int64_t dcp = r->upstream.dcp_size;
+    if ((r->upstream.rules & KVPLAN_RULE_DCP_KV_HEADS) && dcp > 1 &&
+        !r->runner.is_draft_worker && tp % dcp == 0)
+        tp /= dcp;
+    return kvplan__kv_heads_per_rank(r->model.num_key_value_heads, tp);
+}
+
+/* Later sglang (KVPLAN_RULE_DSA_FP8_656): DSA with an fp8 KV cache prices
+ * the rows its pool allocates. */
+static inline bool kvplan__dsa_fp8_rows(const kvplan_rank *r)
+{
+    kvplan_dtype d = r->runner.kv_cache_dtype;
+    return (r->upstream.rules & KVPLAN_RULE_DSA_FP8_656) &&
+           r->model.hf_config.is_deepseek_dsa &&
+           (d == KVPLAN_DTYPE_FLOAT8_E4M3FN || d == KVPLAN_DTYPE_FLOAT8_E5M2);
+}
+
+/* The DSA layers whose indexer is priced: all `layers`, or under
+ * KVPLAN_RULE_DSA_SKIP_TOPK those of the stage that compute their own
+ * top-k (not for HiSparse, PD, drafts, a draft's layers or the layer
+ * split, which later sglang prices otherwise). */
+int64_t kvplan__dsa_topk_layers(const kvplan_rank *r, int64_t layers);
+
 static inline kvplan_status kvplan__check_page(int64_t page_size,
                                                kvplan_error *err)
 {

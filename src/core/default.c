@@ -24,6 +24,20 @@ int64_t kvplan__dsa_split_layers(const kvplan_rank *r, int64_t num_layers,
         1, kvplan__add(kvplan__ceil_div(num_layers, shard, ovf), 1, ovf));
 }
 
+int64_t kvplan__dsa_topk_layers(const kvplan_rank *r, int64_t layers)
+{
+    bool priced = (r->upstream.rules & KVPLAN_RULE_DSA_SKIP_TOPK) &&
+                  r->upstream.dsa_topk_schedule && !r->runner.is_draft_worker &&
+                  !r->runner.enable_hisparse &&
+                  r->server_args.disaggregation_mode == KVPLAN_DISAGG_NULL &&
+                  r->runner.spec_algorithm == KVPLAN_SPEC_NONE &&
+                  layers == r->runner.num_effective_layers;
+    if (!priced)
+        return layers;
+    return kvplan__count_in_stage(r->upstream.dsa_topk_layer_ids,
+                                  r->runner.start_layer, r->runner.end_layer);
+}
+
 /* Seed: DefaultPoolConfigurator._compute_cell_size, MLA branch. */
 static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
                                    int64_t kv_size, int64_t *cell,
@@ -42,6 +56,17 @@ static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
     /* compressed KV + rope key per layer:
      * (kv_lora_rank + qk_rope_head_dim) * layers * elem */
     int64_t c = kvplan__mul(kvplan__mul(latent, layers, &ovf), kv_size, &ovf);
+    if (kvplan__dsa_fp8_rows(r)) {
+        /* later sglang (KVPLAN_RULE_DSA_FP8_656): the rows as DSA's fp8
+         * pool lays them out, an fp8 latent, its fp32 scales per 128 and
+         * a bf16 rope: kv_lora_rank + kv_lora_rank // 128 * 4 + rope * 2 */
+        int64_t row = kvplan__add(
+            kvplan__add(lora, kvplan__mul(kvplan__floordiv(lora, 128, &ovf), 4,
+                                          &ovf),
+                        &ovf),
+            kvplan__mul(rope, 2, &ovf), &ovf);
+        c = kvplan__mul(row, layers, &ovf);
+    }
     if (r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2) {
         /* packed fp4 halves the bytes, plus one scale per 16 values */
         int64_t scales = kvplan__mul(
@@ -60,7 +85,10 @@ static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
             return st;
         int64_t per_token = kvplan__dsa_indexer_bytes(ihd, &ovf);
         c = kvplan__add(
-            c, kvplan__mul(kvplan__mul(per_token, layers, &ovf), 1, &ovf),
+            c,
+            kvplan__mul(kvplan__mul(per_token, kvplan__dsa_topk_layers(r, layers),
+                                    &ovf),
+                        1, &ovf),
             &ovf);
     }
     if (ovf)
@@ -136,8 +164,7 @@ static kvplan_status mha_cell_size(const kvplan_rank *r, int64_t layers,
         (st = kvplan__dim_or(r->model.v_head_dim, head_dim, "/model/v_head_dim",
                              &v_head_dim, err)) != KVPLAN_OK)
         return st;
-    int64_t n = kvplan__kv_heads_per_rank(r->model.num_key_value_heads,
-                                          r->parallel.attn_tp_size);
+    int64_t n = kvplan__mha_kv_heads(r);
     bool ovf = false;
     /* K+V per layer: heads * (head_dim + v_head_dim) * layers * elem */
     int64_t c = kvplan__mul(
@@ -155,6 +182,14 @@ static kvplan_status mha_cell_size(const kvplan_rank *r, int64_t layers,
                         kv_size, &ovf),
             16, &ovf);
         c = kvplan__add(kvplan__floordiv(c, 2, &ovf), scales, &ovf);
+        if (r->upstream.rules & KVPLAN_RULE_FP4_MHA_WORKSPACE)
+            /* later sglang: one fp8 dequant workspace shared by the layers,
+             * heads * head_dim * 2 * elem per token */
+            c = kvplan__add(
+                c,
+                kvplan__mul(kvplan__mul(kvplan__mul(n, head_dim, &ovf), 2, &ovf),
+                            kv_size, &ovf),
+                &ovf);
     }
     if (ovf)
         return kvplan__overflow_of(
@@ -211,6 +246,8 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
 
     int64_t draft_layers = 0;
     kvplan_spec_algorithm spec = r->runner.spec_algorithm;
+    if (r->upstream.rules & KVPLAN_RULE_DRAFT_UNPRICED)
+        spec = KVPLAN_SPEC_NONE; /* older sglang: the draft is not priced */
     if ((kvplan__is_eagle_family(spec) || spec == KVPLAN_SPEC_STANDALONE) &&
         !r->runner.is_draft_worker) {
         /* The EAGLE/MTP draft shares the target's per-layer geometry:
@@ -251,8 +288,7 @@ kvplan_status kvplan__default_init(kvplan_configurator *c, const kvplan_rank *r,
     kvplan_configurator_terms *t = &c->terms;
     t->kv_dtype_bytes = kv_size;
     if (r->parallel.attn_tp_size >= 1) /* checked where heads count */
-        t->kv_heads = kvplan__kv_heads_per_rank(r->model.num_key_value_heads,
-                                                r->parallel.attn_tp_size);
+        t->kv_heads = kvplan__mha_kv_heads(r);
     t->num_layers = num_layers;
     t->priced_layers = layers;
     t->draft_layers = draft_layers;

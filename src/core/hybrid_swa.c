@@ -65,7 +65,8 @@ kvplan_status kvplan__hybrid_swa_init(kvplan_configurator *c,
     int64_t draft = 0;
     kvplan_spec_algorithm spec = r->runner.spec_algorithm;
     if ((kvplan__is_eagle_family(spec) || spec == KVPLAN_SPEC_STANDALONE) &&
-        !r->runner.is_draft_worker) {
+        !r->runner.is_draft_worker &&
+        !(r->upstream.rules & KVPLAN_RULE_DRAFT_UNPRICED)) {
         kvplan_opt_int d = r->runner.eagle_draft_num_layers;
         if (d.set && d.value > 0)
             draft = d.value;

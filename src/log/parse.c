@@ -368,6 +368,39 @@ static kvplan_log_rank *rank_slot(kvplan_log_readings *r, int64_t rank)
     return s;
 }
 
+/* The release after "sglang" or "SGLang" on the line: a few separators
+ * (" version", "==", ":", " v") and then d.d.d with its suffix. */
+static void read_version(kvplan_log_readings *r, span l)
+{
+    const char *k = find(l.s, l.end, "sglang");
+    if (k == NULL)
+        k = find(l.s, l.end, "SGLang");
+    if (k == NULL)
+        return;
+    const char *p = k + 6;
+    static const char *const skips[] = {" version", " Version", "==", ":",
+                                        " v",       " ",        "="};
+    for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
+        size_t n = strlen(skips[i]);
+        if ((size_t)(l.end - p) >= n && strncmp(p, skips[i], n) == 0)
+            p += n;
+    }
+    while (p < l.end && *p == ' ')
+        p++;
+    if (p < l.end && (*p == 'v' || *p == 'V'))
+        p++;
+    const char *e = p;
+    int dots = 0;
+    while (e < l.end && ((*e >= '0' && *e <= '9') || *e == '.' ||
+                         (*e >= 'a' && *e <= 'z') || *e == '+')) {
+        dots += *e == '.';
+        e++;
+    }
+    if (e - p >= 5 && dots >= 2 && *p >= '0' && *p <= '9')
+        copy_text(r->sglang_version, sizeof r->sglang_version, p,
+                  (size_t)(e - p));
+}
+
 static void read_line(kvplan_log_readings *r, span l, scan *st)
 {
     bool used = true;
@@ -441,6 +474,10 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
             r->available_gpu_mem_gib = (kvplan_opt_double){x, true};
     } else {
         used = false;
+    }
+    if (sa == NULL && r->sglang_version[0] == '\0') {
+        read_version(r, l);
+        used |= r->sglang_version[0] != '\0';
     }
     if (!used)
         return;

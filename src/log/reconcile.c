@@ -65,6 +65,12 @@ kvplan_status kvplan_log_options(const kvplan_log_readings *r,
                           "not be NULL");
     const kvplan_log_args *a = &r->args;
     kvplan_server_args *s = &o->server;
+    /* the sglang the log names, when kvplan has its profile */
+    kvplan_sglang_profile named;
+    if (r->sglang_version[0] != '\0' &&
+        kvplan_sglang_profile_parse(r->sglang_version, &named, NULL) ==
+            KVPLAN_OK)
+        o->sglang_version = named;
     if (a->tp_size.set)
         s->tp_size = a->tp_size.value;
     else if (r->ranks > 1)

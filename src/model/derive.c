@@ -439,6 +439,8 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
                 err, KVPLAN_PARSE, &v, true, "index_head_dim",
                 "required for DeepSeek DSA (index_topk is set), "
                 "but absent");
+        if ((st = kvplan__derive_dsa_topk(m, &v)) != KVPLAN_OK)
+            return st;
     }
     m->info.is_minimax_sparse = (m->traits & KVPLAN__ARCH_MINIMAX_SPARSE) != 0;
     if (m->info.is_minimax_sparse &&

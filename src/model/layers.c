@@ -2,13 +2,14 @@
  * layers.c: which layers hold which cache: the sliding and full layers of a
  * hybrid SWA model (docs/sglang-rules.md §1.9), the attention layers of a
  * mamba / linear-attention hybrid (§1.10), and MiniMax's dense, sparse and
- * k-only indexer layers (§2.3). Global ids, ascending.
+ * k-only indexer layers (§2.3), and the DSA layers that compute their own
+ * top-k (later sglang, docs/versions.md). Global ids, ascending.
  */
 #include "model/model.h"
 
-#include <stdlib.h>
-
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* §1.9: hybrid SWA layer ids. */
@@ -243,5 +244,91 @@ kvplan_status kvplan__derive_minimax(kvplan_model *m, const kvplan__view *v)
     if (!m->minimax_index_dim.set)
         return kvplan__fail_at(v->err, KVPLAN_PARSE, &sv, true,
                                "sparse_index_dim", "required, but absent");
+    return KVPLAN_OK;
+}
+
+/* One entry of a top-k schedule as later sglang reads it: 1 computes its
+ * top-k ("f", "full", "compute"), 0 reuses the previous layer's ("s",
+ * "shared", "skip"), -1 says nothing (empty), -2 is not a word it takes. */
+static int topk_entry(const json_t *e, char c)
+{
+    char word[16] = "";
+    if (e != NULL && json_is_string(e))
+        snprintf(word, sizeof word, "%s", json_string_value(e));
+    else if (e == NULL)
+        word[0] = c, word[1] = '\0';
+    else
+        return -2;
+    char *s = word, *end;
+    while (*s == ' ')
+        s++;
+    for (end = s; *end; end++)
+        *end = (char)tolower((unsigned char)*end);
+    while (end > s && end[-1] == ' ')
+        *--end = '\0';
+    if (!strcmp(s, "f") || !strcmp(s, "full") || !strcmp(s, "compute"))
+        return 1;
+    if (!strcmp(s, "s") || !strcmp(s, "shared") || !strcmp(s, "skip"))
+        return 0;
+    return *s == '\0' ? -1 : -2;
+}
+
+kvplan_status kvplan__derive_dsa_topk(kvplan_model *m, const kvplan__view *v)
+{
+    const json_t *types = kvplan__tget(v, "indexer_types");
+    const json_t *pattern = kvplan__tget(v, "index_topk_pattern");
+    const char *key = json_is_array(types) ? "indexer_types"
+                                           : "index_topk_pattern";
+    if (!json_is_array(types))
+        types = NULL;
+    if (!json_is_array(pattern) && !json_is_string(pattern))
+        pattern = NULL;
+    int64_t freq = kvplan__tint_or(v, "index_topk_freq", 1);
+    kvplan_opt_int offset = {0, false};
+    kvplan_status st = kvplan__tint(v, "index_skip_topk_offset", &offset);
+    if (st != KVPLAN_OK)
+        return st;
+    if (types == NULL && pattern == NULL && freq <= 1)
+        return KVPLAN_OK; /* every layer computes its top-k */
+    if (offset.set && offset.value <= 0 && freq > 1)
+        return kvplan__fail_at(v->err, KVPLAN_PARSE, v, true,
+                               "index_skip_topk_offset",
+                               "must be positive, got %lld",
+                               (long long)offset.value);
+    int64_t n = m->info.num_hidden_layers;
+    if ((st = kvplan__alloc_ids(&m->dsa_topk_ids, (size_t)n, v->err)) !=
+        KVPLAN_OK)
+        return st;
+    size_t k = 0;
+    const char *text = json_is_string(pattern) ? json_string_value(pattern)
+                                               : NULL;
+    for (int64_t i = 0; i < n; i++) {
+        int t = -1;
+        if (types != NULL && (size_t)i < json_array_size(types))
+            t = topk_entry(json_array_get(types, (size_t)i), 0);
+        else if (types == NULL && text != NULL && (size_t)i < strlen(text))
+            t = topk_entry(NULL, text[i]);
+        else if (types == NULL && json_is_array(pattern) &&
+                 (size_t)i < json_array_size(pattern))
+            t = topk_entry(json_array_get(pattern, (size_t)i), 0);
+        if (t == -2)
+            return kvplan__fail_at(v->err, KVPLAN_PARSE, v, true, key,
+                                   "layer %lld: sglang takes \"full\" or "
+                                   "\"shared\" (f, s, compute, skip)",
+                                   (long long)i);
+        bool computes;
+        if (t >= 0)
+            computes = t == 1;
+        else if (freq <= 1)
+            computes = true;
+        else if (offset.set)
+            computes = kvplan__max(i - offset.value + 1, 0) % freq == 0;
+        else
+            computes = kvplan__max(i - 1, 0) % freq == 0;
+        if (computes)
+            m->dsa_topk_ids.ids[k++] = i;
+    }
+    m->dsa_topk_ids.count = k;
+    m->dsa_topk_schedule = true;
     return KVPLAN_OK;
 }

@@ -29,7 +29,7 @@ void kvplan_model_free(kvplan_model *m)
     id_list *lists[] = {&m->compress_ratios, &m->minimax_dense,
                         &m->minimax_sparse,  &m->minimax_k_only,
                         &m->full_ids,        &m->swa_ids,
-                        &m->mamba_full_ids};
+                        &m->mamba_full_ids,  &m->dsa_topk_ids};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         free_ids(lists[i]);
     free(m);

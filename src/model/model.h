@@ -98,6 +98,10 @@ struct kvplan_model {
     int64_t swa_head_dim, swa_v_head_dim;
     kvplan_opt_int kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim;
     kvplan_opt_int dsa_index_head_dim;
+    /* DSA layers that compute their own top-k (later sglang prices only
+     * their indexer), when the config gives a schedule */
+    bool dsa_topk_schedule;
+    id_list dsa_topk_ids;
     /* DeepSeek V4 */
     kvplan_opt_int dsv4_window_size, dsv4_index_head_dim;
     id_list compress_ratios;
@@ -189,6 +193,9 @@ kvplan_status kvplan__derive_swa_ids(kvplan_model *m, const kvplan__view *v);
 kvplan_status kvplan__derive_mambaish(kvplan_model *m, const kvplan__view *v,
                                       bool *is_mambaish);
 kvplan_status kvplan__derive_minimax(kvplan_model *m, const kvplan__view *v);
+/* The DSA top-k schedule (index_topk_freq, index_skip_topk_offset,
+ * index_topk_pattern, indexer_types), into dsa_topk_ids. */
+kvplan_status kvplan__derive_dsa_topk(kvplan_model *m, const kvplan__view *v);
 /* rank.c: the checks of kvplan_server_args (ranges, enums) that
  * kvplan_model_rank and kvplan_plan_options_validate make. */
 kvplan_status kvplan__server_args_check(const kvplan_server_args *a,

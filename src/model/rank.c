@@ -371,6 +371,9 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
     r->model.index_head_dim = m->dsv4_index_head_dim;
     r->model.hf_config.is_deepseek_dsa = m->info.is_deepseek_dsa;
     r->model.hf_config.index_head_dim = m->dsa_index_head_dim;
+    r->upstream.dsa_topk_schedule = m->dsa_topk_schedule;
+    r->upstream.dsa_topk_layer_ids =
+        (kvplan_ids){m->dsa_topk_ids.ids, m->dsa_topk_ids.count};
     r->model.hf_config.is_deepseek_v4 = m->info.is_deepseek_v4;
     r->model.hf_config.is_minimax_sparse = m->info.is_minimax_sparse;
     r->model.hf_config.minimax_sparse.dense_layer_ids =

@@ -137,6 +137,12 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
     KVPLAN__TRY(check_open_range(o->mamba_full_memory_ratio, 1e6,
                                  "--mamba-full-memory-ratio",
                                  "a positive ratio", err));
+    KVPLAN__FAIL_IF(kvplan_sglang_profile_name(o->sglang_version) == NULL,
+                    err, KVPLAN_INVALID_ARGUMENT, "--sglang-version",
+                    "--sglang-version: %d is not a kvplan_sglang_profile",
+                    (int)o->sglang_version);
+    KVPLAN__TRY(kvplan__check_opt_least(o->SGLANG_VLM_CACHE_SIZE_MB, 0,
+                                        "SGLANG_VLM_CACHE_SIZE_MB", err));
     KVPLAN__TRY(kvplan__check_budget_options(o, err));
     return kvplan__ok(err);
 }

@@ -93,6 +93,9 @@ static kvplan_status fraction(pipeline *p, kvplan_plan *out,
         .context_len = s->context_length.set ? s->context_length.value
                                              : p->m->info.context_len,
         .vision = p->m->vision,
+        .rules = out->rules,
+        .dcp_size = o->dcp_size,
+        .speculative_algorithm = s->speculative_algorithm,
     };
     kvplan__budget_fraction(&fi, b);
     if (o->mem_fraction_static.set) {
@@ -271,6 +274,8 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
     for (size_t i = 0; i < out->num_stages; i++)
         out->stages[i].draft_weight_bytes =
             kvplan__trunc(p->rank_draft, &p->ovf);
+    if (out->rules & KVPLAN_RULE_DRAFT_UNPRICED)
+        p->rank_draft = 0; /* older sglang loads it after profiling */
     b->rank_weight_bytes = p->rank_weights;
     b->rank_draft_bytes = p->rank_draft;
     return KVPLAN_OK;
@@ -321,6 +326,13 @@ static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
                                        : 0.9,
         .context_bytes = p->o->context_bytes,
         .context_known = p->context_known,
+        .rules = out->rules,
+        .mm_reserve_mib =
+            (out->rules & KVPLAN_RULE_MM_RESERVE) && m->vision.present
+                ? (double)(p->o->SGLANG_VLM_CACHE_SIZE_MB.set
+                               ? p->o->SGLANG_VLM_CACHE_SIZE_MB.value
+                               : 100)
+                : 0,
     };
     /* a preset's, or the caller's kvplan_gpu (probed or given: the caller
      * knows which) */
@@ -411,7 +423,9 @@ static kvplan_status requests(pipeline *p, kvplan_plan *out, kvplan_error *err)
     const kvplan_server_args *s = &out->resolved;
     int64_t t = out->stages[0].pools.max_total_num_tokens;
     int64_t n =
-        s->max_running_requests.set
+        s->max_running_requests.set && (out->rules & KVPLAN_RULE_MRR_AS_GIVEN)
+            ? s->max_running_requests.value / p->attn_dp
+        : s->max_running_requests.set
             ? kvplan__min(s->max_running_requests.value / p->attn_dp, t / 2)
             : kvplan__default_max_running_requests(t, out->context_len,
                                                    &p->ovf);
@@ -553,7 +567,8 @@ static kvplan_status check(const pipeline *p, kvplan_plan *out,
              (long long)out->longest_request, (long long)out->longest_request);
     }
     /* later sglang refuses a sliding-window pool that cannot hold one
-     * window and a page (§7); this one serves it */
+     * window and a page (§7); the seed serves it */
+    KVPLAN__TRY(kvplan__profile_refuse(out, err));
     const kvplan_rank *r = &sp->rank;
     if (r->runner.is_hybrid_swa && r->runner.sliding_window_size.set &&
         sp->pools.swa_max_total_num_tokens.set &&
@@ -636,6 +651,7 @@ static void release(kvplan_plan *out)
         release_ids(&ms->dense_layer_ids);
         release_ids(&ms->sparse_layer_ids);
         release_ids(&ms->disable_value_layer_ids);
+        release_ids(&r->upstream.dsa_topk_layer_ids);
         r->env.SGLANG_DSV4_COMPRESS_STATE_DTYPE = NULL;
     }
 }
@@ -673,6 +689,7 @@ static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
     const kvplan_model *m = p->m;
     const kvplan_plan_options *o = p->o;
     KVPLAN__TRY(kvplan__resolve_args(m, o, &p->gpu, o->gpu_set, out, err));
+    kvplan__profile_start(out, o, &p->gpu);
     KVPLAN__TRY(fraction(p, out, err));
     /* the flags against the model first: a contradiction is named as such,
      * not as a budget that does not fit */
@@ -682,6 +699,7 @@ static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
     KVPLAN__TRY(refuse(p, out, err));
     kvplan__resolve_dtypes(out, p->model_dtype, first->runner.kv_cache_dtype);
     KVPLAN__TRY(ranks(p, out, err));
+    kvplan__profile_ranks(out, o);
     KVPLAN__TRY(weights(p, out, err));
     return KVPLAN_OK;
 }

@@ -49,4 +49,13 @@ int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
 void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
                            int64_t mamba_ratio, double mamba_per, bool *ovf);
 
+/* profile.c: the sglang version's rules (docs/versions.md): into the plan
+ * (start), into every stage's rank (ranks), and the start-up errors later
+ * sglang raises after sizing (refuse). */
+void kvplan__profile_start(kvplan_plan *out, const kvplan_plan_options *o,
+                           const kvplan_gpu *gpu);
+void kvplan__profile_ranks(kvplan_plan *out, const kvplan_plan_options *o);
+kvplan_status kvplan__profile_refuse(const kvplan_plan *out,
+                                     kvplan_error *err);
+
 #endif /* KVPLAN_PLAN_H */

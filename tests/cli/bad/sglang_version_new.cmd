@@ -1,0 +1,1 @@
+--sglang-version=0.5.20

@@ -1,0 +1,2 @@
+--sglang-version
+0.4.3

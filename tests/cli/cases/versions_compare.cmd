@@ -1,0 +1,10 @@
+--model-path
+deepseek-v3.2
+--tp-size
+8
+--gpu
+B200
+--sglang-version
+main
+--compare-version
+seed

@@ -1,0 +1,9 @@
+--model-path
+deepseek-v3
+--tp-size
+8
+--gpu
+H200
+--sglang-version
+main
+--json
