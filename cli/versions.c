@@ -37,8 +37,8 @@ typedef struct figures {
     int64_t available, tokens, requests, swa;
 } figures;
 
-static figures plan_figures(const kvplan_model *m,
-                            const kvplan_plan_options *o, kvplan_plan *p)
+static figures plan_figures(const kvplan_model *m, const kvplan_plan_options *o,
+                            kvplan_plan *p)
 {
     figures f = {.ok = false};
     kvplan_error err;
@@ -124,22 +124,21 @@ json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,
         const kvplan_rule_info *r = &c->rule[i];
         json_t *alone = figures_json(&c->alone[i]);
         if (alone != NULL && c->alone[i].ok && c->base.ok)
-            json_object_set_new(
-                alone, "tokens_change",
-                json_integer((json_int_t)(c->alone[i].tokens - c->base.tokens)));
+            json_object_set_new(alone, "tokens_change",
+                                json_integer((json_int_t)(c->alone[i].tokens -
+                                                          c->base.tokens)));
         json_array_append_new(
-            rules,
-            json_pack("{s:s, s:s, s:s, s:s, s:b, s:o*}", "rule", r->name,
-                      "in", (mine & r->bit) ? "plan" : "compared", "source",
-                      r->source, "summary", r->summary, "exact", r->exact,
-                      "switched_alone", alone));
+            rules, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o*}", "rule", r->name,
+                             "in", (mine & r->bit) ? "plan" : "compared",
+                             "source", r->source, "summary", r->summary,
+                             "exact", r->exact, "switched_alone", alone));
     }
-    json_t *o = json_pack(
-        "{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
-        kvplan_sglang_profile_name(cli->options.sglang_version), "compared",
-        kvplan_sglang_profile_name(cli->compare_version), "plan",
-        figures_json(&c->base), "compared_plan", figures_json(&c->other),
-        "rules", rules);
+    json_t *o =
+        json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
+                  kvplan_sglang_profile_name(cli->options.sglang_version),
+                  "compared", kvplan_sglang_profile_name(cli->compare_version),
+                  "plan", figures_json(&c->base), "compared_plan",
+                  figures_json(&c->other), "rules", rules);
     free(c);
     return o;
 }

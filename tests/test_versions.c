@@ -37,24 +37,33 @@ static void test_parse(void)
         const char *text;
         kvplan_sglang_profile want;
     } ok[] = {
-        {"seed", KVPLAN_SGLANG_SEED},   {"SEED", KVPLAN_SGLANG_SEED},
-        {"main", KVPLAN_SGLANG_MAIN},   {"latest", KVPLAN_SGLANG_MAIN},
-        {"0.5.17", KVPLAN_SGLANG_MAIN}, {"0.5.19", KVPLAN_SGLANG_MAIN},
-        {"0.5.16", KVPLAN_SGLANG_V0516}, {"0.5.15", KVPLAN_SGLANG_E4},
-        {"0.5.13", KVPLAN_SGLANG_E4},   {"0.5.12", KVPLAN_SGLANG_E3},
-        {"0.5.9", KVPLAN_SGLANG_E3},    {"v0.5.10.post1", KVPLAN_SGLANG_E3},
-        {"0.5.3", KVPLAN_SGLANG_E3},    {"0.5.2", KVPLAN_SGLANG_E2},
-        {"0.5.0rc0", KVPLAN_SGLANG_E2}, {"0.4.8", KVPLAN_SGLANG_E2},
+        {"seed", KVPLAN_SGLANG_SEED},
+        {"SEED", KVPLAN_SGLANG_SEED},
+        {"main", KVPLAN_SGLANG_MAIN},
+        {"latest", KVPLAN_SGLANG_MAIN},
+        {"0.5.17", KVPLAN_SGLANG_MAIN},
+        {"0.5.19", KVPLAN_SGLANG_MAIN},
+        {"0.5.16", KVPLAN_SGLANG_V0516},
+        {"0.5.15", KVPLAN_SGLANG_E4},
+        {"0.5.13", KVPLAN_SGLANG_E4},
+        {"0.5.12", KVPLAN_SGLANG_E3},
+        {"0.5.9", KVPLAN_SGLANG_E3},
+        {"v0.5.10.post1", KVPLAN_SGLANG_E3},
+        {"0.5.3", KVPLAN_SGLANG_E3},
+        {"0.5.2", KVPLAN_SGLANG_E2},
+        {"0.5.0rc0", KVPLAN_SGLANG_E2},
+        {"0.4.8", KVPLAN_SGLANG_E2},
         {"0.4.10.post2+cu128", KVPLAN_SGLANG_E2},
-        {"0.5.3-0.5.12", KVPLAN_SGLANG_E3}, {"e4", KVPLAN_SGLANG_E4},
+        {"0.5.3-0.5.12", KVPLAN_SGLANG_E3},
+        {"e4", KVPLAN_SGLANG_E4},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         kvplan_sglang_profile p = (kvplan_sglang_profile)99;
         CHECK_INT(kvplan_sglang_profile_parse(ok[i].text, &p, NULL), KVPLAN_OK);
         CHECK_INT(p, ok[i].want);
     }
-    const char *bad[] = {"0.4.7", "0.4.3.post4", "0.5.20", "0.6.0", "banana",
-                         "0.5", "", "1.0.0x"};
+    const char *bad[] = {"0.4.7",  "0.4.3.post4", "0.5.20", "0.6.0",
+                         "banana", "0.5",         "",       "1.0.0x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         kvplan_error err;
         kvplan_sglang_profile p;
@@ -249,7 +258,8 @@ static void test_swa_floor(void)
     free(plan_of("deepseek-v4-flash", &d, KVPLAN_OK, NULL));
     d.sglang_version = KVPLAN_SGLANG_MAIN;
     free(plan_of("deepseek-v4-flash", &d, KVPLAN_NOT_ENOUGH_MEMORY, &err));
-    CHECK(strstr(err.message, "256 tokens") && strstr(err.message, "128 + 256"));
+    CHECK(strstr(err.message, "256 tokens") &&
+          strstr(err.message, "128 + 256"));
     free(a);
 }
 
@@ -279,9 +289,11 @@ static void test_mamba_pad_slot(void)
 {
     kvplan_plan_options o = on_gpu("H200");
     o.server.tp_size = 4;
-    kvplan_plan *a = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    kvplan_plan *a =
+        plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
     o.sglang_rules_flip = KVPLAN_RULE_MAMBA_PAD_SLOT;
-    kvplan_plan *b = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    kvplan_plan *b =
+        plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
     int64_t na = a->stages[0].max_mamba_cache_size;
     int64_t nb = b->stages[0].max_mamba_cache_size;
     CHECK(na > 1);
@@ -412,9 +424,10 @@ static void test_fraction_tiers(void)
     h.server.tp_size = 8;
     p = plan_of("llama-3.1-70b", &h, KVPLAN_OK, NULL);
     CHECK_DOUBLE(p->budget.reserved_mib, 16384.0);
-    CHECK_DOUBLE(p->budget.mem_fraction_static,
-                 round((p->budget.gpu_mem_mib - 16384) /
-                       p->budget.gpu_mem_mib * 1000) / 1000);
+    CHECK_DOUBLE(
+        p->budget.mem_fraction_static,
+        round((p->budget.gpu_mem_mib - 16384) / p->budget.gpu_mem_mib * 1000) /
+            1000);
     free(p);
     h.server.dp_size = 8;
     h.server.enable_dp_attention = true;
@@ -484,9 +497,9 @@ static void test_log_version(void)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         /* a line that names no version is no reading: the parse says the
          * text is no sglang log */
-        CHECK_INT(kvplan_log_parse(lines[i].line, strlen(lines[i].line), r,
-                                   NULL),
-                  lines[i].want[0] ? KVPLAN_OK : KVPLAN_PARSE);
+        CHECK_INT(
+            kvplan_log_parse(lines[i].line, strlen(lines[i].line), r, NULL),
+            lines[i].want[0] ? KVPLAN_OK : KVPLAN_PARSE);
         CHECK_STR(r->sglang_version, lines[i].want);
     }
     const char *log = "sglang version: 0.5.9\n";

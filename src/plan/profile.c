@@ -64,15 +64,13 @@ static const kvplan_rule_info rules[] = {
      "--dcp-size > 1 turns the prefill cuda graphs off, and their reserve",
      true},
     {KVPLAN_RULE_DEEPEP_PREFILL, "deepep_prefill", "#31987 (3e0f7c3f3, 07-31)",
-     "DeepEP with the breakable prefill graph reserves 1024 MB more",
-     true},
+     "DeepEP with the breakable prefill graph reserves 1024 MB more", true},
     {KVPLAN_RULE_PREFILL_BS_UNCLAMPED, "prefill_bs_unclamped",
      "#30206 (7eb27372b, 08-03)",
      "the prefill graph batch sizes are no longer cut at --context-length",
      true},
     {KVPLAN_RULE_VLM_PD_DECODE, "vlm_pd_decode", "#34262 (fde9ad253, 08-11)",
-     "a PD decode server skips the vision tower's fraction factor",
-     true},
+     "a PD decode server skips the vision tower's fraction factor", true},
     {KVPLAN_RULE_FRACTION_TIERS, "fraction_tiers", "#7054 (0.4.8)",
      "the default fraction from a reserve per GPU tier: 2.8 + tp*pp/10 GiB "
      "(< 35 GiB), 9.5 + tp*pp/2 (< 90), 12 + tp*pp/2 (< 160), 32 GiB above; "
@@ -216,10 +214,14 @@ kvplan_status kvplan_sglang_profile_parse(const char *version,
         const char *word;
         kvplan_sglang_profile profile;
     } words[] = {
-        {"seed", KVPLAN_SGLANG_SEED},   {"6cc9352d", KVPLAN_SGLANG_SEED},
-        {"main", KVPLAN_SGLANG_MAIN},   {"latest", KVPLAN_SGLANG_MAIN},
-        {"e5", KVPLAN_SGLANG_MAIN},     {"e4", KVPLAN_SGLANG_E4},
-        {"e3", KVPLAN_SGLANG_E3},       {"e2", KVPLAN_SGLANG_E2},
+        {"seed", KVPLAN_SGLANG_SEED},
+        {"6cc9352d", KVPLAN_SGLANG_SEED},
+        {"main", KVPLAN_SGLANG_MAIN},
+        {"latest", KVPLAN_SGLANG_MAIN},
+        {"e5", KVPLAN_SGLANG_MAIN},
+        {"e4", KVPLAN_SGLANG_E4},
+        {"e3", KVPLAN_SGLANG_E3},
+        {"e2", KVPLAN_SGLANG_E2},
         {"0.4.8-0.5.2", KVPLAN_SGLANG_E2},
         {"0.5.3-0.5.12", KVPLAN_SGLANG_E3},
         {"0.5.13-0.5.15", KVPLAN_SGLANG_E4},
@@ -279,18 +281,16 @@ void kvplan__profile_ranks(kvplan_plan *out, const kvplan_plan_options *o)
     }
 }
 
-kvplan_status kvplan__profile_refuse(const kvplan_plan *out,
-                                     kvplan_error *err)
+kvplan_status kvplan__profile_refuse(const kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_stage_plan *sp = &out->stages[out->binding_stage];
     const kvplan_rank *r = &sp->rank;
     bool dsv4 = r->model.hf_config.is_deepseek_v4;
-    int64_t window = dsv4 ? (r->model.window_size.set
-                                 ? r->model.window_size.value
-                                 : 0)
-                          : (r->runner.sliding_window_size.set
-                                 ? r->runner.sliding_window_size.value
-                                 : 0);
+    int64_t window =
+        dsv4 ? (r->model.window_size.set ? r->model.window_size.value : 0)
+             : (r->runner.sliding_window_size.set
+                    ? r->runner.sliding_window_size.value
+                    : 0);
     bool floor = (out->rules & (dsv4 ? KVPLAN_RULE_DSV4_SWA_FLOOR
                                      : KVPLAN_RULE_SWA_FLOOR_ERROR)) != 0;
     if (floor && r->runner.is_hybrid_swa && window > 0 &&
@@ -307,8 +307,8 @@ kvplan_status kvplan__profile_refuse(const kvplan_plan *out,
     kvplan_opt_int d = r->server_args.max_speculative_num_draft_tokens;
     if (!d.set)
         d = r->server_args.speculative_num_draft_tokens;
-    int64_t pad = r->upstream.dsv4_draft_pad > 0 ? r->upstream.dsv4_draft_pad
-                                                 : 4;
+    int64_t pad =
+        r->upstream.dsv4_draft_pad > 0 ? r->upstream.dsv4_draft_pad : 4;
     KVPLAN__FAIL_IF(
         dsv4 && (out->rules & KVPLAN_RULE_DSV4_DRAFT_PAD) && d.set &&
             d.value > pad,
