@@ -1321,6 +1321,119 @@ KVPLAN_API kvplan_status kvplan_solve(const kvplan_model *model,
                                       kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Other engines: what vLLM and TensorRT-LLM would allocate (docs/engines.md) */
+/* ------------------------------------------------------------------------ */
+
+typedef enum kvplan_engine {
+    KVPLAN_ENGINE_SGLANG = 0, /* kvplan_plan_compute */
+    KVPLAN_ENGINE_VLLM = 1,   /* vLLM v1 (0.21+) */
+    KVPLAN_ENGINE_TRTLLM = 2  /* TensorRT-LLM's PyTorch flow */
+} kvplan_engine;
+
+/* "sglang", "vllm", "trtllm"; NULL out of range. */
+KVPLAN_API const char *kvplan_engine_name(kvplan_engine engine);
+
+/* One engine's flags, in its own names. Fill with
+ * kvplan_engine_options_init. The terms only a live profile measures
+ * (activation peak, non-torch memory, CUDA graphs) are estimated when
+ * absent, and reported as such. */
+typedef struct kvplan_engine_options {
+    uint32_t struct_size;
+    kvplan_engine engine; /* default vLLM */
+    bool gpu_set;
+    kvplan_gpu gpu;                            /* default H100-80GB */
+    int64_t tp_size;                           /* default 1 */
+    int64_t pp_size;                           /* default 1 */
+    kvplan_kv_cache_dtype_flag kv_cache_dtype; /* auto: the model dtype */
+    kvplan_opt_int max_model_len;              /* absent: the model's context */
+    /* vLLM */
+    kvplan_opt_double gpu_memory_utilization; /* (0, 1]; absent: 0.92 */
+    kvplan_opt_int kv_cache_memory_bytes;  /* --kv-cache-memory: the KV bytes */
+    kvplan_opt_int block_size;             /* absent: 16 (MLA 64) */
+    kvplan_opt_int max_num_seqs;           /* absent: 1024 (256 < 70 GiB) */
+    kvplan_opt_int max_num_batched_tokens; /* absent: 8192 (2048 < 70 GiB) */
+    bool enforce_eager;                    /* no CUDA graphs */
+    /* TensorRT-LLM's KvCacheConfig */
+    kvplan_opt_double free_gpu_memory_fraction; /* (0, 1]; absent: 0.9 */
+    kvplan_opt_int max_tokens;
+    kvplan_opt_int tokens_per_block; /* absent: 32 */
+    /* Measured terms (bytes per rank); absent: estimated. */
+    kvplan_opt_int weight_bytes; /* the whole model's (all ranks) */
+    kvplan_opt_int activation_bytes;
+    kvplan_opt_int non_torch_bytes;
+    kvplan_opt_int cuda_graph_bytes;
+} kvplan_engine_options;
+
+KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
+
+/* What one KV-cache group holds (vLLM) or one layer kind (TRT-LLM). */
+typedef enum kvplan_engine_spec {
+    KVPLAN_KV_SPEC_FULL = 1,
+    KVPLAN_KV_SPEC_MLA, /* MLA latent (and DSA's indexer) */
+    KVPLAN_KV_SPEC_SLIDING_WINDOW,
+    KVPLAN_KV_SPEC_MAMBA
+} kvplan_engine_spec;
+
+/* "full_attention", "mla", "sliding_window", "mamba"; "?" out of range. */
+KVPLAN_API const char *kvplan_engine_spec_name(kvplan_engine_spec spec);
+
+#define KVPLAN_MAX_ENGINE_GROUPS 16
+
+typedef struct kvplan_engine_group {
+    kvplan_engine_spec spec;
+    int64_t layers;          /* real layers in the group */
+    int64_t padding_layers;  /* vLLM's padding to the group size */
+    int64_t page_bytes;      /* one block of one layer, after unification */
+    int64_t real_page_bytes; /* before the padding of a smaller page */
+    int64_t block_size;      /* tokens per block */
+    int64_t window;          /* sliding window; 0 */
+    /* vLLM: one request of max_model_len's most bytes in one layer */
+    int64_t max_usage_bytes;
+} kvplan_engine_group;
+
+typedef struct kvplan_engine_plan {
+    uint32_t struct_size;
+    kvplan_engine engine;
+    int64_t max_model_len, max_num_seqs, max_num_batched_tokens;
+    int64_t block_size;     /* the attention layers', after unification */
+    int64_t group_size;     /* vLLM: layers per group (the largest) */
+    int64_t padding_layers; /* vLLM: all groups' */
+    size_t num_groups;
+    kvplan_engine_group groups[KVPLAN_MAX_ENGINE_GROUPS];
+    /* the budget, per rank, in bytes */
+    double total_bytes;     /* the GPU's memory */
+    double requested_bytes; /* vLLM: ceil(total * utilization) */
+    double weight_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
+    kvplan_source weight_source, activation_source, non_torch_source,
+        cuda_graph_source;
+    int64_t available_bytes; /* for the KV cache */
+    bool available_given;    /* --kv-cache-memory */
+    /* the answer */
+    int64_t num_gpu_blocks;
+    int64_t kv_cache_tokens; /* vLLM's "GPU KV cache size: N tokens";
+                                TRT-LLM's max_tokens */
+    double max_concurrency;  /* vLLM's "Maximum concurrency for L tokens
+                                per request: X" */
+    int64_t bytes_per_token; /* TRT-LLM's kv size per token (all layers);
+                                vLLM: the pool's bytes per token at full
+                                attention (informative) */
+} kvplan_engine_plan;
+
+/*
+ * What `options->engine` would allocate for `model` on one rank: vLLM's
+ * KV-cache spec per layer, its page unification and groups, the blocks
+ * its budget holds, and the figures its log prints; TensorRT-LLM's bytes
+ * per token, its share of free memory, its blocks and max_tokens.
+ * KVPLAN_UNSUPPORTED for a model kvplan does not size for that engine
+ * (DeepSeek V4's vLLM layout; mamba hybrids and DeepSeek V4 on
+ * TensorRT-LLM), KVPLAN_NOT_ENOUGH_MEMORY where the engine would refuse
+ * to start, with its message. Allocation-free.
+ */
+KVPLAN_API kvplan_status kvplan_engine_compute(
+    const kvplan_model *model, const kvplan_engine_options *options,
+    kvplan_engine_plan *out, kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* Reading an sglang start-up log (docs/log.md)                              */
 /* ------------------------------------------------------------------------ */
 
@@ -1518,7 +1631,8 @@ KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
  * calculator call):
  *
  *   {"command": "plan",            plan (the default), fit, solve, sweep,
- *                                  log, pools, models, gpus, flags, version
+ *                                  compare, log, pools, models, gpus, flags,
+ *                                  version
  *    "model": "llama-3.1-8b-instruct",  a catalog name, Hub id or path
  *    "config": {...},              or config.json itself (object or text)
  *    "flags": {"tp_size": 2, "gpu": "H100", "context_length": 32768},

@@ -48,6 +48,9 @@ int main(void)
         {"kvplan_log_rank", sizeof(kvplan_log_rank), 56},
         {"kvplan_log_cause", sizeof(kvplan_log_cause), 260},
         {"kvplan_log_result", sizeof(kvplan_log_result), 2320},
+        {"kvplan_engine_options", sizeof(kvplan_engine_options), 352},
+        {"kvplan_engine_group", sizeof(kvplan_engine_group), 64},
+        {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1200},
     };
     bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
     for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {
@@ -69,6 +72,10 @@ int main(void)
     kvplan_server_args_init(&a);
     CHECK_INT(a.struct_size, sizeof a);
     CHECK_INT(a.page_size, KVPLAN_PAGE_SIZE_AUTO);
+    kvplan_engine_options eo;
+    kvplan_engine_options_init(&eo);
+    CHECK_INT(eo.struct_size, sizeof eo);
+    CHECK_INT(eo.engine, KVPLAN_ENGINE_VLLM);
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
     CHECK_INT(o.struct_size, sizeof o);

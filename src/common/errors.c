@@ -111,6 +111,9 @@ size_t kvplan_struct_size(const char *name)
         KVPLAN_X_SIZE(kvplan_log_readings)
         KVPLAN_X_SIZE(kvplan_log_cause)
         KVPLAN_X_SIZE(kvplan_log_result)
+        KVPLAN_X_SIZE(kvplan_engine_options)
+        KVPLAN_X_SIZE(kvplan_engine_group)
+        KVPLAN_X_SIZE(kvplan_engine_plan)
         /* clang-format on */
     };
 #undef KVPLAN_X_SIZE

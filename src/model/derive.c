@@ -481,6 +481,9 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
     }
     m->config_window = sws.set ? sws : sw.set ? sw : ws;
     m->attention_chunk_size = chunk;
+    if (!hybrid && !m->info.is_deepseek_v4 && sw.set &&
+        (st = kvplan__derive_hf_swa_ids(m, &v, sw.value)) != KVPLAN_OK)
+        return st;
 
     bool mambaish;
     if ((st = kvplan__derive_mambaish(m, &v, &mambaish)) != KVPLAN_OK)

@@ -91,6 +91,43 @@ kvplan_status kvplan__derive_swa_ids(kvplan_model *m, const kvplan__view *v)
                              &m->full_ids);
 }
 
+/* The sliding layers as transformers' config classes name them, for the
+ * engines that honour them where sglang does not (vLLM; docs/engines.md):
+ * layer_types' "sliding_attention", else the class default, sliding
+ * where (i + 1) % pattern != 0 (Gemma2 2, Gemma3 6, Cohere2 4). Empty
+ * without a positive sliding_window. */
+kvplan_status kvplan__derive_hf_swa_ids(kvplan_model *m, const kvplan__view *v,
+                                        int64_t window)
+{
+    if (window <= 0)
+        return KVPLAN_OK;
+    const json_t *types = kvplan__tget(v, "layer_types");
+    if (json_is_array(types))
+        return kvplan__ids_where(
+            v, types, "layer_types", (size_t)m->info.num_hidden_layers,
+            kvplan__pick_string, "sliding_attention", &m->hf_swa_ids);
+    const char *mt = v->model_type ? v->model_type : "";
+    int64_t deflt = strcmp(mt, "gemma2") == 0       ? 2
+                    : strncmp(mt, "gemma3", 6) == 0 ? 6
+                    : strcmp(mt, "cohere2") == 0    ? 4
+                                                    : 0;
+    if (deflt == 0)
+        return KVPLAN_OK;
+    int64_t pattern = kvplan__tint_or(v, "sliding_window_pattern", deflt);
+    if (pattern <= 1)
+        return KVPLAN_OK;
+    int64_t n = m->info.num_hidden_layers;
+    kvplan_status st = kvplan__alloc_ids(&m->hf_swa_ids, (size_t)n, v->err);
+    if (st != KVPLAN_OK)
+        return st;
+    size_t k = 0;
+    for (int64_t i = 0; i < n; i++)
+        if ((i + 1) % pattern != 0)
+            m->hf_swa_ids.ids[k++] = i;
+    m->hf_swa_ids.count = k;
+    return KVPLAN_OK;
+}
+
 /* §1.10: the attention layers of a mamba / linear-attention hybrid; false
  * when the model is not one. */
 kvplan_status kvplan__derive_mambaish(kvplan_model *m, const kvplan__view *v,

@@ -26,10 +26,10 @@ void kvplan_model_free(kvplan_model *m)
     free(m->hf_id);
     free(m->arch);
     free(m->model_type);
-    id_list *lists[] = {&m->compress_ratios, &m->minimax_dense,
-                        &m->minimax_sparse,  &m->minimax_k_only,
-                        &m->full_ids,        &m->swa_ids,
-                        &m->mamba_full_ids,  &m->dsa_topk_ids};
+    id_list *lists[] = {
+        &m->compress_ratios, &m->minimax_dense, &m->minimax_sparse,
+        &m->minimax_k_only,  &m->full_ids,      &m->swa_ids,
+        &m->mamba_full_ids,  &m->dsa_topk_ids,  &m->hf_swa_ids};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         free_ids(lists[i]);
     free(m);

@@ -111,6 +111,9 @@ struct kvplan_model {
     /* hybrid SWA: global ids, ascending */
     id_list full_ids, swa_ids;
     bool hybrid_swa_compress;
+    /* sliding layers by transformers' config classes, for vLLM where
+     * sglang sizes every layer full (Gemma2/3, Cohere2, layer_types) */
+    id_list hf_swa_ids;
     /* the sliding window, by sglang's three rules (§1.9) */
     kvplan_opt_int class_window;         /* rule 1: the model class says */
     kvplan_opt_int config_window;        /* rule 2: sliding_window_size ... */
@@ -190,6 +193,8 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
 /* layers.c: hybrid SWA ids (§1.9), mamba/linear attention layers (§1.10),
  * MiniMax sparse layers (§2.3). */
 kvplan_status kvplan__derive_swa_ids(kvplan_model *m, const kvplan__view *v);
+kvplan_status kvplan__derive_hf_swa_ids(kvplan_model *m, const kvplan__view *v,
+                                        int64_t window);
 kvplan_status kvplan__derive_mambaish(kvplan_model *m, const kvplan__view *v,
                                       bool *is_mambaish);
 kvplan_status kvplan__derive_minimax(kvplan_model *m, const kvplan__view *v);

@@ -1,0 +1,289 @@
+/*
+ * engine.c: kvplan_engine_compute: the options, the model's KV layers as
+ * the engines see them (the census), and the budget terms only a live
+ * profile measures, estimated and labelled where the caller did not give
+ * them (docs/engines.md).
+ */
+#include "engine/engine.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *kvplan_engine_name(kvplan_engine e)
+{
+    switch (e) {
+    case KVPLAN_ENGINE_SGLANG:
+        return "sglang";
+    case KVPLAN_ENGINE_VLLM:
+        return "vllm";
+    case KVPLAN_ENGINE_TRTLLM:
+        return "trtllm";
+    }
+    return NULL;
+}
+
+const char *kvplan_engine_spec_name(kvplan_engine_spec s)
+{
+    switch (s) {
+    case KVPLAN_KV_SPEC_FULL:
+        return "full_attention";
+    case KVPLAN_KV_SPEC_MLA:
+        return "mla";
+    case KVPLAN_KV_SPEC_SLIDING_WINDOW:
+        return "sliding_window";
+    case KVPLAN_KV_SPEC_MAMBA:
+        return "mamba";
+    }
+    return "?";
+}
+
+void kvplan_engine_options_init(kvplan_engine_options *o)
+{
+    if (o == NULL)
+        return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = (uint32_t)sizeof *o;
+    o->engine = KVPLAN_ENGINE_VLLM;
+    o->tp_size = 1;
+    o->pp_size = 1;
+}
+
+static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(o->struct_size != sizeof *o, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL,
+                    "kvplan_engine_options: struct_size %u, expected %zu "
+                    "(fill it with kvplan_engine_options_init)",
+                    (unsigned)o->struct_size, sizeof *o);
+    KVPLAN__FAIL_IF(o->engine != KVPLAN_ENGINE_VLLM &&
+                        o->engine != KVPLAN_ENGINE_TRTLLM,
+                    err, KVPLAN_INVALID_ARGUMENT, "--engine",
+                    "--engine: expected vllm or trtllm here (sglang's plan "
+                    "is kvplan_plan_compute), got %d",
+                    (int)o->engine);
+    KVPLAN__TRY(kvplan__check_least(o->tp_size, 1, "--tp-size", err));
+    KVPLAN__TRY(kvplan__check_least(o->pp_size, 1, "--pp-size", err));
+    const struct {
+        kvplan_opt_int v;
+        int64_t least;
+        const char *flag;
+    } ints[] = {
+        {o->max_model_len, 1, "--max-model-len"},
+        {o->kv_cache_memory_bytes, 0, "--kv-cache-memory"},
+        {o->block_size, 1, "--block-size"},
+        {o->max_num_seqs, 1, "--max-num-seqs"},
+        {o->max_num_batched_tokens, 1, "--max-num-batched-tokens"},
+        {o->max_tokens, 1, "--max-tokens"},
+        {o->tokens_per_block, 1, "--tokens-per-block"},
+        {o->weight_bytes, 0, "--weight-bytes"},
+        {o->activation_bytes, 0, "--activation-memory"},
+        {o->non_torch_bytes, 0, "--non-torch-memory"},
+        {o->cuda_graph_bytes, 0, "--cuda-graph-memory"},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        KVPLAN__TRY(kvplan__check_opt_least(ints[i].v, ints[i].least,
+                                            ints[i].flag, err));
+    const struct {
+        kvplan_opt_double v;
+        const char *flag;
+    } fr[] = {{o->gpu_memory_utilization, "--gpu-memory-utilization"},
+              {o->free_gpu_memory_fraction, "--free-gpu-memory-fraction"}};
+    for (size_t i = 0; i < 2; i++)
+        KVPLAN__FAIL_IF(fr[i].v.set &&
+                            !(fr[i].v.value > 0 && fr[i].v.value <= 1),
+                        err, KVPLAN_INVALID_ARGUMENT, fr[i].flag,
+                        "%s: expected a fraction in (0, 1], got %g", fr[i].flag,
+                        fr[i].v.value);
+    KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP4_E2M1, err,
+                    KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
+                    "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",
+                    (int)o->kv_cache_dtype);
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__engine_census_of(const kvplan_model *m,
+                                       const kvplan_engine_options *o,
+                                       kvplan__engine_census *c,
+                                       kvplan_error *err)
+{
+    memset(c, 0, sizeof *c);
+    const char *engine = kvplan_engine_name(o->engine);
+    KVPLAN__FAIL_IF(m->info.is_deepseek_v4, err, KVPLAN_UNSUPPORTED, "--engine",
+                    "--engine %s: DeepSeek V4's compressed layout (%s) is not "
+                    "modelled by kvplan; plan it with sglang",
+                    engine,
+                    o->engine == KVPLAN_ENGINE_VLLM
+                        ? "vLLM's page-size buckets"
+                        : "TensorRT-LLM's V4 manager");
+    KVPLAN__FAIL_IF(o->kv_cache_dtype == KVPLAN_KV_FP4_E2M1, err,
+                    KVPLAN_UNSUPPORTED, "--kv-cache-dtype",
+                    "--engine %s: an fp4 KV cache (NVFP4 scales) is not "
+                    "modelled; use fp8 or bf16",
+                    engine);
+    kvplan_server_args a;
+    kvplan_server_args_init(&a);
+    a.tp_size = o->tp_size;
+    a.kv_cache_dtype = o->kv_cache_dtype;
+    a.gpu_compute_capability = o->gpu_set
+                                   ? o->gpu.compute_capability
+                                   : kvplan__gpu_default()->compute_capability;
+    kvplan_rank r;
+    KVPLAN__TRY(kvplan_model_rank(m, &a, 0, &r, &c->context_len, err));
+    /* vLLM's and TRT-LLM's "auto" is the model's dtype (sglang's DSA and
+     * ModelOpt defaults to fp8 are its own) */
+    kvplan_dtype kv = o->kv_cache_dtype == KVPLAN_KV_AUTO
+                          ? r.runner.dtype
+                          : r.runner.kv_cache_dtype;
+    c->kv_elem = kvplan_dtype_size(kv);
+    c->kv_fp8 =
+        kv == KVPLAN_DTYPE_FLOAT8_E4M3FN || kv == KVPLAN_DTYPE_FLOAT8_E5M2;
+    c->mla = r.runner.use_mla_backend;
+    c->dsa = r.model.hf_config.is_deepseek_dsa;
+    c->hybrid_swa = r.runner.is_hybrid_swa;
+    c->mambaish = r.runner.is_mambaish;
+    int64_t tp = o->tp_size;
+    c->kv_heads = kvplan__max(1, r.model.num_key_value_heads / tp);
+    c->head_dim = r.model.head_dim.set ? r.model.head_dim.value : 0;
+    c->v_head_dim = r.model.v_head_dim.set && r.model.v_head_dim.value
+                        ? r.model.v_head_dim.value
+                        : c->head_dim;
+    int64_t swa_heads = r.model.swa_num_key_value_heads.set
+                            ? r.model.swa_num_key_value_heads.value
+                            : r.model.num_key_value_heads;
+    c->swa_kv_heads = kvplan__max(1, swa_heads / tp);
+    c->swa_head_dim = r.model.swa_head_dim.set && r.model.swa_head_dim.value
+                          ? r.model.swa_head_dim.value
+                          : c->head_dim;
+    c->swa_v_head_dim =
+        r.model.swa_v_head_dim.set && r.model.swa_v_head_dim.value
+            ? r.model.swa_v_head_dim.value
+            : c->swa_head_dim;
+    if (c->mla) {
+        c->kv_lora_rank = r.model.kv_lora_rank.value;
+        c->rope_dim = r.model.qk_rope_head_dim.value;
+        c->mla_dim = c->kv_lora_rank + c->rope_dim;
+    }
+    if (c->dsa && r.model.hf_config.index_head_dim.set) {
+        int64_t ihd = r.model.hf_config.index_head_dim.value;
+        c->index_bytes = ihd + ihd / 128 * 4;
+    }
+    if (c->hybrid_swa) {
+        c->full_layers = (int64_t)r.model.full_attention_layer_ids.count;
+        c->swa_layers = (int64_t)r.model.swa_attention_layer_ids.count;
+        c->window = m->config_window.set ? m->config_window.value
+                    : r.runner.sliding_window_size.set
+                        ? r.runner.sliding_window_size.value
+                        : 0;
+    } else if (c->mambaish) {
+        c->full_layers =
+            (int64_t)r.runner.mambaish_full_attention_layer_ids.count;
+        c->mamba_layers = m->mamba.layers;
+        /* conv state in the model dtype, the temporal state in
+         * mamba_ssm_cache_dtype "auto": the model dtype too */
+        int64_t e = kvplan_dtype_size(r.runner.dtype);
+        bool ovf = false;
+        c->mamba_page = kvplan__add(
+            kvplan__mul(
+                kvplan__mul(m->mamba.conv_dim / tp, m->mamba.conv_width, &ovf),
+                e, &ovf),
+            kvplan__mul(kvplan__mul(kvplan__mul(m->mamba.temporal_heads / tp,
+                                                m->mamba.temporal_a, &ovf),
+                                    m->mamba.temporal_b, &ovf),
+                        e, &ovf),
+            &ovf);
+        KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "/linear_num_value_heads",
+                        "the mamba state's bytes exceed 64 bits");
+    } else if (m->hf_swa_ids.count > 0 && !c->mla) {
+        /* sglang sizes these full; vLLM builds their sliding specs */
+        c->swa_layers = (int64_t)m->hf_swa_ids.count;
+        c->full_layers = r.runner.num_effective_layers - c->swa_layers;
+        c->window = m->config_window.value;
+    } else {
+        c->full_layers = r.runner.num_effective_layers;
+    }
+    c->hidden = m->weights.hidden;
+    c->inter =
+        m->weights.experts > 0 ? m->weights.moe_inter * 8 : m->weights.inter;
+    c->vocab = m->weights.vocab;
+    return KVPLAN_OK;
+}
+
+void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
+                          const kvplan__engine_census *c, int64_t tokens,
+                          int64_t seqs, kvplan_engine_plan *p)
+{
+    const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
+    p->total_bytes = gpu->total_mib * 1048576.0;
+    double tp = (double)o->tp_size;
+    /* the weights of one rank: the estimate's share of the given total */
+    kvplan__weights_request rq = {
+        .shape = &m->weights,
+        .dtype_bytes = kvplan_dtype_size(m->info.dtype),
+        .tp = o->tp_size,
+        .attn_tp = o->tp_size,
+        .start_layer = 0,
+        .end_layer = m->weights.layers,
+        .first_stage = true,
+        .last_stage = true,
+    };
+    kvplan__weights_estimate_out e = {0};
+    kvplan__weights_estimate(&rq, &e);
+    double pp = (double)o->pp_size;
+    if (o->weight_bytes.set) {
+        double share =
+            e.model_bytes > 0 ? e.rank_exact_bytes / e.model_bytes : 1 / tp;
+        p->weight_bytes = (double)o->weight_bytes.value * share / pp;
+        p->weight_source = KVPLAN_SOURCE_GIVEN;
+    } else {
+        p->weight_bytes = e.rank_bytes / pp;
+        p->weight_source = KVPLAN_SOURCE_ESTIMATED;
+    }
+    /* the profile run's activation peak: the batch's hidden states and MLP
+     * intermediates (in the model dtype), and the sampler's fp32 logits
+     * and probabilities over the vocabulary */
+    double dt = kvplan_dtype_size(m->info.dtype);
+    double act = (double)tokens * dt * (6 * c->hidden + 2 * c->inter / tp) +
+                 (double)seqs * c->vocab * 4 * 2;
+    p->activation_bytes =
+        o->activation_bytes.set ? (double)o->activation_bytes.value : act;
+    p->activation_source =
+        o->activation_bytes.set ? KVPLAN_SOURCE_GIVEN : KVPLAN_SOURCE_ESTIMATED;
+    /* NCCL, cuBLAS workspaces, the custom all-reduce */
+    double gib = 1073741824.0;
+    p->non_torch_bytes = o->non_torch_bytes.set
+                             ? (double)o->non_torch_bytes.value
+                             : (o->tp_size * o->pp_size > 1 ? 1.0 : 0.25) * gib;
+    p->non_torch_source =
+        o->non_torch_bytes.set ? KVPLAN_SOURCE_GIVEN : KVPLAN_SOURCE_ESTIMATED;
+    /* captured graphs: about half a GiB per rank for a dense model, more
+     * with experts (vLLM logs of 0.21+ report 0.3 - 2 GiB) */
+    double cg = o->enforce_eager         ? 0
+                : m->weights.experts > 0 ? 1.0 * gib
+                                         : 0.5 * gib;
+    p->cuda_graph_bytes =
+        o->cuda_graph_bytes.set ? (double)o->cuda_graph_bytes.value : cg;
+    p->cuda_graph_source = o->cuda_graph_bytes.set || o->enforce_eager
+                               ? KVPLAN_SOURCE_GIVEN
+                               : KVPLAN_SOURCE_ESTIMATED;
+}
+
+kvplan_status kvplan_engine_compute(const kvplan_model *m,
+                                    const kvplan_engine_options *o,
+                                    kvplan_engine_plan *out, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(m == NULL || o == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_engine_compute needs a model, options and a plan "
+                    "to fill; got NULL");
+    KVPLAN__TRY(check(o, err));
+    memset(out, 0, sizeof *out);
+    out->struct_size = (uint32_t)sizeof *out;
+    out->engine = o->engine;
+    kvplan__engine_census c;
+    KVPLAN__TRY(kvplan__engine_census_of(m, o, &c, err));
+    if (o->engine == KVPLAN_ENGINE_VLLM)
+        KVPLAN__TRY(kvplan__vllm_plan(&c, o, m, out, err));
+    else
+        KVPLAN__TRY(kvplan__trtllm_plan(&c, o, m, out, err));
+    return kvplan__ok(err);
+}

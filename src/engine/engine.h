@@ -1,0 +1,79 @@
+/*
+ * engine.h: the engine room's internals; not installed.
+ *
+ * model + budget -> what vLLM or TensorRT-LLM would allocate for the same
+ * model and GPU (docs/engines.md): engine.c reads the model once into a
+ * census of its KV layers and estimates the terms only a live profile
+ * measures; vllm.c restates vLLM v1's KV-cache specs, page unification,
+ * groups and report; trtllm.c restates TensorRT-LLM's KvCacheCreator. The
+ * engine room is the sglang plan's sibling: it uses the model and the
+ * budget, never the plan or the core.
+ */
+#ifndef KVPLAN_ENGINE_H
+#define KVPLAN_ENGINE_H
+
+#include "budget/budget.h"
+#include "model/model.h"
+
+/* The KV layers of one rank, as the engines see them. */
+typedef struct kvplan__engine_census {
+    bool mla, dsa, hybrid_swa, mambaish;
+    int64_t kv_elem; /* the KV cache element's bytes */
+    bool kv_fp8;
+    int64_t full_layers, swa_layers, mamba_layers;
+    /* per rank: max(1, total // tp) */
+    int64_t kv_heads, head_dim, v_head_dim;
+    int64_t swa_kv_heads, swa_head_dim, swa_v_head_dim;
+    int64_t window;  /* the config's sliding window */
+    int64_t mla_dim; /* kv_lora_rank + qk_rope_head_dim */
+    int64_t kv_lora_rank, rope_dim;
+    int64_t index_bytes; /* DSA indexer per token and layer (fp8 + scales) */
+    int64_t mamba_page;  /* one mamba layer's state per request, bytes */
+    int64_t context_len; /* the model's */
+    double hidden, inter, vocab; /* for the activation estimate */
+} kvplan__engine_census;
+
+kvplan_status kvplan__engine_census_of(const kvplan_model *m,
+                                       const kvplan_engine_options *o,
+                                       kvplan__engine_census *c,
+                                       kvplan_error *err);
+
+/* The budget's terms only a live profile measures: the options' where
+ * given, else estimates (engine.c). `tokens` is the profile run's batch,
+ * `seqs` the sampler's. */
+void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
+                          const kvplan__engine_census *c, int64_t tokens,
+                          int64_t seqs, kvplan_engine_plan *p);
+
+/* ---- vllm.c ---------------------------------------------------------- */
+
+/* vLLM's per-layer page bytes (kv_cache_interface.py), for `block` tokens:
+ * attention K + V of `heads` heads; MLA's latent (fp8_ds_mla: 656 bytes a
+ * token); DeepSeek V4's 584 bytes per compressed token, aligned up. */
+int64_t kvplan__vllm_attention_page(int64_t block, int64_t heads,
+                                    int64_t head_dim, int64_t v_head_dim,
+                                    int64_t elem, bool *ovf);
+int64_t kvplan__vllm_mla_page(int64_t block, int64_t mla_dim, int64_t elem,
+                              bool fp8_ds_mla, bool *ovf);
+int64_t kvplan__vllm_dsv4_page(int64_t block, int64_t compress_ratio,
+                               int64_t alignment, bool *ovf);
+
+/* _get_kv_cache_groups_uniform_page_size: the group size for layer counts
+ * `counts` of `n` spec types (the least, or the most when it is below 1.5
+ * times the least), and the padding layers it adds. */
+int64_t kvplan__vllm_group_size(const int64_t *counts, size_t n,
+                                int64_t *padding);
+
+kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
+                                const kvplan_engine_options *o,
+                                const kvplan_model *m, kvplan_engine_plan *p,
+                                kvplan_error *err);
+
+/* ---- trtllm.c -------------------------------------------------------- */
+
+kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
+                                  const kvplan_engine_options *o,
+                                  const kvplan_model *m, kvplan_engine_plan *p,
+                                  kvplan_error *err);
+
+#endif /* KVPLAN_ENGINE_H */

@@ -1,0 +1,86 @@
+/*
+ * trtllm.c: what TensorRT-LLM's PyTorch flow allocates (docs/engines.md),
+ * restated from tensorrt_llm/_torch/pyexecutor/_util.py (KvCacheCreator):
+ * the KV bytes per token of every layer (K and V heads, or MLA's latent
+ * with kv_factor 1 and DSA's indexer), the dummy requests' peak, then
+ *
+ *   kv_max = (total - peak) * free_gpu_memory_fraction,
+ *
+ * capped by max_tokens, in blocks of tokens_per_block. Without
+ * max_attention_window every layer, sliding ones too, holds the whole
+ * sequence (VSWA is opt-in).
+ */
+#include "engine/engine.h"
+
+#include <math.h>
+
+kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
+                                  const kvplan_engine_options *o,
+                                  const kvplan_model *m, kvplan_engine_plan *p,
+                                  kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(c->mambaish, err, KVPLAN_UNSUPPORTED, "--engine",
+                    "--engine trtllm: the mamba state of a hybrid model "
+                    "(MambaHybridCacheManager) is not modelled by kvplan");
+    bool ovf = false;
+    int64_t layers = c->full_layers + c->swa_layers;
+    if (o->pp_size > 1)
+        layers = kvplan__ceil_div(layers, o->pp_size, &ovf);
+    int64_t per_layer;
+    if (c->mla) /* kv_factor 1: the latent and the rope key */
+        per_layer = kvplan__add(kvplan__mul(c->mla_dim, c->kv_elem, &ovf),
+                                c->index_bytes, &ovf);
+    else
+        per_layer = kvplan__vllm_attention_page(
+            1, c->kv_heads, c->head_dim, c->v_head_dim, c->kv_elem, &ovf);
+    int64_t per_token = kvplan__mul(per_layer, layers, &ovf);
+    KVPLAN__FAIL_IF(ovf || per_token <= 0, err, KVPLAN_OVERFLOW, "--model-path",
+                    "the KV bytes per token exceed 64 bits");
+    p->bytes_per_token = per_token;
+    int64_t tpb = o->tokens_per_block.set ? o->tokens_per_block.value : 32;
+    p->block_size = tpb;
+    p->max_model_len =
+        o->max_model_len.set ? o->max_model_len.value : c->context_len;
+    /* the dummy context requests of max_num_tokens (8192), a batch of
+     * max_batch_size (2048) in the sampler */
+    p->max_num_batched_tokens =
+        o->max_num_batched_tokens.set ? o->max_num_batched_tokens.value : 8192;
+    p->max_num_seqs = o->max_num_seqs.set ? o->max_num_seqs.value : 2048;
+    kvplan__engine_terms(m, o, c, p->max_num_batched_tokens, p->max_num_seqs,
+                         p);
+    /* the CUDA graphs are captured after the KV cache: they live in the
+     * (1 - fraction) left */
+    double peak = p->weight_bytes + p->activation_bytes + p->non_torch_bytes;
+    double f = o->free_gpu_memory_fraction.set
+                   ? o->free_gpu_memory_fraction.value
+                   : 0.9;
+    double kv = (p->total_bytes - peak) * f;
+    KVPLAN__FAIL_IF(!(kv > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, "--tp-size",
+                    "TensorRT-LLM has no memory for the KV cache: the weights "
+                    "and the profile's peak (%.2f GiB per rank) exceed the "
+                    "GPU's %.2f GiB",
+                    peak / 1073741824.0, p->total_bytes / 1073741824.0);
+    p->requested_bytes = kv;
+    int64_t tokens = (int64_t)(kv / (double)per_token);
+    if (o->max_tokens.set && o->max_tokens.value < tokens)
+        tokens = o->max_tokens.value;
+    p->num_gpu_blocks = tokens / tpb;
+    p->kv_cache_tokens = p->num_gpu_blocks * tpb;
+    p->available_bytes = kvplan__mul(p->kv_cache_tokens, per_token, &ovf);
+    p->max_concurrency = p->max_model_len > 0 ? (double)p->kv_cache_tokens /
+                                                    (double)p->max_model_len
+                                              : 0;
+    p->num_groups = 1;
+    p->group_size = layers;
+    p->groups[0] = (kvplan_engine_group){
+        c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
+        layers,
+        0,
+        kvplan__mul(per_layer, tpb, &ovf),
+        kvplan__mul(per_layer, tpb, &ovf),
+        tpb,
+        0,
+        kvplan__mul(kvplan__ceil_div(p->max_model_len, tpb, &ovf),
+                    kvplan__mul(per_layer, tpb, &ovf), &ovf)};
+    return KVPLAN_OK;
+}

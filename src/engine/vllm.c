@@ -1,0 +1,298 @@
+/*
+ * vllm.c: what vLLM v1 allocates (docs/engines.md), restated from
+ * vllm/v1/kv_cache_interface.py (page bytes and each spec's most bytes
+ * per request), vllm/v1/core/kv_cache_utils.py (page unification, the
+ * groups and their padding layers, num_blocks, the report) and
+ * vllm/model_executor/models/config.py (the attention block grown to the
+ * mamba page). The budget (gpu_worker.py): requested = ceil(total *
+ * gpu_memory_utilization), less the weights, the profile run's peak, the
+ * non-torch memory and the CUDA graphs; --kv-cache-memory replaces it.
+ */
+#include "engine/engine.h"
+
+#include <math.h>
+#include <string.h>
+
+int64_t kvplan__vllm_attention_page(int64_t block, int64_t heads,
+                                    int64_t head_dim, int64_t v_head_dim,
+                                    int64_t elem, bool *ovf)
+{
+    return kvplan__mul(kvplan__mul(kvplan__mul(block, heads, ovf),
+                                   kvplan__add(head_dim, v_head_dim, ovf), ovf),
+                       elem, ovf);
+}
+
+int64_t kvplan__vllm_mla_page(int64_t block, int64_t mla_dim, int64_t elem,
+                              bool fp8_ds_mla, bool *ovf)
+{
+    if (fp8_ds_mla) /* 512 fp8 + 4 fp32 scales + 64 bf16 rope */
+        return kvplan__mul(block, 656, ovf);
+    return kvplan__mul(kvplan__mul(block, mla_dim, ovf), elem, ovf);
+}
+
+int64_t kvplan__vllm_dsv4_page(int64_t block, int64_t compress_ratio,
+                               int64_t alignment, bool *ovf)
+{
+    /* 448 fp8 NoPE + 128 bf16 RoPE + 8 scale bytes per stored token */
+    int64_t page = kvplan__mul(block / compress_ratio, 584, ovf);
+    if (alignment > 0)
+        page =
+            kvplan__mul(kvplan__ceil_div(page, alignment, ovf), alignment, ovf);
+    return page;
+}
+
+int64_t kvplan__vllm_group_size(const int64_t *counts, size_t n,
+                                int64_t *padding)
+{
+    int64_t least = INT64_MAX, most = 0;
+    for (size_t i = 0; i < n; i++) {
+        least = counts[i] < least ? counts[i] : least;
+        most = counts[i] > most ? counts[i] : most;
+    }
+    /* the "1" of an n:1 pattern, or the most when the counts are close
+     * (gpt-oss + EAGLE: 12 sliding + 13 full -> 13 + 13, not 12 + 24) */
+    int64_t g = (double)most < (double)least * 1.5 ? most : least;
+    *padding = 0;
+    for (size_t i = 0; i < n; i++)
+        if (counts[i] % g != 0)
+            *padding += g - counts[i] % g;
+    return g;
+}
+
+/* One spec type of the model: its layers and one layer's page. */
+typedef struct spec {
+    kvplan_engine_spec kind;
+    int64_t layers, page, real_page, block, window;
+} spec;
+
+/* What one request of `len` tokens takes of one layer of spec `s`
+ * (max_memory_usage_bytes). */
+static int64_t usage(const spec *s, int64_t len, int64_t in_flight, bool *ovf)
+{
+    switch (s->kind) {
+    case KVPLAN_KV_SPEC_SLIDING_WINDOW: {
+        int64_t t = kvplan__min(s->window - 1 + in_flight, len);
+        return kvplan__mul(kvplan__ceil_div(t, s->block, ovf) + 1, s->page,
+                           ovf);
+    }
+    case KVPLAN_KV_SPEC_MAMBA: /* mamba_cache_mode "none", no spec blocks */
+        return s->page;
+    case KVPLAN_KV_SPEC_FULL:
+    case KVPLAN_KV_SPEC_MLA:
+        break;
+    }
+    return kvplan__mul(kvplan__ceil_div(len, s->block, ovf), s->page, ovf);
+}
+
+/* Every layer's most bytes for one request of `len` tokens (the check of
+ * check_enough_kv_cache_memory and estimate_max_model_len). */
+static int64_t needed(const spec *s, size_t n, int64_t len, int64_t in_flight,
+                      bool *ovf)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum = kvplan__add(
+            sum,
+            kvplan__mul(usage(&s[i], len, in_flight, ovf), s[i].layers, ovf),
+            ovf);
+    return sum;
+}
+
+kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
+                                const kvplan_engine_options *o,
+                                const kvplan_model *m, kvplan_engine_plan *p,
+                                kvplan_error *err)
+{
+    const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
+    bool big = gpu->total_mib >= 70 * 1024 && !strstr(gpu->name, "A100");
+    p->max_model_len =
+        o->max_model_len.set ? o->max_model_len.value : c->context_len;
+    p->max_num_seqs = o->max_num_seqs.set ? o->max_num_seqs.value
+                      : big               ? 1024
+                                          : 256;
+    p->max_num_batched_tokens = o->max_num_batched_tokens.set
+                                    ? o->max_num_batched_tokens.value
+                                : big ? 8192
+                                      : 2048;
+    int64_t len = p->max_model_len, mnbt = p->max_num_batched_tokens;
+    bool ovf = false;
+    /* the block: --block-size, else 16 (MLA's kernels: 64) */
+    int64_t block = o->block_size.set ? o->block_size.value : c->mla ? 64 : 16;
+    bool ds_mla = c->dsa && c->kv_fp8; /* DeepSeek V3.2's fp8_ds_mla */
+    int64_t attn_1 =
+        c->mla ? kvplan__vllm_mla_page(1, c->mla_dim, c->kv_elem, ds_mla, &ovf)
+               : kvplan__vllm_attention_page(1, c->kv_heads, c->head_dim,
+                                             c->v_head_dim, c->kv_elem, &ovf);
+    int64_t mamba_page = c->mamba_page;
+    if (c->mambaish && mamba_page > 0) {
+        /* HybridAttentionMambaModelConfig: the least block, a multiple of
+         * the kernel's alignment, whose page holds one mamba state */
+        int64_t align = c->mla ? 64 : 16;
+        if (gpu->compute_capability / 10 == 10 && !c->mla && c->head_dim == 256)
+            align = 32; /* flashinfer, head 256 on Blackwell */
+        int64_t need =
+            kvplan__mul(align,
+                        kvplan__ceil_div(
+                            mamba_page, kvplan__mul(align, attn_1, &ovf), &ovf),
+                        &ovf);
+        if (!o->block_size.set || o->block_size.value < need)
+            block = need;
+        if (mamba_page > kvplan__mul(block, attn_1, &ovf))
+            block = kvplan__ceil_div(mamba_page, attn_1, &ovf);
+    }
+    spec s[4];
+    size_t n = 0;
+    if (c->full_layers > 0)
+        s[n++] = (spec){c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
+                        c->full_layers,
+                        kvplan__mul(block, attn_1, &ovf),
+                        0,
+                        block,
+                        0};
+    if (c->dsa) /* the indexer's cache: one more MLA-type layer each */
+        s[n++] = (spec){KVPLAN_KV_SPEC_MLA,
+                        c->full_layers,
+                        kvplan__mul(block, c->index_bytes, &ovf),
+                        0,
+                        block,
+                        0};
+    if (c->swa_layers > 0)
+        s[n++] = (spec){
+            KVPLAN_KV_SPEC_SLIDING_WINDOW,
+            c->swa_layers,
+            kvplan__vllm_attention_page(block, c->swa_kv_heads, c->swa_head_dim,
+                                        c->swa_v_head_dim, c->kv_elem, &ovf),
+            0,
+            block,
+            c->window};
+    if (c->mamba_layers > 0) /* padded to the attention page */
+        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA,
+                        c->mamba_layers,
+                        kvplan__max(mamba_page, n > 0 ? s[0].page : mamba_page),
+                        mamba_page,
+                        block,
+                        0};
+    for (size_t i = 0; i < n; i++)
+        if (s[i].real_page == 0)
+            s[i].real_page = s[i].page;
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--block-size",
+                    "a KV page exceeds 64 bits");
+    KVPLAN__FAIL_IF(n == 0, err, KVPLAN_UNSUPPORTED, "--model-path",
+                    "this model has no KV-cache layer vLLM would size");
+    /* PP: the worker with the most layers binds (get_pp_indices) */
+    for (size_t i = 0; i < n && o->pp_size > 1; i++)
+        s[i].layers = kvplan__ceil_div(s[i].layers, o->pp_size, &ovf);
+
+    kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
+    p->requested_bytes =
+        ceil(p->total_bytes * (o->gpu_memory_utilization.set
+                                   ? o->gpu_memory_utilization.value
+                                   : 0.92));
+    if (o->kv_cache_memory_bytes.set) {
+        p->available_bytes = o->kv_cache_memory_bytes.value;
+        p->available_given = true;
+    } else {
+        double a = p->requested_bytes - p->weight_bytes - p->activation_bytes -
+                   p->non_torch_bytes - p->cuda_graph_bytes;
+        p->available_bytes = a > 0 ? (int64_t)a : 0;
+        KVPLAN__FAIL_IF(
+            !(a > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, "--gpu-memory-utilization",
+            "No available memory for the cache blocks. Try increasing "
+            "`gpu_memory_utilization` when initializing the engine (vLLM; "
+            "the weights take %.2f GiB of the %.2f GiB requested)",
+            p->weight_bytes / 1073741824.0, p->requested_bytes / 1073741824.0);
+    }
+    int64_t avail = p->available_bytes;
+    int64_t need = needed(s, n, len, mnbt, &ovf);
+    if (need > avail) {
+        /* estimate_max_model_len: the longest that fits, by bisection */
+        int64_t lo = 1, hi = len, best = 0;
+        while (lo <= hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (needed(s, n, mid, mnbt, &ovf) <= avail) {
+                best = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return kvplan__fail(
+            err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
+            "To serve at least one request with the model's max seq len "
+            "(%lld), (%.2f GiB KV cache is needed, which is larger than the "
+            "available KV cache memory (%.2f GiB). Based on the available "
+            "memory, the estimated maximum model length is %lld. Try "
+            "increasing `gpu_memory_utilization` or decreasing "
+            "`max_model_len` (vLLM)",
+            (long long)len, (double)need / 1073741824.0,
+            (double)avail / 1073741824.0, (long long)best);
+    }
+
+    bool one_type = n == 1 || (n == 2 && c->dsa); /* all full attention */
+    int64_t blocks, per_req;
+    if (one_type) {
+        /* one group: every layer the same spec, or one UniformType group
+         * (DSA: the MLA and the indexer layers, pages summed) */
+        int64_t layers = 0, page_sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            layers += s[i].layers;
+            page_sum = kvplan__add(
+                page_sum, kvplan__mul(s[i].page, s[i].layers, &ovf), &ovf);
+        }
+        blocks = avail / page_sum;
+        per_req = kvplan__ceil_div(len, block, &ovf);
+        p->group_size = layers;
+        p->num_groups = n;
+        for (size_t i = 0; i < n; i++)
+            p->groups[i] = (kvplan_engine_group){
+                s[i].kind,      s[i].layers, 0, s[i].page,
+                s[i].real_page, s[i].block,  0, usage(&s[i], len, mnbt, &ovf)};
+    } else {
+        /* unify_kv_cache_spec_page_size: smaller pages grow their block */
+        int64_t top = 0;
+        for (size_t i = 0; i < n; i++)
+            top = kvplan__max(top, s[i].page);
+        for (size_t i = 0; i < n; i++) {
+            if (s[i].page == top)
+                continue;
+            KVPLAN__FAIL_IF(top % s[i].page != 0, err, KVPLAN_UNSUPPORTED,
+                            "--block-size",
+                            "vLLM cannot unify this model's KV pages (%lld "
+                            "and %lld bytes): \"The page size of the layer "
+                            "is not divisible by the maximum page size\"",
+                            (long long)s[i].page, (long long)top);
+            s[i].block *= top / s[i].page;
+            s[i].page = top;
+        }
+        int64_t counts[4];
+        for (size_t i = 0; i < n; i++)
+            counts[i] = s[i].layers;
+        int64_t g = kvplan__vllm_group_size(counts, n, &p->padding_layers);
+        p->group_size = g;
+        blocks = avail / top / g;
+        int64_t sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t groups = kvplan__ceil_div(s[i].layers, g, &ovf);
+            int64_t u = usage(&s[i], len, mnbt, &ovf);
+            sum = kvplan__add(sum, kvplan__mul(u, groups, &ovf), &ovf);
+            int64_t pad = s[i].layers % g ? g - s[i].layers % g : 0;
+            if (p->num_groups < KVPLAN_MAX_ENGINE_GROUPS)
+                p->groups[p->num_groups++] = (kvplan_engine_group){
+                    s[i].kind,      s[i].layers, pad,         s[i].page,
+                    s[i].real_page, s[i].block,  s[i].window, u};
+        }
+        per_req = kvplan__ceil_div(sum, top, &ovf);
+    }
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
+                    "a request's KV bytes exceed 64 bits");
+    p->block_size = s[0].block;
+    p->num_gpu_blocks = blocks;
+    p->max_concurrency = (double)blocks / (double)per_req;
+    p->kv_cache_tokens = (int64_t)(p->max_concurrency * (double)len);
+    int64_t per_token = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i].kind == KVPLAN_KV_SPEC_FULL || s[i].kind == KVPLAN_KV_SPEC_MLA)
+            per_token += s[i].page / s[i].block * s[i].layers;
+    p->bytes_per_token = per_token;
+    return KVPLAN_OK;
+}

@@ -1,0 +1,340 @@
+/*
+ * test_engines.c: what vLLM and TensorRT-LLM would allocate
+ * (docs/engines.md), each figure derived here by hand from the engines'
+ * formulas: vLLM's page bytes (attention, MLA, fp8_ds_mla 656, DeepSeek
+ * V4 584), its group size and padding layers (gpt-oss 12 + 13 -> 13 +
+ * 13), the attention block grown to the mamba page, num_gpu_blocks, "GPU
+ * KV cache size" and "Maximum concurrency" for a dense, an MLA, a
+ * hybrid-SWA and a mamba-hybrid model; TensorRT-LLM's bytes per token and
+ * its share of free memory.
+ */
+#include "check.h"
+#include "engine/engine.h"
+#include "kvplan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GIB 1073741824LL
+
+static int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static kvplan_engine_plan plan(const char *model, kvplan_engine_options *o,
+                               kvplan_status want, kvplan_error *err)
+{
+    kvplan_model *m = NULL;
+    kvplan_error e;
+    if (err == NULL)
+        err = &e;
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    CHECK_INT(kvplan_model_load(model, &m, err), KVPLAN_OK);
+    kvplan_status st = kvplan_engine_compute(m, o, &p, err);
+    CHECK_INT(st, want);
+    if (st != want)
+        fprintf(stderr, "  %s: %s\n", model, err->message);
+    kvplan_model_free(m);
+    return p;
+}
+
+static kvplan_engine_options vllm_on(const char *gpu, int64_t tp)
+{
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
+    o.gpu_set = true;
+    o.tp_size = tp;
+    return o;
+}
+
+static void test_pages(void)
+{
+    bool ovf = false;
+    /* Llama-3.1-8B: 16 tokens x 8 heads x (128 + 128) x 2 bytes */
+    CHECK_INT(kvplan__vllm_attention_page(16, 8, 128, 128, 2, &ovf), 65536);
+    /* MLA: 64 x 576 x 2; fp8_ds_mla: 64 x 656 */
+    CHECK_INT(kvplan__vllm_mla_page(64, 576, 2, false, &ovf), 73728);
+    CHECK_INT(kvplan__vllm_mla_page(64, 576, 1, true, &ovf), 64 * 656);
+    /* DeepSeek V4: (256 / 4) x 584 = 37376; aligned to 576: 65 x 576 */
+    CHECK_INT(kvplan__vllm_dsv4_page(256, 4, 0, &ovf), 37376);
+    CHECK_INT(kvplan__vllm_dsv4_page(256, 4, 576, &ovf), 65 * 576);
+    /* c128: 2 x 584 = 1168, up to 3 x 576 */
+    CHECK_INT(kvplan__vllm_dsv4_page(256, 128, 576, &ovf), 3 * 576);
+    CHECK(!ovf);
+    kvplan__vllm_attention_page(INT64_MAX / 2, 8, 128, 128, 2, &ovf);
+    CHECK(ovf);
+}
+
+static void test_group_size(void)
+{
+    int64_t pad = -1;
+    /* gpt-oss-20b + EAGLE: 12 sliding + 13 full -> 13 + 13, one padding
+     * layer (not 12 + 24) */
+    CHECK_INT(kvplan__vllm_group_size((int64_t[]){12, 13}, 2, &pad), 13);
+    CHECK_INT(pad, 1);
+    /* Gemma-3's 5:1 (10 full, 50 sliding): groups of 10 */
+    CHECK_INT(kvplan__vllm_group_size((int64_t[]){10, 50}, 2, &pad), 10);
+    CHECK_INT(pad, 0);
+    /* 8 full + 9 sliding: 9 + 9 */
+    CHECK_INT(kvplan__vllm_group_size((int64_t[]){8, 9}, 2, &pad), 9);
+    CHECK_INT(pad, 1);
+    /* Qwen3-Next: 12 attention + 36 mamba */
+    CHECK_INT(kvplan__vllm_group_size((int64_t[]){12, 36}, 2, &pad), 12);
+    CHECK_INT(pad, 0);
+    /* 20 full + 30 sliding: 30 < 1.5 x 20 is false (30 == 30): 20, and
+     * 10 padding layers in the second 20 */
+    CHECK_INT(kvplan__vllm_group_size((int64_t[]){20, 30}, 2, &pad), 20);
+    CHECK_INT(pad, 10);
+}
+
+/* Dense: Llama-3.1-8B on H100, TP1, bf16, --kv-cache-memory 8 GiB. Page
+ * 65536, one group of 32 layers: 8 GiB // 65536 // 32 = 4096 blocks. A
+ * request of 131072 tokens needs 8192 of them, so vLLM refuses to start
+ * and names the longest that fits, 65536; at --max-model-len 32768 a
+ * request takes 2048 blocks: concurrency 2, 65536 tokens. */
+static void test_dense(void)
+{
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    kvplan_error err;
+    kvplan_engine_plan p =
+        plan("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK(strstr(err.message, "estimated maximum model length is 65536"));
+    o.max_model_len = (kvplan_opt_int){32768, true};
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.block_size, 16);
+    CHECK_INT(p.num_gpu_blocks, 8 * GIB / 65536 / 32);
+    CHECK_INT(p.num_gpu_blocks, 4096);
+    CHECK_DOUBLE(p.max_concurrency, 2.0);
+    CHECK_INT(p.kv_cache_tokens, 65536);
+    CHECK_INT(p.max_model_len, 32768);
+    CHECK_INT(p.num_groups, 1);
+    CHECK_INT(p.groups[0].page_bytes, 65536);
+    /* the budget with its live terms given: ceil(total x 0.9) less them */
+    kvplan_engine_options u = vllm_on("H100-80GB", 1);
+    u.gpu_memory_utilization = (kvplan_opt_double){0.9, true};
+    u.weight_bytes = (kvplan_opt_int){16060522496, true};
+    u.activation_bytes = (kvplan_opt_int){2 * GIB, true};
+    u.non_torch_bytes = (kvplan_opt_int){GIB / 4, true};
+    u.cuda_graph_bytes = (kvplan_opt_int){GIB / 2, true};
+    u.max_model_len = (kvplan_opt_int){32768, true};
+    p = plan("llama-3.1-8b-instruct", &u, KVPLAN_OK, NULL);
+    double total = 81559.0 * 1048576;
+    double avail =
+        ceil(total * 0.9) - 16060522496.0 - 2.0 * GIB - GIB / 4.0 - GIB / 2.0;
+    CHECK_INT(p.available_bytes, (int64_t)avail);
+    CHECK_INT(p.num_gpu_blocks, (int64_t)avail / 65536 / 32);
+    CHECK_DOUBLE(p.max_concurrency, (double)p.num_gpu_blocks / (32768 / 16));
+    CHECK_INT(p.kv_cache_tokens,
+              (int64_t)((double)p.num_gpu_blocks / 2048 * 32768));
+    CHECK_INT(p.weight_source, KVPLAN_SOURCE_GIVEN);
+    /* estimated terms are said so */
+    o.kv_cache_memory_bytes.set = false;
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.activation_source, KVPLAN_SOURCE_ESTIMATED);
+    CHECK_INT(p.weight_source, KVPLAN_SOURCE_ESTIMATED);
+    CHECK(p.available_bytes > 0 && p.available_bytes < 80 * GIB);
+    /* a request longer than the cache: vLLM's error, with the longest
+     * length that fits: 1 GiB // (32 x 16 pages) blocks x 16 tokens */
+    o.kv_cache_memory_bytes = (kvplan_opt_int){GIB, true};
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--max-model-len");
+    CHECK(strstr(err.message, "estimated maximum model length is 8192"));
+}
+
+/* MLA: DeepSeek-V2-Lite, TP1, bf16, 8 GiB: block 64, page 64 x 576 x 2 =
+ * 73728, 27 layers: 8 GiB // 73728 // 27 = 4315 blocks; 163840 tokens need
+ * 2560. DeepSeek-V3.2 fp8 at TP8, 64 GiB: fp8_ds_mla 656 and the fp8
+ * indexer 132 in one group, 64 x (656 + 132) x 61 per block. */
+static void test_mla(void)
+{
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    kvplan_engine_plan p = plan("deepseek-v2-lite", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.block_size, 64);
+    CHECK_INT(p.groups[0].page_bytes, 73728);
+    CHECK_INT(p.num_gpu_blocks, 8 * GIB / 73728 / 27);
+    CHECK_INT(p.num_gpu_blocks, 4315);
+    CHECK_DOUBLE(p.max_concurrency, 4315.0 / 2560);
+    CHECK_INT(p.kv_cache_tokens, (int64_t)(4315.0 / 2560 * 163840));
+    kvplan_engine_options d = vllm_on("B200", 8);
+    d.kv_cache_dtype = KVPLAN_KV_FP8_E4M3;
+    d.kv_cache_memory_bytes = (kvplan_opt_int){64 * GIB, true};
+    p = plan("deepseek-v3.2", &d, KVPLAN_OK, NULL);
+    int64_t block = 64 * (656 + 132) * 61;
+    CHECK_INT(p.num_gpu_blocks, 64 * GIB / block);
+    CHECK_INT(p.num_gpu_blocks, 22337);
+    CHECK_INT(p.groups[0].page_bytes, 64 * 656);
+    CHECK_INT(p.groups[1].page_bytes, 64 * 132);
+    CHECK_DOUBLE(p.max_concurrency, 22337.0 / (163840 / 64));
+    CHECK_INT(p.group_size, 122);
+}
+
+/* Hybrid SWA: gpt-oss-20b, TP1, bf16, 16 GiB: 12 full + 12 sliding (window
+ * 128), page 16 x 8 x (64 + 64) x 2 = 32768, groups of 12: 16 GiB //
+ * 32768 // 12 = 43690 blocks. A request of 131072: 8192 blocks in the
+ * full group, cdiv(min(127 + 8192, 131072), 16) + 1 = 521 in the sliding
+ * one. */
+static void test_hybrid_swa(void)
+{
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){16 * GIB, true};
+    kvplan_engine_plan p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.group_size, 12);
+    CHECK_INT(p.padding_layers, 0);
+    CHECK_INT(p.num_gpu_blocks, 16 * GIB / 32768 / 12);
+    CHECK_INT(p.num_gpu_blocks, 43690);
+    CHECK_INT(cdiv(127 + 8192, 16) + 1, 521);
+    CHECK_DOUBLE(p.max_concurrency, 43690.0 / (8192 + 521));
+    CHECK_INT(p.kv_cache_tokens, (int64_t)(43690.0 / 8713 * 131072));
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_SLIDING_WINDOW);
+    CHECK_INT(p.groups[1].window, 128);
+    CHECK_INT(p.groups[1].max_usage_bytes, 521 * 32768);
+    /* max_num_batched_tokens 2048: 135 + 1 = 136 sliding blocks */
+    o.max_num_batched_tokens = (kvplan_opt_int){2048, true};
+    p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(p.max_concurrency,
+                 43690.0 / (double)(8192 + cdiv(127 + 2048, 16) + 1));
+}
+
+/* Sliding layers sglang sizes full: Gemma-3-4B's config has no
+ * layer_types, so Gemma3TextConfig's pattern 6 holds: layers 5, 11, ...,
+ * 29 full (5), 29 sliding; groups of 5, one padding layer; page 16 x 4 x
+ * (256 + 256) x 2 = 65536. 8 GiB // 65536 // 5 = 26214 blocks; a request
+ * of 32768: 2048 blocks in the full group, and in each of the 6 sliding
+ * groups cdiv(1024 - 1 + 8192, 16) + 1 = 577. */
+static void test_hf_sliding(void)
+{
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){32768, true};
+    kvplan_engine_plan p = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 2);
+    CHECK_INT(p.groups[0].layers, 5);
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_SLIDING_WINDOW);
+    CHECK_INT(p.groups[1].layers, 29);
+    CHECK_INT(p.groups[1].window, 1024);
+    CHECK_INT(p.group_size, 5);
+    CHECK_INT(p.padding_layers, 1);
+    CHECK_INT(p.groups[0].page_bytes, 65536);
+    CHECK_INT(p.num_gpu_blocks, 26214);
+    CHECK_DOUBLE(p.max_concurrency, 26214.0 / (2048 + 6 * 577));
+    CHECK_INT(p.kv_cache_tokens, (int64_t)(26214.0 / (2048 + 6 * 577) * 32768));
+    /* Gemma-2-9B: every other layer, 21 + 21 */
+    p = plan("gemma-2-9b-it", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].layers, 21);
+    CHECK_INT(p.groups[1].layers, 21);
+    CHECK_INT(p.groups[1].window, 4096);
+    /* Qwen2.5's use_sliding_window false: one full group */
+    p = plan("qwen2.5-7b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 1);
+}
+
+/* Mamba hybrid: Qwen3-Next-80B at TP4 on H200, 32 GiB. A GDN layer's state
+ * per rank: conv (8192 / 4) x 3 x 2 + temporal (32 / 4) x 128 x 128 x 2 =
+ * 274432 bytes; attention per token 1 x (256 + 256) x 2 = 1024; the block
+ * 16 x cdiv(274432, 16 x 1024) = 272, page 278528, the mamba page padded
+ * to it. 12 attention + 36 mamba layers in groups of 12: 32 GiB // 278528
+ * // 12 = 10280 blocks; a request of 262144 takes cdiv(262144, 272) = 964
+ * blocks in the attention group and 1 in each of the 3 mamba groups. */
+static void test_mamba(void)
+{
+    kvplan_engine_options o = vllm_on("H200", 4);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
+    kvplan_engine_plan p =
+        plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    int64_t mamba = (8192 / 4) * 3 * 2 + (32 / 4) * 128 * 128 * 2;
+    CHECK_INT(mamba, 274432);
+    CHECK_INT(p.block_size, 16 * cdiv(mamba, 16 * 1024));
+    CHECK_INT(p.block_size, 272);
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_MAMBA);
+    CHECK_INT(p.groups[1].real_page_bytes, mamba);
+    CHECK_INT(p.groups[1].page_bytes, 272 * 1024);
+    CHECK_INT(p.group_size, 12);
+    CHECK_INT(p.num_gpu_blocks, 32 * GIB / (272 * 1024) / 12);
+    CHECK_INT(p.num_gpu_blocks, 10280);
+    CHECK_DOUBLE(p.max_concurrency, 10280.0 / (964 + 3));
+    CHECK_INT(p.kv_cache_tokens, (int64_t)(10280.0 / 967 * 262144));
+    /* a --block-size above the least is kept */
+    o.block_size = (kvplan_opt_int){544, true};
+    p = plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.block_size, 544);
+    CHECK_INT(p.groups[1].page_bytes, 544 * 1024);
+}
+
+/* TensorRT-LLM: Llama-3.1-8B on H100, bytes per token 32 x 8 x 256 x 2 =
+ * 131072; (total - peak) x 0.9, in blocks of 32. */
+static void test_trtllm(void)
+{
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.weight_bytes = (kvplan_opt_int){16060522496, true};
+    o.activation_bytes = (kvplan_opt_int){GIB, true};
+    o.non_torch_bytes = (kvplan_opt_int){GIB, true};
+    kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 131072);
+    double kv = (81559.0 * 1048576 - 16060522496.0 - 2.0 * GIB) * 0.9;
+    int64_t tokens = (int64_t)(kv / 131072);
+    CHECK_INT(p.num_gpu_blocks, tokens / 32);
+    CHECK_INT(p.kv_cache_tokens, tokens / 32 * 32);
+    o.max_tokens = (kvplan_opt_int){100000, true};
+    o.tokens_per_block = (kvplan_opt_int){64, true};
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.kv_cache_tokens, 100000 / 64 * 64);
+    /* MLA: kv_factor 1, (512 + 64) x 2 x 27 */
+    p = plan("deepseek-v2-lite", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 576 * 2 * 27);
+    /* sliding layers at the whole sequence: gpt-oss-20b 24 x 8 x 128 x 2 */
+    p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 24 * 8 * 128 * 2);
+    kvplan_error err;
+    plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--engine");
+}
+
+static void test_refusals(void)
+{
+    kvplan_engine_options o = vllm_on("B200", 8);
+    kvplan_error err;
+    plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--engine");
+    o = vllm_on("H100-80GB", 1);
+    o.gpu_memory_utilization = (kvplan_opt_double){1.5, true};
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--gpu-memory-utilization");
+    o = vllm_on("L4", 1); /* 70B weights on one L4: no cache at all */
+    plan("llama-3.1-70b", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--gpu-memory-utilization");
+    o.engine = KVPLAN_ENGINE_SGLANG;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_INT(kvplan_engine_compute(NULL, &o, NULL, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(kvplan_engine_name(KVPLAN_ENGINE_TRTLLM), "trtllm");
+    CHECK(kvplan_engine_name((kvplan_engine)9) == NULL);
+    CHECK_STR(kvplan_engine_spec_name(KVPLAN_KV_SPEC_MAMBA), "mamba");
+    /* the L4 defaults: 256 requests, 2048 tokens a step */
+    o = vllm_on("L4", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){8192, true};
+    kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.max_num_seqs, 256);
+    CHECK_INT(p.max_num_batched_tokens, 2048);
+}
+
+int main(void)
+{
+    test_pages();
+    test_group_size();
+    test_dense();
+    test_mla();
+    test_hybrid_swa();
+    test_hf_sliding();
+    test_mamba();
+    test_trtllm();
+    test_refusals();
+    return check_report();
+}
