@@ -113,6 +113,8 @@ int cli_run(int argc, char **argv)
         return cli_cmd_solve(argc, argv);
     if (strcmp(cmd, "sweep") == 0)
         return cli_cmd_sweep(argc, argv);
+    if (strcmp(cmd, "compare") == 0)
+        return cli_cmd_compare(argc, argv);
     if (strcmp(cmd, "--list-models") == 0 && argc == 2)
         return cli_cmd_list_models();
     if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)

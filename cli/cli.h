@@ -106,6 +106,7 @@ int cli_cmd_log(int argc, char **argv);
 int cli_cmd_fit(int argc, char **argv);
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
+int cli_cmd_compare(int argc, char **argv);
 int cli_cmd_list_gpus(void);
 int cli_cmd_list_models(void);
 

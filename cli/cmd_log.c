@@ -427,6 +427,7 @@ int cli_cmd_log(int argc, char **argv)
     }
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);
+    kvplan_engine_options_init(&cli->engine_options);
     if (kvplan_log_options(r, &cli->options, &err) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_BAD_INPUT, json);
         goto done;

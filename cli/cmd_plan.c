@@ -6,6 +6,7 @@
  */
 #include "calibration.h"
 #include "cli.h"
+#include "engines.h"
 #include "flags.h"
 #include "hub.h"
 #include "jsonout.h"
@@ -174,6 +175,8 @@ int cli_cmd_plan(int argc, char **argv)
                                                           : CLI_EXIT_INTERNAL;
     } else if ((st = cli_load(cli, &model, &draft, &err)) != KVPLAN_OK) {
         rc = fail(&err, cli_exit_for(err.code), json);
+    } else if (cli->engine != KVPLAN_ENGINE_SGLANG) {
+        rc = cli_engine_report(cli, model);
     } else if ((st = kvplan_plan_compute(model, &cli->options, plan, &err)) !=
                KVPLAN_OK) {
         rc = cli_plan_failed("kvplan", st, &err, json);

@@ -21,7 +21,9 @@ typedef enum kind {
     K_GPU,     /* --gpu NAME | auto */
     K_GPU_MEMORY,
     K_HISPARSE, /* --hisparse-config JSON */
-    K_VERSION   /* --sglang-version V: a kvplan_sglang_profile */
+    K_VERSION,  /* --sglang-version V: a kvplan_sglang_profile */
+    K_BYTES,    /* a kvplan_opt_int of bytes: 8589934592, 8GiB, 8G */
+    K_ENGINE    /* --engine sglang|vllm|trtllm */
 } kind;
 
 typedef struct flag {

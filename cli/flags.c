@@ -50,8 +50,7 @@ const flag cli_flags[] = {
      "pipeline parallel size; default 1", NULL, "pp_size",
      "--pipeline-parallel-size"},
     {"--dp-size", "--dp", K_INT, AT(options.server.dp_size), POSITIVE, "N",
-     "data parallel size; default 1", NULL, "dp_size",
-     "--data-parallel-size"},
+     "data parallel size; default 1", NULL, "dp_size", "--data-parallel-size"},
     {"--ep-size", "--ep", K_INT, AT(options.ep_size), POSITIVE, "N",
      "expert parallel size, divides --tp-size; default 1 (every rank still "
      "holds 1/tp of the experts)",
@@ -65,8 +64,8 @@ const flag cli_flags[] = {
      NULL, "dcp_size", NULL},
     {"--enable-dp-attention", NULL, K_TRUE,
      AT(options.server.enable_dp_attention), NOVAL, NULL,
-     "attention data parallel across the dp ranks", NULL,
-     "enable_dp_attention", NULL},
+     "attention data parallel across the dp ranks", NULL, "enable_dp_attention",
+     NULL},
     {"--page-size", NULL, K_INT, AT(options.server.page_size), POSITIVE, "N",
      "tokens per KV page; default sglang's for the GPU, model and backend",
      NULL, "page_size", NULL},
@@ -87,7 +86,8 @@ const flag cli_flags[] = {
      "the GPU memory fraction for weights and KV cache; default sglang's rule",
      NULL, "mem_fraction_static", NULL},
     {"--max-total-tokens", NULL, K_OPT_INT, AT(options.max_total_tokens),
-     POSITIVE, "N", "a cap on the KV cache's tokens", NULL, "max_total_tokens", NULL},
+     POSITIVE, "N", "a cap on the KV cache's tokens", NULL, "max_total_tokens",
+     NULL},
     {"--max-running-requests", NULL, K_OPT_INT,
      AT(options.server.max_running_requests), POSITIVE, "N",
      "running requests per DP worker; default from the tokens", NULL,
@@ -132,13 +132,15 @@ const flag cli_flags[] = {
      "speculative decoding (any case)", NULL, "speculative_algorithm", NULL},
     {"--speculative-num-steps", NULL, K_OPT_INT,
      AT(options.server.speculative_num_steps), POSITIVE, "N",
-     "draft steps; default sglang's for EAGLE", NULL, "speculative_num_steps", NULL},
+     "draft steps; default sglang's for EAGLE", NULL, "speculative_num_steps",
+     NULL},
     {"--speculative-eagle-topk", NULL, K_OPT_INT,
      AT(options.server.speculative_eagle_topk), POSITIVE, "N",
      "draft branches per step", NULL, "speculative_eagle_topk", NULL},
     {"--speculative-num-draft-tokens", NULL, K_OPT_INT,
      AT(options.server.speculative_num_draft_tokens), POSITIVE, "N",
-     "draft tokens verified per step", NULL, "speculative_num_draft_tokens", NULL},
+     "draft tokens verified per step", NULL, "speculative_num_draft_tokens",
+     NULL},
     {"--speculative-draft-model-path", NULL, K_TEXT, AT(draft_model_path),
      NOVAL, "MODEL", "the draft model (a path or a catalog name)", NULL,
      "speculative_draft_model_path", "--speculative-draft-model"},
@@ -166,8 +168,8 @@ const flag cli_flags[] = {
      "enable_dsa_cache_layer_split", NULL},
     {"--moe-a2a-backend", NULL, K_NAME, AT(options.moe_a2a_backend),
      WORDS(KVPLAN_WORDS_MOE_A2A_BACKEND), NULL,
-     "MoE all-to-all backend; deepep adds 2048 MiB to the rule's reserve",
-     NULL, "moe_a2a_backend", NULL},
+     "MoE all-to-all backend; deepep adds 2048 MiB to the rule's reserve", NULL,
+     "moe_a2a_backend", NULL},
     {"--max-mamba-cache-size", NULL, K_OPT_INT,
      AT(options.max_mamba_cache_size), POSITIVE, "N",
      "mamba state slots; default from --mamba-full-memory-ratio", NULL,
@@ -213,6 +215,60 @@ const flag cli_flags[] = {
      "also plan under sglang V, and show each rule that differs and what it "
      "changes",
      NULL, "compare_version", NULL},
+    {"--engine", NULL, K_ENGINE, AT(engine), NOVAL, "NAME",
+     "sglang (default), vllm or trtllm: what that engine would allocate for "
+     "the same model and GPU, with its own flags below (docs/engines.md)",
+     "other engines", "engine", NULL},
+    {"--gpu-memory-utilization", NULL, K_DOUBLE,
+     AT(engine_options.gpu_memory_utilization), 0, 0, 1, true, -1,
+     "a fraction in (0, 1]", "F",
+     "vLLM: the share of the GPU it may use; default 0.92", NULL,
+     "gpu_memory_utilization", NULL},
+    {"--kv-cache-memory", NULL, K_BYTES,
+     AT(engine_options.kv_cache_memory_bytes), NOVAL, "SIZE",
+     "vLLM: the KV cache's bytes (8GiB, 8589934592), instead of the "
+     "utilization's budget",
+     NULL, "kv_cache_memory", "--kv-cache-memory-bytes"},
+    {"--max-model-len", NULL, K_OPT_INT, AT(engine_options.max_model_len),
+     POSITIVE, "N", "vLLM, TRT-LLM: the longest request; default the model's",
+     NULL, "max_model_len", "--max-seq-len"},
+    {"--block-size", NULL, K_OPT_INT, AT(engine_options.block_size), POSITIVE,
+     "N", "vLLM: tokens per block; default 16 (MLA 64)", NULL, "block_size",
+     NULL},
+    {"--max-num-seqs", NULL, K_OPT_INT, AT(engine_options.max_num_seqs),
+     POSITIVE, "N",
+     "vLLM: requests at once; default 1024 (256 below 70 GiB or on A100); "
+     "TRT-LLM's max_batch_size, default 2048",
+     NULL, "max_num_seqs", "--max-batch-size"},
+    {"--max-num-batched-tokens", NULL, K_OPT_INT,
+     AT(engine_options.max_num_batched_tokens), POSITIVE, "N",
+     "vLLM: tokens per step; default 8192 (2048 below 70 GiB or on A100); "
+     "TRT-LLM's max_num_tokens, default 8192",
+     NULL, "max_num_batched_tokens", "--max-num-tokens"},
+    {"--enforce-eager", NULL, K_TRUE, AT(engine_options.enforce_eager), NOVAL,
+     NULL, "vLLM: no CUDA graphs", NULL, "enforce_eager", NULL},
+    {"--free-gpu-memory-fraction", NULL, K_DOUBLE,
+     AT(engine_options.free_gpu_memory_fraction), 0, 0, 1, true, -1,
+     "a fraction in (0, 1]", "F",
+     "TRT-LLM: the share of the free memory for the KV cache; default 0.9",
+     NULL, "free_gpu_memory_fraction", NULL},
+    {"--max-tokens", NULL, K_OPT_INT, AT(engine_options.max_tokens), POSITIVE,
+     "N", "TRT-LLM: the KV cache's most tokens", NULL, "max_tokens", NULL},
+    {"--tokens-per-block", NULL, K_OPT_INT, AT(engine_options.tokens_per_block),
+     POSITIVE, "N", "TRT-LLM: tokens per block; default 32", NULL,
+     "tokens_per_block", NULL},
+    {"--activation-memory", NULL, K_BYTES, AT(engine_options.activation_bytes),
+     NOVAL, "SIZE",
+     "vLLM, TRT-LLM: the profile run's peak, as a log measured it; default "
+     "an estimate",
+     NULL, "activation_memory", NULL},
+    {"--non-torch-memory", NULL, K_BYTES, AT(engine_options.non_torch_bytes),
+     NOVAL, "SIZE",
+     "vLLM, TRT-LLM: NCCL and cuBLAS memory; default an estimate", NULL,
+     "non_torch_memory", NULL},
+    {"--cuda-graph-memory", NULL, K_BYTES, AT(engine_options.cuda_graph_bytes),
+     NOVAL, "SIZE", "vLLM: the CUDA graphs' memory; default an estimate", NULL,
+     "cuda_graph_memory", NULL},
     {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
      "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL, NULL},
     {"--svg", NULL, K_TEXT, AT(svg_path), NOVAL, "FILE",
@@ -481,6 +537,30 @@ static kvplan_status store(cli_args *cli, const flag *f, const char *v,
         return KVPLAN_OK;
     case K_HISPARSE:
         return hisparse_flag(cli, v, err);
+    case K_ENGINE: {
+        static const char *const names[] = {"sglang", "vllm", "trtllm"};
+        for (int e = 0; e < 3; e++)
+            if (strcmp(v, names[e]) == 0 ||
+                (e == 2 && strcmp(v, "tensorrt-llm") == 0)) {
+                cli->engine = (kvplan_engine)e;
+                cli->engine_text = v;
+                return KVPLAN_OK;
+            }
+        return bad(err, f->name, "one of sglang, vllm, trtllm", v);
+    }
+    case K_BYTES: {
+        double mib;
+        char *end;
+        double b = strtod(v, &end);
+        if (end != v && *end == '\0' && b >= 0 && b < 9.2e18 && b == floor(b)) {
+            *(kvplan_opt_int *)field = (kvplan_opt_int){(int64_t)b, true};
+            return KVPLAN_OK; /* a bare number is bytes, as vLLM takes it */
+        }
+        CLI_TRY(cli_parse_size_mib(v, f->name, &mib, err));
+        *(kvplan_opt_int *)field =
+            (kvplan_opt_int){(int64_t)(mib * 1048576.0), true};
+        return KVPLAN_OK;
+    }
     case K_VERSION: {
         kvplan_sglang_profile p;
         CLI_TRY(kvplan_sglang_profile_parse(v, &p, err));
@@ -641,6 +721,7 @@ kvplan_status cli_parse(int argc, char **argv, int first, cli_args *cli,
 {
     memset(cli, 0, sizeof *cli);
     kvplan_plan_options_init(&cli->options);
+    kvplan_engine_options_init(&cli->engine_options);
     return cli_parse_over(argc, argv, first, cli, err);
 }
 

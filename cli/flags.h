@@ -40,6 +40,10 @@ typedef struct cli_args {
     const char *sglang_version;   /* --sglang-version as given */
     kvplan_sglang_profile compare_version; /* --compare-version */
     const char *compare_version_text;
+    /* --engine and the other engines' flags (docs/engines.md) */
+    kvplan_engine engine;
+    const char *engine_text;
+    kvplan_engine_options engine_options;
     bool gpu_auto;                /* --gpu auto: probe before planning */
     int gpu_count;                /* --gpu auto: how many NVML saw */
     bool gpu_memory_set;          /* --gpu-memory given */

@@ -176,6 +176,12 @@ static json_t *echo(const cli_args *cli, const flag *f)
     case K_GPU_MEMORY:
         return cli->gpu_memory_set ? json_real(cli->gpu_memory_mib)
                                    : json_null();
+    case K_ENGINE:
+        return cli->engine_text ? cli_json_text(cli->engine_text) : json_null();
+    case K_BYTES: {
+        const kvplan_opt_int *x = field;
+        return x->set ? json_integer(x->value) : json_null();
+    }
     case K_VERSION: {
         const char *t = f->offset == offsetof(cli_args, compare_version)
                             ? cli->compare_version_text

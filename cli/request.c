@@ -272,6 +272,10 @@ static const char *kind_name(kind k)
         return "object";
     case K_VERSION:
         return "version";
+    case K_ENGINE:
+        return "word";
+    case K_BYTES:
+        return "size";
     case K_TEXT:
         break;
     }
@@ -416,9 +420,9 @@ static void add_svg(answer *ans, const char *svg, size_t len)
     free(st);
 }
 
-static const char *const commands[] = {"plan", "fit",    "solve", "sweep",
-                                       "log",  "pools",  "models", "gpus",
-                                       "flags", "version"};
+static const char *const commands[] = {"plan",    "fit",   "solve",  "sweep",
+                                       "compare", "log",   "pools",  "models",
+                                       "gpus",    "flags", "version"};
 static const char *const members[] = {"command", "model",     "config",
                                       "flags",   "log",       "scenarios",
                                       "svg",     "env"};
@@ -450,9 +454,10 @@ static answer run(json_t *req)
         if (strcmp(cmd, commands[i]) == 0)
             which = i;
     if (cmd == NULL || which == sizeof commands / sizeof *commands)
-        return refuse(KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, "command",
-                      "command must be one of plan, fit, solve, sweep, log, "
-                      "pools, models, gpus, flags, version");
+        return refuse(
+            KVPLAN_INVALID_ARGUMENT, CLI_EXIT_USAGE, "command",
+            "command must be one of plan, fit, solve, sweep, compare, log, "
+            "pools, models, gpus, flags, version");
     if (strcmp(cmd, "models") == 0)
         return listing(list_models(), CLI_EXIT_OK);
     if (strcmp(cmd, "gpus") == 0)

@@ -29,7 +29,8 @@ from . import _native
 
 __version__ = "0.6.0"
 
-__all__ = ["plan", "fit", "solve", "sweep", "log", "pools", "models", "gpus",
+__all__ = ["plan", "fit", "solve", "sweep", "compare", "log", "pools",
+           "models", "gpus",
            "flags", "request", "plan_from_server_args", "library_version",
            "Plan", "Error", "DoesNotFit"]
 
@@ -111,6 +112,14 @@ def sweep(model: Optional[str] = None, *, config: Any = None,
     flags = {k: list(v) if isinstance(v, (tuple, set, range)) else v
              for k, v in flags.items()}
     return request(_req("sweep", model, config, flags))
+
+
+def compare(model: Optional[str] = None, *, config: Any = None,
+            **flags: Any) -> Dict[str, Any]:
+    """``kvplan compare``: the model under sglang, vLLM and TensorRT-LLM
+    side by side, and why they differ. ``plan(engine="vllm", ...)`` gives
+    one engine's whole plan (docs/engines.md)."""
+    return request(_req("compare", model, config, flags))
 
 
 def log(text_or_path: str, model: Optional[str] = None, **flags: Any

@@ -141,6 +141,18 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(rows, want)
         self.assertEqual(len(rows), 4)
 
+    def test_engines(self):
+        doc = kvplan.plan("llama-3.1-8b-instruct", engine="vllm",
+                          kv_cache_memory=8 << 30, max_model_len=32768)
+        self.assertEqual(doc["num_gpu_blocks"], 4096)
+        self.assertEqual(doc["log"][0], "GPU KV cache size: 65,536 tokens")
+        cmp = kvplan.compare("gpt-oss-20b", gpu="H100-80GB")
+        rc, want = command("compare", "--model-path", "gpt-oss-20b", "--gpu",
+                           "H100-80GB", "--json")
+        self.assertEqual(cmp, want)
+        self.assertEqual([e["engine"] for e in cmp["engines"]],
+                         ["sglang", "vllm", "trtllm"])
+
     def test_log(self):
         path = os.path.join(SOURCE, "tests", "logs", "14-kimi-k2-5.log")
         doc = kvplan.log(path)

@@ -1,0 +1,4 @@
+--engine
+vllm
+--model-path
+deepseek-v4-flash

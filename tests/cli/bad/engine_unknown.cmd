@@ -1,0 +1,2 @@
+--engine
+tgi

@@ -1,0 +1,4 @@
+--engine
+vllm
+--gpu-memory-utilization
+1.5

@@ -1,0 +1,7 @@
+--engine
+vllm
+--kv-cache-memory
+8GiB
+--max-model-len
+32768
+--json

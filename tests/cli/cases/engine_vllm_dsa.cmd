@@ -1,0 +1,12 @@
+--engine
+vllm
+--model-path
+deepseek-v3.2
+--tp-size
+8
+--gpu
+B200
+--kv-cache-dtype
+fp8_e4m3
+--kv-cache-memory
+64GiB

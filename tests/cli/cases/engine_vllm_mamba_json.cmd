@@ -1,0 +1,11 @@
+--engine
+vllm
+--model-path
+qwen3-next-80b-a3b-thinking
+--tp-size
+4
+--gpu
+H200
+--kv-cache-memory
+32GiB
+--json

@@ -1,0 +1,4 @@
+--engine
+vllm
+--kv-cache-memory
+8GiB

@@ -1,0 +1,7 @@
+--engine
+vllm
+--model-path
+gpt-oss-20b
+--kv-cache-memory
+16GiB
+--json
