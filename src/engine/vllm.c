@@ -165,13 +165,11 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
             0,
             block,
             c->window};
-    if (c->mamba_layers > 0) /* padded to the attention page */
-        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA,
-                        c->mamba_layers,
-                        kvplan__max(mamba_page, n > 0 ? s[0].page : mamba_page),
-                        mamba_page,
-                        block,
-                        0};
+    if (c->mamba_layers > 0) { /* padded to the attention page */
+        int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
+        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA, c->mamba_layers, padded,
+                        mamba_page,           block,           0};
+    }
     for (size_t i = 0; i < n; i++)
         if (s[i].real_page == 0)
             s[i].real_page = s[i].page;
