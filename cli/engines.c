@@ -69,7 +69,7 @@ static json_t *term_json(double bytes, kvplan_source src)
 }
 
 /* The plan's notes: which terms are estimates, and how to set them. */
-static size_t notes(const kvplan_engine_plan *p, char out[2][320])
+static size_t notes(const kvplan_engine_plan *p, char out[3][320])
 {
     size_t n = 0;
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
@@ -85,6 +85,11 @@ static size_t notes(const kvplan_engine_plan *p, char out[2][320])
                  vllm ? ", --cuda-graph-memory" : "",
                  vllm ? ", or give the cache's bytes with --kv-cache-memory"
                       : "");
+    if (p->reserved_source == KVPLAN_SOURCE_ESTIMATED && !p->available_given)
+        snprintf(out[n++], sizeof out[0],
+                 "the engine reads CUDA's total, memory.total less the "
+                 "driver's reserve (estimated here; --gpu auto reads it "
+                 "through NVML)");
     if (p->padding_layers > 0)
         snprintf(out[n++], sizeof out[0],
                  "vLLM pads the smaller spec to groups of %lld layers: %lld "
@@ -119,7 +124,9 @@ json_t *cli_engine_json(const cli_args *cli, const kvplan_model *model,
              grouped(p->max_model_len, len, sizeof len), p->max_concurrency);
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
     json_t *budget = json_pack(
-        "{s:f, s:f, s:o, s:o, s:o, s:o, s:I, s:b}", "total_gib",
+        "{s:f, s:o, s:f, s:f, s:o, s:o, s:o, s:o, s:I, s:b}",
+        "memory_total_gib", p->memory_total_bytes / GIB, "driver_reserve",
+        term_json(p->reserved_bytes, p->reserved_source), "total_gib",
         p->total_bytes / GIB, vllm ? "requested_gib" : "kv_budget_gib",
         p->requested_bytes / GIB, "weights",
         term_json(p->weight_bytes, p->weight_source), "activation",
@@ -128,7 +135,7 @@ json_t *cli_engine_json(const cli_args *cli, const kvplan_model *model,
         term_json(p->cuda_graph_bytes, p->cuda_graph_source), "available_bytes",
         (json_int_t)p->available_bytes, "available_given", p->available_given);
     const kvplan_model_info *info = kvplan_model_get_info(model);
-    char text[2][320];
+    char text[3][320];
     size_t nnotes = notes(p, text);
     json_t *nt = json_array();
     for (size_t i = 0; nt != NULL && i < nnotes; i++)
@@ -178,7 +185,12 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)cli->options.server.tp_size,
             (long long)cli->options.server.pp_size);
     fprintf(out, "\none GPU's memory%*sGiB\n", 33, "");
-    fprintf(out, "  %-40s %8.2f\n", "total", p->total_bytes / GIB);
+    fprintf(out, "  %-40s %8.2f\n", "memory.total (nvidia-smi)",
+            p->memory_total_bytes / GIB);
+    term_text(out, "the driver's reserve", p->reserved_bytes,
+              p->reserved_source);
+    fprintf(out, "  %-40s %8.2f\n", "total (CUDA's, as the engine reads it)",
+            p->total_bytes / GIB);
     if (vllm)
         fprintf(out, "  %-40s %8.2f\n", "requested (gpu_memory_utilization)",
                 p->requested_bytes / GIB);
@@ -235,7 +247,7 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  %-26s %.2f requests of %lld tokens\n", "concurrency",
                 p->max_concurrency, (long long)p->max_model_len);
     }
-    char text[2][320];
+    char text[3][320];
     size_t nnotes = notes(p, text);
     if (nnotes > 0)
         fprintf(out, "\nnotes:\n");

@@ -748,6 +748,12 @@ typedef struct kvplan_gpu {
     int compute_capability;
     bool is_hip;            /* AMD Instinct */
     char arch[16];          /* "sm90", "sm100", "gfx942", "gfx950" */
+    /* The driver's reserve, outside CUDA's view: CUDA's total
+     * (torch.cuda.mem_get_info, vLLM's and TensorRT-LLM's total) is
+     * total_mib - reserved_mib. NVML's on a probed GPU, measured for a
+     * preset where kvplan knows it; 0 where unknown. sglang's rule reads
+     * total_mib. */
+    double reserved_mib;
 } kvplan_gpu;
 
 /* The preset a plan assumes when no GPU is named (sglang's reference
@@ -762,8 +768,10 @@ KVPLAN_API bool kvplan_gpu_preset_at(size_t index, kvplan_gpu *out);
 KVPLAN_API bool kvplan_gpu_preset(const char *name, kvplan_gpu *out);
 /*
  * The local GPUs through NVML, loaded at run time (no CUDA at build time):
- * the smallest total memory over all GPUs, as sglang takes it, and their
- * count. KVPLAN_UNSUPPORTED with a message when there is no driver.
+ * the smallest total memory over all GPUs, as sglang takes it, its
+ * driver's reserve (nvmlDeviceGetMemoryInfo_v2; 0 where the driver lacks
+ * it), and their count. KVPLAN_UNSUPPORTED with a message when there is
+ * no driver.
  */
 KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
                                           kvplan_error *err);
@@ -1401,7 +1409,11 @@ typedef struct kvplan_engine_plan {
     size_t num_groups;
     kvplan_engine_group groups[KVPLAN_MAX_ENGINE_GROUPS];
     /* the budget, per rank, in bytes */
-    double total_bytes;     /* the GPU's memory */
+    double memory_total_bytes; /* memory.total, as nvidia-smi reports it */
+    double reserved_bytes;     /* the driver's reserve CUDA does not see */
+    kvplan_source reserved_source;
+    double total_bytes;     /* CUDA's total: memory.total less the reserve
+                               (vLLM's total_gpu_memory) */
     double requested_bytes; /* vLLM: ceil(total * utilization) */
     double weight_bytes, activation_bytes, non_torch_bytes, cuda_graph_bytes;
     kvplan_source weight_source, activation_source, non_torch_source,

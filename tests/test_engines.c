@@ -123,7 +123,9 @@ static void test_dense(void)
     u.cuda_graph_bytes = (kvplan_opt_int){GIB / 2, true};
     u.max_model_len = (kvplan_opt_int){32768, true};
     p = plan("llama-3.1-8b-instruct", &u, KVPLAN_OK, NULL);
-    double total = 81559.0 * 1048576;
+    /* CUDA's total: memory.total less the driver's reserve, 512 MiB
+     * estimated on an H100 preset */
+    double total = (81559.0 - 512) * 1048576;
     double avail =
         ceil(total * 0.9) - 16060522496.0 - 2.0 * GIB - GIB / 4.0 - GIB / 2.0;
     CHECK_INT(p.available_bytes, (int64_t)avail);
@@ -132,6 +134,18 @@ static void test_dense(void)
     CHECK_INT(p.kv_cache_tokens,
               (int64_t)((double)p.num_gpu_blocks / 2048 * 32768));
     CHECK_INT(p.weight_source, KVPLAN_SOURCE_GIVEN);
+    CHECK_INT(p.reserved_source, KVPLAN_SOURCE_ESTIMATED);
+    CHECK_DOUBLE(p.memory_total_bytes, 81559.0 * 1048576);
+    /* the H200's reserve, as NVML measured it: 644939776 bytes, CUDA's
+     * total 150109880320 (torch.cuda.mem_get_info on driver 580) */
+    kvplan_engine_options h = vllm_on("H200", 1);
+    h.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    h.max_model_len = (kvplan_opt_int){32768, true};
+    p = plan("llama-3.1-8b-instruct", &h, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(p.reserved_bytes, 644939776.0);
+    CHECK_DOUBLE(p.total_bytes, 150109880320.0);
+    CHECK_INT(p.reserved_source, KVPLAN_SOURCE_MEASURED);
+    CHECK_DOUBLE(p.requested_bytes, ceil(150109880320.0 * 0.92));
     /* estimated terms are said so */
     o.kv_cache_memory_bytes.set = false;
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
@@ -277,7 +291,7 @@ static void test_trtllm(void)
     o.non_torch_bytes = (kvplan_opt_int){GIB, true};
     kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.bytes_per_token, 131072);
-    double kv = (81559.0 * 1048576 - 16060522496.0 - 2.0 * GIB) * 0.9;
+    double kv = ((81559.0 - 512) * 1048576 - 16060522496.0 - 2.0 * GIB) * 0.9;
     int64_t tokens = (int64_t)(kv / 131072);
     CHECK_INT(p.num_gpu_blocks, tokens / 32);
     CHECK_INT(p.kv_cache_tokens, tokens / 32 * 32);

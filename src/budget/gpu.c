@@ -15,7 +15,10 @@ typedef enum link { LINK_NVLINK, LINK_PCIE, LINK_XGMI } link;
 /* memory.total in MiB as nvidia-smi (rocm-smi for AMD) reports it. H100
  * and H200 are docs/sglang-rules.md §4.1's figures; the others are the
  * totals these boards report, rounded as the tools print them. AMD boards
- * have no CUDA compute capability: 0. Then the board's interconnect, and
+ * have no CUDA compute capability: 0. The driver's reserve where it was
+ * measured (H200: NVML's reserved, 644939776 bytes on driver 580, which
+ * torch.cuda.mem_get_info's total leaves out). Then the board's
+ * interconnect, and
  * its single-rank context overhead where one was measured (0: the
  * vendor's) with what it rests on. */
 static const struct preset {
@@ -24,25 +27,25 @@ static const struct preset {
     double context_gib;
     const char *basis;
 } presets[] = {
-    {{"H100-80GB", 81559, 90, false, "sm90"}, LINK_NVLINK, 0.95,
+    {{"H100-80GB", 81559, 90, false, "sm90", 0}, LINK_NVLINK, 0.95,
      "measured: H100 at TP1, 1.06 GiB (tests/logs 01, 05) and 0.84 GiB "
      "(07, 09); their mean"},
-    {{"H100-NVL", 95830, 90, false, "sm90"}, LINK_NVLINK, 0, NULL},
-    {{"H200", 143771, 90, false, "sm90"}, LINK_NVLINK, 0, NULL},
-    {{"H20", 97871, 90, false, "sm90"}, LINK_NVLINK, 0, NULL},
-    {{"B200", 183359, 100, false, "sm100"}, LINK_NVLINK, 0, NULL},
-    {{"GB200", 189471, 100, false, "sm100"}, LINK_NVLINK, 0, NULL},
-    {{"A100-80GB", 81920, 80, false, "sm80"}, LINK_NVLINK, 0, NULL},
-    {{"A100-40GB", 40960, 80, false, "sm80"}, LINK_NVLINK, 0, NULL},
-    {{"L40S", 46068, 89, false, "sm89"}, LINK_PCIE, 0, NULL},
-    {{"L4", 23034, 89, false, "sm89"}, LINK_PCIE, 0.73,
+    {{"H100-NVL", 95830, 90, false, "sm90", 0}, LINK_NVLINK, 0, NULL},
+    {{"H200", 143771, 90, false, "sm90", 615.0625}, LINK_NVLINK, 0, NULL},
+    {{"H20", 97871, 90, false, "sm90", 0}, LINK_NVLINK, 0, NULL},
+    {{"B200", 183359, 100, false, "sm100", 0}, LINK_NVLINK, 0, NULL},
+    {{"GB200", 189471, 100, false, "sm100", 0}, LINK_NVLINK, 0, NULL},
+    {{"A100-80GB", 81920, 80, false, "sm80", 0}, LINK_NVLINK, 0, NULL},
+    {{"A100-40GB", 40960, 80, false, "sm80", 0}, LINK_NVLINK, 0, NULL},
+    {{"L40S", 46068, 89, false, "sm89", 0}, LINK_PCIE, 0, NULL},
+    {{"L4", 23034, 89, false, "sm89", 0}, LINK_PCIE, 0.73,
      "measured: 4x L4 at TP4 less PCIe's per-rank share (tests/logs/18)"},
-    {{"A10G", 23028, 86, false, "sm86"}, LINK_PCIE, 0, NULL},
-    {{"RTX-4090", 24564, 89, false, "sm89"}, LINK_PCIE, 0, NULL},
-    {{"RTX-5090", 32607, 120, false, "sm120"}, LINK_PCIE, 0, NULL},
-    {{"MI300X", 196592, 0, true, "gfx942"}, LINK_XGMI, 0, NULL},
-    {{"MI325X", 262128, 0, true, "gfx942"}, LINK_XGMI, 0, NULL},
-    {{"MI355X", 294896, 0, true, "gfx950"}, LINK_XGMI, 0.80,
+    {{"A10G", 23028, 86, false, "sm86", 0}, LINK_PCIE, 0, NULL},
+    {{"RTX-4090", 24564, 89, false, "sm89", 0}, LINK_PCIE, 0, NULL},
+    {{"RTX-5090", 32607, 120, false, "sm120", 0}, LINK_PCIE, 0, NULL},
+    {{"MI300X", 196592, 0, true, "gfx942", 0}, LINK_XGMI, 0, NULL},
+    {{"MI325X", 262128, 0, true, "gfx942", 0}, LINK_XGMI, 0, NULL},
+    {{"MI355X", 294896, 0, true, "gfx950", 0}, LINK_XGMI, 0.80,
      "measured: MI355X at TP1 (docs/budget.md)"},
 };
 

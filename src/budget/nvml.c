@@ -14,6 +14,12 @@ typedef struct nvml_memory {
     unsigned long long total, free, used;
 } nvml_memory;
 
+/* nvmlMemory_v2_t: the driver's reserve apart (drivers of 2021 on) */
+typedef struct nvml_memory_v2 {
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+} nvml_memory_v2;
+
 kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
 {
     if (out == NULL || count == NULL)
@@ -34,6 +40,7 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
     typedef int (*count_fn)(unsigned int *);
     typedef int (*handle_fn)(unsigned int, void **);
     typedef int (*mem_fn)(void *, nvml_memory *);
+    typedef int (*mem2_fn)(void *, nvml_memory_v2 *);
     typedef int (*cc_fn)(void *, int *, int *);
     typedef int (*name_fn)(void *, char *, unsigned int);
     /* POSIX allows the cast from dlsym's object pointer */
@@ -44,6 +51,9 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
     handle_fn get_handle =
         (handle_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
     mem_fn get_mem = (mem_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetMemoryInfo");
+    /* optional: without it the reserve is unknown (0) */
+    mem2_fn get_mem2 =
+        (mem2_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetMemoryInfo_v2");
     cc_fn get_cc =
         (cc_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetCudaComputeCapability");
     name_fn get_name = (name_fn)(uintptr_t)dlsym(lib, "nvmlDeviceGetName");
@@ -81,12 +91,19 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
                 major = minor = 0;
             get_name(dev, name, sizeof name);
             double mib = (double)(mem.total >> 20);
+            nvml_memory_v2 m2 = {(unsigned int)sizeof m2 | 2u << 24, 0, 0, 0,
+                                 0};
+            double reserved = 0;
+            if (get_mem2 != NULL && get_mem2(dev, &m2) == 0 &&
+                m2.total == mem.total && m2.reserved < m2.total)
+                reserved = (double)m2.reserved / 1048576.0;
             if (i == 0 || mib < out->total_mib) {
                 snprintf(out->name, sizeof out->name, "%.63s", name);
                 out->total_mib = mib;
                 out->compute_capability = major * 10 + minor;
                 out->is_hip = false;
                 snprintf(out->arch, sizeof out->arch, "sm%d%d", major, minor);
+                out->reserved_mib = reserved;
             }
         }
         shutdown();

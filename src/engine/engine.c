@@ -213,7 +213,19 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
                           int64_t seqs, kvplan_engine_plan *p)
 {
     const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
-    p->total_bytes = gpu->total_mib * 1048576.0;
+    /* the engines read CUDA's total (torch.cuda.mem_get_info), which
+     * leaves the driver's reserve out: NVML's or a preset's where known,
+     * else 512 MiB on NVIDIA (vLLM's logs of H100s: total_gpu_memory
+     * 79.11-79.33 GiB of memory.total's 79.65; an H200's is 0.60 GiB) */
+    p->memory_total_bytes = gpu->total_mib * 1048576.0;
+    bool known = gpu->reserved_mib > 0;
+    p->reserved_bytes = (known ? gpu->reserved_mib
+                         : gpu->is_hip ? 0
+                                       : 512) *
+                        1048576.0;
+    p->reserved_source =
+        known ? KVPLAN_SOURCE_MEASURED : KVPLAN_SOURCE_ESTIMATED;
+    p->total_bytes = p->memory_total_bytes - p->reserved_bytes;
     double tp = (double)o->tp_size;
     /* the weights of one rank: the estimate's share of the given total */
     kvplan__weights_request rq = {

@@ -2,8 +2,10 @@
  * fake_nvml.c: a stand-in for NVIDIA's libnvidia-ml.so.1, so that
  * `kvplan --gpu auto` is tested without a GPU, on a driver that behaves
  * and on one that does not. FAKE_NVML picks the behaviour:
- *   h100      one H100 80GB (81559 MiB, compute capability 9.0)
- *   two       two GPUs, the second smaller (sglang takes the least)
+ *   h100      one H100 80GB (81559 MiB, compute capability 9.0), 469 MiB
+ *             of it the driver's reserve (nvmlDeviceGetMemoryInfo_v2)
+ *   two       two GPUs, the second smaller (sglang takes the least); an
+ *             older driver whose _v2 memory call fails
  *   hugecc    a compute capability of INT_MAX.INT_MAX
  *   failcc    the compute capability call fails
  *   zero      no GPU
@@ -17,6 +19,11 @@
 typedef struct nvml_memory {
     unsigned long long total, free, used;
 } nvml_memory;
+
+typedef struct nvml_memory_v2 {
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+} nvml_memory_v2;
 
 static const char *mode(void)
 {
@@ -34,6 +41,7 @@ int nvmlShutdown(void);
 int nvmlDeviceGetCount_v2(unsigned int *n);
 int nvmlDeviceGetHandleByIndex_v2(unsigned int i, void **dev);
 int nvmlDeviceGetMemoryInfo(void *dev, nvml_memory *mem);
+int nvmlDeviceGetMemoryInfo_v2(void *dev, nvml_memory_v2 *mem);
 int nvmlDeviceGetCudaComputeCapability(void *dev, int *major, int *minor);
 int nvmlDeviceGetName(void *dev, char *name, unsigned int size);
 
@@ -68,6 +76,21 @@ int nvmlDeviceGetMemoryInfo(void *dev, nvml_memory *mem)
     unsigned long long mib = dev == &devices[1] ? 40960 : 81559;
     mem->total = mib << 20;
     mem->free = mem->total;
+    mem->used = 0;
+    return 0;
+}
+
+/* as drivers answer: the reserve apart, the rest free */
+int nvmlDeviceGetMemoryInfo_v2(void *dev, nvml_memory_v2 *mem)
+{
+    if (is("memfail") || is("two"))
+        return 3; /* NVML_ERROR_NOT_SUPPORTED */
+    if (mem->version != ((unsigned int)sizeof *mem | 2u << 24))
+        return 25; /* NVML_ERROR_ARGUMENT_VERSION_MISMATCH */
+    (void)dev;
+    mem->total = 81559ull << 20;
+    mem->reserved = 469ull << 20;
+    mem->free = mem->total - mem->reserved;
     mem->used = 0;
     return 0;
 }

@@ -24,4 +24,19 @@ check failcc 0 '"compute_capability": 0'
 check zero 3 'NVML sees no GPU'
 check initfail 3 'NVML could not start'
 check memfail 3 'NVML cannot read GPU 0'
+# the driver's reserve, which CUDA's total (vLLM's) leaves out: NVML's
+# _v2 call where the driver has it, else an estimate
+engine() { # mode, text expected
+  out=$(FAKE_NVML=$1 "$kvplan" --gpu auto --engine vllm --kv-cache-memory 8GiB \
+        --max-model-len 4096 --json 2>&1)
+  if ! printf '%s' "$out" | grep -q -- "$2"; then
+    echo "FAIL engine $1: output: $out" | head -c 600; echo
+    fail=1
+  else
+    echo "ok engine $1"
+  fi
+}
+engine h100 '"driver_reserve": {"gib": 0.4580078125, "source": "measured"}'
+engine h100 '"total_gib": 79.189453125'
+engine two '"driver_reserve": {"gib": 0.5, "source": "estimated"}'
 exit $fail
