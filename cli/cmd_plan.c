@@ -49,10 +49,30 @@ static int fail(const kvplan_error *err, int rc, bool json)
     return cli_error("kvplan", err, rc, json);
 }
 
+bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
+                     char *text, size_t size)
+{
+    int64_t need = plan->resolved.tp_size * plan->resolved.pp_size;
+    if (cli->gpu_count <= 0 || need <= cli->gpu_count)
+        return false;
+    snprintf(text, size,
+             "--gpu auto sees %d GPU%s here, and the plan spreads over %lld "
+             "(tp %lld x pp %lld): the other %lld are assumed to be like "
+             "the smallest seen",
+             cli->gpu_count, cli->gpu_count == 1 ? "" : "s", (long long)need,
+             (long long)plan->resolved.tp_size,
+             (long long)plan->resolved.pp_size,
+             (long long)(need - cli->gpu_count));
+    return true;
+}
+
 /* The plan's warnings, and sglang's flags that change memory in ways
  * kvplan does not model, on standard error. */
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
 {
+    char probe[240];
+    if (cli_probe_short(cli, plan, probe, sizeof probe))
+        fprintf(cli_err(), "kvplan: warning: %s\n", probe);
     for (size_t i = 0; i < plan->num_warnings; i++)
         fprintf(cli_err(), "kvplan: warning: %s\n", plan->warnings[i].message);
     for (size_t i = 0; i < cli->num_bad_env; i++)

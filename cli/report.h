@@ -35,6 +35,10 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
 /* The plan's warnings and the flags kvplan does not read, on standard
  * error. */
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan);
+/* --gpu auto probed fewer GPUs than the plan's tp x pp: true, with the
+ * warning's text. */
+bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
+                     char *text, size_t size);
 /* --svg's picture of the plan, when asked for; the exit status. */
 int cli_write_svg(const cli_args *cli, const kvplan_model *model,
                   const kvplan_plan *plan);

@@ -212,6 +212,14 @@ static json_t *warnings_json(const cli_args *cli, const kvplan_plan *p)
             return NULL;
         }
     }
+    char probe[240];
+    if (a != NULL && cli_probe_short(cli, p, probe, sizeof probe) &&
+        json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
+                                           "field", "--gpu", "message",
+                                           probe)) != 0) {
+        json_decref(a);
+        return NULL;
+    }
     for (size_t i = 0; a != NULL && i < cli->num_bad_env; i++) {
         char text[240];
         snprintf(text, sizeof text,

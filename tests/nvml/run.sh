@@ -24,6 +24,17 @@ check failcc 0 '"compute_capability": 0'
 check zero 3 'NVML sees no GPU'
 check initfail 3 'NVML could not start'
 check memfail 3 'NVML cannot read GPU 0'
+# fewer GPUs than the plan spreads over: said, in the text and the JSON
+out=$(FAKE_NVML=h100 "$kvplan" --gpu auto --tp-size 8 --model-path qwen3-8b 2>&1 >/dev/null)
+case $out in
+*"sees 1 GPU here, and the plan spreads over 8 (tp 8 x pp 1)"*) echo "ok short" ;;
+*) echo "FAIL short: $out" | head -c 600; echo; fail=1 ;;
+esac
+out=$(FAKE_NVML=two "$kvplan" --gpu auto --tp-size 2 --pp-size 2 --model-path qwen3-8b --json 2>/dev/null)
+case $out in
+*'"field": "--gpu", "message": "--gpu auto sees 2 GPUs here, and the plan spreads over 4'*) echo "ok short json" ;;
+*) echo "FAIL short json: $out" | head -c 600; echo; fail=1 ;;
+esac
 # the driver's reserve, which CUDA's total (vLLM's) leaves out: NVML's
 # _v2 call where the driver has it, else an estimate
 engine() { # mode, text expected
