@@ -10,6 +10,9 @@
  *   plan_compute_ns    one whole plan (kvplan_plan_compute) of a loaded
  *                      catalog model, llama-3.1-8b-instruct on an H100-80GB
  *                      (target: at most 1000 ns);
+ *   engine_compute_ns  what vLLM would allocate (kvplan_engine_compute)
+ *                      for gpt-oss-20b on an H100-80GB: two specs, page
+ *                      unification, groups and the concurrency;
  *   sweep_plans_per_s  rows of a sweep per second, each the whole plan of
  *                      its flags (kvplan_plan_update from the row before):
  *                      "gpu,fraction" varies the GPU (H100-80GB, H200,
@@ -76,25 +79,46 @@ static size_t run_scenario(const cli_scenario *s)
 /* Median time of one whole plan (kvplan_plan_compute) of a loaded catalog
  * model on an H100-80GB, in ns: the model handle is reused, as an
  * embedder's scheduler would; -1 when the model cannot be planned. */
-static double plan_ns(double *fastest)
+/* The options of both planners, filled once before the clock starts. */
+static kvplan_plan_options sglang_options;
+static kvplan_engine_options vllm_options;
+
+/* One call of a planner on a loaded model: true when it succeeded. */
+typedef bool (*planner)(const kvplan_model *m, void *out);
+
+static bool sglang_plan(const kvplan_model *m, void *out)
+{
+    kvplan_plan *p = out;
+    bool ok = kvplan_plan_compute(m, &sglang_options, p, NULL) == KVPLAN_OK;
+    sink += p->max_total_num_tokens;
+    return ok;
+}
+
+static bool vllm_plan(const kvplan_model *m, void *out)
+{
+    kvplan_engine_plan *p = out;
+    bool ok = kvplan_engine_compute(m, &vllm_options, p, NULL) == KVPLAN_OK;
+    sink += p->num_gpu_blocks;
+    return ok;
+}
+
+/* The median ns of one call of `fn` on `model` (its out struct of `size`
+ * bytes), over the trials; the fastest trial in *fastest. */
+static double plan_ns(const char *model, planner fn, size_t size,
+                      double *fastest)
 {
     kvplan_model *m = NULL;
-    if (kvplan_model_load("llama-3.1-8b-instruct", &m, NULL) != KVPLAN_OK)
+    if (kvplan_model_load(model, &m, NULL) != KVPLAN_OK)
         return -1;
-    kvplan_plan_options o;
-    kvplan_plan_options_init(&o);
-    o.gpu_set = kvplan_gpu_preset("H100-80GB", &o.gpu);
-    kvplan_plan *p = malloc(sizeof *p);
+    void *p = malloc(size);
     double ns[TRIALS];
     bool ok = p != NULL;
     for (int t = 0; ok && t < TRIALS; t++) {
         size_t plans = 0;
         double t0 = now_s(), elapsed;
         do {
-            for (int k = 0; k < 1000; k++) {
-                ok &= kvplan_plan_compute(m, &o, p, NULL) == KVPLAN_OK;
-                sink += p->max_total_num_tokens;
-            }
+            for (int k = 0; k < 1000; k++)
+                ok &= fn(m, p);
             plans += 1000;
             elapsed = now_s() - t0;
         } while (elapsed < 0.1);
@@ -277,10 +301,24 @@ int main(int argc, char **argv)
     printf("pools_call_ns: %.2f\n", call_ns[TRIALS / 2]);
     printf("fastest trials: scenario %.2f ns, call %.2f ns\n", scenario_ns[0],
            call_ns[0]);
-    double plan_fastest = 0, plan = plan_ns(&plan_fastest);
+    kvplan_plan_options_init(&sglang_options);
+    sglang_options.gpu_set =
+        kvplan_gpu_preset("H100-80GB", &sglang_options.gpu);
+    kvplan_engine_options_init(&vllm_options);
+    vllm_options.gpu_set = kvplan_gpu_preset("H100-80GB", &vllm_options.gpu);
+    double plan_fastest = 0,
+           plan = plan_ns("llama-3.1-8b-instruct", sglang_plan,
+                          sizeof(kvplan_plan), &plan_fastest);
     if (plan >= 0)
         printf("plan_compute_ns %.0f\nfastest trial: plan %.0f ns\n", plan,
                plan_fastest);
+    double engine_fastest = 0,
+           engine = plan_ns("gpt-oss-20b", vllm_plan,
+                            sizeof(kvplan_engine_plan), &engine_fastest);
+    if (engine >= 0)
+        printf("engine_compute_ns %.0f (vllm)\nfastest trial: engine %.0f "
+               "ns\n",
+               engine, engine_fastest);
     static const char *const gpus[] = {"H100-80GB", "H200", "H20", "B200"};
     static const int64_t one_tp[] = {1}, tps[] = {1, 2, 4, 8};
     double by_gpu = sweep_rate(gpus, 4, one_tp, 1);

@@ -44,6 +44,7 @@ py_scn=$(cat "$tmp"/py.* | sed -n 's/.*(build + calls): \([0-9.]*\) us.*/\1/p' |
 py_call=$(cat "$tmp"/py.* | sed -n 's/.*call alone: \([0-9.]*\) us.*/\1/p' | median)
 c_proc=$(cat "$tmp"/c.* | sed -n 's/^plan_process_ms: //p' | median)
 c_plan=$(cat "$tmp"/c.* | sed -n 's/^plan_compute_ns //p' | median)
+c_engine=$(cat "$tmp"/c.* | sed -n 's/^engine_compute_ns \([0-9]*\).*/\1/p' | median)
 py_proc=$(cat "$tmp"/pyproc.* | median)
 echo "medians: pools_scenario_ns $c_scn vs Python $py_scn us; pools_call_ns $c_call vs Python $py_call us; plan_process_ms $c_proc vs oracle.py process $py_proc ms"
 awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" \
@@ -52,3 +53,4 @@ awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" \
          a * 1000 / b, c * 1000 / d
   printf "process ratio: %.0fx (target 20x)\n", e / f }'
 echo "plan_compute_ns $c_plan (target: at most 1000)"
+echo "engine_compute_ns $c_engine (vLLM, gpt-oss-20b)"
