@@ -24,6 +24,8 @@ void cli_engine_options(const cli_args *cli, kvplan_engine engine,
     o->kv_cache_dtype = cli->options.server.kv_cache_dtype;
     o->gpu_set = cli->options.gpu_set;
     o->gpu = cli->options.gpu;
+    o->speculative_algorithm = cli->options.server.speculative_algorithm;
+    o->speculative_draft_model = cli->options.server.speculative_draft_model;
     if (!o->weight_bytes.set)
         o->weight_bytes = cli->options.weight_bytes;
     if (!o->max_model_len.set)

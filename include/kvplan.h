@@ -1365,6 +1365,11 @@ typedef struct kvplan_engine_options {
     kvplan_opt_double free_gpu_memory_fraction; /* (0, 1]; absent: 0.9 */
     kvplan_opt_int max_tokens;
     kvplan_opt_int tokens_per_block; /* absent: 32 */
+    /* Speculative decoding: EAGLE and EAGLE3 drafts' attention layers,
+     * and MTP's from the model itself (NEXTN: num_nextn_predict_layers),
+     * join the KV cache in both engines. The draft model is borrowed. */
+    kvplan_spec_algorithm speculative_algorithm;
+    const kvplan_model *speculative_draft_model;
     /* Measured terms (bytes per rank); absent: estimated. */
     kvplan_opt_int weight_bytes; /* the whole model's (all ranks) */
     kvplan_opt_int activation_bytes;

@@ -48,7 +48,7 @@ int main(void)
         {"kvplan_log_rank", sizeof(kvplan_log_rank), 56},
         {"kvplan_log_cause", sizeof(kvplan_log_cause), 260},
         {"kvplan_log_result", sizeof(kvplan_log_result), 2328},
-        {"kvplan_engine_options", sizeof(kvplan_engine_options), 360},
+        {"kvplan_engine_options", sizeof(kvplan_engine_options), 376},
         {"kvplan_engine_group", sizeof(kvplan_engine_group), 64},
         {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1224},
     };

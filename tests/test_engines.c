@@ -215,6 +215,50 @@ static void test_hybrid_swa(void)
                  43690.0 / (double)(8192 + cdiv(127 + 2048, 16) + 1));
 }
 
+/* Speculative drafts join the cache. gpt-oss-20b with an EAGLE3 head of
+ * the same geometry (8 KV heads of 64: eagle3-gpt-oss-120b's): 12
+ * sliding + 13 full -> groups of 13, one padding layer, 16 GiB // 32768
+ * // 13 = 40329 blocks. DeepSeek-V3's MTP: 61 + 1 MLA layers. TRT-LLM:
+ * Llama-3.1-8B's 32 layers and EAGLE3's one, 33 x 4096 bytes a token. */
+static void test_drafts(void)
+{
+    kvplan_model *draft = NULL;
+    CHECK_INT(kvplan_model_load("eagle3-gpt-oss-120b", &draft, NULL),
+              KVPLAN_OK);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){16 * GIB, true};
+    o.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    o.speculative_draft_model = draft;
+    kvplan_engine_plan p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].spec, KVPLAN_KV_SPEC_FULL);
+    CHECK_INT(p.groups[0].layers, 13);
+    CHECK_INT(p.groups[1].layers, 12);
+    CHECK_INT(p.group_size, 13);
+    CHECK_INT(p.padding_layers, 1);
+    CHECK_INT(p.num_gpu_blocks, 16 * GIB / 32768 / 13);
+    CHECK_INT(p.num_gpu_blocks, 40329);
+    /* no draft without the algorithm */
+    o.speculative_algorithm = KVPLAN_SPEC_NONE;
+    p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.group_size, 12);
+    kvplan_engine_options d = vllm_on("H200", 8);
+    d.kv_cache_memory_bytes = (kvplan_opt_int){16 * GIB, true};
+    d.speculative_algorithm = KVPLAN_SPEC_EAGLE; /* sglang's NEXTN */
+    p = plan("deepseek-v3", &d, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].layers, 62);
+    CHECK_INT(p.num_gpu_blocks, 16 * GIB / (64 * 576 * 2) / 62);
+    kvplan_model_free(draft);
+    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &draft, NULL),
+              KVPLAN_OK);
+    kvplan_engine_options t = vllm_on("H100-80GB", 1);
+    t.engine = KVPLAN_ENGINE_TRTLLM;
+    t.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    t.speculative_draft_model = draft;
+    p = plan("llama-3.1-8b-instruct", &t, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 33 * 4096);
+    kvplan_model_free(draft);
+}
+
 /* Sliding layers sglang sizes full: Gemma-3-4B's config has no
  * layer_types, so Gemma3TextConfig's pattern 6 holds: layers 5, 11, ...,
  * 29 full (5), 29 sliding; groups of 5, one padding layer; page 16 x 4 x
@@ -347,6 +391,7 @@ int main(void)
     test_mla();
     test_hybrid_swa();
     test_hf_sliding();
+    test_drafts();
     test_mamba();
     test_trtllm();
     test_refusals();

@@ -201,6 +201,23 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     } else {
         c->full_layers = r.runner.num_effective_layers;
     }
+    /* the speculative draft's KV layers: MTP from the model's own layers
+     * (its attention kind, num_nextn_predict_layers of them), or an EAGLE
+     * head's full-attention layers with the head's geometry */
+    bool eagle = o->speculative_algorithm == KVPLAN_SPEC_EAGLE ||
+                 o->speculative_algorithm == KVPLAN_SPEC_EAGLE3;
+    const kvplan_model *d = o->speculative_draft_model;
+    if (eagle && d == NULL && m->self_draft) {
+        const kvplan_opt_int *nn = &m->info.num_nextn_predict_layers;
+        c->full_layers += nn->set && nn->value > 0 ? nn->value : 1;
+    } else if (eagle && d != NULL) {
+        const kvplan_model_info *di = &d->info;
+        c->draft_layers =
+            kvplan__max(di->num_hidden_layers, d->num_attention_layers);
+        c->draft_kv_heads = kvplan__max(1, di->num_key_value_heads / tp);
+        c->draft_head_dim = di->head_dim;
+        c->draft_v_head_dim = di->v_head_dim ? di->v_head_dim : di->head_dim;
+    }
     c->hidden = m->weights.hidden;
     c->inter =
         m->weights.experts > 0 ? m->weights.moe_inter * 8 : m->weights.inter;

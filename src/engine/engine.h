@@ -21,6 +21,8 @@ typedef struct kvplan__engine_census {
     int64_t kv_elem; /* the KV cache element's bytes */
     bool kv_fp8;
     int64_t full_layers, swa_layers, mamba_layers;
+    int64_t draft_layers; /* an EAGLE draft's own full-attention layers */
+    int64_t draft_kv_heads, draft_head_dim, draft_v_head_dim;
     /* per rank: max(1, total // tp) */
     int64_t kv_heads, head_dim, v_head_dim;
     int64_t swa_kv_heads, swa_head_dim, swa_v_head_dim;

@@ -140,7 +140,7 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
         if (mamba_page > kvplan__mul(block, attn_1, &ovf))
             block = kvplan__ceil_div(mamba_page, attn_1, &ovf);
     }
-    spec s[4];
+    spec s[5];
     size_t n = 0;
     if (c->full_layers > 0)
         s[n++] = (spec){c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
@@ -169,6 +169,19 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
         int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
         s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA, c->mamba_layers, padded,
                         mamba_page,           block,           0};
+    }
+    if (c->draft_layers > 0) {
+        /* an EAGLE head: full attention with its own geometry; with the
+         * target's page it is one spec with the target's full layers */
+        int64_t page =
+            kvplan__vllm_attention_page(block, c->draft_kv_heads,
+                                        c->draft_head_dim,
+                                        c->draft_v_head_dim, c->kv_elem, &ovf);
+        if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
+            s[0].layers += c->draft_layers;
+        else
+            s[n++] = (spec){KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0,
+                            block, 0};
     }
     for (size_t i = 0; i < n; i++)
         if (s[i].real_page == 0)
@@ -262,7 +275,7 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
             s[i].block *= top / s[i].page;
             s[i].page = top;
         }
-        int64_t counts[4];
+        int64_t counts[5];
         for (size_t i = 0; i < n; i++)
             counts[i] = s[i].layers;
         int64_t g = kvplan__vllm_group_size(counts, n, &p->padding_layers);

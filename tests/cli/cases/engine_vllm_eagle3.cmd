@@ -1,0 +1,10 @@
+--engine
+vllm
+--model-path
+gpt-oss-120b
+--speculative-algorithm
+EAGLE3
+--speculative-draft-model-path
+eagle3-gpt-oss-120b
+--kv-cache-memory
+16GiB
