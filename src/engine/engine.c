@@ -267,6 +267,24 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
         p->weight_bytes = e.rank_bytes / pp;
         p->weight_source = KVPLAN_SOURCE_ESTIMATED;
     }
+    /* an EAGLE head's weights, on the last stage: estimated */
+    const kvplan_model *d = o->speculative_draft_model;
+    if (c->draft_layers > 0 && d != NULL) {
+        kvplan__weights_request dq = {
+            .shape = &d->weights,
+            .dtype_bytes = kvplan_dtype_size(d->info.dtype),
+            .tp = o->tp_size,
+            .attn_tp = o->tp_size,
+            .start_layer = 0,
+            .end_layer = d->weights.layers,
+            .first_stage = true,
+            .last_stage = true,
+        };
+        kvplan__weights_estimate_out de = {0};
+        kvplan__weights_estimate(&dq, &de);
+        p->weight_bytes += de.rank_bytes;
+        p->weight_source = KVPLAN_SOURCE_ESTIMATED;
+    }
     /* the profile run's activation peak: the batch's hidden states and MLP
      * intermediates (in the model dtype), and the sampler's fp32 logits
      * and probabilities over the vocabulary */
