@@ -225,6 +225,25 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     return KVPLAN_OK;
 }
 
+/* One rank's weights of `m` at `tp`, every layer (budget/tensors.c). */
+static kvplan__weights_estimate_out rank_weights(const kvplan_model *m,
+                                                 int64_t tp)
+{
+    kvplan__weights_request rq = {
+        .shape = &m->weights,
+        .dtype_bytes = kvplan_dtype_size(m->info.dtype),
+        .tp = tp,
+        .attn_tp = tp,
+        .start_layer = 0,
+        .end_layer = m->weights.layers,
+        .first_stage = true,
+        .last_stage = true,
+    };
+    kvplan__weights_estimate_out e = {0};
+    kvplan__weights_estimate(&rq, &e);
+    return e;
+}
+
 void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
                           const kvplan__engine_census *c, int64_t tokens,
                           int64_t seqs, kvplan_engine_plan *p)
@@ -236,7 +255,7 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
      * 79.11-79.33 GiB of memory.total's 79.65; an H200's is 0.60 GiB) */
     p->memory_total_bytes = gpu->total_mib * 1048576.0;
     bool known = gpu->reserved_mib > 0;
-    p->reserved_bytes = (known ? gpu->reserved_mib
+    p->reserved_bytes = (known         ? gpu->reserved_mib
                          : gpu->is_hip ? 0
                                        : 512) *
                         1048576.0;
@@ -245,18 +264,7 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     p->total_bytes = p->memory_total_bytes - p->reserved_bytes;
     double tp = (double)o->tp_size;
     /* the weights of one rank: the estimate's share of the given total */
-    kvplan__weights_request rq = {
-        .shape = &m->weights,
-        .dtype_bytes = kvplan_dtype_size(m->info.dtype),
-        .tp = o->tp_size,
-        .attn_tp = o->tp_size,
-        .start_layer = 0,
-        .end_layer = m->weights.layers,
-        .first_stage = true,
-        .last_stage = true,
-    };
-    kvplan__weights_estimate_out e = {0};
-    kvplan__weights_estimate(&rq, &e);
+    kvplan__weights_estimate_out e = rank_weights(m, o->tp_size);
     double pp = (double)o->pp_size;
     if (o->weight_bytes.set) {
         double share =
@@ -270,19 +278,7 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     /* an EAGLE head's weights, on the last stage: estimated */
     const kvplan_model *d = o->speculative_draft_model;
     if (c->draft_layers > 0 && d != NULL) {
-        kvplan__weights_request dq = {
-            .shape = &d->weights,
-            .dtype_bytes = kvplan_dtype_size(d->info.dtype),
-            .tp = o->tp_size,
-            .attn_tp = o->tp_size,
-            .start_layer = 0,
-            .end_layer = d->weights.layers,
-            .first_stage = true,
-            .last_stage = true,
-        };
-        kvplan__weights_estimate_out de = {0};
-        kvplan__weights_estimate(&dq, &de);
-        p->weight_bytes += de.rank_bytes;
+        p->weight_bytes += rank_weights(d, o->tp_size).rank_bytes;
         p->weight_source = KVPLAN_SOURCE_ESTIMATED;
     }
     /* the profile run's activation peak: the batch's hidden states and MLP
