@@ -5,13 +5,15 @@
  *   check the options                        (options.c)
  *   requested -> resolved flags (§4.1-4.5)   (resolve.c)
  *   mem_fraction_static (§4.1)               (budget/budget.c)
- *   the first rank: the flags against the model (model/rank.c)
+ *   the first rank: the flags against the model (model/rank.c), and what
+ *   sglang refuses before sizing             (check.c)
  *   the weights (measured or estimated)      (budget/weights.c)
  *   available bytes per rank (§3.1)          (budget/budget.c)
  *   each stage: rank, configurator, profiling path (src/core/)
  *   --max-total-tokens and the PP minimum: constraint path (§3.2)
  *   max_running_requests (§3.3), finalize, what the pools really allocate
  *   (§5) and the req_to_token pool (§3.4)    (allocation.c)
+ *   what could not start, and the warnings   (check.c)
  *   release: the plan keeps no pointer into the model or the options
  *
  * --available-bytes skips the budget and starts from the number sglang's
@@ -19,7 +21,6 @@
  */
 #include "plan/plan.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,16 +30,16 @@ typedef struct pipeline {
     const kvplan_plan_options *o;
     kvplan_gpu gpu;
     kvplan_dtype model_dtype;
-    double weights, draft; /* whole model, bytes */
+    double weights, draft;           /* whole model, bytes */
     double rank_weights, rank_draft; /* on the rank with the most */
-    int64_t available;     /* per rank */
-    int64_t max_mamba;     /* mamba slots; 0 unless mambaish */
-    double mamba_per;      /* one request's mamba state, bytes */
+    int64_t available;               /* per rank */
+    int64_t max_mamba;               /* mamba slots; 0 unless mambaish */
+    double mamba_per;                /* one request's mamba state, bytes */
     int64_t mamba_ratio;
     int64_t attn_dp;
     bool context_known; /* out's context terms are this GPU's already */
-    bool ovf;          /* a pool's or a weight's bytes past 64 bits */
-    bool ovf_requests; /* req_to_token's */
+    bool ovf;           /* a pool's or a weight's bytes past 64 bits */
+    bool ovf_requests;  /* req_to_token's */
 } pipeline;
 
 /* The header and the stages used; the rest of the 64 stages is left as it
@@ -57,8 +58,7 @@ static void reset(kvplan_plan *out, size_t stages)
 
 /* §4.1: the fraction, given or by sglang's rule. The rule's terms are
  * computed either way: the reserve check reads its graph term. */
-static kvplan_status fraction(pipeline *p, kvplan_plan *out,
-                              kvplan_error *err)
+static kvplan_status fraction(pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_server_args *s = &out->resolved;
@@ -110,10 +110,10 @@ static kvplan_status fraction(pipeline *p, kvplan_plan *out,
     double ranks = (double)s->tp_size * (double)s->pp_size / 8 * 1024;
     /* the largest term, where it is large */
     double most = fmax(graph, fmax(act, ranks));
-    const char *flag = most <= 4096     ? "--gpu-memory"
-                       : most == ranks  ? "--tp-size"
-                       : most == graph  ? "--cuda-graph-max-bs"
-                                        : "--chunked-prefill-size";
+    const char *flag = most <= 4096    ? "--gpu-memory"
+                       : most == ranks ? "--tp-size"
+                       : most == graph ? "--cuda-graph-max-bs"
+                                       : "--chunked-prefill-size";
     KVPLAN__FAIL_IF(
         !(b->mem_fraction_static > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, flag,
         "sglang's rule leaves no mem_fraction_static (%.4g): its reserve of "
@@ -143,8 +143,8 @@ static void estimate_stage(const pipeline *p, const kvplan_plan *out,
     const kvplan_server_args *s = &out->resolved;
     int64_t attn_dp = s->enable_dp_attention ? s->dp_size : 1;
     int64_t first = sp->rank.runner.start_layer;
-    int64_t end = kvplan__min(sp->rank.runner.end_layer,
-                              m->info.num_hidden_layers);
+    int64_t end =
+        kvplan__min(sp->rank.runner.end_layer, m->info.num_hidden_layers);
     kvplan__weights_request rq = {
         .shape = &m->weights,
         .dtype_bytes = kvplan_dtype_size(p->model_dtype),
@@ -387,9 +387,8 @@ static kvplan_status profile(pipeline *p, kvplan_plan *out, bool init,
             kvplan_calculate_pool_sizes(&sp->configurator, p->available,
                                         out->page_size, &sp->profiled, err);
         /* a stage that holds no KV (INVALID_CONFIG) is the split's doing */
-        KVPLAN__TRY(name_flag(st, err,
-                              st == KVPLAN_INVALID_CONFIG ? init_flag
-                                                          : budget_flag(p)));
+        KVPLAN__TRY(name_flag(
+            st, err, st == KVPLAN_INVALID_CONFIG ? init_flag : budget_flag(p)));
         sp->available_bytes = p->available;
         sp->max_mamba_cache_size = p->max_mamba;
         if (sp->profiled.max_total_num_tokens < least) {
@@ -447,184 +446,11 @@ static kvplan_status requests(pipeline *p, kvplan_plan *out, kvplan_error *err)
         out->max_total_num_tokens = kvplan__min(out->max_total_num_tokens,
                                                 sp->pools.max_total_num_tokens);
         kvplan__price_allocation(p->m, out, sp, &p->ovf);
-        sp->allocation.req_to_token_bytes =
-            kvplan__req_to_token_bytes(&sp->rank, n, out->context_len,
-                                       &p->ovf_requests);
+        sp->allocation.req_to_token_bytes = kvplan__req_to_token_bytes(
+            &sp->rank, n, out->context_len, &p->ovf_requests);
         sp->allocation.mamba_state_bytes =
             kvplan__trunc((double)p->max_mamba * p->mamba_per, &p->ovf);
     }
-    return KVPLAN_OK;
-}
-
-/* A warning for the caller; the first KVPLAN_MAX_WARNINGS are kept. */
-static void warn(kvplan_plan *out, kvplan_warning_code code, const char *field,
-                 const char *fmt, ...) KVPLAN_PRINTF(4, 5);
-
-static void warn(kvplan_plan *out, kvplan_warning_code code, const char *field,
-                 const char *fmt, ...)
-{
-    if (out->num_warnings >= KVPLAN_MAX_WARNINGS)
-        return;
-    kvplan_warning *w = &out->warnings[out->num_warnings++];
-    w->code = code;
-    w->field = field;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->message, sizeof w->message, fmt, ap);
-    va_end(ap);
-}
-
-/* What sglang refuses before it sizes anything: heads the attention ranks
- * cannot split, and DSA's pool on another page size. */
-static kvplan_status refuse(const pipeline *p, const kvplan_plan *out,
-                            kvplan_error *err)
-{
-    const kvplan_server_args *s = &out->resolved;
-    int64_t attn_dp = s->enable_dp_attention ? s->dp_size : 1;
-    int64_t attn_tp = kvplan__max(1, s->tp_size / attn_dp / s->attn_cp_size);
-    int64_t heads = p->m->info.num_attention_heads;
-    KVPLAN__FAIL_IF(
-        heads % attn_tp != 0, err, KVPLAN_INVALID_CONFIG, "--tp-size",
-        "the %lld attention heads do not split over %lld attention ranks "
-        "(--tp-size %lld%s): sglang needs whole heads on each rank; use a "
-        "--tp-size that divides %lld",
-        (long long)heads, (long long)attn_tp, (long long)s->tp_size,
-        attn_dp > 1 ? " / --dp-size" : "", (long long)heads);
-    KVPLAN__FAIL_IF(p->m->info.is_deepseek_dsa && !p->gpu.is_hip &&
-                        out->page_size != 64,
-                    err, KVPLAN_INVALID_CONFIG, "--page-size",
-                    "DSA's KV pool needs --page-size 64 on CUDA (sglang's "
-                    "DSATokenToKVPool asserts page_size == 64), got %lld",
-                    (long long)out->page_size);
-    return KVPLAN_OK;
-}
-
-/* After the plan: what could not start (exit 1 with the term and the flag
- * that fixes it), and what starts but the operator should know. */
-static kvplan_status check(const pipeline *p, kvplan_plan *out,
-                           kvplan_error *err)
-{
-    const kvplan_plan_options *o = p->o;
-    kvplan_budget *b = &out->budget;
-    const kvplan_stage_plan *sp = &out->stages[out->binding_stage];
-    /* the fixed pools against the reserve they live in */
-    int64_t r2t = 0, over = 0;
-    for (size_t i = 0; i < out->num_stages; i++) {
-        const kvplan_allocation *a = &out->stages[i].allocation;
-        r2t = kvplan__max(r2t, a->req_to_token_bytes);
-        over = kvplan__max(over, a->kv_bytes + a->draft_kv_bytes -
-                                     out->stages[i].available_bytes);
-    }
-    double gib = 1073741824.0;
-    b->fixed_gib =
-        (double)r2t / gib + b->deepep_mib / 1024 + (double)over / gib;
-    if (!b->given && b->fixed_gib > b->slack_gib) {
-        bool user_mrr = o->server.max_running_requests.set;
-        const char *flag = user_mrr ? "--max-running-requests"
-                                    : "--context-length";
-        char more[160] = "";
-        size_t n = 0;
-        if (b->deepep_mib > 0)
-            n += (size_t)snprintf(more + n, sizeof more - n,
-                                  ", DeepEP %.2f GiB", b->deepep_mib / 1024);
-        if ((double)over / gib >= 0.005 && n < sizeof more)
-            snprintf(more + n, sizeof more - n,
-                     ", pool rows beyond their price %.2f GiB",
-                     (double)over / gib);
-        return kvplan__fail(
-            err, KVPLAN_NOT_ENOUGH_MEMORY, flag,
-            "sglang could not start: the pools outside the KV cache take "
-            "%.2f GiB (req_to_token %.2f GiB for %lld requests x %lld "
-            "tokens%s), more than the %.2f GiB that mem_fraction_static "
-            "%.4g leaves outside it; lower %s%s or --mem-fraction-static",
-            b->fixed_gib, (double)r2t / gib,
-            (long long)out->max_running_requests, (long long)out->context_len,
-            more, b->slack_gib, b->mem_fraction_static, flag,
-            user_mrr ? ", --context-length" : ", --max-running-requests");
-    }
-    double graphs = b->graph_mib / 1024;
-    if (!b->given && b->fixed_gib + graphs > b->slack_gib)
-        warn(out, KVPLAN_WARN_RESERVE_TIGHT, "--mem-fraction-static",
-             "the reserve outside the KV cache (%.2f GiB) keeps %.2f GiB "
-             "after req_to_token and the pools' own rows, less than the "
-             "%.2f GiB sglang's rule sets aside for cuda graphs: start-up "
-             "or the first large batch may run out of memory",
-             b->slack_gib, b->slack_gib - b->fixed_gib, graphs);
-    const kvplan_capacity *cap = &out->capacity;
-    out->longest_request = cap->longest_request_tokens;
-    if (out->longest_request < out->context_len) {
-        const kvplan_pool_info *pool = &cap->pools[cap->longest_pool];
-        char held[64] = "the KV cache";
-        if (pool->kind != KVPLAN_POOL_FULL)
-            snprintf(held, sizeof held, "the %s pool",
-                     kvplan_pool_kind_name(pool->kind));
-        warn(out, KVPLAN_WARN_CONTEXT_TOO_LONG, "--context-length",
-             "one request at context_len %lld cannot fit: %s holds %lld "
-             "tokens, so the longest request is %lld tokens; pass "
-             "--context-length %lld, or more memory",
-             (long long)out->context_len, held,
-             (long long)pool->capacity_tokens,
-             (long long)out->longest_request, (long long)out->longest_request);
-    }
-    /* later sglang refuses a sliding-window pool that cannot hold one
-     * window and a page (§7); the seed serves it */
-    KVPLAN__TRY(kvplan__profile_refuse(out, err));
-    const kvplan_rank *r = &sp->rank;
-    if (r->runner.is_hybrid_swa && r->runner.sliding_window_size.set &&
-        sp->pools.swa_max_total_num_tokens.set &&
-        r->runner.sliding_window_size.value + out->page_size >=
-            sp->pools.swa_max_total_num_tokens.value)
-        warn(out, KVPLAN_WARN_SWA_BELOW_WINDOW, "--swa-full-tokens-ratio",
-             "the sliding-window pool holds %lld tokens, not one window "
-             "(%lld) and a page: requests will evict their own window; later "
-             "sglang refuses this (raise --swa-full-tokens-ratio or the "
-             "memory)",
-             (long long)sp->pools.swa_max_total_num_tokens.value,
-             (long long)r->runner.sliding_window_size.value);
-    kvplan_spec_algorithm alg = o->server.speculative_algorithm;
-    if ((alg == KVPLAN_SPEC_EAGLE || alg == KVPLAN_SPEC_EAGLE3 ||
-         alg == KVPLAN_SPEC_STANDALONE) &&
-        o->server.speculative_draft_model == NULL && !p->m->self_draft)
-        warn(out, KVPLAN_WARN_NO_DRAFT, "--speculative-draft-model-path",
-             "--speculative-algorithm %s drafts with a model of its own, and "
-             "none was given: the draft's KV cache and weights are not "
-             "priced; pass --speculative-draft-model-path",
-             kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, (int)alg));
-    int64_t profiled = sp->profiled.max_total_num_tokens;
-    if (o->max_total_tokens.set && o->max_total_tokens.value > profiled)
-        warn(out, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED,
-             "--max-total-tokens",
-             "max_total_tokens=%lld is larger than the profiled value %lld. "
-             "Use the profiled value instead.",
-             (long long)o->max_total_tokens.value, (long long)profiled);
-    int64_t attn_dp = out->resolved.enable_dp_attention
-                          ? out->resolved.dp_size
-                          : 1;
-    if (o->server.max_running_requests.set &&
-        out->max_running_requests <
-            o->server.max_running_requests.value / attn_dp)
-        warn(out, KVPLAN_WARN_MAX_RUNNING_REQUESTS_REDUCED,
-             "--max-running-requests",
-             "max_running_requests was reduced from the requested %lld to "
-             "%lld (per dp worker) due to the available KV cache capacity.",
-             (long long)(o->server.max_running_requests.value / attn_dp),
-             (long long)out->max_running_requests);
-    const char *q = o->quantization ? o->quantization
-                                    : p->m->weights.quant_method;
-    if (!b->given && b->weights_estimated && q[0] != '\0' &&
-        !kvplan__priced_quantization(q))
-        warn(out, KVPLAN_WARN_QUANTIZATION_UNKNOWN, "--weight-bytes",
-             "the weights' quantization '%.40s' is not one kvplan prices: "
-             "they are estimated at the model dtype; pass --weight-bytes",
-             q);
-    const char *name = p->m->info.name ? p->m->info.name : "";
-    if (!b->given && b->weights_estimated && q[0] == '\0' &&
-        p->m->weights.name_says_quantized)
-        warn(out, KVPLAN_WARN_NAME_SAYS_QUANTIZED, "--quantization",
-             "'%.60s' names a quantized checkpoint, but its config has no "
-             "quantization_config: the weights are priced at %s; pass "
-             "--quantization",
-             name, kvplan_dtype_name(p->model_dtype));
     return KVPLAN_OK;
 }
 
@@ -696,7 +522,7 @@ static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
     kvplan_rank *first = &out->stages[0].rank;
     KVPLAN__TRY(kvplan__model_rank(m, &out->resolved, 0, first,
                                    &out->context_len, err));
-    KVPLAN__TRY(refuse(p, out, err));
+    KVPLAN__TRY(kvplan__plan_refuse(p->m, &p->gpu, out, err));
     kvplan__resolve_dtypes(out, p->model_dtype, first->runner.kv_cache_dtype);
     KVPLAN__TRY(ranks(p, out, err));
     kvplan__profile_ranks(out, o);
@@ -729,7 +555,7 @@ static kvplan_status back(pipeline *p, kvplan_plan *out, bool init,
     KVPLAN__FAIL_IF(p->ovf, err, KVPLAN_OVERFLOW,
                     o->weight_bytes.set ? "--weight-bytes" : budget_flag(p),
                     "a pool size or a weight share exceeds 64 bits");
-    KVPLAN__TRY(check(p, out, err));
+    KVPLAN__TRY(kvplan__plan_check(p->m, p->o, p->model_dtype, out, err));
     release(out);
     return kvplan__ok(err);
 }
@@ -751,7 +577,6 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
     KVPLAN__TRY(front(&p, out, err));
     return back(&p, out, true, err);
 }
-
 
 /* Whether `o` differs from `po` (prev's options) only in the GPU's memory
  * and the fraction, on a plan whose ranks can be reused (MiniMax's pool

@@ -55,7 +55,15 @@ void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
 void kvplan__profile_start(kvplan_plan *out, const kvplan_plan_options *o,
                            const kvplan_gpu *gpu);
 void kvplan__profile_ranks(kvplan_plan *out, const kvplan_plan_options *o);
-kvplan_status kvplan__profile_refuse(const kvplan_plan *out,
-                                     kvplan_error *err);
+kvplan_status kvplan__profile_refuse(const kvplan_plan *out, kvplan_error *err);
+
+/* check.c: the heads and page size sglang refuses before sizing, and after
+ * the plan the reserve it could not start in (an error) and its warnings. */
+kvplan_status kvplan__plan_refuse(const kvplan_model *m, const kvplan_gpu *gpu,
+                                  const kvplan_plan *out, kvplan_error *err);
+kvplan_status kvplan__plan_check(const kvplan_model *m,
+                                 const kvplan_plan_options *o,
+                                 kvplan_dtype model_dtype, kvplan_plan *out,
+                                 kvplan_error *err);
 
 #endif /* KVPLAN_PLAN_H */
