@@ -30,6 +30,7 @@ function flags() {
   if ($("dtype").value !== "auto") f.kv_cache_dtype = $("dtype").value;
   if ($("context").value) f.context_length = Number($("context").value);
   if ($("fraction").value) f.mem_fraction_static = Number($("fraction").value);
+  if ($("version").value) f.sglang_version = $("version").value;
   if ($("spec").value) {
     f.speculative_algorithm = $("spec").value;
     f.speculative_num_steps = Number($("steps").value);
@@ -40,7 +41,7 @@ function flags() {
 }
 
 function commandLine(request) {
-  const words = ["kvplan"];
+  const words = request.command ? ["kvplan", request.command] : ["kvplan"];
   const pasted = request.config !== undefined;
   words.push("--model-path", pasted ? "-" : request.model);
   for (const [key, value] of Object.entries(request.flags))
@@ -58,6 +59,33 @@ function request() {
 }
 
 const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
+const fixed = (n, digits) => n.toLocaleString("en-US", { minimumFractionDigits: digits,
+                                                        maximumFractionDigits: digits });
+
+// The engines side by side (kvplan compare), a row each; an engine that
+// cannot plan this model says why.
+function showEngines(req) {
+  const creq = Object.assign({}, req, { command: "compare" });
+  $("compare-command").textContent = commandLine(creq);
+  const body = $("engines").tBodies[0];
+  body.innerHTML = "";
+  const { doc } = call(creq);
+  for (const e of doc.engines || []) {
+    const tr = body.insertRow();
+    tr.insertCell().textContent = e.engine;
+    if (e.error) {
+      const td = tr.insertCell();
+      td.colSpan = 5;
+      td.className = "error";
+      td.textContent = e.error;
+      continue;
+    }
+    for (const v of [fixed(e.kv_cache_gib, 2), fmt(e.tokens),
+                     fixed(e.concurrency, 2) + " of " + fmt(e.request_tokens),
+                     fixed(e.weights_gib, 2), e.tokens_are])
+      tr.insertCell().textContent = v;
+  }
+}
 
 function show() {
   for (const id of ["steps", "topk", "drafts"]) $(id).disabled = !$("spec").value;
@@ -67,6 +95,7 @@ function show() {
   delete plain.svg;
   $("command").textContent = commandLine(plain);
   $("error").textContent = doc.error ? doc.message : "";
+  showEngines(plain);
   document.body.dataset.status = String(status);
   const set = (id, v) => { $(id).textContent = v; };
   if (doc.error) {

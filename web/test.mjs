@@ -14,6 +14,7 @@ const cases = [
   { model: "llama-3.1-8b-instruct", gpu: "H100-80GB", tp: "1" },
   { model: "gpt-oss-120b", gpu: "H100-80GB", tp: "2" },                 // hybrid SWA
   { model: "deepseek-v3", gpu: "H200", tp: "8", spec: "NEXTN" },         // MLA, MTP
+  { model: "deepseek-v3", gpu: "H200", tp: "8", version: "main" },       // a later sglang
   { model: "deepseek-v3.2", gpu: "B200", tp: "8", dtype: "fp8_e4m3" },   // DSA
   { model: "qwen3-next-80b-a3b-thinking", gpu: "H100-80GB", tp: "4" },   // mamba hybrid
   { model: "deepseek-v4-flash", gpu: "B200", tp: "4" },                  // DSV4
@@ -27,6 +28,42 @@ const check = (ok, what) => {
   else { failed++; console.error("FAILED: " + what); }
 };
 const num = (t) => Number(t.replace(/,/g, ""));
+const fixed = (n) => n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+// "kvplan ARGS --json [< config.json]" as the page prints it, run
+function run(command, input) {
+  const words = command.replace(/ < config\.json$/, "").split(" ").slice(1);
+  try {
+    return { doc: JSON.parse(execFileSync(kvplan, words, { input, stdio: ["pipe", "pipe", "pipe"] })), status: 0 };
+  } catch (e) {
+    return { doc: JSON.parse(e.stdout.toString()), status: e.status };
+  }
+}
+
+// the engines' table against `kvplan compare` run with the line it shows
+async function checkEngines(name, input) {
+  const shown = await page.evaluate(() => ({
+    command: document.getElementById("compare-command").textContent,
+    rows: [...document.querySelectorAll("#engines tbody tr")].map(
+      (tr) => [...tr.cells].map((td) => td.textContent)),
+  }));
+  check(shown.command.startsWith("kvplan compare "), name + ": the compare command is shown");
+  const { doc } = run(shown.command, input);
+  check(shown.rows.length === doc.engines.length && doc.engines.length === 3, name + ": three engines");
+  doc.engines.forEach((e, i) => {
+    const row = shown.rows[i] || [];
+    check(row[0] === e.engine, name + ": engine " + i + " is " + e.engine);
+    if (e.error) {
+      check(row[1] === e.error, name + ": " + e.engine + " says the command's error");
+      return;
+    }
+    check(row[1] === fixed(e.kv_cache_gib) && num(row[2]) === e.tokens &&
+          row[3] === fixed(e.concurrency) + " of " + e.request_tokens.toLocaleString("en-US") &&
+          row[4] === fixed(e.weights_gib) && row[5] === e.tokens_are,
+          name + ": " + e.engine + "'s row " + JSON.stringify(row) + " is the command's");
+  });
+  return doc;
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -48,6 +85,7 @@ for (const c of cases) {
   await page.selectOption("#dtype", c.dtype || "auto");
   await page.fill("#context", c.context || "");
   await page.fill("#fraction", c.fraction || "");
+  await page.selectOption("#version", c.version || "");
   await page.selectOption("#spec", c.spec || "");
   const shown = await page.evaluate(() => {
     const t = (id) => document.getElementById(id).textContent;
@@ -55,14 +93,9 @@ for (const c of cases) {
              context: t("context-len"), cell: t("cell"), fraction: t("fraction-out"),
              command: t("command"), error: t("error"), status: document.body.dataset.status };
   });
-  // the page's command line, run: "kvplan ARGS --json [< config.json]"
-  const words = shown.command.replace(/ < config\.json$/, "").split(" ").slice(1);
-  let out, status = 0;
-  try {
-    out = execFileSync(kvplan, words, { input: c.config || "", stdio: ["pipe", "pipe", "pipe"] });
-  } catch (e) { out = e.stdout; status = e.status; }
-  const doc = JSON.parse(out.toString());
+  const { doc, status } = run(shown.command, c.config || "");
   check(String(status) === shown.status, name + ": exit status " + status + " vs the page's " + shown.status);
+  const cmp = await checkEngines(name, c.config || "");
   if (c.fails) {
     check(doc.error && shown.error === doc.message, name + ": the page says the command's error");
     continue;
@@ -75,6 +108,11 @@ for (const c of cases) {
   check(shown.cell === String(doc.cell_size), name + ": cell_size " + shown.cell + " vs " + doc.cell_size);
   check(shown.fraction === String(doc.budget.mem_fraction_static), name + ": mem_fraction_static");
   if (c.context) check(doc.context_len === Number(c.context), name + ": the context length asked for");
+  if (c.version) check(shown.command.includes("--sglang-version " + c.version), name + ": the version asked for");
+  // issue 14's acceptance: DeepSeek-V3 on 8 x H200 under main reserves 0.886
+  if (c.version === "main") check(doc.budget.mem_fraction_static === 0.886, name + ": main's fraction 0.886");
+  if (c.model === "deepseek-v4-flash")
+    check(cmp.engines[1].error && cmp.engines[2].error, name + ": vLLM and TRT-LLM refuse DSV4, and say so");
   console.log(name + " on " + c.tp + " x " + c.gpu + ": " + shown.tokens + " tokens, as the command");
 }
 // the picture of the first case, and a screenshot of the page
@@ -85,6 +123,7 @@ await page.selectOption("#tp", "2");
 await page.fill("#context", "");
 await page.fill("#fraction", "");
 await page.selectOption("#spec", "");
+await page.selectOption("#version", "");
 await page.selectOption("#dtype", "auto");
 check((await page.locator("#picture svg").count()) === 1, "the memory-split picture is drawn");
 await page.screenshot({ path: path.join(dir, "screenshot.png"), fullPage: true });
