@@ -19,7 +19,8 @@ typedef struct column {
     const char *engine;
     bool ok;
     char error[520];
-    double kv_gib;         /* the KV cache's bytes per rank */
+    double kv_gib;         /* the cache's bytes per rank, state included */
+    double state_gib;      /* sglang's mamba slots, part of kv_gib */
     double per_token;      /* bytes per token of full attention, all layers */
     int64_t tokens;        /* the engine's own headline count */
     const char *tokens_is; /* what that count is */
@@ -40,7 +41,10 @@ static void sglang_column(const kvplan_model *m, const cli_args *cli,
     }
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     c->ok = true;
-    c->kv_gib = (double)sp->available_bytes / GIB;
+    /* vLLM's one pool holds the mamba state with the KV; sglang reserves
+     * the state's slots beside its KV budget, so the column adds them */
+    c->state_gib = (double)sp->allocation.mamba_state_bytes / GIB;
+    c->kv_gib = (double)sp->available_bytes / GIB + c->state_gib;
     c->per_token = sp->configurator.kind == KVPLAN_CONFIGURATOR_DSV4
                        ? sp->configurator.bytes_per_full_token
                        : sp->configurator.cell_size;
@@ -122,12 +126,13 @@ static json_t *column_json(const column *c)
 {
     if (!c->ok)
         return json_pack("{s:s, s:s}", "engine", c->engine, "error", c->error);
-    return json_pack("{s:s, s:f, s:f, s:I, s:s, s:I, s:f, s:f}", "engine",
-                     c->engine, "kv_cache_gib", c->kv_gib, "bytes_per_token",
-                     c->per_token, "tokens", (json_int_t)c->tokens,
-                     "tokens_are", c->tokens_is, "request_tokens",
-                     (json_int_t)c->len, "concurrency", c->concurrency,
-                     "weights_gib", c->weights_gib);
+    return json_pack("{s:s, s:f, s:o*, s:f, s:I, s:s, s:I, s:f, s:f}", "engine",
+                     c->engine, "kv_cache_gib", c->kv_gib, "mamba_state_gib",
+                     c->state_gib > 0 ? json_real(c->state_gib) : NULL,
+                     "bytes_per_token", c->per_token, "tokens",
+                     (json_int_t)c->tokens, "tokens_are", c->tokens_is,
+                     "request_tokens", (json_int_t)c->len, "concurrency",
+                     c->concurrency, "weights_gib", c->weights_gib);
 }
 
 static void text(const kvplan_model *m, const cli_args *cli, const column *c,
@@ -174,6 +179,12 @@ static void text(const kvplan_model *m, const cli_args *cli, const column *c,
         }
         fputc('\n', out);
     }
+    if (c[0].ok && c[0].state_gib > 0)
+        fprintf(
+            out,
+            "  sglang's KV cache includes its mamba state, %.2f GiB (vLLM's "
+            "pool holds both)\n",
+            c[0].state_gib);
     for (int i = 0; i < 3; i++)
         if (c[i].ok)
             fprintf(out, "  %s's tokens: %s\n", c[i].engine, c[i].tokens_is);

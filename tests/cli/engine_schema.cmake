@@ -16,7 +16,8 @@ set(engine_plans
 set(compare_plans
   "compare,--json"
   "compare,--model-path,gpt-oss-120b,--gpu,H100-80GB,--json"
-  "compare,--model-path,deepseek-v4-flash,--gpu,B200,--tp-size,4,--json")
+  "compare,--model-path,deepseek-v4-flash,--gpu,B200,--tp-size,4,--json"
+  "compare,--model-path,qwen3-next-80b-a3b-thinking,--gpu,H100-80GB,--tp-size,4,--json")
 function(run_all list prefix out_files)
   set(files)
   set(i 0)
