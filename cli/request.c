@@ -92,7 +92,8 @@ static answer listing(json_t *doc, int rc)
 /* The error object the command writes under --json, built here for what
  * the request itself gets wrong. */
 static answer refuse(kvplan_status code, int rc, const char *field,
-                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                     const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static answer refuse(kvplan_status code, int rc, const char *field,
                      const char *fmt, ...)
@@ -223,11 +224,15 @@ static json_t *list_models(void)
          i++) {
         kvplan_model *m = NULL;
         const char *arch = "";
-        if (kvplan_model_load(name, &m, NULL) == KVPLAN_OK)
+        bool draft = false;
+        if (kvplan_model_load(name, &m, NULL) == KVPLAN_OK) {
             arch = kvplan_model_get_info(m)->architecture;
-        json_t *o = json_pack("{s:o, s:o, s:o}", "name", cli_json_text(name),
-                              "hf_id", cli_json_text(kvplan_catalog_hf_id(i)),
-                              "architecture", cli_json_text(arch));
+            draft = kvplan_model_get_info(m)->is_draft_only;
+        }
+        json_t *o =
+            json_pack("{s:o, s:o, s:o, s:b}", "name", cli_json_text(name),
+                      "hf_id", cli_json_text(kvplan_catalog_hf_id(i)),
+                      "architecture", cli_json_text(arch), "draft_head", draft);
         kvplan_model_free(m);
         if (json_array_append_new(l, o) != 0) {
             json_decref(l);
@@ -242,9 +247,9 @@ static json_t *list_gpus(void)
     json_t *l = json_array();
     kvplan_gpu g;
     for (size_t i = 0; l != NULL && kvplan_gpu_preset_at(i, &g); i++)
-        if (json_array_append_new(
-                l, json_pack("{s:s, s:f, s:s}", "name", g.name, "total_mib",
-                             g.total_mib, "arch", g.arch)) != 0) {
+        if (json_array_append_new(l, json_pack("{s:s, s:f, s:s}", "name",
+                                               g.name, "total_mib", g.total_mib,
+                                               "arch", g.arch)) != 0) {
             json_decref(l);
             return NULL;
         }
@@ -296,17 +301,16 @@ static json_t *list_flags(void)
                 *p = '_';
         json_t *words = json_array();
         const char *w;
-        for (size_t k = 0; words != NULL &&
-                           (f->kind == K_WORD || f->kind == K_NAME) &&
-                           (w = kvplan_word_at((kvplan_word_set)f->words, k,
-                                               NULL)) != NULL;
+        for (size_t k = 0;
+             words != NULL && (f->kind == K_WORD || f->kind == K_NAME) &&
+             (w = kvplan_word_at((kvplan_word_set)f->words, k, NULL)) != NULL;
              k++)
             json_array_append_new(words, json_string(w));
-        json_t *o = json_pack(
-            "{s:s, s:s, s:s, s:b, s:o, s:o}", "flag", f->name, "key", key,
-            "kind", kind_name(f->kind), "sglang", sglang && f->json != NULL,
-            "words", words ? words : json_null(), "help",
-            cli_json_text(f->help));
+        json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o}", "flag", f->name,
+                              "key", key, "kind", kind_name(f->kind), "sglang",
+                              sglang && f->json != NULL, "words",
+                              words ? words : json_null(), "help",
+                              cli_json_text(f->help));
         if (json_array_append_new(l, o) != 0) {
             json_decref(l);
             return NULL;
@@ -423,9 +427,8 @@ static void add_svg(answer *ans, const char *svg, size_t len)
 static const char *const commands[] = {"plan",    "fit",   "solve",  "sweep",
                                        "compare", "log",   "pools",  "models",
                                        "gpus",    "flags", "version"};
-static const char *const members[] = {"command", "model",     "config",
-                                      "flags",   "log",       "scenarios",
-                                      "svg",     "env"};
+static const char *const members[] = {"command", "model",     "config", "flags",
+                                      "log",     "scenarios", "svg",    "env"};
 
 static answer run(json_t *req)
 {
@@ -567,7 +570,8 @@ static answer run(json_t *req)
         json_t *s;
         json_array_foreach(scen, i, s)
         {
-            if (f != NULL && (cli_json_write(s, f) != 0 || fputc('\n', f) == EOF))
+            if (f != NULL &&
+                (cli_json_write(s, f) != 0 || fputc('\n', f) == EOF))
                 break;
         }
         if (f != NULL && fclose(f) == 0) {
@@ -589,11 +593,16 @@ static answer run(json_t *req)
 
     char *out = NULL, *err = NULL, *pic = NULL;
     size_t out_len = 0, err_len = 0, pic_len = 0;
-    cli_io io = {NULL, open_memstream(&out, &out_len),
-                 open_memstream(&err, &err_len), NULL, NULL, NULL, envv};
+    cli_io io = {NULL,
+                 open_memstream(&out, &out_len),
+                 open_memstream(&err, &err_len),
+                 NULL,
+                 NULL,
+                 NULL,
+                 envv};
     if (in_text != NULL)
-        io.in = fmemopen(in_len ? in_text : (char *)"", in_len ? in_len : 1,
-                         "r");
+        io.in =
+            fmemopen(in_len ? in_text : (char *)"", in_len ? in_len : 1, "r");
     if (config_text != NULL)
         io.config = fmemopen(config_text, config_len ? config_len : 1, "r");
     io.config_name = model != NULL ? json_string_value(model) : "config.json";

@@ -210,8 +210,8 @@ int main(int argc, char **argv)
          NULL, 0);
     /* a log's text, and golden scenarios, as the command reads them */
     char path[4096], *text = NULL;
-    snprintf(path, sizeof path, "%s/tests/logs/01-meta-llama-3-1-8b-instruct.log",
-             source_dir);
+    snprintf(path, sizeof path,
+             "%s/tests/logs/01-meta-llama-3-1-8b-instruct.log", source_dir);
     FILE *f = fopen(path, "rb");
     size_t n = 0;
     if (f != NULL) {
@@ -276,8 +276,8 @@ int main(int argc, char **argv)
         fclose(f);
 
     /* config.json inline, as an object and as text: the catalog's plan */
-    snprintf(path, sizeof path, "%s/data/models/llama-3.1-8b-instruct/config.json",
-             source_dir);
+    snprintf(path, sizeof path,
+             "%s/data/models/llama-3.1-8b-instruct/config.json", source_dir);
     f = fopen(path, "rb");
     char cfg[65536] = "";
     size_t cl = f != NULL ? fread(cfg, 1, sizeof cfg - 1, f) : 0;
@@ -308,8 +308,14 @@ int main(int argc, char **argv)
     if (r != NULL) {
         CHECK(r[0] == '[');
         CHECK_CONTAINS(r, "{\"architecture\": \"LlamaForCausalLM\", "
+                          "\"draft_head\": false, "
                           "\"hf_id\": \"meta-llama/Llama-3.1-8B-Instruct\", "
                           "\"name\": \"llama-3.1-8b-instruct\"}");
+        /* a draft head is marked, for a page's draft list */
+        CHECK_CONTAINS(r, "{\"architecture\": \"LlamaForCausalLMEagle3\", "
+                          "\"draft_head\": true, "
+                          "\"hf_id\": \"lmsys/sglang-EAGLE3-LLaMA3.1-"
+                          "Instruct-8B\", \"name\": \"eagle3-llama3.1-8b\"}");
     }
     kvplan_json_free(r);
     r = call("{\"command\": \"gpus\"}", &rc);
@@ -334,18 +340,20 @@ int main(int argc, char **argv)
      * unsets one the process has */
     {
         int rc1 = -1, rc2 = -1, crc = -1;
-        char *with = call("{\"model\": \"qwen3-next-80b-a3b-thinking\", "
-                          "\"flags\": {\"gpu\": \"H100-80GB\", \"tp_size\": 4}, "
-                          "\"env\": {\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}}",
-                          &rc1);
+        char *with =
+            call("{\"model\": \"qwen3-next-80b-a3b-thinking\", "
+                 "\"flags\": {\"gpu\": \"H100-80GB\", \"tp_size\": 4}, "
+                 "\"env\": {\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}}",
+                 &rc1);
         setenv("SGLANG_MAMBA_SSM_DTYPE", "float16", 1);
         char *cmd = command("--model-path qwen3-next-80b-a3b-thinking --gpu "
                             "H100-80GB --tp-size 4 --json",
                             NULL, &crc);
-        char *unset = call("{\"model\": \"qwen3-next-80b-a3b-thinking\", "
-                           "\"flags\": {\"gpu\": \"H100-80GB\", \"tp_size\": 4}, "
-                           "\"env\": {\"SGLANG_MAMBA_SSM_DTYPE\": null}}",
-                           &rc2);
+        char *unset =
+            call("{\"model\": \"qwen3-next-80b-a3b-thinking\", "
+                 "\"flags\": {\"gpu\": \"H100-80GB\", \"tp_size\": 4}, "
+                 "\"env\": {\"SGLANG_MAMBA_SSM_DTYPE\": null}}",
+                 &rc2);
         unsetenv("SGLANG_MAMBA_SSM_DTYPE");
         char *plain = command("--model-path qwen3-next-80b-a3b-thinking --gpu "
                               "H100-80GB --tp-size 4 --json",
@@ -399,8 +407,8 @@ int main(int argc, char **argv)
     refused("{\"svg\": 1}", 2, "svg", "svg must be true or false");
     refused("{\"command\": \"pools\"}", 2, "scenarios",
             "command pools needs scenarios");
-    refused("{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}]}", 3,
-            "", "kvplan pools: line 1");
+    refused("{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}]}", 3, "",
+            "kvplan pools: line 1");
     /* and the command's errors name the flag by the request's key */
     refused("{\"flags\": {\"tp_sizee\": 2}}", 2, "tp_sizee",
             "--tp-sizee: unknown option; did you mean --tp-size?");
@@ -410,9 +418,10 @@ int main(int argc, char **argv)
             "did you mean H100-80GB or H100-NVL?");
     refused("{\"model\": \"no-such-model\"}", 3, "model",
             "not a model of the built-in catalog");
-    refused("{\"config\": {\"architectures\": [\"LlamaForCausalLM\"]}}", 3,
-            "", "config.json");
-    refused("{\"config\": \"{\\\"hidden_size\\\": \"}", 3, "", "config.json:1:");
+    refused("{\"config\": {\"architectures\": [\"LlamaForCausalLM\"]}}", 3, "",
+            "config.json");
+    refused("{\"config\": \"{\\\"hidden_size\\\": \"}", 3, "",
+            "config.json:1:");
     char *none = (char *)1;
     CHECK_INT(kvplan_json(NULL, 0, &none, NULL), 2);
     CHECK(none != NULL && strstr(none, "needs a request") != NULL);

@@ -33,6 +33,8 @@ function flags() {
   if ($("version").value) f.sglang_version = $("version").value;
   if ($("spec").value) {
     f.speculative_algorithm = $("spec").value;
+    if ($("draft").value && $("spec").value !== "NEXTN")
+      f.speculative_draft_model_path = $("draft").value;
     f.speculative_num_steps = Number($("steps").value);
     f.speculative_eagle_topk = Number($("topk").value);
     f.speculative_num_draft_tokens = Number($("drafts").value);
@@ -89,6 +91,7 @@ function showEngines(req) {
 
 function show() {
   for (const id of ["steps", "topk", "drafts"]) $(id).disabled = !$("spec").value;
+  $("draft").disabled = !$("spec").value || $("spec").value === "NEXTN";
   const req = request();
   const { status, doc } = call(req);
   const plain = Object.assign({}, req);
@@ -134,9 +137,10 @@ function show() {
 
 kvplanModule().then((module) => {
   kv = module;
+  // the EAGLE heads are drafts, not models to serve
   for (const m of call({ command: "models" }).doc) {
     const o = new Option(m.name + (m.hf_id ? "  (" + m.hf_id + ")" : ""), m.name);
-    $("model").add(o);
+    $(m.draft_head ? "draft" : "model").add(o);
   }
   $("model").value = "llama-3.1-8b-instruct";
   for (const g of call({ command: "gpus" }).doc)

@@ -15,6 +15,8 @@ const cases = [
   { model: "gpt-oss-120b", gpu: "H100-80GB", tp: "2" },                 // hybrid SWA
   { model: "deepseek-v3", gpu: "H200", tp: "8", spec: "NEXTN" },         // MLA, MTP
   { model: "deepseek-v3", gpu: "H200", tp: "8", version: "main" },       // a later sglang
+  { model: "gpt-oss-120b", gpu: "H100-80GB", tp: "2", spec: "EAGLE3",    // an EAGLE head
+    draft: "eagle3-gpt-oss-120b" },
   { model: "deepseek-v3.2", gpu: "B200", tp: "8", dtype: "fp8_e4m3" },   // DSA
   { model: "qwen3-next-80b-a3b-thinking", gpu: "H100-80GB", tp: "4" },   // mamba hybrid
   { model: "deepseek-v4-flash", gpu: "B200", tp: "4" },                  // DSV4
@@ -75,6 +77,9 @@ page.on("pageerror", (e) => errors.push(String(e)));
 await page.goto("file://" + path.resolve(dir, "index.html"));
 await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
 check((await page.locator("#model option").count()) > 50, "the catalog fills the model list");
+check((await page.locator("#model option[value^='eagle3-']").count()) === 0 &&
+      (await page.locator("#draft option[value^='eagle3-']").count()) >= 5,
+      "the EAGLE heads are in the draft list, not the model list");
 
 for (const c of cases) {
   const name = c.model || "pasted config.json";
@@ -87,6 +92,8 @@ for (const c of cases) {
   await page.fill("#fraction", c.fraction || "");
   await page.selectOption("#version", c.version || "");
   await page.selectOption("#spec", c.spec || "");
+  // the draft list is open to EAGLE only (NEXTN drafts with the model's own layers)
+  if (c.spec && c.spec !== "NEXTN") await page.selectOption("#draft", c.draft || "");
   const shown = await page.evaluate(() => {
     const t = (id) => document.getElementById(id).textContent;
     return { tokens: t("tokens"), requests: t("requests"), concurrency: t("concurrency"),
@@ -108,6 +115,10 @@ for (const c of cases) {
   check(shown.cell === String(doc.cell_size), name + ": cell_size " + shown.cell + " vs " + doc.cell_size);
   check(shown.fraction === String(doc.budget.mem_fraction_static), name + ": mem_fraction_static");
   if (c.context) check(doc.context_len === Number(c.context), name + ": the context length asked for");
+  if (c.draft) {
+    check(shown.command.includes("--speculative-draft-model-path " + c.draft), name + ": the draft asked for");
+    check(doc.allocated.draft_kv_bytes > 0, name + ": the draft's KV pool is priced");
+  }
   if (c.version) check(shown.command.includes("--sglang-version " + c.version), name + ": the version asked for");
   // issue 14's acceptance: DeepSeek-V3 on 8 x H200 under main reserves 0.886
   if (c.version === "main") check(doc.budget.mem_fraction_static === 0.886, name + ": main's fraction 0.886");

@@ -145,8 +145,8 @@ def pools(scenarios: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return doc if isinstance(doc, list) else [doc]
 
 
-def models() -> List[Dict[str, str]]:
-    """The built-in catalog: name, hf_id, architecture."""
+def models() -> List[Dict[str, Any]]:
+    """The built-in catalog: name, hf_id, architecture, draft_head."""
     return request({"command": "models"})
 
 
