@@ -1,7 +1,7 @@
 /*
- * flag_table.h: the rows of the command's one flag table (flags.c), for
- * the files that read it: the parser (flags.c) and the writers of --help
- * and of the JSON echo (flags_out.c).
+ * flag_table.h: the rows of the command's one flag table (flag_table.c),
+ * for the files that read it: the parser (flags.c) and the writers of
+ * --help and of the JSON echo (flags_out.c).
  */
 #ifndef KVPLAN_FLAG_TABLE_H
 #define KVPLAN_FLAG_TABLE_H

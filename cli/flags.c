@@ -1,9 +1,6 @@
 /*
- * flags.c: one table of options, sglang's names first (see flags.h).
- *
- * Each row names a flag, how its value is read and stored, its bounds, its
- * line of --help and its key in the JSON echo: the parser, the errors, the
- * help and the echo all come from it. Values follow sglang's argparse:
+ * flags.c: the parser of the one table of options (flag_table.c), its
+ * errors and the environment sglang reads. Values follow sglang's argparse:
  * "--flag value" or "--flag=value"; store_true flags take none. The
  * library checks every value again (kvplan_plan_options_validate): the
  * bounds here only let the command say "expected ..." in its own words
@@ -22,266 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AT(field) offsetof(cli_args, field)
-#define NONE INT64_MIN
-#define POSITIVE 1, 0, 0, false, -1, "a positive integer"
-#define COUNT0 0, 0, 0, false, -1, "a non-negative integer"
-#define ANY_INT NONE, 0, 0, false, -1, "an integer"
-#define NOVAL 0, 0, 0, false, -1, NULL
-#define WORDS(set) 0, 0, 0, false, set, NULL
-
-const flag cli_flags[] = {
-    {"--model-path", "--model", K_TEXT, AT(model_path), NOVAL, "MODEL",
-     "a model directory, a config.json or a catalog name (kvplan "
-     "--list-models); default llama-3.1-8b-instruct",
-     "model", "model_path", NULL},
-    {"--revision", NULL, K_TEXT, AT(revision), NOVAL, "REV",
-     "the Hub revision of --model-path org/name: a branch, tag or commit; "
-     "default main",
-     NULL, "revision", NULL},
-    {"--json-model-override-args", NULL, K_TEXT, AT(override_args), NOVAL,
-     "JSON", "a JSON object that updates config.json's top level", NULL,
-     "json_model_override_args", NULL},
-    {"--tp-size", "--tp", K_INT, AT(options.server.tp_size), POSITIVE, "N",
-     "tensor parallel size; default 1",
-     "sglang flags (same names and meanings)", "tp_size",
-     "--tensor-parallel-size"},
-    {"--pp-size", "--pp", K_INT, AT(options.server.pp_size), POSITIVE, "N",
-     "pipeline parallel size; default 1", NULL, "pp_size",
-     "--pipeline-parallel-size"},
-    {"--dp-size", "--dp", K_INT, AT(options.server.dp_size), POSITIVE, "N",
-     "data parallel size; default 1", NULL, "dp_size", "--data-parallel-size"},
-    {"--ep-size", "--ep", K_INT, AT(options.ep_size), POSITIVE, "N",
-     "expert parallel size, divides --tp-size; default 1 (every rank still "
-     "holds 1/tp of the experts)",
-     NULL, "ep_size", "--expert-parallel-size"},
-    {"--attn-cp-size", NULL, K_INT, AT(options.server.attn_cp_size), POSITIVE,
-     "N", "attention context parallel size; default 1", NULL, "attn_cp_size",
-     "--attention-context-parallel-size"},
-    {"--dcp-size", NULL, K_INT, AT(options.dcp_size), POSITIVE, "N",
-     "decode context parallel size, divides --tp-size; default 1 (this "
-     "sglang sizes the pools without it)",
-     NULL, "dcp_size", NULL},
-    {"--enable-dp-attention", NULL, K_TRUE,
-     AT(options.server.enable_dp_attention), NOVAL, NULL,
-     "attention data parallel across the dp ranks", NULL, "enable_dp_attention",
-     NULL},
-    {"--page-size", NULL, K_INT, AT(options.server.page_size), POSITIVE, "N",
-     "tokens per KV page; default sglang's for the GPU, model and backend",
-     NULL, "page_size", NULL},
-    {"--kv-cache-dtype", NULL, K_WORD, AT(options.server.kv_cache_dtype),
-     WORDS(KVPLAN_WORDS_KV_CACHE_DTYPE), NULL,
-     "the KV cache's element type; auto: the model's (fp8 where sglang says)",
-     NULL, "kv_cache_dtype", NULL},
-    {"--dtype", NULL, K_WORD, AT(options.server.dtype),
-     WORDS(KVPLAN_WORDS_DTYPE), NULL, "the model's dtype; auto: the config's",
-     NULL, "dtype", NULL},
-    {"--quantization", NULL, K_NAME, AT(options.quantization),
-     WORDS(KVPLAN_WORDS_QUANTIZATION), "METHOD",
-     "the weights' quantization (fp8, awq, gptq, modelopt_fp4, ...); default "
-     "the config's quantization_config",
-     NULL, "quantization", NULL},
-    {"--mem-fraction-static", NULL, K_DOUBLE, AT(options.mem_fraction_static),
-     0, 0, 1, false, -1, "a fraction in (0, 1)", "F",
-     "the GPU memory fraction for weights and KV cache; default sglang's rule",
-     NULL, "mem_fraction_static", NULL},
-    {"--max-total-tokens", NULL, K_OPT_INT, AT(options.max_total_tokens),
-     POSITIVE, "N", "a cap on the KV cache's tokens", NULL, "max_total_tokens",
-     NULL},
-    {"--max-running-requests", NULL, K_OPT_INT,
-     AT(options.server.max_running_requests), POSITIVE, "N",
-     "running requests per DP worker; default from the tokens", NULL,
-     "max_running_requests", NULL},
-    {"--context-length", NULL, K_OPT_INT, AT(options.server.context_length),
-     POSITIVE, "N", "the served context length; default the model's", NULL,
-     "context_length", NULL},
-    {"--chunked-prefill-size", NULL, K_OPT_INT,
-     AT(options.server.chunked_prefill_size), ANY_INT, "N",
-     "tokens per prefill chunk (-1: no chunking); default by GPU memory", NULL,
-     "chunked_prefill_size", NULL},
-    {"--max-prefill-tokens", NULL, K_OPT_INT, AT(options.max_prefill_tokens),
-     POSITIVE, "N", "tokens of one prefill batch; default 16384", NULL,
-     "max_prefill_tokens", NULL},
-    {"--swa-full-tokens-ratio", NULL, K_DOUBLE,
-     AT(options.server.swa_full_tokens_ratio), 0, 0, 1, true, -1,
-     "a ratio in (0, 1]", "R",
-     "sliding-window tokens per full token; default 0.8 (DeepSeek V4: 0.1)",
-     NULL, "swa_full_tokens_ratio", NULL},
-    {"--disable-radix-cache", NULL, K_TRUE,
-     AT(options.server.disable_radix_cache), NOVAL, NULL,
-     "no prefix cache (hybrid SWA then may use the SWA chunk cap)", NULL,
-     "disable_radix_cache", NULL},
-    {"--disable-overlap-schedule", NULL, K_TRUE,
-     AT(options.server.disable_overlap_schedule), NOVAL, NULL,
-     "no overlap scheduler", NULL, "disable_overlap_schedule", NULL},
-    {"--disable-cuda-graph", NULL, K_TRUE, AT(options.disable_cuda_graph),
-     NOVAL, NULL, "no CUDA graphs (they are in the memory rule's reserve)",
-     NULL, "disable_cuda_graph", NULL},
-    {"--cuda-graph-max-bs", "--cuda-graph-max-bs-decode", K_OPT_INT,
-     AT(options.cuda_graph_max_bs), POSITIVE, "N",
-     "the largest decode CUDA graph batch; default by GPU memory", NULL,
-     "cuda_graph_max_bs", NULL},
-    {"--attention-backend", NULL, K_NAME, AT(options.attention_backend),
-     WORDS(KVPLAN_WORDS_ATTENTION_BACKEND), "NAME",
-     "one of sglang's backends (fa3, flashinfer, trtllm_mha, ...); default "
-     "sglang's for the GPU and model",
-     NULL, "attention_backend", NULL},
-    {"--speculative-algorithm", NULL, K_WORD,
-     AT(options.server.speculative_algorithm),
-     WORDS(KVPLAN_WORDS_SPECULATIVE_ALGORITHM), NULL,
-     "speculative decoding (any case)", NULL, "speculative_algorithm", NULL},
-    {"--speculative-num-steps", NULL, K_OPT_INT,
-     AT(options.server.speculative_num_steps), POSITIVE, "N",
-     "draft steps; default sglang's for EAGLE", NULL, "speculative_num_steps",
-     NULL},
-    {"--speculative-eagle-topk", NULL, K_OPT_INT,
-     AT(options.server.speculative_eagle_topk), POSITIVE, "N",
-     "draft branches per step", NULL, "speculative_eagle_topk", NULL},
-    {"--speculative-num-draft-tokens", NULL, K_OPT_INT,
-     AT(options.server.speculative_num_draft_tokens), POSITIVE, "N",
-     "draft tokens verified per step", NULL, "speculative_num_draft_tokens",
-     NULL},
-    {"--speculative-draft-model-path", NULL, K_TEXT, AT(draft_model_path),
-     NOVAL, "MODEL", "the draft model (a path or a catalog name)", NULL,
-     "speculative_draft_model_path", "--speculative-draft-model"},
-    {"--disaggregation-mode", NULL, K_WORD,
-     AT(options.server.disaggregation_mode),
-     WORDS(KVPLAN_WORDS_DISAGGREGATION_MODE), NULL,
-     "prefill-decode disaggregation", NULL, "disaggregation_mode", NULL},
-    {"--disaggregation-decode-extra-slots", NULL, K_OPT_INT,
-     AT(options.server.disaggregation_decode_extra_slots), COUNT0, "N",
-     "PD decode's request slots beyond max_running_requests", NULL,
-     "disaggregation_decode_extra_slots", NULL},
-    {"--disable-hybrid-swa-memory", NULL, K_TRUE,
-     AT(options.server.disable_hybrid_swa_memory), NOVAL, NULL,
-     "one full-attention pool for a hybrid SWA model", NULL,
-     "disable_hybrid_swa_memory", NULL},
-    {"--enable-hisparse", NULL, K_TRUE, AT(options.server.enable_hisparse),
-     NOVAL, NULL, "HiSparse: part of DeepSeek V4's c4 pool on the host", NULL,
-     "enable_hisparse", NULL},
-    {"--hisparse-config", NULL, K_HISPARSE, 0, NOVAL, "JSON",
-     "{\"host_to_device_ratio\": R}, R >= 1; default 2", NULL,
-     "hisparse_host_to_device_ratio", NULL},
-    {"--enable-dsa-cache-layer-split", NULL, K_TRUE,
-     AT(options.server.enable_dsa_cache_layer_split), NOVAL, NULL,
-     "split DSA's KV layers over the context-parallel ranks", NULL,
-     "enable_dsa_cache_layer_split", NULL},
-    {"--moe-a2a-backend", NULL, K_NAME, AT(options.moe_a2a_backend),
-     WORDS(KVPLAN_WORDS_MOE_A2A_BACKEND), NULL,
-     "MoE all-to-all backend; deepep adds 2048 MiB to the rule's reserve", NULL,
-     "moe_a2a_backend", NULL},
-    {"--max-mamba-cache-size", NULL, K_OPT_INT,
-     AT(options.max_mamba_cache_size), POSITIVE, "N",
-     "mamba state slots; default from --mamba-full-memory-ratio", NULL,
-     "max_mamba_cache_size", NULL},
-    {"--mamba-ssm-dtype", NULL, K_NAME, AT(options.mamba_ssm_dtype),
-     WORDS(KVPLAN_WORDS_MAMBA_SSM_DTYPE), NULL,
-     "the mamba ssm state's dtype; default SGLANG_MAMBA_SSM_DTYPE, else the "
-     "config's, else float32",
-     NULL, "mamba_ssm_dtype", NULL},
-    {"--mamba-full-memory-ratio", NULL, K_DOUBLE,
-     AT(options.mamba_full_memory_ratio), 0, 0, 1e6, false, -1,
-     "a positive ratio", "R",
-     "mamba state memory per KV cache memory; default 0.9", NULL,
-     "mamba_full_memory_ratio", NULL},
-    {"--gpu", NULL, K_GPU, 0, NOVAL, "NAME",
-     "a preset (kvplan --list-gpus), or auto: the local GPUs through the "
-     "NVIDIA driver; default H100-80GB",
-     "budget", "gpu", NULL},
-    {"--gpu-memory", NULL, K_GPU_MEMORY, 0, NOVAL, "SIZE",
-     "total memory per GPU (80GB, 81559MiB; a bare number is MiB)", NULL,
-     "gpu_memory_mib", NULL},
-    {"--available-bytes", NULL, K_OPT_INT, AT(options.available_bytes),
-     POSITIVE, "N",
-     "skip the budget: the bytes sglang's log shows for the KV cache "
-     "(_profile_available_bytes)",
-     NULL, "available_bytes", NULL},
-    {"--weight-bytes", NULL, K_OPT_INT, AT(options.weight_bytes), POSITIVE, "N",
-     "the whole model's weights in bytes (all ranks together, not one GPU's "
-     "mem usage); default a model directory's safetensors, else an estimate "
-     "from config.json",
-     NULL, "weight_bytes", NULL},
-    {"--calibration", NULL, K_TEXT, AT(calibration_path), NOVAL, "FILE",
-     "plan with what a log measured on this GPU (kvplan log --calibrate "
-     "FILE): the CUDA context and one rank's weights",
-     NULL, "calibration", NULL},
-    {"--sglang-version", NULL, K_VERSION, AT(options.sglang_version), NOVAL,
-     "V",
-     "the sglang whose rules to follow: seed (default: commit 6cc9352d, the "
-     "golden vectors), main, 0.5.16, or a release such as 0.5.9 "
-     "(docs/versions.md)",
-     "version", "sglang_version", NULL},
-    {"--compare-version", NULL, K_VERSION, AT(compare_version), NOVAL, "V",
-     "also plan under sglang V, and show each rule that differs and what it "
-     "changes",
-     NULL, "compare_version", NULL},
-    {"--engine", NULL, K_ENGINE, AT(engine), NOVAL, "NAME",
-     "sglang (default), vllm or trtllm: what that engine would allocate for "
-     "the same model and GPU, with its own flags below (docs/engines.md)",
-     "other engines", "engine", NULL},
-    {"--gpu-memory-utilization", NULL, K_DOUBLE,
-     AT(engine_options.gpu_memory_utilization), 0, 0, 1, true, -1,
-     "a fraction in (0, 1]", "F",
-     "vLLM: the share of the GPU it may use; default 0.92", NULL,
-     "gpu_memory_utilization", NULL},
-    {"--kv-cache-memory", NULL, K_BYTES,
-     AT(engine_options.kv_cache_memory_bytes), NOVAL, "SIZE",
-     "vLLM: the KV cache's bytes (8GiB, 8589934592), instead of the "
-     "utilization's budget",
-     NULL, "kv_cache_memory", "--kv-cache-memory-bytes"},
-    {"--max-model-len", NULL, K_OPT_INT, AT(engine_options.max_model_len),
-     POSITIVE, "N", "vLLM, TRT-LLM: the longest request; default the model's",
-     NULL, "max_model_len", "--max-seq-len"},
-    {"--block-size", NULL, K_OPT_INT, AT(engine_options.block_size), POSITIVE,
-     "N", "vLLM: tokens per block; default 16 (MLA 64)", NULL, "block_size",
-     NULL},
-    {"--max-num-seqs", NULL, K_OPT_INT, AT(engine_options.max_num_seqs),
-     POSITIVE, "N",
-     "vLLM: requests at once; default 1024 (256 below 70 GiB or on A100); "
-     "TRT-LLM's max_batch_size, default 2048",
-     NULL, "max_num_seqs", "--max-batch-size"},
-    {"--max-num-batched-tokens", NULL, K_OPT_INT,
-     AT(engine_options.max_num_batched_tokens), POSITIVE, "N",
-     "vLLM: tokens per step; default 8192 (2048 below 70 GiB or on A100); "
-     "TRT-LLM's max_num_tokens, default 8192",
-     NULL, "max_num_batched_tokens", "--max-num-tokens"},
-    {"--enforce-eager", NULL, K_TRUE, AT(engine_options.enforce_eager), NOVAL,
-     NULL, "vLLM: no CUDA graphs", NULL, "enforce_eager", NULL},
-    {"--free-gpu-memory-fraction", NULL, K_DOUBLE,
-     AT(engine_options.free_gpu_memory_fraction), 0, 0, 1, true, -1,
-     "a fraction in (0, 1]", "F",
-     "TRT-LLM: the share of the free memory for the KV cache; default 0.9",
-     NULL, "free_gpu_memory_fraction", NULL},
-    {"--max-tokens", NULL, K_OPT_INT, AT(engine_options.max_tokens), POSITIVE,
-     "N", "TRT-LLM: the KV cache's most tokens", NULL, "max_tokens", NULL},
-    {"--tokens-per-block", NULL, K_OPT_INT, AT(engine_options.tokens_per_block),
-     POSITIVE, "N", "TRT-LLM: tokens per block; default 32", NULL,
-     "tokens_per_block", NULL},
-    {"--activation-memory", NULL, K_BYTES, AT(engine_options.activation_bytes),
-     NOVAL, "SIZE",
-     "vLLM, TRT-LLM: the profile run's peak, as a log measured it; default "
-     "an estimate",
-     NULL, "activation_memory", NULL},
-    {"--non-torch-memory", NULL, K_BYTES, AT(engine_options.non_torch_bytes),
-     NOVAL, "SIZE",
-     "vLLM, TRT-LLM: NCCL and cuBLAS memory; default an estimate", NULL,
-     "non_torch_memory", NULL},
-    {"--cuda-graph-memory", NULL, K_BYTES, AT(engine_options.cuda_graph_bytes),
-     NOVAL, "SIZE", "vLLM: the CUDA graphs' memory; default an estimate", NULL,
-     "cuda_graph_memory", NULL},
-    {"--json", NULL, K_TRUE, AT(json), NOVAL, NULL,
-     "the plan as JSON (schema: docs/plan.schema.json)", "output", NULL, NULL},
-    {"--svg", NULL, K_TEXT, AT(svg_path), NOVAL, "FILE",
-     "also draw it as SVG: one GPU's memory and the requests at once against "
-     "the context length (a sweep: its rows as bars)",
-     NULL, NULL, NULL},
-    {"--explain", NULL, K_TRUE, AT(explain), NOVAL, NULL,
-     "every term of the bytes per token and of the budget", NULL, NULL, NULL},
-    {"--help", "-h", K_TRUE, AT(help), NOVAL, NULL, "show this help", NULL,
-     NULL, NULL},
-};
-
-const size_t cli_num_flags = sizeof cli_flags / sizeof cli_flags[0];
 #define NUM_FLAGS cli_num_flags
 
 _Static_assert(sizeof(kvplan_kv_cache_dtype_flag) == sizeof(int) &&
@@ -289,11 +26,6 @@ _Static_assert(sizeof(kvplan_kv_cache_dtype_flag) == sizeof(int) &&
                    sizeof(kvplan_spec_algorithm) == sizeof(int) &&
                    sizeof(kvplan_disaggregation_mode) == sizeof(int),
                "K_WORD stores an enum as an int");
-
-const char *cli_flag_at(size_t index)
-{
-    return index < NUM_FLAGS ? cli_flags[index].name : NULL;
-}
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -565,7 +297,7 @@ static kvplan_status store(cli_args *cli, const flag *f, const char *v,
         kvplan_sglang_profile p;
         CLI_TRY(kvplan_sglang_profile_parse(v, &p, err));
         memcpy(field, &p, sizeof p);
-        if (f->offset == AT(compare_version))
+        if (f->offset == offsetof(cli_args, compare_version))
             cli->compare_version_text = v;
         else
             cli->sglang_version = v;
@@ -687,8 +419,8 @@ static bool is_value(const char *a)
 
 /* sglang's own flag outside the table: ignored (its values skipped) and
  * listed. Returns the index of its last value. */
-static int ignore_flag(cli_args *cli, const cli_sglang_flag *g, int i,
-                       int argc, char **argv, bool has_eq)
+static int ignore_flag(cli_args *cli, const cli_sglang_flag *g, int i, int argc,
+                       char **argv, bool has_eq)
 {
     if (cli->num_ignored < CLI_MAX_IGNORED)
         cli->ignored[cli->num_ignored++] = g;
@@ -748,7 +480,8 @@ kvplan_status cli_parse_over(int argc, char **argv, int first, cli_args *cli,
             const char *near = arg[0] == '-' ? nearest(arg, len) : NULL;
             return fail(err, KVPLAN_INVALID_ARGUMENT, arg,
                         "%.100s: %s%s%s%s (see kvplan --help)", arg,
-                        arg[0] == '-' ? "unknown option" : "unexpected argument",
+                        arg[0] == '-' ? "unknown option"
+                                      : "unexpected argument",
                         near ? "; did you mean " : "", near ? near : "",
                         near ? "?" : "");
         }
