@@ -52,16 +52,21 @@ static int fail(const kvplan_error *err, int rc, bool json)
 bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
                      char *text, size_t size)
 {
-    int64_t need = plan->resolved.tp_size * plan->resolved.pp_size;
+    const kvplan_fleet *f = &plan->fleet;
+    int64_t need = f->gpus;
     if (cli->gpu_count <= 0 || need <= cli->gpu_count)
         return false;
+    char replicas[48] = "";
+    if (f->replicas > 1)
+        snprintf(replicas, sizeof replicas, " x %lld replicas",
+                 (long long)f->replicas);
     snprintf(text, size,
              "--gpu auto sees %d GPU%s here, and the plan spreads over %lld "
-             "(tp %lld x pp %lld): the other %lld are assumed to be like "
+             "(tp %lld x pp %lld%s): the other %lld are assumed to be like "
              "the smallest seen",
              cli->gpu_count, cli->gpu_count == 1 ? "" : "s", (long long)need,
              (long long)plan->resolved.tp_size,
-             (long long)plan->resolved.pp_size,
+             (long long)plan->resolved.pp_size, replicas,
              (long long)(need - cli->gpu_count));
     return true;
 }

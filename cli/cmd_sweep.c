@@ -264,7 +264,6 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     prev->options = *o;
     prev->set = true;
     const kvplan_plan *pl = done;
-    const kvplan_server_args *s = &pl->resolved;
     const kvplan_capacity *c = &pl->capacity;
     r->tokens = pl->max_total_num_tokens;
     r->requests = pl->max_running_requests;
@@ -272,10 +271,9 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     r->longest = c->longest_request_tokens;
     r->concurrency = c->max_concurrency_at_context_len;
     r->binding = cli_binding_name(c, c->binding, c->binding_pool);
-    int64_t dp = s->dp_size > 0 ? s->dp_size : 1;
-    r->gpus = s->tp_size * s->pp_size * (s->enable_dp_attention ? 1 : dp);
-    r->total_concurrency = r->concurrency * dp;
-    r->per_gpu = (double)r->total_concurrency / (double)r->gpus;
+    r->gpus = pl->fleet.gpus;
+    r->total_concurrency = pl->fleet.concurrency_at_context_len;
+    r->per_gpu = pl->fleet.concurrency_per_gpu;
     r->fraction = pl->budget.mem_fraction_static;
     r->page_size = pl->page_size;
     snprintf(r->kv_dtype, sizeof r->kv_dtype, "%s",

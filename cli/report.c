@@ -67,8 +67,8 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 
     fprintf(out, "kvplan %s: %s (%s)", kvplan_version(), info->name,
             info->architecture);
-    long long ranks = (long long)(s->tp_size * s->pp_size);
-    long long replicas = s->enable_dp_attention ? 1 : (long long)s->dp_size;
+    long long ranks = (long long)p->fleet.gpus_per_replica;
+    long long replicas = (long long)p->fleet.replicas;
     if (b->given)
         fprintf(out, ", available_bytes given (defaults as on %s)\n",
                 cli->options.gpu_set ? cli->options.gpu.name
@@ -76,7 +76,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     else if (replicas > 1)
         fprintf(out, " on %s (%.0f MiB, %s), %lld GPUs: %lld replicas of %lld\n",
                 cli->gpu_name, b->gpu_mem_mib, cli->options.gpu.arch,
-                ranks * replicas, replicas, ranks);
+                (long long)p->fleet.gpus, replicas, ranks);
     else
         fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n", cli->gpu_name,
                 b->gpu_mem_mib, cli->options.gpu.arch, ranks,

@@ -337,7 +337,6 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                         const kvplan_plan *p)
 {
     const kvplan_model_info *info = kvplan_model_get_info(model);
-    const kvplan_server_args *s = &p->resolved;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     const kvplan_budget *b = &p->budget;
     json_t *o = json_object();
@@ -364,7 +363,7 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                              "arch", cli->options.gpu.arch, "total_mib",
                              b->gpu_mem_mib, "compute_capability",
                              cli->options.gpu.compute_capability, "count",
-                             (int)(s->tp_size * s->pp_size)),
+                             (int)p->fleet.gpus),
         &bad);
     set(o, "requested", cli_requested_json(cli), &bad);
     set(o, "resolved", resolved_json(cli, p), &bad);
@@ -376,6 +375,16 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
         &bad);
     set(o, "longest_request", json_integer(p->longest_request), &bad);
     set(o, "capacity", cli_capacity_json(&p->capacity), &bad);
+    set(o, "fleet",
+        json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "gpus",
+                  (json_int_t)p->fleet.gpus, "gpus_per_replica",
+                  (json_int_t)p->fleet.gpus_per_replica, "replicas",
+                  (json_int_t)p->fleet.replicas, "dp_workers",
+                  (json_int_t)p->fleet.dp_workers,
+                  "concurrency_at_context_len",
+                  (json_int_t)p->fleet.concurrency_at_context_len,
+                  "concurrency_per_gpu", p->fleet.concurrency_per_gpu),
+        &bad);
     set(o, "budget", budget_json(cli, p), &bad);
     set(o, "warnings", warnings_json(cli, p), &bad);
     set(o, "ignored_flags", ignored_json(cli), &bad);

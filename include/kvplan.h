@@ -1179,6 +1179,25 @@ KVPLAN_API kvplan_status kvplan_admit(const kvplan_capacity *capacity,
                                       kvplan_admission *out,
                                       kvplan_error *err);
 
+/*
+ * The GPUs a plan occupies and what they serve together: the one rule every
+ * report, sweep and comparison reads (docs/planning.md). sglang launches
+ * tp_size x pp_size ranks per server; --dp-size without DP attention
+ * launches that many whole servers (replicas), with DP attention the dp
+ * workers share one server's ranks. Each DP worker (a replica, or an
+ * attention DP worker) holds the capacity's pools.
+ */
+typedef struct kvplan_fleet {
+    int64_t gpus;             /* gpus_per_replica x replicas */
+    int64_t gpus_per_replica; /* tp_size x pp_size */
+    int64_t replicas;         /* dp_size without DP attention; else 1 */
+    int64_t dp_workers;       /* dp_size: the schedulers, each with pools */
+    /* Requests of context_len at once on all the GPUs (the capacity's per
+     * worker x dp_workers), and that per GPU. */
+    int64_t concurrency_at_context_len;
+    double concurrency_per_gpu;
+} kvplan_fleet;
+
 /* A whole plan: resolved flags, the budget and every PP stage. The plan
  * owns its data: it holds no pointer into the model or the options (the
  * stages' id lists are emptied: ids NULL, counts kept), so it outlives
@@ -1208,6 +1227,8 @@ typedef struct kvplan_plan {
     kvplan_warning warnings[KVPLAN_MAX_WARNINGS];
     /* Per pool, what it holds and what a request costs (binding stage). */
     kvplan_capacity capacity;
+    /* The GPUs it occupies, and what they hold together. */
+    kvplan_fleet fleet;
     kvplan_budget budget;
     size_t num_stages;
     size_t binding_stage;         /* the stage with the fewest tokens */

@@ -1130,6 +1130,46 @@ static void test_refusals_and_warnings(void)
     free(p);
 }
 
+/* The GPUs a plan occupies (src/plan/fleet.c): tp x pp per server, and
+ * --dp-size whole servers unless DP attention shares one server's ranks;
+ * the requests of context_len at once count every DP worker. */
+static void test_fleet(void)
+{
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    kvplan_plan *one = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(one->fleet.gpus, 1);
+    CHECK_INT(one->fleet.replicas, 1);
+    int64_t c = one->capacity.max_concurrency_at_context_len;
+    CHECK(c > 0);
+    /* --dp-size 2: two servers of one GPU, each with the same pools */
+    o.server.dp_size = 2;
+    kvplan_plan *dp = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK);
+    CHECK_INT(dp->fleet.gpus, 2);
+    CHECK_INT(dp->fleet.gpus_per_replica, 1);
+    CHECK_INT(dp->fleet.replicas, 2);
+    CHECK_INT(dp->fleet.dp_workers, 2);
+    CHECK_INT(dp->capacity.max_concurrency_at_context_len, c);
+    CHECK_INT(dp->fleet.concurrency_at_context_len, 2 * c);
+    CHECK(dp->fleet.concurrency_per_gpu == (double)c);
+    /* tp 4, pp 2, dp 4 with DP attention: one server of 8 GPUs, four
+     * attention workers */
+    o = on_gpu("H200");
+    o.server.tp_size = 4;
+    o.server.pp_size = 2;
+    o.server.dp_size = 4;
+    o.server.enable_dp_attention = true;
+    kvplan_plan *att = plan_of("qwen3-32b", &o, KVPLAN_OK);
+    CHECK_INT(att->fleet.gpus, 8);
+    CHECK_INT(att->fleet.gpus_per_replica, 8);
+    CHECK_INT(att->fleet.replicas, 1);
+    CHECK_INT(att->fleet.dp_workers, 4);
+    CHECK_INT(att->fleet.concurrency_at_context_len,
+              4 * att->capacity.max_concurrency_at_context_len);
+    free(one);
+    free(dp);
+    free(att);
+}
+
 int main(void)
 {
     test_prefill_graph_count();
@@ -1147,5 +1187,6 @@ int main(void)
     test_hostile_safetensors();
     test_budget_flags();
     test_refusals_and_warnings();
+    test_fleet();
     return check_report();
 }

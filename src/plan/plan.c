@@ -543,6 +543,7 @@ static kvplan_status back(pipeline *p, kvplan_plan *out, bool init,
     KVPLAN__TRY(requests(p, out, err));
     kvplan__plan_capacity(out, p->max_mamba, p->mamba_ratio, p->mamba_per,
                           &p->ovf);
+    kvplan__plan_fleet(out, &p->ovf);
     const kvplan_server_args *rs = &out->resolved;
     KVPLAN__FAIL_IF(p->ovf_requests, err, KVPLAN_OVERFLOW,
                     rs->disaggregation_decode_extra_slots.set

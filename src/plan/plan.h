@@ -49,6 +49,10 @@ int64_t kvplan__req_to_token_bytes(const kvplan_rank *r, int64_t requests,
 void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
                            int64_t mamba_ratio, double mamba_per, bool *ovf);
 
+/* fleet.c: the GPUs the plan occupies and what they hold together, once
+ * its capacity is known. */
+void kvplan__plan_fleet(kvplan_plan *plan, bool *ovf);
+
 /* profile.c: the sglang version's rules (docs/versions.md): into the plan
  * (start), into every stage's rank (ranks), and the start-up errors later
  * sglang raises after sizing (refuse). */
