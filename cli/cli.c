@@ -46,6 +46,11 @@ const char *cli_getenv(const char *name)
     return getenv(name);
 }
 
+const char *const *cli_env(void)
+{
+    return lent.env;
+}
+
 FILE *cli_svg_out(void)
 {
     return lent.svg;

@@ -43,6 +43,8 @@ FILE *cli_err(void);
 FILE *cli_config_in(void);
 const char *cli_config_name(void);
 FILE *cli_svg_out(void);
+/* The call's variables (cli_io.env), NULL when none were lent. */
+const char *const *cli_env(void);
 /* The variable `name`: the call's (cli_io.env), else the process's. */
 const char *cli_getenv(const char *name);
 

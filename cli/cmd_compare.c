@@ -35,7 +35,7 @@ static void sglang_column(const kvplan_model *m, const cli_args *cli,
     kvplan_error err;
     c->engine = "sglang";
     c->tokens_is = "max_total_num_tokens (the pool's tokens)";
-    if (kvplan_plan_compute(m, &cli->options, p, &err) != KVPLAN_OK) {
+    if (kvplan_plan_compute(m, &cli->o.plan, p, &err) != KVPLAN_OK) {
         snprintf(c->error, sizeof c->error, "%s", err.message);
         return;
     }
@@ -142,9 +142,9 @@ static void text(const kvplan_model *m, const cli_args *cli, const column *c,
     const kvplan_model_info *info = kvplan_model_get_info(m);
     fprintf(out, "kvplan %s compare: %s (%s) on %s, tp %lld, pp %lld\n\n",
             kvplan_version(), info->name, info->architecture,
-            cli->options.gpu_set ? cli->options.gpu.name : KVPLAN_DEFAULT_GPU,
-            (long long)cli->options.server.tp_size,
-            (long long)cli->options.server.pp_size);
+            cli->o.plan.gpu_set ? cli->o.plan.gpu.name : KVPLAN_DEFAULT_GPU,
+            (long long)cli->o.plan.server.tp_size,
+            (long long)cli->o.plan.server.pp_size);
     fprintf(out, "  %-30s %16s %16s %16s\n", "", c[0].engine, c[1].engine,
             c[2].engine);
     const char *rows[] = {"weights per GPU (GiB)", "KV cache per GPU (GiB)",
@@ -210,7 +210,7 @@ int cli_cmd_compare(int argc, char **argv)
     if (cli == NULL || plan == NULL || vl == NULL || tr == NULL) {
         fprintf(cli_err(), "kvplan compare: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
-    } else if (cli_parse(argc, argv, 2, cli, &err) != KVPLAN_OK) {
+    } else if (cli_parse(argc, argv, 2, NULL, cli, &err) != KVPLAN_OK) {
         rc = cli_error("kvplan compare", &err, CLI_EXIT_USAGE, json);
     } else if (cli->help) {
         fprintf(cli_out(),

@@ -54,7 +54,7 @@ static kvplan_model *load_model(const cli_args *cli,
                                 const kvplan_log_readings *r,
                                 const char **used, char *why, size_t size)
 {
-    const char *name = cli->model_path != NULL ? cli->model_path
+    const char *name = cli->o.model_path != NULL ? cli->o.model_path
                                                : r->args.model_path;
     kvplan_model *m = NULL;
     kvplan_error err;
@@ -65,7 +65,7 @@ static kvplan_model *load_model(const cli_args *cli,
                  "catalog name, a Hugging Face id or a model directory)");
         return NULL;
     }
-    if (cli_model_load(name, cli->override_args, &m, &err) == KVPLAN_OK)
+    if (cli_model_load(name, cli->o.model_override_args, &m, &err) == KVPLAN_OK)
         return m;
     if (err.code != KVPLAN_IO) { /* found, and refused */
         snprintf(why, size, "%.511s", err.message);
@@ -82,7 +82,7 @@ static kvplan_model *load_model(const cli_args *cli,
     for (int i = 0; i < 2; i++) {
         if (tries[i] == NULL || tries[i][0] == '\0')
             continue;
-        if (kvplan_model_load_override(tries[i], cli->override_args, &m,
+        if (kvplan_model_load_override(tries[i], cli->o.model_override_args, &m,
                                        NULL) == KVPLAN_OK) {
             *used = tries[i];
             return m;
@@ -426,30 +426,29 @@ int cli_cmd_log(int argc, char **argv)
         goto done;
     }
     memset(cli, 0, sizeof *cli);
-    kvplan_plan_options_init(&cli->options);
-    kvplan_engine_options_init(&cli->engine_options);
-    if (kvplan_log_options(r, &cli->options, &err) != KVPLAN_OK) {
+    kvplan_options_init(&cli->o);
+    if (kvplan_log_options(r, &cli->o.plan, &err) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_BAD_INPUT, json);
         goto done;
     }
-    if (cli_parse_over(n, rest, 0, cli, &err) != KVPLAN_OK) {
+    if (cli_parse_over(n, rest, 0, NULL, cli, &err) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_USAGE, json);
         goto done;
     }
     /* a GPU only when named: else reconcile infers it from the log */
-    if ((cli->gpu_text != NULL || cli->gpu_memory_set) &&
+    if ((cli->o.internal_.gpu_text != NULL || cli->o.gpu_memory_mib.set) &&
         cli_resolve_gpu(cli, &err) != KVPLAN_OK) {
         rc = fail(&err, cli_exit_for(err.code), json);
         goto done;
     }
     model = load_model(cli, r, &used, why, sizeof why);
-    const char *draft_path = cli->draft_model_path != NULL
-                                 ? cli->draft_model_path
+    const char *draft_path = cli->o.draft_model_path != NULL
+                                 ? cli->o.draft_model_path
                                  : r->args.speculative_draft_model_path;
     if (model != NULL && draft_path[0] != '\0' &&
         kvplan_model_load(draft_path, &draft, NULL) == KVPLAN_OK)
-        cli->options.server.speculative_draft_model = draft;
-    if (kvplan_log_reconcile(model, why, r, &cli->options, work, x, &err) !=
+        cli->o.plan.server.speculative_draft_model = draft;
+    if (kvplan_log_reconcile(model, why, r, &cli->o.plan, work, x, &err) !=
         KVPLAN_OK) {
         rc = fail(&err, err.code == KVPLAN_INVALID_ARGUMENT ? CLI_EXIT_USAGE
                                                             : cli_exit_for(err.code),
@@ -459,16 +458,16 @@ int cli_cmd_log(int argc, char **argv)
     const char *model_name =
         model != NULL ? kvplan_model_get_info(model)->name : used;
     if (cli->json) {
-        json_t *doc = result_json(r, model_name, x, cli->options.sglang_version);
+        json_t *doc = result_json(r, model_name, x, cli->o.plan.sglang_version);
         if (doc == NULL || cli_json_write(doc, cli_out()) != 0 ||
             fputc('\n', cli_out()) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
     } else {
-        text_report(path, r, model_name, x, cli->options.sglang_version);
+        text_report(path, r, model_name, x, cli->o.plan.sglang_version);
     }
     if (calibrate != NULL) {
-        kvplan_plan_options o = cli->options;
+        kvplan_plan_options o = cli->o.plan;
         o.gpu = x->gpu;
         if (!r->free_before_gib.set || !kvplan_log_weights_gib(r).set) {
             fprintf(cli_err(), "kvplan log: --calibrate needs the log's \"Load "

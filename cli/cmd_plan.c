@@ -11,7 +11,6 @@
 #include "hub.h"
 #include "jsonout.h"
 #include "report.h"
-#include "sglang_flags.h"
 #include "svg.h"
 #include "versions.h"
 
@@ -26,9 +25,9 @@ static void measure_weights(cli_args *cli, const char *dir)
     int64_t bytes;
     kvplan_error err;
     kvplan_status st = KVPLAN_IO;
-    if (!cli->options.weight_bytes.set &&
+    if (!cli->o.plan.weight_bytes.set &&
         (st = kvplan_weights_from_dir(dir, &bytes, &err)) == KVPLAN_OK) {
-        cli->options.weight_bytes = (kvplan_opt_int){bytes, true};
+        cli->o.plan.weight_bytes = (kvplan_opt_int){bytes, true};
         cli->weights_measured = true;
     }
     /* no weight files is the common case; bad ones are said, never
@@ -38,10 +37,10 @@ static void measure_weights(cli_args *cli, const char *dir)
                 "kvplan: warning: %s; the weights are estimated from "
                 "config.json instead\n",
                 err.message);
-    if (cli->draft_model_path != NULL &&
-        kvplan_weights_from_dir(cli->draft_model_path, &bytes, NULL) ==
+    if (cli->o.draft_model_path != NULL &&
+        kvplan_weights_from_dir(cli->o.draft_model_path, &bytes, NULL) ==
             KVPLAN_OK)
-        cli->options.draft_weight_bytes = (kvplan_opt_int){bytes, true};
+        cli->o.plan.draft_weight_bytes = (kvplan_opt_int){bytes, true};
 }
 
 static int fail(const kvplan_error *err, int rc, bool json)
@@ -80,17 +79,18 @@ void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
         fprintf(cli_err(), "kvplan: warning: %s\n", probe);
     for (size_t i = 0; i < plan->num_warnings; i++)
         fprintf(cli_err(), "kvplan: warning: %s\n", plan->warnings[i].message);
-    for (size_t i = 0; i < cli->num_bad_env; i++)
+    for (size_t i = 0; i < cli->o.internal_.num_bad_env; i++)
         fprintf(cli_err(),
                 "kvplan: warning: %s='%.60s' is not a value of its kind; "
                 "sglang warns and takes the default, as kvplan does\n",
-                cli->bad_env[i], cli_getenv(cli->bad_env[i]));
-    for (size_t i = 0; i < cli->num_ignored; i++)
-        if (cli->ignored[i]->memory != NULL)
+                cli->o.internal_.bad_env[i], cli_getenv(cli->o.internal_.bad_env[i]));
+    const kvplan_option *g;
+    for (size_t i = 0; (g = cli_not_read(cli, i)) != NULL; i++)
+        if (g->memory != NULL)
             fprintf(cli_err(),
                     "kvplan: warning: %s is read by sglang, not by kvplan: "
                     "%s\n",
-                    cli->ignored[i]->name, cli->ignored[i]->memory);
+                    g->flag, g->memory);
 }
 
 int cli_write_svg(const cli_args *cli, const kvplan_model *model,
@@ -115,7 +115,7 @@ int cli_report(const cli_args *cli, const kvplan_model *model,
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
     } else if (cli_report_text(cli_out(), cli, model, plan) != 0 ||
-               (cli->compare_version_text != NULL &&
+               (cli->o.internal_.compare_version_text != NULL &&
                 cli_compare_text(cli_out(), cli, model, plan) != 0)) {
         rc = CLI_EXIT_INTERNAL;
     }
@@ -150,22 +150,22 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
                        kvplan_model **draft, kvplan_error *err)
 {
     *model = *draft = NULL;
-    if (cli->model_path == NULL)
-        cli->model_path = cli->options.model_path = "llama-3.1-8b-instruct";
+    if (cli->o.model_path == NULL)
+        cli->o.model_path = cli->o.plan.model_path = "llama-3.1-8b-instruct";
     cli_calibration cal;
     CLI_TRY(cli_resolve_gpu(cli, err));
-    if (cli->calibration_path != NULL)
-        CLI_TRY(cli_calibration_read(cli->calibration_path, &cli->options,
+    if (cli->o.calibration != NULL)
+        CLI_TRY(cli_calibration_read(cli->o.calibration, &cli->o.plan,
                                      &cal, err));
     /* org/name: the Hub, its cache, or the catalog */
     CLI_TRY(cli_hub_resolve(cli, cli->hub_dir, sizeof cli->hub_dir, err));
-    const char *from = cli->hub_dir[0] ? cli->hub_dir : cli->model_path;
-    CLI_TRY(cli_model_load(from, cli->override_args, model, err));
-    if (cli->draft_model_path != NULL)
-        CLI_TRY(kvplan_model_load(cli->draft_model_path, draft, err));
-    cli->options.server.speculative_draft_model = *draft;
-    if (cli->calibration_path != NULL)
-        cli_calibration_check(&cal, cli->calibration_path, &cli->options);
+    const char *from = cli->hub_dir[0] ? cli->hub_dir : cli->o.model_path;
+    CLI_TRY(cli_model_load(from, cli->o.model_override_args, model, err));
+    if (cli->o.draft_model_path != NULL)
+        CLI_TRY(kvplan_model_load(cli->o.draft_model_path, draft, err));
+    cli->o.plan.server.speculative_draft_model = *draft;
+    if (cli->o.calibration != NULL)
+        cli_calibration_check(&cal, cli->o.calibration, &cli->o.plan);
     else if (strcmp(from, "-") != 0)
         measure_weights(cli, from);
     return KVPLAN_OK;
@@ -193,16 +193,16 @@ int cli_cmd_plan(int argc, char **argv)
     if (cli == NULL || plan == NULL) {
         fprintf(cli_err(), "kvplan: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
-    } else if ((st = cli_parse(argc, argv, 1, cli, &err)) != KVPLAN_OK) {
+    } else if ((st = cli_parse(argc, argv, 1, NULL, cli, &err)) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_USAGE, json); /* unknown flag, bad value */
     } else if (cli->help) {
         rc = cli_help(cli_out()) == 0 && fflush(cli_out()) == 0 ? CLI_EXIT_OK
                                                           : CLI_EXIT_INTERNAL;
     } else if ((st = cli_load(cli, &model, &draft, &err)) != KVPLAN_OK) {
         rc = fail(&err, cli_exit_for(err.code), json);
-    } else if (cli->engine != KVPLAN_ENGINE_SGLANG) {
+    } else if (cli->o.engine != KVPLAN_ENGINE_SGLANG) {
         rc = cli_engine_report(cli, model);
-    } else if ((st = kvplan_plan_compute(model, &cli->options, plan, &err)) !=
+    } else if ((st = kvplan_plan_compute(model, &cli->o.plan, plan, &err)) !=
                KVPLAN_OK) {
         rc = cli_plan_failed("kvplan", st, &err, json);
     } else {

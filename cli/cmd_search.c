@@ -21,22 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A count >= 1 of flag `name`. */
-static bool count_of(const char *text, const char *name, int64_t *out,
-                     kvplan_error *err)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || v < 1) {
-        cli_usage_error(err, name, "%s: expected an integer >= 1, got '%.60s'",
-                        name, text);
-        return false;
-    }
-    *out = (int64_t)v;
-    return true;
-}
-
 /* What the commands share: argv parsed past their own flags, the model
  * loaded, a plan to work in. */
 typedef struct session {
@@ -44,25 +28,22 @@ typedef struct session {
     cli_args *cli;
     kvplan_plan *plan;
     kvplan_model *model, *draft;
-    char **rest;
     bool json;
     kvplan_error err;
 } session;
 
 /* Returns 0 when ready (or -1 after --help), else the exit status. */
-static int open_session(session *s, int argc, char **argv, cli_own_flag *own,
-                        size_t n, int (*help)(FILE *))
+static int open_session(session *s, int argc, char **argv,
+                        const char *question, int (*help)(FILE *))
 {
     s->json = cli_wants_json(argc, argv);
     s->cli = malloc(sizeof *s->cli);
     s->plan = malloc(sizeof *s->plan);
-    s->rest = malloc(((size_t)argc + 1) * sizeof *s->rest);
-    if (s->cli == NULL || s->plan == NULL || s->rest == NULL) {
+    if (s->cli == NULL || s->plan == NULL) {
         fprintf(cli_err(), "%s: out of memory\n", s->who);
         return CLI_EXIT_INTERNAL;
     }
-    int rest = cli_take_own(argc, argv, 2, own, n, s->rest, &s->err);
-    if (rest < 0 || cli_parse(rest, s->rest, 1, s->cli, &s->err) != KVPLAN_OK)
+    if (cli_parse(argc, argv, 2, question, s->cli, &s->err) != KVPLAN_OK)
         return cli_error(s->who, &s->err, CLI_EXIT_USAGE, s->json);
     if (s->cli->help)
         return help(cli_out()) == 0 && fflush(cli_out()) == 0 ? -1
@@ -78,7 +59,6 @@ static void close_session(session *s)
     kvplan_model_free(s->draft);
     free(s->plan);
     free(s->cli);
-    free(s->rest);
 }
 
 /* The answer's head and the plan at it: text, or one JSON object with
@@ -122,22 +102,19 @@ static int fit_help(FILE *out)
 int cli_cmd_fit(int argc, char **argv)
 {
     session s = {.who = "kvplan fit"};
-    cli_own_flag own[] = {{"--concurrency", NULL}};
-    int rc = open_session(&s, argc, argv, own, 1, fit_help);
+    int rc = open_session(&s, argc, argv, "fit", fit_help);
     if (rc != 0) {
         close_session(&s);
         return rc < 0 ? CLI_EXIT_OK : rc;
     }
-    kvplan_plan_options *o = &s.cli->options;
+    kvplan_plan_options *o = &s.cli->o.plan;
     char line[256];
     json_t *head = NULL;
     kvplan_status st;
-    if (own[0].value != NULL) {
-        int64_t n, len = 0;
-        if (!count_of(own[0].value, "--concurrency", &n, &s.err)) {
-            rc = cli_error(s.who, &s.err, CLI_EXIT_USAGE, s.json);
-        } else if ((st = kvplan_fit_context(s.model, o, n, s.plan, &len,
-                                            &s.err)) != KVPLAN_OK) {
+    if (s.cli->o.concurrency.set) {
+        int64_t n = s.cli->o.concurrency.value, len = 0;
+        if ((st = kvplan_fit_context(s.model, o, n, s.plan, &len, &s.err)) !=
+            KVPLAN_OK) {
             rc = cli_plan_failed(s.who, st, &s.err, s.json);
         } else {
             /* the report is the forward plan's: --context-length L */
@@ -219,38 +196,23 @@ static const char *kv_flag_name(kvplan_kv_cache_dtype_flag f)
 int cli_cmd_solve(int argc, char **argv)
 {
     session s = {.who = "kvplan solve"};
-    cli_own_flag own[] = {{"--target-tokens", NULL},
-                      {"--target-concurrency", NULL},
-                      {"--solve-for", NULL}};
-    int rc = open_session(&s, argc, argv, own, 3, solve_help);
+    int rc = open_session(&s, argc, argv, "solve", solve_help);
     if (rc != 0) {
         close_session(&s);
         return rc < 0 ? CLI_EXIT_OK : rc;
     }
-    kvplan_plan_options *o = &s.cli->options;
+    kvplan_plan_options *o = &s.cli->o.plan;
     kvplan_target t = {0};
-    kvplan_knob knob = KVPLAN_KNOB_MEM_FRACTION_STATIC;
+    kvplan_knob knob = s.cli->o.solve_for;
     kvplan_error *e = &s.err;
-    if ((own[0].value != NULL) == (own[1].value != NULL)) {
+    if (s.cli->o.target_tokens.set == s.cli->o.target_concurrency.set) {
         cli_usage_error(e, "--target-tokens",
                         "kvplan solve needs one target: --target-tokens T or "
                         "--target-concurrency N");
         rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
-    } else if ((own[0].value != NULL &&
-                !count_of(own[0].value, "--target-tokens", &t.tokens, e)) ||
-               (own[1].value != NULL &&
-                !count_of(own[1].value, "--target-concurrency",
-                          &t.concurrency, e))) {
-        rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
-    } else if (own[2].value != NULL &&
-               !kvplan_knob_from_name(own[2].value, &knob)) {
-        cli_usage_error(e, "--solve-for",
-                        "--solve-for: expected mem-fraction-static, tp-size, "
-                        "gpu, max-running-requests, swa-full-tokens-ratio or "
-                        "kv-cache-dtype, got '%.60s'",
-                        own[2].value);
-        rc = cli_error(s.who, e, CLI_EXIT_USAGE, s.json);
     }
+    t.tokens = s.cli->o.target_tokens.value;
+    t.concurrency = s.cli->o.target_concurrency.value;
     if (rc != 0) {
         close_session(&s);
         return rc;
@@ -314,7 +276,7 @@ int cli_cmd_solve(int argc, char **argv)
     case KVPLAN_KNOB_GPU:
         o->gpu = sol.gpu;
         o->gpu_set = true;
-        s.cli->gpu_name = s.cli->gpu_text = o->gpu.name;
+        s.cli->o.internal_.gpu_text = o->gpu.name;
         snprintf(value, sizeof value, "%s", sol.gpu.name);
         v = json_string(sol.gpu.name);
         break;

@@ -159,7 +159,9 @@ static int split_args(int argc, char **argv, dim *d, char **rest, bool *csv,
             *help = true;
             continue;
         }
-        const char *name = arg[0] == '-' ? cli_flag_canonical(arg, len) : NULL;
+        const kvplan_option *opt =
+            arg[0] == '-' ? kvplan_option_find_n(arg, len) : NULL;
+        const char *name = opt != NULL ? opt->flag : NULL;
         size_t k = NDIMS;
         for (size_t j = 0; name != NULL && j < NDIMS; j++)
             if (strcmp(name, dims[j]) == 0)
@@ -224,19 +226,19 @@ typedef struct previous {
 static kvplan_status row_options(const cli_args *base, cli_args *cli,
                                  char **args, int nargs, kvplan_error *err)
 {
-    CLI_TRY(cli_parse(nargs, args, 1, cli, err));
+    CLI_TRY(cli_parse(nargs, args, 1, "sweep", cli, err));
     CLI_TRY(cli_resolve_gpu(cli, err));
-    kvplan_plan_options *o = &cli->options;
-    cli->model_path = base->model_path;
-    o->model_path = base->options.model_path;
+    kvplan_plan_options *o = &cli->o.plan;
+    cli->o.model_path = base->o.model_path;
+    o->model_path = base->o.plan.model_path;
     o->server.speculative_draft_model =
-        base->options.server.speculative_draft_model;
-    o->weight_bytes = base->options.weight_bytes;
-    o->draft_weight_bytes = base->options.draft_weight_bytes;
-    o->context_bytes = base->options.context_bytes;
-    o->rank_weight_bytes = base->options.rank_weight_bytes;
+        base->o.plan.server.speculative_draft_model;
+    o->weight_bytes = base->o.plan.weight_bytes;
+    o->draft_weight_bytes = base->o.plan.draft_weight_bytes;
+    o->context_bytes = base->o.plan.context_bytes;
+    o->rank_weight_bytes = base->o.plan.rank_weight_bytes;
     cli->weights_measured = base->weights_measured;
-    cli->calibration_path = base->calibration_path;
+    cli->o.calibration = base->o.calibration;
     return KVPLAN_OK;
 }
 
@@ -249,12 +251,12 @@ static void plan_row(row *r, const cli_args *base, cli_args *cli,
     r->st = row_options(base, cli, args, nargs, &r->err);
     if (r->st != KVPLAN_OK)
         return;
-    kvplan_plan_options *o = &cli->options;
+    kvplan_plan_options *o = &cli->o.plan;
     r->st = kvplan_plan_update(model, o, prev->set ? &prev->options : NULL,
                                prev->set ? prev->plan : NULL, *plan, &r->err);
     snprintf(r->gpu, sizeof r->gpu, "%s",
              o->available_bytes.set ? "-"
-             : cli->gpu_name        ? cli->gpu_name
+             : o->gpu_set           ? o->gpu.name
                                     : "?");
     if (r->st != KVPLAN_OK)
         return;
@@ -289,7 +291,7 @@ static json_t *row_plan_json(const cli_args *base, cli_args *cli,
 {
     kvplan_error err;
     if (row_options(base, cli, args, nargs, &err) != KVPLAN_OK ||
-        kvplan_plan_compute(model, &cli->options, plan, &err) != KVPLAN_OK)
+        kvplan_plan_compute(model, &cli->o.plan, plan, &err) != KVPLAN_OK)
         return NULL;
     return cli_report_json(cli, model, plan);
 }
@@ -503,11 +505,8 @@ int cli_cmd_sweep(int argc, char **argv)
     }
     g_rank = RANK_CONCURRENCY_PER_GPU;
     if (rank != NULL) {
-        size_t k = 0;
-        while (k < sizeof rank_names / sizeof rank_names[0] &&
-               strcmp(rank, rank_names[k]) != 0)
-            k++;
-        if (k == sizeof rank_names / sizeof rank_names[0]) {
+        kvplan_sweep_key k;
+        if (!kvplan_sweep_key_from_name(rank, &k)) {
             rc = usage(json, "--rank-by",
                        "--rank-by: expected concurrency-per-gpu, "
                        "concurrency, tokens, tokens-per-gpu, "
@@ -540,7 +539,7 @@ int cli_cmd_sweep(int argc, char **argv)
     /* the held flags, parsed and loaded once (the first row's values for
      * the lists) */
     int nargs = row_args(d, &rows[0], rest, nrest, args);
-    if (cli_parse(nargs, args, 1, base, &err) != KVPLAN_OK) {
+    if (cli_parse(nargs, args, 1, "sweep", base, &err) != KVPLAN_OK) {
         rc = cli_error("kvplan sweep", &err, CLI_EXIT_USAGE, json);
         goto done;
     }

@@ -17,19 +17,19 @@
 void cli_engine_options(const cli_args *cli, kvplan_engine engine,
                         kvplan_engine_options *o)
 {
-    *o = cli->engine_options;
+    *o = cli->o.engine_options;
     o->engine = engine;
-    o->tp_size = cli->options.server.tp_size;
-    o->pp_size = cli->options.server.pp_size;
-    o->kv_cache_dtype = cli->options.server.kv_cache_dtype;
-    o->gpu_set = cli->options.gpu_set;
-    o->gpu = cli->options.gpu;
-    o->speculative_algorithm = cli->options.server.speculative_algorithm;
-    o->speculative_draft_model = cli->options.server.speculative_draft_model;
+    o->tp_size = cli->o.plan.server.tp_size;
+    o->pp_size = cli->o.plan.server.pp_size;
+    o->kv_cache_dtype = cli->o.plan.server.kv_cache_dtype;
+    o->gpu_set = cli->o.plan.gpu_set;
+    o->gpu = cli->o.plan.gpu;
+    o->speculative_algorithm = cli->o.plan.server.speculative_algorithm;
+    o->speculative_draft_model = cli->o.plan.server.speculative_draft_model;
     if (!o->weight_bytes.set)
-        o->weight_bytes = cli->options.weight_bytes;
+        o->weight_bytes = cli->o.plan.weight_bytes;
     if (!o->max_model_len.set)
-        o->max_model_len = cli->options.server.context_length;
+        o->max_model_len = cli->o.plan.server.context_length;
 }
 
 /* vLLM's "{:,}": 1234567 -> "1,234,567". */
@@ -142,9 +142,9 @@ json_t *cli_engine_json(const cli_args *cli, const kvplan_model *model,
     json_t *nt = json_array();
     for (size_t i = 0; nt != NULL && i < nnotes; i++)
         json_array_append_new(nt, json_string(text[i]));
-    const kvplan_gpu *gpu = &cli->options.gpu;
+    const kvplan_gpu *gpu = &cli->o.plan.gpu;
     kvplan_gpu preset;
-    if (!cli->options.gpu_set && kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &preset))
+    if (!cli->o.plan.gpu_set && kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &preset))
         gpu = &preset;
     return json_pack(
         "{s:s, s:i, s:s, s:s, s:{s:s, s:f}, s:I, s:I, s:I, s:I, s:I, s:I, "
@@ -152,8 +152,8 @@ json_t *cli_engine_json(const cli_args *cli, const kvplan_model *model,
         "kvplan_version", kvplan_version(), "schema_version", 1, "engine",
         kvplan_engine_name(p->engine), "model", info->name, "gpu", "name",
         gpu->name, "total_mib", gpu->total_mib, "tp_size",
-        (json_int_t)cli->options.server.tp_size, "pp_size",
-        (json_int_t)cli->options.server.pp_size, "max_model_len",
+        (json_int_t)cli->o.plan.server.tp_size, "pp_size",
+        (json_int_t)cli->o.plan.server.pp_size, "max_model_len",
         (json_int_t)p->max_model_len, "max_num_seqs",
         (json_int_t)p->max_num_seqs, "max_num_batched_tokens",
         (json_int_t)p->max_num_batched_tokens, "block_size",
@@ -183,9 +183,9 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     fprintf(out, "kvplan %s: %s (%s) under %s on %s, tp %lld, pp %lld\n",
             kvplan_version(), info->name, info->architecture,
             vllm ? "vLLM" : "TensorRT-LLM",
-            cli->options.gpu_set ? cli->options.gpu.name : KVPLAN_DEFAULT_GPU,
-            (long long)cli->options.server.tp_size,
-            (long long)cli->options.server.pp_size);
+            cli->o.plan.gpu_set ? cli->o.plan.gpu.name : KVPLAN_DEFAULT_GPU,
+            (long long)cli->o.plan.server.tp_size,
+            (long long)cli->o.plan.server.pp_size);
     fprintf(out, "\none GPU's memory%*sGiB\n", 33, "");
     fprintf(out, "  %-40s %8.2f\n", "memory.total (nvidia-smi)",
             p->memory_total_bytes / GIB);
@@ -260,7 +260,7 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 int cli_engine_report(const cli_args *cli, const kvplan_model *model)
 {
     kvplan_engine_options o;
-    cli_engine_options(cli, cli->engine, &o);
+    cli_engine_options(cli, cli->o.engine, &o);
     kvplan_engine_plan p;
     kvplan_error err;
     kvplan_status st = kvplan_engine_compute(model, &o, &p, &err);

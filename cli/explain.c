@@ -37,8 +37,8 @@ const char *cli_kv_dtype_name(const cli_args *cli, kvplan_dtype dtype)
 {
     /* ROCm's fp8 on gfx94x (MI300X, MI325X) is the fnuz variant, as
      * sglang's log names it; one byte either way */
-    if (dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN && cli->options.gpu_set &&
-        cli->options.gpu.is_hip && strncmp(cli->options.gpu.arch, "gfx94", 5) == 0)
+    if (dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN && cli->o.plan.gpu_set &&
+        cli->o.plan.gpu.is_hip && strncmp(cli->o.plan.gpu.arch, "gfx94", 5) == 0)
         return "float8_e4m3fnuz";
     return kvplan_dtype_name(dtype);
 }
@@ -177,15 +177,15 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
         return;
     }
     cli_add(l, "gpu memory = %.0f MiB (%s)", b->gpu_mem_mib,
-            cli->gpu_name ? cli->gpu_name : "?");
+            cli->o.plan.gpu.name);
     if (b->mem_fraction_auto) {
         cli_add(
             l,
             "reserved = 512 + %.0f (activations: 1.5 x max(chunk, 2048)) + "
             "%lld / 8 x 1024 (tp x pp) + %.0f (cuda graphs) MiB%s = %.0f MiB",
             b->activation_mib,
-            (long long)(cli->options.server.tp_size *
-                        cli->options.server.pp_size),
+            (long long)(cli->o.plan.server.tp_size *
+                        cli->o.plan.server.pp_size),
             b->graph_mib,
             b->gpu_mem_mib > 60 * 1024 ? ", at least 10240 above 60 GiB" : "",
             b->reserved_mib);
@@ -261,7 +261,7 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
 void cli_explain_serving(cli_lines *l, const cli_args *cli,
                          const kvplan_model *model, const kvplan_plan *p)
 {
-    const kvplan_server_args *s = &cli->options.server;
+    const kvplan_server_args *s = &cli->o.plan.server;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     if (s->context_length.set)
         cli_add(l, "context_len = %lld, given with --context-length",
@@ -297,9 +297,10 @@ void cli_explain_serving(cli_lines *l, const cli_args *cli,
                 p->resolved.max_running_requests.set
                     ? " (the model's or the speculative hook's value first)"
                     : "");
-    if (cli->num_ignored > 0)
+    size_t ignored = cli->o.internal_.num_not_read;
+    if (ignored > 0)
         cli_add(l, "%zu sglang flag%s not read by kvplan (see notes)",
-                cli->num_ignored, cli->num_ignored == 1 ? "" : "s");
+                ignored, ignored == 1 ? "" : "s");
 }
 
 /* Where kvplan's figures are estimates, and where sglang allocates more
@@ -355,7 +356,7 @@ void cli_hub_notes(cli_lines *l, const cli_args *cli)
         cli_add(l,
                 "%s read from %s at commit %s: its config.json, and its "
                 "weights from the safetensors headers alone",
-                cli->model_path, cli->hub_source, cli->hub_commit);
+                cli->o.model_path, cli->hub_source, cli->hub_commit);
     if (cli->hub_note[0] != '\0')
         cli_add(l, "%s", cli->hub_note);
 }

@@ -1,14 +1,15 @@
 /*
- * flags_out.c: what the flag table writes: --help, its flag sections
- * generated row by row, and the "requested" echo of --json.
+ * flags_out.c: what the table of options writes: --help, its flag sections
+ * generated row by row (the library's options, then the command's own),
+ * and the "requested" echo of --json.
  */
-#include "flag_table.h"
+#include "flags.h"
 #include "jsonout.h"
+
+#include "common/option_table.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#define NUM_FLAGS cli_num_flags
 
 /* ---- --help -------------------------------------------------------------- */
 
@@ -94,120 +95,186 @@ static void fold(FILE *out, const char *text, int col, int indent)
     }
 }
 
+/* One line of --help: the flag, its aliases and value, its help. */
+static void help_row(FILE *out, const char *name, const char *alias,
+                     const char *alias2, bool takes_value, const char *meta,
+                     int words, const char *help)
+{
+    char left[160];
+    /* a short alias first ("-h, --help"), a long one after */
+    bool short_alias = alias != NULL && alias[1] != '-';
+    int n = snprintf(left, sizeof left, "  %s%s%s%s%s%s%s",
+                     short_alias ? alias : "", short_alias ? ", " : "", name,
+                     alias && !short_alias ? ", " : "",
+                     alias && !short_alias ? alias : "", alias2 ? ", " : "",
+                     alias2 ? alias2 : "");
+    if (takes_value) {
+        char m[400] = "";
+        if (meta != NULL) {
+            snprintf(m, sizeof m, "%s", meta);
+        } else { /* the words, a|b|c */
+            const char *w;
+            size_t k = 0;
+            for (size_t i = 0;
+                 (w = kvplan_word_at((kvplan_word_set)words, i, NULL)) &&
+                 k < sizeof m;
+                 i++)
+                k += (size_t)snprintf(m + k, sizeof m - k, "%s%s",
+                                      i ? "|" : "", w);
+        }
+        n += snprintf(left + n, sizeof left - (size_t)n, " %s", m);
+    }
+    if (n >= (int)sizeof left)
+        n = (int)sizeof left - 1;
+    fputs(left, out);
+    if (n > 24)
+        fprintf(out, "\n%*s", 25, "");
+    else
+        fprintf(out, "%*s", 25 - n, "");
+    fold(out, help, 25, 25);
+}
+
+/* What --help lists of the library's table: all but the questions' own
+ * (kvplan fit, solve and sweep have their own --help) and the output's
+ * (listed with the command's). */
+static bool in_help(const kvplan_option *o)
+{
+    return o->type != KVPLAN_OPTION_NOT_READ &&
+           o->scope != KVPLAN_SCOPE_QUESTION &&
+           o->scope != KVPLAN_SCOPE_OUTPUT;
+}
+
+static void help_option(FILE *out, const kvplan_option *o)
+{
+    help_row(out, o->flag, o->alias, o->alias2,
+             o->type != KVPLAN_OPTION_SWITCH, o->meta, o->words, o->help);
+}
+
 int cli_help(FILE *out)
 {
     fputs(help_head, out);
-    for (size_t i = 0; i < NUM_FLAGS; i++) {
-        const flag *f = &cli_flags[i];
-        if (f->section != NULL)
-            fprintf(out, "\n%s:\n", f->section);
-        char left[160];
-        /* a short alias first ("-h, --help"), a long one after */
-        bool short_alias = f->alias != NULL && f->alias[1] != '-';
-        int n = snprintf(left, sizeof left, "  %s%s%s%s%s%s%s",
-                         short_alias ? f->alias : "", short_alias ? ", " : "",
-                         f->name, f->alias && !short_alias ? ", " : "",
-                         f->alias && !short_alias ? f->alias : "",
-                         f->alias2 ? ", " : "", f->alias2 ? f->alias2 : "");
-        if (f->kind != K_TRUE) {
-            char meta[400] = "";
-            if (f->meta != NULL) {
-                snprintf(meta, sizeof meta, "%s", f->meta);
-            } else { /* the words, a|b|c */
-                const char *w;
-                size_t m = 0;
-                for (size_t k = 0;
-                     (w = kvplan_word_at((kvplan_word_set)f->words, k, NULL)) &&
-                     m < sizeof meta;
-                     k++)
-                    m += (size_t)snprintf(meta + m, sizeof meta - m, "%s%s",
-                                          k ? "|" : "", w);
-            }
-            n += snprintf(left + n, sizeof left - (size_t)n, " %s", meta);
-        }
-        if (n >= (int)sizeof left)
-            n = (int)sizeof left - 1;
-        fputs(left, out);
-        if (n > 24) {
-            fprintf(out, "\n%*s", 25, "");
-        } else {
-            fprintf(out, "%*s", 25 - n, "");
-        }
-        fold(out, f->help, 25, 25);
+    const kvplan_option *o;
+    for (size_t i = 0; (o = kvplan_option_at(i)) != NULL; i++) {
+        if (!in_help(o))
+            continue;
+        if (o->section != NULL)
+            fprintf(out, "\n%s:\n", o->section);
+        help_option(out, o);
     }
+    /* the output: the command's own, and --explain */
+    fprintf(out, "\noutput:\n");
+    help_row(out, "--json", NULL, NULL, false, NULL, -1,
+             "the plan as JSON (schema: docs/plan.schema.json)");
+    help_row(out, "--svg", NULL, NULL, true, "FILE",
+             -1,
+             "also draw it as SVG: one GPU's memory and the requests at once "
+             "against the context length (a sweep: its rows as bars)");
+    help_option(out, kvplan_option_find("explain"));
+    help_row(out, "--help", "-h", NULL, false, NULL, -1, "show this help");
     fputs(help_tail, out);
     return ferror(out) ? -1 : 0;
 }
 
-/* ---- the echo of what was requested ----------------------------------------
+const char *cli_flag_at(size_t index)
+{
+    static const char *const own[] = {"--json", "--svg", "--help"};
+    const kvplan_option *o;
+    for (size_t i = 0; (o = kvplan_option_at(i)) != NULL; i++)
+        if (in_help(o) || o->scope == KVPLAN_SCOPE_OUTPUT) {
+            if (index == 0)
+                return o->flag;
+            index--;
+        }
+    return index < sizeof own / sizeof own[0] ? own[index] : NULL;
+}
+
+/* ---- the echo of what was requested ---------------------------------------
  */
 
-static json_t *echo(const cli_args *cli, const flag *f)
+/* Where a row's value is kept in `o`. */
+static const void *field_of(const kvplan_options *o,
+                            const kvplan__option_row *row)
 {
-    const void *field = (const char *)cli + f->offset;
+    const char *base = (const char *)o;
+    switch (row->region) {
+    case KVPLAN__IN_PLAN:
+        base = (const char *)&o->plan;
+        break;
+    case KVPLAN__IN_SERVER:
+        base = (const char *)&o->plan.server;
+        break;
+    case KVPLAN__IN_ENGINE:
+        base = (const char *)&o->engine_options;
+        break;
+    case KVPLAN__IN_OPTIONS:
+        break;
+    }
+    return base + row->offset;
+}
+
+static json_t *echo(const kvplan_options *o, const kvplan__option_row *row)
+{
+    const void *field = field_of(o, row);
+    const struct kvplan__options_internal *in = &o->internal_;
     int w;
-    switch (f->kind) {
-    case K_OPT_INT: {
+    switch (row->store) {
+    case KVPLAN__STORE_OPT_INT:
+    case KVPLAN__STORE_BYTES: {
         const kvplan_opt_int *x = field;
         return x->set ? json_integer(x->value) : json_null();
     }
-    case K_INT: /* below its least value only when never given: auto */
-        return *(const int64_t *)field < f->min
-                   ? json_null()
-                   : json_integer(*(const int64_t *)field);
-    case K_DOUBLE: {
+    case KVPLAN__STORE_INT: { /* below its least only when never given */
+        int64_t x = *(const int64_t *)field;
+        return (double)x < row->pub.min ? json_null() : json_integer(x);
+    }
+    case KVPLAN__STORE_DOUBLE:
+    case KVPLAN__STORE_GPU_MEMORY: {
         const kvplan_opt_double *x = field;
         return x->set ? json_real(x->value) : json_null();
     }
-    case K_TRUE:
+    case KVPLAN__STORE_BOOL:
         return json_boolean(*(const bool *)field);
-    case K_WORD: {
+    case KVPLAN__STORE_WORD: {
         memcpy(&w, field, sizeof w);
-        const char *name = kvplan_word_name((kvplan_word_set)f->words, w);
+        const char *name = kvplan_word_name((kvplan_word_set)row->pub.words, w);
         return name ? json_string(name) : json_null(); /* none: null */
     }
-    case K_NAME:
-    case K_TEXT: {
+    case KVPLAN__STORE_NAME:
+    case KVPLAN__STORE_TEXT: {
         const char *s = *(const char *const *)field;
         return s ? cli_json_text(s) : json_null();
     }
-    case K_GPU:
-        return cli->gpu_text ? cli_json_text(cli->gpu_text) : json_null();
-    case K_GPU_MEMORY:
-        return cli->gpu_memory_set ? json_real(cli->gpu_memory_mib)
-                                   : json_null();
-    case K_ENGINE:
-        return cli->engine_text ? cli_json_text(cli->engine_text) : json_null();
-    case K_BYTES: {
-        const kvplan_opt_int *x = field;
-        return x->set ? json_integer(x->value) : json_null();
-    }
-    case K_VERSION: {
-        const char *t = f->offset == offsetof(cli_args, compare_version)
-                            ? cli->compare_version_text
-                            : cli->sglang_version;
+    case KVPLAN__STORE_GPU:
+        return in->gpu_text ? cli_json_text(in->gpu_text) : json_null();
+    case KVPLAN__STORE_ENGINE:
+        return in->engine_text ? cli_json_text(in->engine_text) : json_null();
+    case KVPLAN__STORE_VERSION: {
+        const char *t = row->region == KVPLAN__IN_OPTIONS
+                            ? in->compare_version_text
+                            : in->sglang_version_text;
         return t ? cli_json_text(t) : json_null();
     }
-    case K_HISPARSE:
-        return cli->hisparse_text
-                   ? json_real(
-                         cli->options.server.hisparse_host_to_device_ratio)
+    case KVPLAN__STORE_HISPARSE:
+        return in->hisparse_text
+                   ? json_real(o->plan.server.hisparse_host_to_device_ratio)
                    : json_null();
+    default:
+        return json_null();
     }
-    return json_null();
 }
 
 json_t *cli_requested_json(const cli_args *cli)
 {
-    json_t *o = json_object();
-    for (size_t i = 0; o != NULL && i < NUM_FLAGS; i++) {
-        if (cli_flags[i].json == NULL)
+    json_t *doc = json_object();
+    for (size_t i = 0; doc != NULL && i < kvplan__num_option_rows; i++) {
+        const kvplan__option_row *row = &kvplan__option_rows[i];
+        if (!row->pub.echo)
             continue;
-        if (json_object_set_new(o, cli_flags[i].json,
-                                echo(cli, &cli_flags[i])) != 0) {
-            json_decref(o);
+        const char *key = row->echo_key ? row->echo_key : row->pub.name;
+        if (json_object_set_new(doc, key, echo(&cli->o, row)) != 0) {
+            json_decref(doc);
             return NULL;
         }
     }
-    return o;
+    return doc;
 }

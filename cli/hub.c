@@ -43,7 +43,7 @@ kvplan_status cli_hub_resolve(cli_args *cli, char *dir, size_t size,
     cli->hub_source[0] = cli->hub_note[0] = cli->hub_commit[0] = '\0';
     cli->model_source = NULL;
     struct stat sb;
-    const char *name = cli->model_path;
+    const char *name = cli->o.model_path;
     if (name == NULL || stat(name, &sb) == 0 || !kvplan_hub_repo_id(name))
         return KVPLAN_OK; /* a local path, or a catalog name */
     kvplan_hub_options o;
@@ -54,7 +54,7 @@ kvplan_status cli_hub_resolve(cli_args *cli, char *dir, size_t size,
                              sizeof cache))
         o.cache_dir = cache;
     o.endpoint = cli_getenv("HF_ENDPOINT");
-    o.revision = cli->revision;
+    o.revision = cli->o.revision;
     const char *t = cli_getenv("HF_TOKEN");
     if (t != NULL && t[0] != '\0') {
         snprintf(token, sizeof token, "%s", t);

@@ -5,7 +5,6 @@
  */
 #include "explain.h"
 #include "report.h"
-#include "sglang_flags.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,7 +57,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *p)
 {
     const kvplan_model_info *info = kvplan_model_get_info(model);
-    const kvplan_server_args *s = &cli->options.server;
+    const kvplan_server_args *s = &cli->o.plan.server;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     const kvplan_configurator *c = &sp->configurator;
     const kvplan_pool_config *pools = &sp->pools;
@@ -71,15 +70,15 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     long long replicas = (long long)p->fleet.replicas;
     if (b->given)
         fprintf(out, ", available_bytes given (defaults as on %s)\n",
-                cli->options.gpu_set ? cli->options.gpu.name
+                cli->o.plan.gpu_set ? cli->o.plan.gpu.name
                                      : KVPLAN_DEFAULT_GPU);
     else if (replicas > 1)
         fprintf(out, " on %s (%.0f MiB, %s), %lld GPUs: %lld replicas of %lld\n",
-                cli->gpu_name, b->gpu_mem_mib, cli->options.gpu.arch,
+                cli->o.plan.gpu.name, b->gpu_mem_mib, cli->o.plan.gpu.arch,
                 (long long)p->fleet.gpus, replicas, ranks);
     else
-        fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n", cli->gpu_name,
-                b->gpu_mem_mib, cli->options.gpu.arch, ranks,
+        fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n", cli->o.plan.gpu.name,
+                b->gpu_mem_mib, cli->o.plan.gpu.arch, ranks,
                 ranks > 1 ? "s" : "");
     fprintf(out,
             "serving: tp %lld, pp %lld, dp %lld%s, page_size %lld, "
@@ -90,7 +89,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype),
             p->attention_backend);
     char graphs[48];
-    if (cli->options.disable_cuda_graph)
+    if (cli->o.plan.disable_cuda_graph)
         snprintf(graphs, sizeof graphs, "cuda graphs disabled");
     else
         snprintf(graphs, sizeof graphs, "cuda_graph_max_bs %lld",
@@ -226,7 +225,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         }
     }
     cli_lines l = {.n = 0};
-    if (cli->explain) {
+    if (cli->o.explain) {
         cli_explain_cell(&l, model, sp);
         cli_explain_budget(&l, cli, p);
         cli_explain_serving(&l, cli, model, p);
@@ -239,12 +238,14 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     }
     cli_notes(&l, p);
     cli_hub_notes(&l, cli);
-    if (cli->num_ignored > 0) {
+    if (cli_not_read(cli, 0) != NULL) {
         char names[600];
         size_t n = 0;
-        for (size_t i = 0; i < cli->num_ignored && n < sizeof names; i++)
+        const kvplan_option *g;
+        for (size_t i = 0; (g = cli_not_read(cli, i)) != NULL && n < sizeof names;
+             i++)
             n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
-                                  i ? ", " : "", cli->ignored[i]->name);
+                                  i ? ", " : "", g->flag);
         cli_add(&l, "sglang flags kvplan does not read: %s", names);
     }
     if (l.n > 0) {

@@ -11,7 +11,6 @@
 #include "jsonout.h"
 #include "report.h"
 #include "scenario.h"
-#include "sglang_flags.h"
 #include "versions.h"
 
 #include <stdio.h>
@@ -173,8 +172,8 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
         b->post_load_gib, "weight_bytes", (json_int_t)sp->weight_bytes,
         "draft_weight_bytes", (json_int_t)sp->draft_weight_bytes,
         "mamba_state_gib", b->mamba_gib);
-    const char *gpu = cli->gpu_memory_set ? "given"
-                      : cli->gpu_auto     ? "measured"
+    const char *gpu = cli->o.gpu_memory_mib.set ? "given"
+                      : cli->o.gpu_auto     ? "measured"
                                           : "preset";
     json_t *terms = json_pack(
         "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
@@ -191,7 +190,7 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
         "basis", b->context_basis, "weights", "source", weights, "basis",
         weights_basis(cli, b), "estimated_gib",
         b->estimated_rank_weight_bytes / GIB, "load_overhead_gib", b->load_overhead_bytes / GIB, "tensors",
-        cli->explain ? tensors_json(b) : NULL);
+        cli->o.explain ? tensors_json(b) : NULL);
     if (o == NULL || terms == NULL || json_object_set_new(o, "terms", terms)) {
         json_decref(o);
         return NULL;
@@ -220,28 +219,28 @@ static json_t *warnings_json(const cli_args *cli, const kvplan_plan *p)
         json_decref(a);
         return NULL;
     }
-    for (size_t i = 0; a != NULL && i < cli->num_bad_env; i++) {
+    for (size_t i = 0; a != NULL && i < cli->o.internal_.num_bad_env; i++) {
         char text[240];
         snprintf(text, sizeof text,
                  "%s is not a value of its kind; sglang warns and takes the "
                  "default, as kvplan does",
-                 cli->bad_env[i]);
+                 cli->o.internal_.bad_env[i]);
         if (json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
-                                               "field", cli->bad_env[i],
+                                               "field", cli->o.internal_.bad_env[i],
                                                "message", text)) != 0) {
             json_decref(a);
             return NULL;
         }
     }
-    for (size_t i = 0; a != NULL && i < cli->num_ignored; i++) {
-        const cli_sglang_flag *g = cli->ignored[i];
+    const kvplan_option *g;
+    for (size_t i = 0; a != NULL && (g = cli_not_read(cli, i)) != NULL; i++) {
         if (g->memory == NULL)
             continue;
         char text[240];
         snprintf(text, sizeof text, "%s is read by sglang, not by kvplan: %s",
-                 g->name, g->memory);
+                 g->flag, g->memory);
         if (json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
-                                               "field", g->name, "message",
+                                               "field", g->flag, "message",
                                                text)) != 0) {
             json_decref(a);
             return NULL;
@@ -253,10 +252,11 @@ static json_t *warnings_json(const cli_args *cli, const kvplan_plan *p)
 static json_t *ignored_json(const cli_args *cli)
 {
     json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < cli->num_ignored; i++)
+    const kvplan_option *g;
+    for (size_t i = 0; a != NULL && (g = cli_not_read(cli, i)) != NULL; i++)
         if (json_array_append_new(
-                a, json_pack("{s:s, s:s?}", "flag", cli->ignored[i]->name,
-                             "memory", cli->ignored[i]->memory)) != 0) {
+                a, json_pack("{s:s, s:s?}", "flag", g->flag, "memory",
+                             g->memory)) != 0) {
             json_decref(a);
             return NULL;
         }
@@ -353,16 +353,16 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     set(o, "schema_version", json_integer(CLI_PLAN_SCHEMA_VERSION), &bad);
     set(o, "kvplan_version", json_string(kvplan_version()), &bad);
     set(o, "sglang_version", cli_version_json(p), &bad);
-    if (cli->compare_version_text != NULL)
+    if (cli->o.internal_.compare_version_text != NULL)
         set(o, "compare_version", cli_compare_json(cli, model, p), &bad);
     set(o, "model", model_json(info), &bad);
     set(o, "gpu",
         b->given ? json_null()
                  : json_pack("{s:o, s:s, s:f, s:i, s:i}", "name",
-                             cli_json_text(cli->gpu_name),
-                             "arch", cli->options.gpu.arch, "total_mib",
+                             cli_json_text(cli->o.plan.gpu.name),
+                             "arch", cli->o.plan.gpu.arch, "total_mib",
                              b->gpu_mem_mib, "compute_capability",
-                             cli->options.gpu.compute_capability, "count",
+                             cli->o.plan.gpu.compute_capability, "count",
                              (int)p->fleet.gpus),
         &bad);
     set(o, "requested", cli_requested_json(cli), &bad);
@@ -398,7 +398,7 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     set(o, "model_source",
         cli->model_source ? json_string(cli->model_source) : json_null(),
         &bad);
-    if (cli->explain) {
+    if (cli->o.explain) {
         l.n = l.dropped = 0;
         cli_explain_cell(&l, model, sp);
         cli_explain_budget(&l, cli, p);

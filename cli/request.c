@@ -10,7 +10,9 @@
  *    "flags": {"tp_size": 2, "gpu": "H100"}}
  */
 #include "cli.h"
-#include "flag_table.h"
+#include "flags.h"
+
+#include "common/option_table.h"
 #include "jsonout.h"
 
 #include <stdarg.h>
@@ -116,19 +118,15 @@ static void flag_name(const char *key, char *out, size_t size)
         snprintf(out, size, "%s", key);
         return;
     }
+    const kvplan_option *o = kvplan_option_find(key);
+    if (o != NULL) {
+        snprintf(out, size, "%s", o->flag);
+        return;
+    }
     snprintf(out, size, "--%s", key);
     for (char *p = out + 2; *p; p++)
         if (*p == '_')
             *p = '-';
-    if (cli_flag_canonical(out, strlen(out)) != NULL)
-        return;
-    /* the echo's key of a flag named otherwise (gpu_memory_mib) */
-    for (size_t i = 0; i < cli_num_flags; i++)
-        if (cli_flags[i].json != NULL && cli_flags[i].kind != K_HISPARSE &&
-            strcmp(cli_flags[i].json, key) == 0) {
-            snprintf(out, size, "%s", cli_flags[i].name);
-            return;
-        }
 }
 
 /* A scalar as the command line spells it; false when `v` is not one. */
@@ -256,62 +254,58 @@ static json_t *list_gpus(void)
     return l;
 }
 
-static const char *kind_name(kind k)
+static const char *kind_name(const kvplan_option *o)
 {
-    switch (k) {
-    case K_OPT_INT:
-    case K_INT:
-        return "integer";
-    case K_DOUBLE:
-        return "number";
-    case K_TRUE:
-        return "boolean";
-    case K_WORD:
-    case K_NAME:
-        return "word";
-    case K_GPU:
+    switch (kvplan__row_of(o)->store) {
+    case KVPLAN__STORE_GPU:
         return "gpu";
-    case K_GPU_MEMORY:
-        return "size";
-    case K_HISPARSE:
+    case KVPLAN__STORE_HISPARSE:
         return "object";
-    case K_VERSION:
+    case KVPLAN__STORE_VERSION:
         return "version";
-    case K_ENGINE:
+    case KVPLAN__STORE_ENGINE:
+    case KVPLAN__STORE_KNOB:
+    case KVPLAN__STORE_RANK_KEY:
         return "word";
-    case K_BYTES:
-        return "size";
-    case K_TEXT:
+    default:
         break;
     }
-    return "text";
+    switch (o->type) {
+    case KVPLAN_OPTION_INTEGER:
+        return "integer";
+    case KVPLAN_OPTION_NUMBER:
+        return "number";
+    case KVPLAN_OPTION_SWITCH:
+        return "boolean";
+    case KVPLAN_OPTION_WORD:
+        return "word";
+    case KVPLAN_OPTION_SIZE:
+        return "size";
+    default:
+        return "text";
+    }
 }
 
 static json_t *list_flags(void)
 {
     json_t *l = json_array();
-    bool sglang = true;
-    for (size_t i = 0; l != NULL && i < cli_num_flags; i++) {
-        const flag *f = &cli_flags[i];
-        sglang &= strcmp(f->name, "--gpu") != 0; /* kvplan's own from here */
-        char key[128];
-        snprintf(key, sizeof key, "%s", f->name + 2);
-        for (char *p = key; *p; p++)
-            if (*p == '-')
-                *p = '_';
+    const kvplan_option *o;
+    for (size_t i = 0; l != NULL && (o = kvplan_option_at(i)) != NULL &&
+                       o->type != KVPLAN_OPTION_NOT_READ;
+         i++) {
         json_t *words = json_array();
         const char *w;
-        for (size_t k = 0;
-             words != NULL && (f->kind == K_WORD || f->kind == K_NAME) &&
-             (w = kvplan_word_at((kvplan_word_set)f->words, k, NULL)) != NULL;
+        for (size_t k = 0; words != NULL && o->type == KVPLAN_OPTION_WORD &&
+                           (w = kvplan_word_at((kvplan_word_set)o->words, k,
+                                               NULL)) != NULL;
              k++)
             json_array_append_new(words, json_string(w));
-        json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o}", "flag", f->name,
-                              "key", key, "kind", kind_name(f->kind), "sglang",
-                              sglang && f->json != NULL, "words",
-                              words ? words : json_null(), "help",
-                              cli_json_text(f->help));
-        if (json_array_append_new(l, o) != 0) {
+        json_t *one = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o}", "flag",
+                                o->flag, "key", o->name, "kind", kind_name(o),
+                                "sglang", o->scope == KVPLAN_SCOPE_SGLANG,
+                                "words", words ? words : json_null(), "help",
+                                cli_json_text(o->help));
+        if (json_array_append_new(l, one) != 0) {
             json_decref(l);
             return NULL;
         }

@@ -156,7 +156,7 @@ static void curve(FILE *f, const kvplan_model *model, const cli_args *cli,
     int64_t top = kvplan_model_get_info(model)->context_len;
     if (plan->context_len > top)
         top = plan->context_len;
-    kvplan_plan_options o = cli->options;
+    kvplan_plan_options o = cli->o.plan;
     for (int64_t l = 256; n < MAXP; l *= 2) {
         int64_t at = l < top ? l : top;
         o.server.context_length = (kvplan_opt_int){at, true};
@@ -270,9 +270,7 @@ int cli_svg_plan(const char *path, const cli_args *cli,
     snprintf(title, sizeof title, "kvplan %s: %s, tp %lld pp %lld on %s",
              kvplan_version(), info->name, (long long)s->tp_size,
              (long long)s->pp_size,
-             plan->budget.given ? "the bytes given"
-             : cli->gpu_name    ? cli->gpu_name
-                                : "?");
+             plan->budget.given ? "the bytes given" : cli->o.plan.gpu.name);
     head(f, title);
     memory_bar(f, plan);
     curve(f, model, cli, plan, work);

@@ -93,13 +93,13 @@ static comparison *compare(const cli_args *cli, const kvplan_model *model,
         free(p);
         return NULL;
     }
-    kvplan_plan_options o = cli->options;
+    kvplan_plan_options o = cli->o.plan;
     c->base = plan_figures(model, &o, p);
-    o.sglang_version = cli->compare_version;
+    o.sglang_version = cli->o.compare_version;
     c->other = plan_figures(model, &o, p);
-    uint64_t diff = kvplan_sglang_rules(cli->options.sglang_version) ^
-                    kvplan_sglang_rules(cli->compare_version);
-    o.sglang_version = cli->options.sglang_version;
+    uint64_t diff = kvplan_sglang_rules(cli->o.plan.sglang_version) ^
+                    kvplan_sglang_rules(cli->o.compare_version);
+    o.sglang_version = cli->o.plan.sglang_version;
     kvplan_rule_info r;
     for (size_t i = 0; kvplan_rule_at(i, &r) && c->n < 64; i++)
         if (diff & r.bit) {
@@ -118,7 +118,7 @@ json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,
     comparison *c = compare(cli, model, plan);
     if (c == NULL)
         return NULL;
-    uint64_t mine = kvplan_sglang_rules(cli->options.sglang_version);
+    uint64_t mine = kvplan_sglang_rules(cli->o.plan.sglang_version);
     json_t *rules = json_array();
     for (size_t i = 0; rules != NULL && i < c->n; i++) {
         const kvplan_rule_info *r = &c->rule[i];
@@ -135,8 +135,8 @@ json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,
     }
     json_t *o =
         json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
-                  kvplan_sglang_profile_name(cli->options.sglang_version),
-                  "compared", kvplan_sglang_profile_name(cli->compare_version),
+                  kvplan_sglang_profile_name(cli->o.plan.sglang_version),
+                  "compared", kvplan_sglang_profile_name(cli->o.compare_version),
                   "plan", figures_json(&c->base), "compared_plan",
                   figures_json(&c->other), "rules", rules);
     free(c);
@@ -163,9 +163,9 @@ int cli_compare_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     comparison *c = compare(cli, model, plan);
     if (c == NULL)
         return -1;
-    const char *a = kvplan_sglang_profile_name(cli->options.sglang_version);
-    const char *b = kvplan_sglang_profile_name(cli->compare_version);
-    uint64_t mine = kvplan_sglang_rules(cli->options.sglang_version);
+    const char *a = kvplan_sglang_profile_name(cli->o.plan.sglang_version);
+    const char *b = kvplan_sglang_profile_name(cli->o.compare_version);
+    uint64_t mine = kvplan_sglang_rules(cli->o.plan.sglang_version);
     fprintf(out,
             "\nsglang %s against %s: %zu rule%s differ (- %s's, switched "
             "off alone; + %s's, switched on alone)\n",

@@ -12,7 +12,7 @@
 /* {"profile", "exact", "rules": [names]} of the plan; NULL out of memory. */
 json_t *cli_version_json(const kvplan_plan *plan);
 
-/* --compare-version: the plan's version against cli->compare_version,
+/* --compare-version: the plan's version against cli->o.compare_version,
  * each differing rule with what it changes alone. JSON (NULL out of
  * memory) or text (-1 out of memory). */
 json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,

@@ -50,11 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cli_args *cli = malloc(sizeof *cli);
     kvplan_plan *plan = malloc(sizeof *plan);
     if (cli != NULL && plan != NULL &&
-        cli_parse(argc, argv, 1, cli, &err) == KVPLAN_OK) {
-        cli->gpu_auto = false; /* no driver to probe in a fuzzer */
-        cli->options.server.speculative_draft_model = NULL;
+        cli_parse(argc, argv, 1, NULL, cli, &err) == KVPLAN_OK) {
+        cli->o.gpu_auto = false; /* no driver to probe in a fuzzer */
+        cli->o.plan.server.speculative_draft_model = NULL;
         if (cli_resolve_gpu(cli, &err) == KVPLAN_OK &&
-            kvplan_plan_compute(loaded[which], &cli->options, plan, &err) ==
+            kvplan_plan_compute(loaded[which], &cli->o.plan, plan, &err) ==
                 KVPLAN_OK) {
             FILE *sink = fopen("/dev/null", "w");
             if (sink != NULL) {
@@ -78,23 +78,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 v[2] & 0xffff, a.cost, &err);
             /* a sweep's next row, on another GPU and fraction */
             kvplan_plan *next = malloc(sizeof *next);
-            kvplan_plan_options o = cli->options;
+            kvplan_plan_options o = cli->o.plan;
             if (next != NULL && kvplan_gpu_preset_at((size_t)v[1] % 16, &o.gpu)) {
                 o.gpu_set = true;
                 o.mem_fraction_static =
                     (kvplan_opt_double){0.5 + (double)(v[2] & 0xff) / 600, true};
-                kvplan_plan_update(loaded[which], &o, &cli->options, plan, next,
+                kvplan_plan_update(loaded[which], &o, &cli->o.plan, plan, next,
                                    &err);
             }
             free(next);
             if (data[0] % 16 == 1) {
                 int64_t len;
-                kvplan_fit_context(loaded[which], &cli->options,
+                kvplan_fit_context(loaded[which], &cli->o.plan,
                                    1 + (v[1] & 1023), plan, &len, &err);
             } else if (data[0] % 16 == 2) {
                 kvplan_solution sol;
                 kvplan_target t = {.concurrency = 1 + (v[1] & 255)};
-                kvplan_solve(loaded[which], &cli->options,
+                kvplan_solve(loaded[which], &cli->o.plan,
                              (kvplan_knob)(1 + (uint64_t)v[2] % 6), &t, plan,
                              &sol, &err);
             }

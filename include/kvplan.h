@@ -756,9 +756,12 @@ typedef struct kvplan_gpu {
     double reserved_mib;
 } kvplan_gpu;
 
-/* The preset a plan assumes when no GPU is named (sglang's reference
- * board). */
+/* The preset kvplan_options_load and kvplan_engine_compute take when no
+ * GPU is named (sglang's reference board). kvplan_plan_compute takes none
+ * by itself: it needs options.gpu or options.available_bytes. */
 #define KVPLAN_DEFAULT_GPU "H100-80GB"
+/* The model kvplan_options_load takes when none is named. */
+#define KVPLAN_DEFAULT_MODEL "llama-3.1-8b-instruct"
 
 /* The built-in presets (H100-80GB, H200, B200, MI300X, ...): `index` from
  * 0; false past the end or when `out` is NULL. */
@@ -1349,6 +1352,24 @@ KVPLAN_API kvplan_status kvplan_solve(const kvplan_model *model,
                                       kvplan_plan *work, kvplan_solution *out,
                                       kvplan_error *err);
 
+/* What kvplan sweep ranks its rows by, best first. */
+typedef enum kvplan_sweep_key {
+    KVPLAN_SWEEP_CONCURRENCY_PER_GPU = 0, /* requests of context_len at once
+                                             per GPU (the default) */
+    KVPLAN_SWEEP_CONCURRENCY,             /* ... on all the GPUs */
+    KVPLAN_SWEEP_TOKENS,                  /* max_total_num_tokens */
+    KVPLAN_SWEEP_TOKENS_PER_GPU,
+    KVPLAN_SWEEP_LONGEST_REQUEST,
+    KVPLAN_SWEEP_GPUS                     /* fewest first */
+} kvplan_sweep_key;
+
+/* "concurrency-per-gpu", "concurrency", "tokens", "tokens-per-gpu",
+ * "longest-request", "gpus"; NULL out of range. */
+KVPLAN_API const char *kvplan_sweep_key_name(kvplan_sweep_key key);
+/* By that name; false when unknown or NULL. */
+KVPLAN_API bool kvplan_sweep_key_from_name(const char *name,
+                                           kvplan_sweep_key *out);
+
 /* ------------------------------------------------------------------------ */
 /* Other engines: what vLLM and TensorRT-LLM would allocate (docs/engines.md) */
 /* ------------------------------------------------------------------------ */
@@ -1639,6 +1660,193 @@ KVPLAN_API kvplan_status kvplan_log_reconcile(
     const kvplan_model *model, const char *model_error,
     const kvplan_log_readings *readings, const kvplan_plan_options *options,
     kvplan_plan *work, kvplan_log_result *out, kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Options by name: every flag of the command, key of a JSON request and     */
+/* keyword of Python, one table (docs/options.md)                           */
+/* ------------------------------------------------------------------------ */
+
+/* What a value of an option is. */
+typedef enum kvplan_option_type {
+    KVPLAN_OPTION_INTEGER = 1, /* a whole number within [min, max] */
+    KVPLAN_OPTION_NUMBER,      /* a real within the bounds */
+    KVPLAN_OPTION_SWITCH,      /* on or off (a flag alone on a command line) */
+    KVPLAN_OPTION_WORD,        /* one of a word set (`words`) */
+    KVPLAN_OPTION_TEXT,        /* a name, a path or JSON text */
+    KVPLAN_OPTION_SIZE,        /* memory: "80GB", "8GiB", or a number in
+                                  the option's unit */
+    KVPLAN_OPTION_NOT_READ     /* one of sglang's flags that kvplan accepts,
+                                  so that a pasted command parses, and lists
+                                  as not read */
+} kvplan_option_type;
+
+/* Whose option it is. */
+typedef enum kvplan_option_scope {
+    KVPLAN_SCOPE_SGLANG = 1, /* sglang's launch_server flag, same meaning */
+    KVPLAN_SCOPE_KVPLAN,     /* kvplan's own: the GPU, the budget's terms */
+    KVPLAN_SCOPE_ENGINE,     /* vLLM's or TensorRT-LLM's (kvplan_engine) */
+    KVPLAN_SCOPE_QUESTION,   /* read by one question: fit, solve, sweep */
+    KVPLAN_SCOPE_OUTPUT      /* what the answer's documents hold */
+} kvplan_option_scope;
+
+typedef struct kvplan_option {
+    const char *name;   /* "tp_size": sglang's ServerArgs name where sglang
+                           has one; the key of a JSON request, Python's
+                           keyword */
+    const char *flag;   /* "--tp-size" */
+    const char *alias;  /* another spelling ("--tp"); NULL */
+    const char *alias2; /* sglang's long one ("--tensor-parallel-size") */
+    const char *vllm;   /* vLLM's flag of the same meaning; NULL */
+    const char *trtllm; /* TensorRT-LLM's (trtllm-serve); NULL */
+    kvplan_option_type type;
+    kvplan_option_scope scope;
+    const char *unit;   /* of a number or a bare size: "bytes", "MiB",
+                           "tokens"; NULL */
+    double min, max;    /* INTEGER, NUMBER: the bounds */
+    bool min_open, max_open; /* the bound itself excluded */
+    int words;          /* WORD: a kvplan_word_set; -1 for none */
+    const char *expect; /* what a value must be, in words; NULL */
+    const char *meta;   /* the value in --help ("N"); NULL: its words.
+                           NOT_READ: "VALUE" for a flag that takes one or
+                           several, NULL for a switch */
+    const char *help;   /* one line */
+    const char *section; /* the title of the --help section it opens */
+    bool echo;          /* written back in the documents' "requested" */
+    bool sweep;         /* kvplan sweep takes a list of its values */
+    /* QUESTION: the one that reads it ("fit", "solve", "sweep") */
+    const char *question;
+    /* NOT_READ: how it changes GPU memory in a way kvplan does not model
+     * (warned of); NULL when it does not touch memory. */
+    const char *memory;
+} kvplan_option;
+
+/* The options, `index` from 0: those kvplan reads, then sglang's flags it
+ * does not read; NULL past the end. Static: never freed. */
+KVPLAN_API const kvplan_option *kvplan_option_at(size_t index);
+/* The option named `name`: its name ("tp_size"), flag ("--tp-size"), an
+ * alias ("--tp", "--tensor-parallel-size") or the name with dashes
+ * ("tp-size"); NULL when none is. */
+KVPLAN_API const kvplan_option *kvplan_option_find(const char *name);
+/* The same for the first `len` bytes of `name` (a command line's
+ * "--flag=value"). */
+KVPLAN_API const kvplan_option *kvplan_option_find_n(const char *name,
+                                                     size_t len);
+
+/* The room of the internal part of kvplan_options: not API. */
+#define KVPLAN__MAX_NOT_READ 64
+#define KVPLAN__MAX_BAD_ENV 8
+struct kvplan__options_internal {
+    /* the texts as given, for the documents' "requested" */
+    const char *gpu_text, *sglang_version_text, *compare_version_text,
+        *engine_text, *hisparse_text;
+    /* sglang's flags given and not read (indices for kvplan_option_at),
+     * and those past the room */
+    uint16_t not_read[KVPLAN__MAX_NOT_READ];
+    size_t num_not_read, not_read_dropped;
+    /* sglang's variables set to a value not of their kind */
+    const char *bad_env[KVPLAN__MAX_BAD_ENV];
+    size_t num_bad_env;
+};
+
+/*
+ * Every option of every question, set by name (kvplan_options_set): the
+ * model and where it is read from, the GPU, sglang's flags and the
+ * budget's (plan), the other engines' (engine_options), and the
+ * questions' own. Fill with kvplan_options_init. Text values are
+ * borrowed: keep them alive while the options are used.
+ */
+typedef struct kvplan_options {
+    uint32_t struct_size; /* set by kvplan_options_init */
+    /* The model: a model directory, a config.json, a Hub id or a catalog
+     * name; NULL: KVPLAN_DEFAULT_MODEL. When `model_config` is set, it is
+     * config.json's text and model_path only names it. */
+    const char *model_path;
+    const char *model_config;
+    size_t model_config_len;
+    const char *revision;            /* of a Hub id; NULL: "main" */
+    const char *model_override_args; /* --json-model-override-args */
+    const char *draft_model_path;    /* --speculative-draft-model-path */
+    const char *calibration;         /* --calibration FILE */
+    /* The GPU: plan.gpu (a preset, plan.gpu_set), or the local GPUs
+     * (gpu_auto, probed by kvplan_options_load); gpu_memory_mib replaces
+     * its memory.total. */
+    bool gpu_auto;
+    kvplan_opt_double gpu_memory_mib;
+    /* sglang's flags and the budget's */
+    kvplan_plan_options plan;
+    /* --engine, and the other engines' own flags (their shared ones, TP
+     * and the GPU, come from `plan`: kvplan_options_engine) */
+    kvplan_engine engine;
+    kvplan_engine_options engine_options;
+    /* --compare-version: also plan under this sglang */
+    bool compare_version_set;
+    kvplan_sglang_profile compare_version;
+    /* The questions' own: fit's --concurrency, solve's target and knob,
+     * sweep's ranking. */
+    kvplan_opt_int concurrency;
+    kvplan_opt_int target_tokens, target_concurrency;
+    kvplan_knob solve_for; /* default KVPLAN_KNOB_MEM_FRACTION_STATIC */
+    kvplan_sweep_key rank_by;
+    /* The documents carry every term of the sums (--explain). */
+    bool explain;
+    /* Variables for this question, read before the process's: NAME, VALUE
+     * pairs (VALUE NULL: unset), NULL-terminated; NULL: the process's
+     * alone. sglang's (SGLANG_*) and the Hub's (HF_*). */
+    const char *const *env;
+    struct kvplan__options_internal internal_;
+} kvplan_options;
+
+/* Defaults for every option (struct_size set; no GPU chosen yet: the
+ * default one is taken when the options are loaded). NULL is ignored. */
+KVPLAN_API void kvplan_options_init(kvplan_options *options);
+
+/*
+ * Sets option `name` (kvplan_option_find) from its text, checked as
+ * sglang's argparse checks it: an integer in decimal, a real (no hex, no
+ * NaN), a word of the option's set, a size with a unit, a GPU preset or
+ * "auto", an sglang version; a SWITCH takes NULL, "true" or "false".
+ * KVPLAN_INVALID_ARGUMENT for a name that is no option (with a "did you
+ * mean"), KVPLAN_PARSE for a value it does not take; the error's field is
+ * the option as the caller spelled it: the flag for a command line's
+ * ("--tp-size"), else the name ("tp_size"). One of sglang's flags kvplan
+ * does not read is taken and listed as not read.
+ */
+KVPLAN_API kvplan_status kvplan_options_set(kvplan_options *options,
+                                            const char *name,
+                                            const char *text,
+                                            kvplan_error *err);
+/* The same with a number (a JSON request's, a Python int or float): an
+ * INTEGER option takes a whole one, a SIZE one a number in its unit; any
+ * other type refuses it, as it refuses a switch's true or false. */
+KVPLAN_API kvplan_status kvplan_options_set_integer(kvplan_options *options,
+                                                    const char *name,
+                                                    int64_t value,
+                                                    kvplan_error *err);
+KVPLAN_API kvplan_status kvplan_options_set_number(kvplan_options *options,
+                                                   const char *name,
+                                                   double value,
+                                                   kvplan_error *err);
+/* A SWITCH on or off; any other type refuses true and false ("tp_size:
+ * expected a positive integer, got true"). */
+KVPLAN_API kvplan_status kvplan_options_set_switch(kvplan_options *options,
+                                                   const char *name,
+                                                   bool value,
+                                                   kvplan_error *err);
+
+/*
+ * sglang's environment variables as sglang reads them, from
+ * options->env and then the process's: SGLANG_PP_LAYER_PARTITION,
+ * SGLANG_SWA_EVICTION_INTERVAL, SGLANG_DSV4_COMPRESS_STATE_DTYPE,
+ * SGLANG_MAMBA_SSM_DTYPE, SGLANG_VLM_CACHE_SIZE_MB, and the EnvBools
+ * (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN, ...). A value not of its
+ * kind takes the default, as sglang warns and does; the documents list it.
+ */
+KVPLAN_API void kvplan_options_read_env(kvplan_options *options);
+
+/* The variable `name` as the options see it: options->env's (NULL where
+ * it unsets it), else the process's. */
+KVPLAN_API const char *kvplan_options_getenv(const kvplan_options *options,
+                                             const char *name);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */

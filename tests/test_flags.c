@@ -1,13 +1,15 @@
 /*
- * test_flags.c: the flag table is the single source of the command's
- * options: every row appears in --help and in the README's flag list,
- * every bound is the library's too, and the JSON echo names each flag.
+ * test_flags.c: the library's table of options is the single source of the
+ * command's flags: every row appears in --help and in the README's flag
+ * list, every bound the parser checks is the library's validation too, and
+ * the JSON echo names each flag.
  *
  *   test_flags README.md
  */
 #include "check.h"
-#include "flag_table.h"
 #include "flags.h"
+
+#include "common/option_table.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,44 +57,52 @@ static void test_parsing(void)
     kvplan_error err;
     char *a1[] = {"kvplan", "--tp", "2 ", "--mem-fraction-static", " 0.5 ",
                   NULL};
-    CHECK_INT(cli_parse(5, a1, 1, cli, &err), KVPLAN_OK);
-    CHECK_INT(cli->options.server.tp_size, 2);
-    CHECK_DOUBLE(cli->options.mem_fraction_static.value, 0.5);
+    CHECK_INT(cli_parse(5, a1, 1, NULL, cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->o.plan.server.tp_size, 2);
+    CHECK_DOUBLE(cli->o.plan.mem_fraction_static.value, 0.5);
     char *a2[] = {"kvplan", "--mem-fraction-static", "0x0.8p0", NULL};
-    CHECK_INT(cli_parse(3, a2, 1, cli, &err), KVPLAN_PARSE);
+    CHECK_INT(cli_parse(3, a2, 1, NULL, cli, &err), KVPLAN_PARSE);
     char *a3[] = {"kvplan", "--gpu-memory", "0x50GiB", NULL};
-    CHECK_INT(cli_parse(3, a3, 1, cli, &err), KVPLAN_PARSE);
+    CHECK_INT(cli_parse(3, a3, 1, NULL, cli, &err), KVPLAN_PARSE);
     /* a pasted command: the interpreter skipped, sglang's own flags
      * accepted and listed, --flag=value and nargs values taken */
     char *a4[] = {"kvplan", "--", "python3", "-m", "sglang.launch_server",
                   "--model", "qwen3-8b", "--host", "0.0.0.0",
                   "--trust-remote-code", "--lora-paths", "a=/x", "b=/y",
                   "--tp=2", "--log-level", "info", NULL};
-    CHECK_INT(cli_parse(16, a4, 1, cli, &err), KVPLAN_OK);
-    CHECK_STR(cli->model_path, "qwen3-8b");
-    CHECK_INT(cli->options.server.tp_size, 2);
-    CHECK_INT(cli->num_ignored, 4);
+    CHECK_INT(cli_parse(16, a4, 1, NULL, cli, &err), KVPLAN_OK);
+    CHECK_STR(cli->o.model_path, "qwen3-8b");
+    CHECK_INT(cli->o.plan.server.tp_size, 2);
+    CHECK_INT(cli->o.internal_.num_not_read, 4);
+    CHECK_STR(cli_not_read(cli, 0)->flag, "--host");
+    CHECK(cli_not_read(cli, 4) == NULL);
     CHECK(cli->launch_command);
     char *a5[] = {"kvplan", "--", "sglang", "serve", "qwen3-8b", "--port",
                   "8000", NULL};
-    CHECK_INT(cli_parse(7, a5, 1, cli, &err), KVPLAN_OK);
-    CHECK_STR(cli->model_path, "qwen3-8b");
+    CHECK_INT(cli_parse(7, a5, 1, NULL, cli, &err), KVPLAN_OK);
+    CHECK_STR(cli->o.model_path, "qwen3-8b");
     /* an unknown flag: named, with the nearest */
     char *a6[] = {"kvplan", "--tp-sise", "2", NULL};
-    CHECK_INT(cli_parse(3, a6, 1, cli, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_INT(cli_parse(3, a6, 1, NULL, cli, &err), KVPLAN_INVALID_ARGUMENT);
     CHECK_CONTAINS(err.message, "did you mean --tp-size?");
+    /* a question's own flag, in another command: named as such */
+    char *a8[] = {"kvplan", "--concurrency", "4", NULL};
+    CHECK_INT(cli_parse(3, a8, 1, NULL, cli, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.message, "--concurrency is read by kvplan fit only");
+    CHECK_INT(cli_parse(3, a8, 1, "fit", cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->o.concurrency.value, 4);
     /* variables sglang warns of and ignores */
     setenv("SGLANG_SWA_EVICTION_INTERVAL", "garbage", 1);
     setenv("SGLANG_OPT_USE_ONLINE_COMPRESS", "maybe", 1);
     char *a7[] = {"kvplan", NULL};
-    CHECK_INT(cli_parse(1, a7, 1, cli, &err), KVPLAN_OK);
-    CHECK_INT(cli->num_bad_env, 2);
-    CHECK_INT(cli->options.server.SGLANG_SWA_EVICTION_INTERVAL, 128);
+    CHECK_INT(cli_parse(1, a7, 1, NULL, cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->o.internal_.num_bad_env, 2);
+    CHECK_INT(cli->o.plan.server.SGLANG_SWA_EVICTION_INTERVAL, 128);
     setenv("SGLANG_SWA_EVICTION_INTERVAL", "64", 1);
     unsetenv("SGLANG_OPT_USE_ONLINE_COMPRESS");
-    CHECK_INT(cli_parse(1, a7, 1, cli, &err), KVPLAN_OK);
-    CHECK_INT(cli->num_bad_env, 0);
-    CHECK_INT(cli->options.server.SGLANG_SWA_EVICTION_INTERVAL, 64);
+    CHECK_INT(cli_parse(1, a7, 1, NULL, cli, &err), KVPLAN_OK);
+    CHECK_INT(cli->o.internal_.num_bad_env, 0);
+    CHECK_INT(cli->o.plan.server.SGLANG_SWA_EVICTION_INTERVAL, 64);
     unsetenv("SGLANG_SWA_EVICTION_INTERVAL");
     free(cli);
 }
@@ -144,7 +154,7 @@ int main(int argc, char **argv)
                     NULL};
     cli_args cli;
     kvplan_error err;
-    CHECK_INT(cli_parse(10, args, 1, &cli, &err), KVPLAN_OK);
+    CHECK_INT(cli_parse(10, args, 1, NULL, &cli, &err), KVPLAN_OK);
     json_t *echo = cli_requested_json(&cli);
     CHECK(echo != NULL);
     CHECK_INT(json_integer_value(json_object_get(echo, "tp_size")), 2);
@@ -160,7 +170,7 @@ int main(int argc, char **argv)
     json_decref(echo);
     /* the page size not given is auto: null */
     char *none[] = {"kvplan", NULL};
-    CHECK_INT(cli_parse(1, none, 1, &cli, &err), KVPLAN_OK);
+    CHECK_INT(cli_parse(1, none, 1, NULL, &cli, &err), KVPLAN_OK);
     echo = cli_requested_json(&cli);
     CHECK(json_is_null(json_object_get(echo, "page_size")));
     CHECK_INT(json_integer_value(json_object_get(echo, "tp_size")), 1);
@@ -168,55 +178,54 @@ int main(int argc, char **argv)
 
     /* --gpu auto is only recorded while parsing: no driver is touched */
     char *gpu_auto[] = {"kvplan", "--gpu", "auto", NULL};
-    CHECK_INT(cli_parse(3, gpu_auto, 1, &cli, &err), KVPLAN_OK);
-    CHECK(cli.gpu_auto);
-    CHECK(!cli.options.gpu_set);
+    CHECK_INT(cli_parse(3, gpu_auto, 1, NULL, &cli, &err), KVPLAN_OK);
+    CHECK(cli.o.gpu_auto);
+    CHECK(!cli.o.plan.gpu_set);
 
     /* the command's bounds are the library's */
     char *frac[] = {"kvplan", "--mem-fraction-static", "0.5", NULL};
-    CHECK_INT(cli_parse(3, frac, 1, &cli, &err), KVPLAN_OK);
-    cli.options.gpu_set = kvplan_gpu_preset("H100-80GB", &cli.options.gpu);
-    CHECK_INT(kvplan_plan_options_validate(&cli.options, &err), KVPLAN_OK);
+    CHECK_INT(cli_parse(3, frac, 1, NULL, &cli, &err), KVPLAN_OK);
+    cli.o.plan.gpu_set = kvplan_gpu_preset("H100-80GB", &cli.o.plan.gpu);
+    CHECK_INT(kvplan_plan_options_validate(&cli.o.plan, &err), KVPLAN_OK);
     char *frac_bad[] = {"kvplan", "--mem-fraction-static", "1.5", NULL};
-    CHECK_INT(cli_parse(3, frac_bad, 1, &cli, &err), KVPLAN_PARSE);
+    CHECK_INT(cli_parse(3, frac_bad, 1, NULL, &cli, &err), KVPLAN_PARSE);
     CHECK_STR(err.field, "--mem-fraction-static");
     /* every bound of the table the library enforces too: a value below a
      * row's least, or at a fraction's open end, put straight into the
      * options (no parser), is refused by kvplan_plan_options_validate
-     * naming the row's flag. --available-bytes and --weight-bytes take 0
-     * in the library (the command asks for a positive size), and a page
-     * size of 0 is KVPLAN_PAGE_SIZE_AUTO: those are tried at -1. */
+     * naming the row's flag (a page size of 0 is KVPLAN_PAGE_SIZE_AUTO:
+     * tried at -1) */
     size_t bounded = 0;
-    for (size_t i = 0; i < cli_num_flags; i++) {
-        const flag *f = &cli_flags[i];
-        size_t at = offsetof(cli_args, options);
-        if (f->offset < at || f->offset >= at + sizeof(kvplan_plan_options))
-            continue; /* not an option of the library */
-        bool is_int =
-            (f->kind == K_OPT_INT || f->kind == K_INT) && f->min != INT64_MIN;
-        bool is_frac = f->kind == K_DOUBLE && f->expect != NULL;
+    for (size_t i = 0; i < kvplan__num_option_rows; i++) {
+        const kvplan__option_row *row = &kvplan__option_rows[i];
+        const kvplan_option *f = &row->pub;
+        if (row->region != KVPLAN__IN_PLAN && row->region != KVPLAN__IN_SERVER)
+            continue; /* not a plan's option */
+        bool is_int = (row->store == KVPLAN__STORE_OPT_INT ||
+                       row->store == KVPLAN__STORE_INT) &&
+                      f->min > -0x1p62;
+        bool is_frac = row->store == KVPLAN__STORE_DOUBLE;
         if (!is_int && !is_frac)
             continue;
         char *no_args[] = {"kvplan", NULL};
-        CHECK_INT(cli_parse(1, no_args, 1, &cli, &err), KVPLAN_OK);
-        cli.options.gpu_set = kvplan_gpu_preset("H100-80GB", &cli.options.gpu);
-        void *field = (char *)&cli + f->offset;
-        int64_t below = strcmp(f->name, "--available-bytes") == 0 ||
-                                strcmp(f->name, "--weight-bytes") == 0 ||
-                                strcmp(f->name, "--page-size") == 0
-                            ? -1
-                            : f->min - 1;
-        if (f->kind == K_OPT_INT)
+        CHECK_INT(cli_parse(1, no_args, 1, NULL, &cli, &err), KVPLAN_OK);
+        cli.o.plan.gpu_set = kvplan_gpu_preset("H100-80GB", &cli.o.plan.gpu);
+        char *base = row->region == KVPLAN__IN_PLAN
+                         ? (char *)&cli.o.plan
+                         : (char *)&cli.o.plan.server;
+        void *field = base + row->offset;
+        int64_t below = row->zero_is_auto ? -1 : (int64_t)f->min - 1;
+        if (row->store == KVPLAN__STORE_OPT_INT)
             *(kvplan_opt_int *)field = (kvplan_opt_int){below, true};
-        else if (f->kind == K_INT)
+        else if (row->store == KVPLAN__STORE_INT)
             *(int64_t *)field = below;
         else
-            *(kvplan_opt_double *)field = (kvplan_opt_double){f->lo, true};
-        kvplan_status st = kvplan_plan_options_validate(&cli.options, &err);
-        if (st != KVPLAN_INVALID_ARGUMENT || strcmp(err.field, f->name) != 0)
+            *(kvplan_opt_double *)field = (kvplan_opt_double){f->min, true};
+        kvplan_status st = kvplan_plan_options_validate(&cli.o.plan, &err);
+        if (st != KVPLAN_INVALID_ARGUMENT || strcmp(err.field, f->flag) != 0)
             CHECK_FAIL_("%s: the library takes the value the command "
                         "refuses (status %d, field '%s')",
-                        f->name, (int)st, err.field);
+                        f->flag, (int)st, err.field);
         else
             check_passed_++;
         bounded++;

@@ -687,7 +687,7 @@ static void test_errors(void)
     CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--tp-size");
-    CHECK_STR(err.message, "--tp-size must be >= 1, got 0");
+    CHECK_STR(err.message, "--tp-size must be a positive integer, got 0");
     /* auto page size: sglang's default without a backend, 1 */
     a.tp_size = 1;
     a.page_size = KVPLAN_PAGE_SIZE_AUTO;

@@ -6,6 +6,8 @@
  */
 #include "engine/engine.h"
 
+#include "common/option_table.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -63,37 +65,10 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
                     (int)o->engine);
     KVPLAN__TRY(kvplan__check_least(o->tp_size, 1, "--tp-size", err));
     KVPLAN__TRY(kvplan__check_least(o->pp_size, 1, "--pp-size", err));
-    const struct {
-        kvplan_opt_int v;
-        int64_t least;
-        const char *flag;
-    } ints[] = {
-        {o->max_model_len, 1, "--max-model-len"},
-        {o->kv_cache_memory_bytes, 0, "--kv-cache-memory"},
-        {o->block_size, 1, "--block-size"},
-        {o->max_num_seqs, 1, "--max-num-seqs"},
-        {o->max_num_batched_tokens, 1, "--max-num-batched-tokens"},
-        {o->max_tokens, 1, "--max-tokens"},
-        {o->tokens_per_block, 1, "--tokens-per-block"},
-        {o->weight_bytes, 0, "--weight-bytes"},
-        {o->activation_bytes, 0, "--activation-memory"},
-        {o->non_torch_bytes, 0, "--non-torch-memory"},
-        {o->cuda_graph_bytes, 0, "--cuda-graph-memory"},
-    };
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        KVPLAN__TRY(kvplan__check_opt_least(ints[i].v, ints[i].least,
-                                            ints[i].flag, err));
-    const struct {
-        kvplan_opt_double v;
-        const char *flag;
-    } fr[] = {{o->gpu_memory_utilization, "--gpu-memory-utilization"},
-              {o->free_gpu_memory_fraction, "--free-gpu-memory-fraction"}};
-    for (size_t i = 0; i < 2; i++)
-        KVPLAN__FAIL_IF(fr[i].v.set &&
-                            !(fr[i].v.value > 0 && fr[i].v.value <= 1),
-                        err, KVPLAN_INVALID_ARGUMENT, fr[i].flag,
-                        "%s: expected a fraction in (0, 1], got %g", fr[i].flag,
-                        fr[i].v.value);
+    /* the engines' own flags: the option table's bounds */
+    KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_ENGINE, o, err));
+    KVPLAN__TRY(kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes",
+                                        err));
     KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP4_E2M1, err,
                     KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                     "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",

@@ -7,6 +7,8 @@
  */
 #include "model/model.h"
 
+#include "common/option_table.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,15 +159,6 @@ static kvplan_opt_int eagle_draft_layers(const kvplan_model *m,
         kvplan__max(d->info.num_hidden_layers, d->num_attention_layers), true};
 }
 
-/* A flag's value refused: `flag` must be `expected`. */
-static kvplan_status refuse(const char *flag, const char *expected, int64_t got,
-                            kvplan_error *err)
-{
-    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, flag,
-                        "%s must be %s, got %lld", flag, expected,
-                        (long long)got);
-}
-
 kvplan_status kvplan__check_least(int64_t x, int64_t least, const char *flag,
                                   kvplan_error *err)
 {
@@ -181,16 +174,6 @@ kvplan_status kvplan__check_opt_least(kvplan_opt_int x, int64_t least,
     return x.set ? kvplan__check_least(x.value, least, flag, err) : KVPLAN_OK;
 }
 
-/* An enum value that is one of its words (or `none`, a value without). */
-static kvplan_status check_word(kvplan_word_set set, int value, int none,
-                                const char *flag, kvplan_error *err)
-{
-    if (value == none || kvplan_word_name(set, value) != NULL)
-        return KVPLAN_OK;
-    return refuse(flag, "one of its values (kvplan_word_at lists them)", value,
-                  err);
-}
-
 kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
                                         kvplan_error *err)
 {
@@ -199,51 +182,11 @@ kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
                     "kvplan_server_args.struct_size is %u, expected %zu: "
                     "fill it with kvplan_server_args_init() of this kvplan.h",
                     (unsigned)a->struct_size, sizeof *a);
-    KVPLAN__TRY(kvplan__check_least(a->tp_size, 1, "--tp-size", err));
-    KVPLAN__TRY(kvplan__check_least(a->pp_size, 1, "--pp-size", err));
-    KVPLAN__TRY(kvplan__check_least(a->dp_size, 1, "--dp-size", err));
-    KVPLAN__TRY(kvplan__check_least(a->attn_cp_size, 1, "--attn-cp-size", err));
-    if (a->page_size < 0)
-        return refuse("--page-size",
-                      ">= 1, or KVPLAN_PAGE_SIZE_AUTO (0) for sglang's default",
-                      a->page_size, err);
-    KVPLAN__TRY(check_word(KVPLAN_WORDS_KV_CACHE_DTYPE, (int)a->kv_cache_dtype,
-                           KVPLAN_KV_AUTO, "--kv-cache-dtype", err));
-    KVPLAN__TRY(check_word(KVPLAN_WORDS_DTYPE, (int)a->dtype, KVPLAN_DT_AUTO,
-                           "--dtype", err));
-    KVPLAN__TRY(check_word(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
-                           (int)a->speculative_algorithm, KVPLAN_SPEC_NONE,
-                           "--speculative-algorithm", err));
-    KVPLAN__TRY(check_word(KVPLAN_WORDS_DISAGGREGATION_MODE,
-                           (int)a->disaggregation_mode, KVPLAN_DISAGG_NULL,
-                           "--disaggregation-mode", err));
-    KVPLAN__TRY(
-        kvplan__check_opt_least(a->context_length, 1, "--context-length", err));
-    KVPLAN__TRY(kvplan__check_opt_least(a->max_running_requests, 1,
-                                        "--max-running-requests", err));
-    KVPLAN__TRY(kvplan__check_opt_least(a->speculative_num_steps, 1,
-                                        "--speculative-num-steps", err));
-    KVPLAN__TRY(kvplan__check_opt_least(a->speculative_eagle_topk, 1,
-                                        "--speculative-eagle-topk", err));
-    KVPLAN__TRY(kvplan__check_opt_least(a->speculative_num_draft_tokens, 1,
-                                        "--speculative-num-draft-tokens", err));
-    KVPLAN__TRY(kvplan__check_opt_least(a->disaggregation_decode_extra_slots, 0,
-                                        "--disaggregation-decode-extra-slots",
-                                        err));
+    KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_SERVER, a, err));
     KVPLAN__FAIL_IF(a->gpu_compute_capability < 0, err, KVPLAN_INVALID_ARGUMENT,
                     "gpu_compute_capability",
                     "gpu_compute_capability must be >= 0, got %d",
                     a->gpu_compute_capability);
-    double r = a->swa_full_tokens_ratio.value;
-    KVPLAN__FAIL_IF(a->swa_full_tokens_ratio.set && !(r > 0 && r <= 1), err,
-                    KVPLAN_INVALID_ARGUMENT, "--swa-full-tokens-ratio",
-                    "--swa-full-tokens-ratio must be in (0, 1], got %g", r);
-    double h = a->hisparse_host_to_device_ratio;
-    KVPLAN__FAIL_IF(a->enable_hisparse && !(h >= 1 && h <= 0x1p53), err,
-                    KVPLAN_INVALID_ARGUMENT, "--hisparse-config",
-                    "--hisparse-config's host_to_device_ratio must be >= 1, "
-                    "got %g",
-                    h);
     return KVPLAN_OK;
 }
 

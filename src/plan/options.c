@@ -1,10 +1,14 @@
 /*
  * options.c: a plan's options, requested: their defaults and their checks.
- * Every bound lives here (and in kvplan__server_args_check for the server
- * flags), so an embedder who never passes through the command gets the
- * same refusals, each naming its flag.
+ * The bounds and words of every flag are the option table's
+ * (common/option_table.c), checked here over the stored values, so an
+ * embedder who never passes through the command gets the same refusals,
+ * each naming its flag; the checks here are those no single flag's bound
+ * says (ep and dcp divide tp, the GPU or the bytes are needed).
  */
 #include "plan/plan.h"
+
+#include "common/option_table.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,35 +22,6 @@ void kvplan_plan_options_init(kvplan_plan_options *o)
     kvplan_server_args_init(&o->server); /* page size: auto */
     o->ep_size = 1;
     o->dcp_size = 1;
-}
-
-/* A word flag: NULL (absent) or one of `set`'s words. */
-static kvplan_status check_word(const char *value, kvplan_word_set set,
-                                const char *flag, kvplan_error *err)
-{
-    if (value == NULL || kvplan_word_value(set, value, NULL))
-        return KVPLAN_OK;
-    char list[320] = "";
-    size_t n = 0;
-    const char *w;
-    for (size_t i = 0; (w = kvplan_word_at(set, i, NULL)) && n < sizeof list;
-         i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-                              i ? ", " : "", w);
-    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, flag,
-                        "%s '%.40s' is not one of sglang's: %s", flag, value,
-                        list);
-}
-
-/* An optional double in (0, hi), NaN refused. */
-static kvplan_status check_open_range(kvplan_opt_double x, double hi,
-                                      const char *flag, const char *what,
-                                      kvplan_error *err)
-{
-    KVPLAN__FAIL_IF(x.set && !(x.value > 0 && x.value < hi), err,
-                    KVPLAN_INVALID_ARGUMENT, flag, "%s must be %s, got %g",
-                    flag, what, x.value);
-    return KVPLAN_OK;
 }
 
 /* A parallel size that must divide --tp-size. */
@@ -65,9 +40,9 @@ static kvplan_status check_divides(int64_t x, int64_t tp, const char *flag,
 kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
                                            kvplan_error *err)
 {
-    KVPLAN__TRY(check_open_range(o->mem_fraction_static, 1,
-                                 "--mem-fraction-static", "a fraction in (0, 1)",
-                                 err));
+    KVPLAN__TRY(kvplan__options_check_field(
+        KVPLAN__IN_PLAN, offsetof(kvplan_plan_options, mem_fraction_static), o,
+        err));
     KVPLAN__FAIL_IF(!o->gpu_set && !o->available_bytes.set, err,
                     KVPLAN_INVALID_ARGUMENT, "--gpu",
                     "a GPU (--gpu, --gpu-memory) or --available-bytes is "
@@ -93,50 +68,28 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                     "this kvplan.h",
                     (unsigned)o->struct_size, sizeof *o);
     KVPLAN__TRY(kvplan__server_args_check(&o->server, err));
+    KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_PLAN, o, err));
     KVPLAN__FAIL_IF(o->server.pp_size > KVPLAN_MAX_PP_STAGES, err,
                     KVPLAN_UNSUPPORTED, "--pp-size",
                     "--pp-size above %d is not supported",
                     KVPLAN_MAX_PP_STAGES);
-    KVPLAN__TRY(kvplan__check_opt_least(o->max_total_tokens, 1,
-                                        "--max-total-tokens", err));
-    KVPLAN__TRY(kvplan__check_opt_least(o->max_prefill_tokens, 1,
-                                        "--max-prefill-tokens", err));
-    KVPLAN__TRY(kvplan__check_opt_least(o->cuda_graph_max_bs, 1,
-                                        "--cuda-graph-max-bs", err));
-    KVPLAN__TRY(kvplan__check_opt_least(o->available_bytes, 0,
-                                        "--available-bytes", err));
-    KVPLAN__TRY(
-        kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
+    /* the values no flag sets: measured, or a calibration's */
     KVPLAN__TRY(kvplan__check_opt_least(o->draft_weight_bytes, 0,
                                         "draft_weight_bytes", err));
     KVPLAN__TRY(kvplan__check_opt_least(o->context_bytes, 0, "context_bytes",
                                         err));
     KVPLAN__TRY(kvplan__check_opt_least(o->rank_weight_bytes, 0,
                                         "rank_weight_bytes", err));
-    KVPLAN__FAIL_IF(o->attention_backend != NULL &&
-                        !kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND,
-                                           o->attention_backend, NULL),
-                    err, KVPLAN_INVALID_ARGUMENT, "--attention-backend",
-                    "--attention-backend '%.40s' is not one of sglang's "
-                    "attention backends (kvplan_word_at lists them)",
-                    o->attention_backend);
-    KVPLAN__TRY(check_word(o->quantization, KVPLAN_WORDS_QUANTIZATION,
-                           "--quantization", err));
-    KVPLAN__TRY(check_word(o->moe_a2a_backend, KVPLAN_WORDS_MOE_A2A_BACKEND,
-                           "--moe-a2a-backend", err));
-    KVPLAN__TRY(check_word(o->mamba_ssm_dtype, KVPLAN_WORDS_MAMBA_SSM_DTYPE,
-                           "--mamba-ssm-dtype", err));
-    KVPLAN__TRY(check_word(o->SGLANG_MAMBA_SSM_DTYPE,
-                           KVPLAN_WORDS_MAMBA_SSM_DTYPE,
-                           "SGLANG_MAMBA_SSM_DTYPE", err));
+    KVPLAN__FAIL_IF(o->SGLANG_MAMBA_SSM_DTYPE != NULL &&
+                        !kvplan_word_value(KVPLAN_WORDS_MAMBA_SSM_DTYPE,
+                                           o->SGLANG_MAMBA_SSM_DTYPE, NULL),
+                    err, KVPLAN_INVALID_ARGUMENT, "SGLANG_MAMBA_SSM_DTYPE",
+                    "SGLANG_MAMBA_SSM_DTYPE '%.40s' is not one of sglang's: "
+                    "float32, bfloat16, float16",
+                    o->SGLANG_MAMBA_SSM_DTYPE);
     KVPLAN__TRY(check_divides(o->ep_size, o->server.tp_size, "--ep-size", err));
     KVPLAN__TRY(
         check_divides(o->dcp_size, o->server.tp_size, "--dcp-size", err));
-    KVPLAN__TRY(kvplan__check_opt_least(o->max_mamba_cache_size, 1,
-                                        "--max-mamba-cache-size", err));
-    KVPLAN__TRY(check_open_range(o->mamba_full_memory_ratio, 1e6,
-                                 "--mamba-full-memory-ratio",
-                                 "a positive ratio", err));
     KVPLAN__FAIL_IF(kvplan_sglang_profile_name(o->sglang_version) == NULL,
                     err, KVPLAN_INVALID_ARGUMENT, "--sglang-version",
                     "--sglang-version: %d is not a kvplan_sglang_profile",

@@ -1,0 +1,589 @@
+/*
+ * option_table.c: the one table of options (option_table.h), sglang's
+ * names first. Each row names an option (its sglang ServerArgs name, its
+ * flag and aliases, vLLM's and TensorRT-LLM's flag of the same meaning),
+ * where its value is kept, its bounds or words, its line of --help and
+ * whether the documents echo it. The command's parser, --help, the JSON
+ * request, Python and the library's checks all read these rows.
+ */
+#include "common/option_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define OPTS(f)                                                                \
+    .region = KVPLAN__IN_OPTIONS, .offset = offsetof(kvplan_options, f)
+#define PLAN(f)                                                                \
+    .region = KVPLAN__IN_PLAN, .offset = offsetof(kvplan_plan_options, f)
+#define SERVER(f)                                                              \
+    .region = KVPLAN__IN_SERVER, .offset = offsetof(kvplan_server_args, f)
+#define ENGINE(f)                                                              \
+    .region = KVPLAN__IN_ENGINE, .offset = offsetof(kvplan_engine_options, f)
+
+/* the value's type and bounds */
+#define INTEGER_FROM(lo)                                                       \
+    .type = KVPLAN_OPTION_INTEGER, .min = (lo), .max = 0x1p63, .words = -1
+#define POSITIVE INTEGER_FROM(1), .expect = "a positive integer"
+#define NON_NEGATIVE INTEGER_FROM(0), .expect = "a non-negative integer"
+#define ANY_INTEGER INTEGER_FROM(-0x1p63), .expect = "an integer"
+/* a question's count: its own words */
+#define AT_LEAST_ONE INTEGER_FROM(1), .expect = "an integer >= 1"
+#define SWITCH .type = KVPLAN_OPTION_SWITCH, .words = -1
+#define WORDS(set) .type = KVPLAN_OPTION_WORD, .words = (set)
+#define TEXT .type = KVPLAN_OPTION_TEXT, .words = -1
+#define SIZE(u) .type = KVPLAN_OPTION_SIZE, .unit = (u), .words = -1
+#define FRACTION(hi_open, what)                                                \
+    .type = KVPLAN_OPTION_NUMBER, .min = 0, .max = 1, .min_open = true,        \
+    .max_open = (hi_open), .words = -1, .expect = (what)
+
+#define SGLANG .scope = KVPLAN_SCOPE_SGLANG, .echo = true
+#define KVPLAN .scope = KVPLAN_SCOPE_KVPLAN, .echo = true
+#define FOR_ENGINE .scope = KVPLAN_SCOPE_ENGINE, .echo = true
+#define QUESTION .scope = KVPLAN_SCOPE_QUESTION
+
+const kvplan__option_row kvplan__option_rows[] = {
+    /* ---- the model */
+    {{.name = "model_path", .flag = "--model-path", .alias = "--model",
+      .vllm = "--model", TEXT, SGLANG, .meta = "MODEL",
+      .help = "a model directory, a config.json or a catalog name (kvplan "
+              "--list-models); default llama-3.1-8b-instruct",
+      .section = "model"},
+     .store = KVPLAN__STORE_TEXT, OPTS(model_path)},
+    {{.name = "revision", .flag = "--revision", .vllm = "--revision", TEXT,
+      SGLANG, .meta = "REV",
+      .help = "the Hub revision of --model-path org/name: a branch, tag or "
+              "commit; default main"},
+     .store = KVPLAN__STORE_TEXT, OPTS(revision)},
+    {{.name = "json_model_override_args", .flag = "--json-model-override-args",
+      .vllm = "--hf-overrides", TEXT, SGLANG, .meta = "JSON",
+      .help = "a JSON object that updates config.json's top level"},
+     .store = KVPLAN__STORE_TEXT, OPTS(model_override_args)},
+    /* ---- sglang's flags */
+    {{.name = "tp_size", .flag = "--tp-size", .alias = "--tp",
+      .alias2 = "--tensor-parallel-size", .vllm = "--tensor-parallel-size",
+      .trtllm = "--tp_size", POSITIVE, SGLANG, .meta = "N",
+      .help = "tensor parallel size; default 1",
+      .section = "sglang flags (same names and meanings)", .sweep = true},
+     .store = KVPLAN__STORE_INT, SERVER(tp_size)},
+    {{.name = "pp_size", .flag = "--pp-size", .alias = "--pp",
+      .alias2 = "--pipeline-parallel-size", .vllm = "--pipeline-parallel-size",
+      .trtllm = "--pp_size", POSITIVE, SGLANG, .meta = "N",
+      .help = "pipeline parallel size; default 1", .sweep = true},
+     .store = KVPLAN__STORE_INT, SERVER(pp_size)},
+    {{.name = "dp_size", .flag = "--dp-size", .alias = "--dp",
+      .alias2 = "--data-parallel-size", .vllm = "--data-parallel-size",
+      POSITIVE, SGLANG, .meta = "N", .help = "data parallel size; default 1"},
+     .store = KVPLAN__STORE_INT, SERVER(dp_size)},
+    {{.name = "ep_size", .flag = "--ep-size", .alias = "--ep",
+      .alias2 = "--expert-parallel-size", .trtllm = "--ep_size", POSITIVE,
+      SGLANG, .meta = "N",
+      .help = "expert parallel size, divides --tp-size; default 1 (every "
+              "rank still holds 1/tp of the experts)"},
+     .store = KVPLAN__STORE_INT, PLAN(ep_size)},
+    {{.name = "attn_cp_size", .flag = "--attn-cp-size",
+      .alias2 = "--attention-context-parallel-size", POSITIVE, SGLANG,
+      .meta = "N", .help = "attention context parallel size; default 1"},
+     .store = KVPLAN__STORE_INT, SERVER(attn_cp_size)},
+    {{.name = "dcp_size", .flag = "--dcp-size", POSITIVE, SGLANG, .meta = "N",
+      .help = "decode context parallel size, divides --tp-size; default 1 "
+              "(this sglang sizes the pools without it)"},
+     .store = KVPLAN__STORE_INT, PLAN(dcp_size)},
+    {{.name = "enable_dp_attention", .flag = "--enable-dp-attention", SWITCH,
+      SGLANG, .help = "attention data parallel across the dp ranks"},
+     .store = KVPLAN__STORE_BOOL, SERVER(enable_dp_attention)},
+    {{.name = "page_size", .flag = "--page-size", POSITIVE, SGLANG, .meta = "N",
+      .help = "tokens per KV page; default sglang's for the GPU, model and "
+              "backend",
+      .sweep = true},
+     .store = KVPLAN__STORE_INT, SERVER(page_size), .zero_is_auto = true},
+    {{.name = "kv_cache_dtype", .flag = "--kv-cache-dtype",
+      .vllm = "--kv-cache-dtype", WORDS(KVPLAN_WORDS_KV_CACHE_DTYPE), SGLANG,
+      .help = "the KV cache's element type; auto: the model's (fp8 where "
+              "sglang says)",
+      .sweep = true},
+     .store = KVPLAN__STORE_WORD, SERVER(kv_cache_dtype)},
+    {{.name = "dtype", .flag = "--dtype", .vllm = "--dtype",
+      WORDS(KVPLAN_WORDS_DTYPE), SGLANG,
+      .help = "the model's dtype; auto: the config's"},
+     .store = KVPLAN__STORE_WORD, SERVER(dtype)},
+    {{.name = "quantization", .flag = "--quantization",
+      .vllm = "--quantization", WORDS(KVPLAN_WORDS_QUANTIZATION), SGLANG,
+      .meta = "METHOD",
+      .help = "the weights' quantization (fp8, awq, gptq, modelopt_fp4, "
+              "...); default the config's quantization_config"},
+     .store = KVPLAN__STORE_NAME, PLAN(quantization)},
+    {{.name = "mem_fraction_static", .flag = "--mem-fraction-static",
+      FRACTION(true, "a fraction in (0, 1)"), SGLANG, .meta = "F",
+      .help = "the GPU memory fraction for weights and KV cache; default "
+              "sglang's rule",
+      .sweep = true},
+     .store = KVPLAN__STORE_DOUBLE, PLAN(mem_fraction_static)},
+    {{.name = "max_total_tokens", .flag = "--max-total-tokens", POSITIVE,
+      SGLANG, .unit = "tokens", .meta = "N",
+      .help = "a cap on the KV cache's tokens"},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(max_total_tokens)},
+    {{.name = "max_running_requests", .flag = "--max-running-requests", POSITIVE,
+      SGLANG, .meta = "N",
+      .help = "running requests per DP worker; default from the tokens"},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(max_running_requests)},
+    {{.name = "context_length", .flag = "--context-length", POSITIVE, SGLANG,
+      .unit = "tokens", .meta = "N",
+      .help = "the served context length; default the model's",
+      .sweep = true},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(context_length)},
+    {{.name = "chunked_prefill_size", .flag = "--chunked-prefill-size",
+      ANY_INTEGER, SGLANG, .unit = "tokens", .meta = "N",
+      .help = "tokens per prefill chunk (-1: no chunking); default by GPU "
+              "memory"},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(chunked_prefill_size)},
+    {{.name = "max_prefill_tokens", .flag = "--max-prefill-tokens", POSITIVE,
+      SGLANG, .unit = "tokens", .meta = "N",
+      .help = "tokens of one prefill batch; default 16384"},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(max_prefill_tokens)},
+    {{.name = "swa_full_tokens_ratio", .flag = "--swa-full-tokens-ratio",
+      FRACTION(false, "a ratio in (0, 1]"), SGLANG, .meta = "R",
+      .help = "sliding-window tokens per full token; default 0.8 (DeepSeek "
+              "V4: 0.1)"},
+     .store = KVPLAN__STORE_DOUBLE, SERVER(swa_full_tokens_ratio)},
+    {{.name = "disable_radix_cache", .flag = "--disable-radix-cache", SWITCH,
+      SGLANG,
+      .help = "no prefix cache (hybrid SWA then may use the SWA chunk cap)"},
+     .store = KVPLAN__STORE_BOOL, SERVER(disable_radix_cache)},
+    {{.name = "disable_overlap_schedule", .flag = "--disable-overlap-schedule",
+      SWITCH, SGLANG, .help = "no overlap scheduler"},
+     .store = KVPLAN__STORE_BOOL, SERVER(disable_overlap_schedule)},
+    {{.name = "disable_cuda_graph", .flag = "--disable-cuda-graph", SWITCH, SGLANG,
+      .help = "no CUDA graphs (they are in the memory rule's reserve)"},
+     .store = KVPLAN__STORE_BOOL, PLAN(disable_cuda_graph)},
+    {{.name = "cuda_graph_max_bs", .flag = "--cuda-graph-max-bs",
+      .alias = "--cuda-graph-max-bs-decode", POSITIVE, SGLANG, .meta = "N",
+      .help = "the largest decode CUDA graph batch; default by GPU memory"},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(cuda_graph_max_bs)},
+    {{.name = "attention_backend", .flag = "--attention-backend",
+      WORDS(KVPLAN_WORDS_ATTENTION_BACKEND), SGLANG, .meta = "NAME",
+      .help = "one of sglang's backends (fa3, flashinfer, trtllm_mha, ...); "
+              "default sglang's for the GPU and model"},
+     .store = KVPLAN__STORE_NAME, PLAN(attention_backend)},
+    {{.name = "speculative_algorithm", .flag = "--speculative-algorithm",
+      WORDS(KVPLAN_WORDS_SPECULATIVE_ALGORITHM), SGLANG,
+      .help = "speculative decoding (any case)", .sweep = true},
+     .store = KVPLAN__STORE_WORD, SERVER(speculative_algorithm)},
+    {{.name = "speculative_num_steps", .flag = "--speculative-num-steps",
+      POSITIVE, SGLANG, .meta = "N",
+      .help = "draft steps; default sglang's for EAGLE"},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(speculative_num_steps)},
+    {{.name = "speculative_eagle_topk", .flag = "--speculative-eagle-topk",
+      POSITIVE, SGLANG, .meta = "N", .help = "draft branches per step"},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(speculative_eagle_topk)},
+    {{.name = "speculative_num_draft_tokens",
+      .flag = "--speculative-num-draft-tokens", POSITIVE, SGLANG, .meta = "N",
+      .help = "draft tokens verified per step"},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(speculative_num_draft_tokens)},
+    {{.name = "speculative_draft_model_path",
+      .flag = "--speculative-draft-model-path",
+      .alias2 = "--speculative-draft-model", TEXT, SGLANG, .meta = "MODEL",
+      .help = "the draft model (a path or a catalog name)"},
+     .store = KVPLAN__STORE_TEXT, OPTS(draft_model_path)},
+    {{.name = "disaggregation_mode", .flag = "--disaggregation-mode",
+      WORDS(KVPLAN_WORDS_DISAGGREGATION_MODE), SGLANG,
+      .help = "prefill-decode disaggregation"},
+     .store = KVPLAN__STORE_WORD, SERVER(disaggregation_mode)},
+    {{.name = "disaggregation_decode_extra_slots",
+      .flag = "--disaggregation-decode-extra-slots", NON_NEGATIVE, SGLANG,
+      .meta = "N",
+      .help = "PD decode's request slots beyond max_running_requests"},
+     .store = KVPLAN__STORE_OPT_INT,
+     SERVER(disaggregation_decode_extra_slots)},
+    {{.name = "disable_hybrid_swa_memory",
+      .flag = "--disable-hybrid-swa-memory", SWITCH, SGLANG,
+      .help = "one full-attention pool for a hybrid SWA model"},
+     .store = KVPLAN__STORE_BOOL, SERVER(disable_hybrid_swa_memory)},
+    {{.name = "enable_hisparse", .flag = "--enable-hisparse", SWITCH, SGLANG,
+      .help = "HiSparse: part of DeepSeek V4's c4 pool on the host"},
+     .store = KVPLAN__STORE_BOOL, SERVER(enable_hisparse)},
+    {{.name = "hisparse_config", .flag = "--hisparse-config", TEXT, SGLANG,
+      .min = 1, .max = 0x1p53, .meta = "JSON",
+      .expect = "a JSON object such as {\"host_to_device_ratio\": 4}",
+      .help = "{\"host_to_device_ratio\": R}, R >= 1; default 2"},
+     .store = KVPLAN__STORE_HISPARSE, SERVER(hisparse_host_to_device_ratio),
+     .echo_key = "hisparse_host_to_device_ratio"},
+    {{.name = "enable_dsa_cache_layer_split",
+      .flag = "--enable-dsa-cache-layer-split", SWITCH, SGLANG,
+      .help = "split DSA's KV layers over the context-parallel ranks"},
+     .store = KVPLAN__STORE_BOOL, SERVER(enable_dsa_cache_layer_split)},
+    {{.name = "moe_a2a_backend", .flag = "--moe-a2a-backend",
+      WORDS(KVPLAN_WORDS_MOE_A2A_BACKEND), SGLANG,
+      .help = "MoE all-to-all backend; deepep adds 2048 MiB to the rule's "
+              "reserve"},
+     .store = KVPLAN__STORE_NAME, PLAN(moe_a2a_backend)},
+    {{.name = "max_mamba_cache_size", .flag = "--max-mamba-cache-size",
+      POSITIVE, SGLANG, .meta = "N",
+      .help = "mamba state slots; default from --mamba-full-memory-ratio"},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(max_mamba_cache_size)},
+    {{.name = "mamba_ssm_dtype", .flag = "--mamba-ssm-dtype",
+      .vllm = "--mamba-ssm-cache-dtype", WORDS(KVPLAN_WORDS_MAMBA_SSM_DTYPE),
+      SGLANG,
+      .help = "the mamba ssm state's dtype; default SGLANG_MAMBA_SSM_DTYPE, "
+              "else the config's, else float32"},
+     .store = KVPLAN__STORE_NAME, PLAN(mamba_ssm_dtype)},
+    {{.name = "mamba_full_memory_ratio", .flag = "--mamba-full-memory-ratio",
+      .type = KVPLAN_OPTION_NUMBER, .min = 0, .max = 1e6, .min_open = true,
+      .max_open = true, .words = -1, .expect = "a positive ratio", SGLANG,
+      .meta = "R",
+      .help = "mamba state memory per KV cache memory; default 0.9"},
+     .store = KVPLAN__STORE_DOUBLE, PLAN(mamba_full_memory_ratio)},
+    /* ---- the budget: kvplan's own */
+    {{.name = "gpu", .flag = "--gpu", TEXT, KVPLAN, .meta = "NAME",
+      .expect = "a GPU preset (kvplan --list-gpus) or auto",
+      .help = "a preset (kvplan --list-gpus), or auto: the local GPUs "
+              "through the NVIDIA driver; default H100-80GB",
+      .section = "budget", .sweep = true},
+     .store = KVPLAN__STORE_GPU, PLAN(gpu)},
+    {{.name = "gpu_memory_mib", .flag = "--gpu-memory", SIZE("MiB"), KVPLAN,
+      .min = 1, .max = 0x1p40, .meta = "SIZE",
+      .expect = "a positive size such as 80GB or 81559MiB",
+      .help = "total memory per GPU (80GB, 81559MiB; a bare number is MiB)"},
+     .store = KVPLAN__STORE_GPU_MEMORY, OPTS(gpu_memory_mib)},
+    {{.name = "available_bytes", .flag = "--available-bytes", POSITIVE, KVPLAN,
+      .unit = "bytes", .meta = "N",
+      .help = "skip the budget: the bytes sglang's log shows for the KV "
+              "cache (_profile_available_bytes)"},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(available_bytes)},
+    {{.name = "weight_bytes", .flag = "--weight-bytes", POSITIVE, KVPLAN,
+      .unit = "bytes", .meta = "N",
+      .help = "the whole model's weights in bytes (all ranks together, not "
+              "one GPU's mem usage); default a model directory's "
+              "safetensors, else an estimate from config.json"},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(weight_bytes)},
+    {{.name = "calibration", .flag = "--calibration", TEXT, KVPLAN,
+      .meta = "FILE",
+      .help = "plan with what a log measured on this GPU (kvplan log "
+              "--calibrate FILE): the CUDA context and one rank's weights"},
+     .store = KVPLAN__STORE_TEXT, OPTS(calibration)},
+    /* ---- versions */
+    {{.name = "sglang_version", .flag = "--sglang-version", TEXT, KVPLAN,
+      .meta = "V",
+      .help = "the sglang whose rules to follow: seed (default: commit "
+              "6cc9352d, the golden vectors), main, 0.5.16, or a release "
+              "such as 0.5.9 (docs/versions.md)",
+      .section = "version"},
+     .store = KVPLAN__STORE_VERSION, PLAN(sglang_version)},
+    {{.name = "compare_version", .flag = "--compare-version", TEXT, KVPLAN,
+      .meta = "V",
+      .help = "also plan under sglang V, and show each rule that differs "
+              "and what it changes"},
+     .store = KVPLAN__STORE_VERSION, OPTS(compare_version)},
+    /* ---- other engines */
+    {{.name = "engine", .flag = "--engine", TEXT, KVPLAN, .meta = "NAME",
+      .expect = "one of sglang, vllm, trtllm",
+      .help = "sglang (default), vllm or trtllm: what that engine would "
+              "allocate for the same model and GPU, with its own flags "
+              "below (docs/engines.md)",
+      .section = "other engines"},
+     .store = KVPLAN__STORE_ENGINE, OPTS(engine)},
+    {{.name = "gpu_memory_utilization", .flag = "--gpu-memory-utilization",
+      .vllm = "--gpu-memory-utilization",
+      FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
+      .help = "vLLM: the share of the GPU it may use; default 0.92"},
+     .store = KVPLAN__STORE_DOUBLE, ENGINE(gpu_memory_utilization)},
+    {{.name = "kv_cache_memory", .flag = "--kv-cache-memory",
+      .alias2 = "--kv-cache-memory-bytes", .vllm = "--kv-cache-memory-bytes",
+      SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
+      .meta = "SIZE",
+      .expect = "a size such as 8GiB, or a number of bytes",
+      .help = "vLLM: the KV cache's bytes (8GiB, 8589934592), instead of "
+              "the utilization's budget"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(kv_cache_memory_bytes)},
+    {{.name = "max_model_len", .flag = "--max-model-len",
+      .alias2 = "--max-seq-len", .vllm = "--max-model-len",
+      .trtllm = "--max_seq_len", POSITIVE, FOR_ENGINE, .unit = "tokens",
+      .meta = "N",
+      .help = "vLLM, TRT-LLM: the longest request; default the model's"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_model_len)},
+    {{.name = "block_size", .flag = "--block-size", .vllm = "--block-size",
+      POSITIVE, FOR_ENGINE, .unit = "tokens", .meta = "N",
+      .help = "vLLM: tokens per block; default 16 (MLA 64)"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(block_size)},
+    {{.name = "max_num_seqs", .flag = "--max-num-seqs",
+      .alias2 = "--max-batch-size", .vllm = "--max-num-seqs",
+      .trtllm = "--max_batch_size", POSITIVE, FOR_ENGINE, .meta = "N",
+      .help = "vLLM: requests at once; default 1024 (256 below 70 GiB or "
+              "on A100); TRT-LLM's max_batch_size, default 2048"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_seqs)},
+    {{.name = "max_num_batched_tokens", .flag = "--max-num-batched-tokens",
+      .alias2 = "--max-num-tokens", .vllm = "--max-num-batched-tokens",
+      .trtllm = "--max_num_tokens", POSITIVE, FOR_ENGINE, .unit = "tokens",
+      .meta = "N",
+      .help = "vLLM: tokens per step; default 8192 (2048 below 70 GiB or "
+              "on A100); TRT-LLM's max_num_tokens, default 8192"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_batched_tokens)},
+    {{.name = "enforce_eager", .flag = "--enforce-eager",
+      .vllm = "--enforce-eager", SWITCH, FOR_ENGINE,
+      .help = "vLLM: no CUDA graphs"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(enforce_eager)},
+    {{.name = "free_gpu_memory_fraction", .flag = "--free-gpu-memory-fraction",
+      .trtllm = "--kv_cache_free_gpu_memory_fraction",
+      FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
+      .help = "TRT-LLM: the share of the free memory for the KV cache; "
+              "default 0.9"},
+     .store = KVPLAN__STORE_DOUBLE, ENGINE(free_gpu_memory_fraction)},
+    {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
+      .unit = "tokens", .meta = "N",
+      .help = "TRT-LLM: the KV cache's most tokens"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_tokens)},
+    {{.name = "tokens_per_block", .flag = "--tokens-per-block", POSITIVE,
+      FOR_ENGINE, .unit = "tokens", .meta = "N",
+      .help = "TRT-LLM: tokens per block; default 32"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(tokens_per_block)},
+    {{.name = "activation_memory", .flag = "--activation-memory",
+      SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
+      .meta = "SIZE",
+      .expect = "a size such as 8GiB, or a number of bytes",
+      .help = "vLLM, TRT-LLM: the profile run's peak, as a log measured it; "
+              "default an estimate"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(activation_bytes)},
+    {{.name = "non_torch_memory", .flag = "--non-torch-memory", SIZE("bytes"),
+      FOR_ENGINE, .min = 0, .max = 0x1p63, .meta = "SIZE",
+      .expect = "a size such as 8GiB, or a number of bytes",
+      .help = "vLLM, TRT-LLM: NCCL and cuBLAS memory; default an estimate"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(non_torch_bytes)},
+    {{.name = "cuda_graph_memory", .flag = "--cuda-graph-memory",
+      SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
+      .meta = "SIZE",
+      .expect = "a size such as 8GiB, or a number of bytes",
+      .help = "vLLM: the CUDA graphs' memory; default an estimate"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(cuda_graph_bytes)},
+    /* ---- what the answer holds */
+    {{.name = "explain", .flag = "--explain", SWITCH,
+      .scope = KVPLAN_SCOPE_OUTPUT,
+      .help = "every term of the bytes per token and of the budget"},
+     .store = KVPLAN__STORE_BOOL, OPTS(explain)},
+    /* ---- the questions' own */
+    {{.name = "concurrency", .flag = "--concurrency", AT_LEAST_ONE, QUESTION,
+      .question = "fit", .meta = "N",
+      .help = "kvplan fit: the longest context at which N requests run at "
+              "once"},
+     .store = KVPLAN__STORE_OPT_INT, OPTS(concurrency),
+},
+    {{.name = "target_tokens", .flag = "--target-tokens", AT_LEAST_ONE, QUESTION,
+      .question = "solve", .unit = "tokens", .meta = "T",
+      .help = "kvplan solve: reach max_total_num_tokens >= T"},
+     .store = KVPLAN__STORE_OPT_INT, OPTS(target_tokens),
+},
+    {{.name = "target_concurrency", .flag = "--target-concurrency", AT_LEAST_ONE,
+      QUESTION, .question = "solve", .meta = "N",
+      .help = "kvplan solve: reach N requests of context_len at once"},
+     .store = KVPLAN__STORE_OPT_INT, OPTS(target_concurrency),
+},
+    {{.name = "solve_for", .flag = "--solve-for", TEXT, QUESTION,
+      .question = "solve",
+      .meta = "KNOB",
+      .expect = "mem-fraction-static, tp-size, gpu, max-running-requests, "
+                "swa-full-tokens-ratio or kv-cache-dtype",
+      .help = "kvplan solve: the knob to turn; default mem-fraction-static"},
+     .store = KVPLAN__STORE_KNOB, OPTS(solve_for),
+},
+    {{.name = "rank_by", .flag = "--rank-by", TEXT, QUESTION,
+      .question = "sweep", .meta = "KEY",
+      .expect = "concurrency-per-gpu, concurrency, tokens, tokens-per-gpu, "
+                "longest-request or gpus",
+      .help = "kvplan sweep: what ranks the rows, best first; default "
+              "concurrency-per-gpu"},
+     .store = KVPLAN__STORE_RANK_KEY, OPTS(rank_by),
+},
+};
+
+const size_t kvplan__num_option_rows =
+    sizeof kvplan__option_rows / sizeof kvplan__option_rows[0];
+
+/* ---- lookup ---------------------------------------------------------------
+ */
+
+/* Whether `name` (len bytes) spells `word` with '-' for '_' after a
+ * leading "--" or none: "tp-size" and "--tp_size" are "tp_size". */
+static bool spells(const char *name, size_t len, const char *word)
+{
+    size_t at = 0;
+    if (len >= 2 && name[0] == '-' && name[1] == '-')
+        at = 2;
+    size_t n = strlen(word);
+    if (len - at != n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[at + i] == '-' ? '_' : name[at + i];
+        if (c != word[i])
+            return false;
+    }
+    return true;
+}
+
+static bool is(const char *name, size_t len, const char *word)
+{
+    return word != NULL && strlen(word) == len && memcmp(name, word, len) == 0;
+}
+
+/* One row `name` names; rows past `n` of `rows` are not looked at. */
+static const kvplan__option_row *in(const kvplan__option_row *rows, size_t n,
+                                    const char *name, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        const kvplan_option *o = &rows[i].pub;
+        if (is(name, len, o->flag) || is(name, len, o->alias) ||
+            is(name, len, o->alias2) || spells(name, len, o->name))
+            return &rows[i];
+    }
+    return NULL;
+}
+
+const kvplan__option_row *kvplan__option_lookup(const char *name, size_t len)
+{
+    if (name == NULL || len == 0)
+        return NULL;
+    const kvplan__option_row *r =
+        in(kvplan__option_rows, kvplan__num_option_rows, name, len);
+    return r != NULL ? r
+                     : in(kvplan__sglang_rows, kvplan__num_sglang_rows, name,
+                          len);
+}
+
+const char *kvplan__option_nearest(const char *name, size_t len, char *buf,
+                                   size_t size)
+{
+    char given[96];
+    snprintf(given, sizeof given, "%.*s", (int)(len < 90 ? len : 90), name);
+    bool flag = len > 2 && name[0] == '-' && name[1] == '-';
+    const kvplan_option *best = NULL;
+    int d = 4;
+    for (int pass = 0; pass < 2; pass++) {
+        const kvplan__option_row *rows =
+            pass == 0 ? kvplan__option_rows : kvplan__sglang_rows;
+        size_t n = pass == 0 ? kvplan__num_option_rows
+                             : kvplan__num_sglang_rows;
+        for (size_t i = 0; i < n; i++) {
+            int x = kvplan_edit_distance(
+                given, flag ? rows[i].pub.flag : rows[i].pub.name);
+            if (x < d) {
+                d = x;
+                best = &rows[i].pub;
+            }
+        }
+    }
+    if (best == NULL)
+        return NULL;
+    snprintf(buf, size, "%s", flag ? best->flag : best->name);
+    return buf;
+}
+
+/* ---- checks of stored values ----------------------------------------------
+ */
+
+static kvplan_status out_of_range(const kvplan_option *o, const char *got,
+                                  kvplan_error *err)
+{
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
+                        "%s must be %s, got %s", o->flag,
+                        o->expect != NULL ? o->expect : "in range", got);
+}
+
+static bool in_bounds(const kvplan_option *o, double x)
+{
+    return (o->min_open ? x > o->min : x >= o->min) &&
+           (o->max_open ? x < o->max : x <= o->max);
+}
+
+/* One row's value at `field`: within its bounds, one of its words. */
+static kvplan_status check_row(const kvplan__option_row *row, const void *base,
+                               const void *field, kvplan_error *err)
+{
+    const kvplan_option *o = &row->pub;
+    char got[64];
+    switch (row->store) {
+    case KVPLAN__STORE_OPT_INT:
+    case KVPLAN__STORE_INT:
+    case KVPLAN__STORE_BYTES: {
+        kvplan_opt_int v;
+        if (row->store == KVPLAN__STORE_INT)
+            v = (kvplan_opt_int){*(const int64_t *)field, true};
+        else
+            v = *(const kvplan_opt_int *)field;
+        if (!v.set || (row->zero_is_auto && v.value == 0))
+            return KVPLAN_OK;
+        if (in_bounds(o, (double)v.value))
+            return KVPLAN_OK;
+        snprintf(got, sizeof got, "%lld", (long long)v.value);
+        return out_of_range(o, got, err);
+    }
+    case KVPLAN__STORE_DOUBLE: {
+        const kvplan_opt_double *v = field;
+        if (!v->set || in_bounds(o, v->value))
+            return KVPLAN_OK;
+        snprintf(got, sizeof got, "%g", v->value);
+        return out_of_range(o, got, err);
+    }
+    case KVPLAN__STORE_HISPARSE: {
+        /* read only when HiSparse is on */
+        const kvplan_server_args *s = base;
+        double h = *(const double *)field;
+        if (!s->enable_hisparse || in_bounds(o, h))
+            return KVPLAN_OK;
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
+                            "%s's host_to_device_ratio must be >= 1, got %g",
+                            o->flag, h);
+    }
+    case KVPLAN__STORE_WORD: {
+        int w;
+        memcpy(&w, field, sizeof w);
+        if (w == 0 || kvplan_word_name((kvplan_word_set)o->words, w) != NULL)
+            return KVPLAN_OK; /* 0: auto, none, null */
+        snprintf(got, sizeof got, "%d", w);
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
+                            "%s must be one of its values (kvplan_word_at "
+                            "lists them), got %s",
+                            o->flag, got);
+    }
+    case KVPLAN__STORE_NAME: {
+        const char *v = *(const char *const *)field;
+        if (v == NULL || kvplan_word_value((kvplan_word_set)o->words, v, NULL))
+            return KVPLAN_OK;
+        char list[320] = "";
+        size_t n = 0;
+        const char *w;
+        for (size_t i = 0;
+             (w = kvplan_word_at((kvplan_word_set)o->words, i, NULL)) &&
+             n < sizeof list;
+             i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                                  i ? ", " : "", w);
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
+                            "%s '%.40s' is not one of sglang's: %s", o->flag,
+                            v, list);
+    }
+    default:
+        return KVPLAN_OK; /* checked where they are read */
+    }
+}
+
+kvplan_status kvplan__options_check_region(kvplan__region region,
+                                           const void *base,
+                                           kvplan_error *err)
+{
+    for (size_t i = 0; i < kvplan__num_option_rows; i++) {
+        const kvplan__option_row *row = &kvplan__option_rows[i];
+        if (row->region != region)
+            continue;
+        const char *field = (const char *)base + row->offset;
+        KVPLAN__TRY(check_row(row, base, field, err));
+    }
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__options_check_field(kvplan__region region, size_t offset,
+                                          const void *base, kvplan_error *err)
+{
+    for (size_t i = 0; i < kvplan__num_option_rows; i++) {
+        const kvplan__option_row *row = &kvplan__option_rows[i];
+        if (row->region == region && row->offset == offset)
+            return check_row(row, base, (const char *)base + offset, err);
+    }
+    return KVPLAN_OK;
+}

@@ -1,0 +1,640 @@
+/*
+ * options.c: every option by name (kvplan_options_set and its typed
+ * twins), read as sglang's argparse reads its flags: "--flag value" text,
+ * Python's int() and float() (no hex, no NaN), the words of each flag, a
+ * size with a unit. A command line, a JSON request and Python all set
+ * options here, so a value is refused in the same words wherever it comes
+ * from; the error names the option as the caller spelled it. sglang's
+ * environment variables are read here too (kvplan_options_read_env).
+ */
+#include "options/options.h"
+
+#include "common/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(kvplan_kv_cache_dtype_flag) == sizeof(int) &&
+                   sizeof(kvplan_dtype_flag) == sizeof(int) &&
+                   sizeof(kvplan_spec_algorithm) == sizeof(int) &&
+                   sizeof(kvplan_disaggregation_mode) == sizeof(int),
+               "a WORD option keeps an enum as an int");
+
+/* ---- the table, public ---------------------------------------------------
+ */
+
+const kvplan_option *kvplan_option_at(size_t index)
+{
+    if (index < kvplan__num_option_rows)
+        return &kvplan__option_rows[index].pub;
+    index -= kvplan__num_option_rows;
+    return index < kvplan__num_sglang_rows ? &kvplan__sglang_rows[index].pub
+                                           : NULL;
+}
+
+const kvplan_option *kvplan_option_find_n(const char *name, size_t len)
+{
+    const kvplan__option_row *row = kvplan__option_lookup(name, len);
+    return row != NULL ? &row->pub : NULL;
+}
+
+const kvplan_option *kvplan_option_find(const char *name)
+{
+    return name != NULL ? kvplan_option_find_n(name, strlen(name)) : NULL;
+}
+
+void kvplan_options_init(kvplan_options *o)
+{
+    if (o == NULL)
+        return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = (uint32_t)sizeof *o;
+    kvplan_plan_options_init(&o->plan);
+    kvplan_engine_options_init(&o->engine_options);
+    o->engine = KVPLAN_ENGINE_SGLANG;
+    o->solve_for = KVPLAN_KNOB_MEM_FRACTION_STATIC;
+    o->rank_by = KVPLAN_SWEEP_CONCURRENCY_PER_GPU;
+}
+
+const char *kvplan__option_field(const kvplan__option_row *row,
+                                 const char *spelled)
+{
+    return spelled != NULL && spelled[0] == '-' ? row->pub.flag
+                                                : row->pub.name;
+}
+
+/* ---- values ---------------------------------------------------------------
+ */
+
+/* A bad value: "FIELD: expected EXPECTED, got 'VALUE'". */
+static kvplan_status bad(kvplan_error *err, const char *field,
+                         const char *expected, const char *got)
+{
+    return kvplan__fail(err, KVPLAN_PARSE, field,
+                        "%s: expected %s, got '%.80s'", field, expected, got);
+}
+
+/* Blanks after a number, as Python's int() and float() allow them. */
+static bool only_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    return *s == '\0';
+}
+
+/* argparse's type=int: Python's int(), decimal, blanks around it. */
+static bool parse_int(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || !only_blanks(end) || errno != 0)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* A hexadecimal float ("0x0.8p0", " -0X1p3"), which strtod reads and
+ * Python's float() does not. */
+static bool is_hex(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+/* argparse's type=float: Python's float(), no hexadecimal, finite. */
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    if (is_hex(s))
+        return false;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || !only_blanks(end) || errno != 0 || !isfinite(x))
+        return false;
+    *out = x;
+    return true;
+}
+
+/* A size with a unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB) in MiB; a
+ * bare number is `bare_mib` MiB a unit. */
+static kvplan_status size_mib(const char *text, double bare_mib,
+                              const char *field, double *mib,
+                              kvplan_error *err)
+{
+    static const struct {
+        const char *unit;
+        double mib;
+    } units[] = {{"B", 1.0 / 1048576},  {"KiB", 1.0 / 1024},
+                 {"MiB", 1.0},          {"GiB", 1024.0},
+                 {"TiB", 1048576.0},    {"KB", 1e3 / 1048576},
+                 {"MB", 1e6 / 1048576}, {"GB", 1e9 / 1048576},
+                 {"TB", 1e12 / 1048576}};
+    char *end = (char *)text;
+    errno = 0;
+    double x = 0;
+    if (!is_hex(text))
+        x = strtod(text, &end);
+    if (end == text || errno != 0 || !isfinite(x) || x <= 0)
+        return bad(err, field, "a positive size such as 80GB or 81559MiB",
+                   text);
+    while (*end == ' ')
+        end++;
+    if (*end == '\0') {
+        *mib = x * bare_mib;
+        return KVPLAN_OK;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            *mib = x * units[i].mib;
+            return KVPLAN_OK;
+        }
+    return bad(err, field,
+               "a size with one of the units B, KiB, MiB, GiB, TiB, KB, MB, "
+               "GB, TB",
+               text);
+}
+
+/* "one of a, b, c" for a word set, into buf. */
+static const char *one_of(int set, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "one of ");
+    const char *w;
+    for (size_t i = 0;
+         (w = kvplan_word_at((kvplan_word_set)set, i, NULL)) && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", w);
+    return buf;
+}
+
+/* --gpu NAME | auto: a preset now, auto when the options are loaded. */
+static kvplan_status gpu_value(kvplan_options *o, const char *field,
+                               const char *v, kvplan_error *err)
+{
+    o->internal_.gpu_text = v;
+    if (strcmp(v, "auto") == 0) {
+        o->gpu_auto = true;
+        return KVPLAN_OK;
+    }
+    kvplan_gpu g;
+    if (kvplan_gpu_preset(v, &g)) {
+        o->gpu_auto = false;
+        o->plan.gpu = g;
+        o->plan.gpu_set = true;
+        return KVPLAN_OK;
+    }
+    char list[400] = "", near[200] = "", upper[64];
+    kvplan_gpu p;
+    size_t n = 0, m = 0;
+    snprintf(upper, sizeof upper, "%s", v);
+    for (char *c = upper; *c; c++)
+        *c = (*c >= 'a' && *c <= 'z') ? (char)(*c - 'a' + 'A') : *c;
+    /* near misses: the presets it begins ("h100"), else those a few edits
+     * away */
+    for (int pass = 0; pass < 2 && m == 0; pass++)
+        for (size_t i = 0; kvplan_gpu_preset_at(i, &p); i++) {
+            if (pass == 0 && n < sizeof list)
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s, ",
+                                      p.name);
+            bool hit = pass == 0 ? strncmp(p.name, upper, strlen(upper)) == 0
+                                 : kvplan_edit_distance(upper, p.name) <=
+                                       (strlen(upper) >= 4 ? 2 : 1);
+            if (hit && m < sizeof near)
+                m += (size_t)snprintf(near + m, sizeof near - m, "%s%s",
+                                      m ? " or " : "", p.name);
+        }
+    if (m > 0)
+        return kvplan__fail(err, KVPLAN_PARSE, field,
+                            "%s: unknown GPU '%.60s'; did you mean %s? "
+                            "(kvplan --list-gpus lists them)",
+                            field, v, near);
+    return kvplan__fail(err, KVPLAN_PARSE, field,
+                        "%s: unknown GPU '%.60s'; expected one of %sauto",
+                        field, v, list);
+}
+
+/* --hisparse-config: a JSON object; host_to_device_ratio defaults to 2. */
+static kvplan_status hisparse_value(kvplan_options *o,
+                                    const kvplan__option_row *row,
+                                    const char *field, const char *v,
+                                    kvplan_error *err)
+{
+    json_error_t jerr;
+    json_t *doc = json_loads(v, 0, &jerr);
+    const json_t *r = json_object_get(doc, "host_to_device_ratio");
+    if (!json_is_object(doc) || (r != NULL && !json_is_number(r))) {
+        json_decref(doc);
+        return bad(err, field, row->pub.expect, v);
+    }
+    if (r != NULL)
+        o->plan.server.hisparse_host_to_device_ratio = json_number_value(r);
+    o->internal_.hisparse_text = v;
+    json_decref(doc);
+    return KVPLAN_OK;
+}
+
+/* Where the row's value is kept in `o`. */
+static void *field_of(kvplan_options *o, const kvplan__option_row *row)
+{
+    char *base = (char *)o;
+    switch (row->region) {
+    case KVPLAN__IN_PLAN:
+        base = (char *)&o->plan;
+        break;
+    case KVPLAN__IN_SERVER:
+        base = (char *)&o->plan.server;
+        break;
+    case KVPLAN__IN_ENGINE:
+        base = (char *)&o->engine_options;
+        break;
+    case KVPLAN__IN_OPTIONS:
+        break;
+    }
+    return base + row->offset;
+}
+
+static bool within(const kvplan_option *o, double x)
+{
+    return (o->min_open ? x > o->min : x >= o->min) &&
+           (o->max_open ? x < o->max : x <= o->max);
+}
+
+/* A word of the option's set: its value (WORD) or its static text. */
+static kvplan_status word_value(const kvplan__option_row *row, void *field,
+                                const char *spelled, const char *v,
+                                kvplan_error *err)
+{
+    int w;
+    char words[512];
+    kvplan_word_set set = (kvplan_word_set)row->pub.words;
+    if (!kvplan_word_value(set, v, &w))
+        return bad(err, spelled, one_of(row->pub.words, words, sizeof words),
+                   v);
+    if (row->store == KVPLAN__STORE_WORD) {
+        memcpy(field, &w, sizeof w);
+        return KVPLAN_OK;
+    }
+    const char *x;
+    for (size_t i = 0; (x = kvplan_word_at(set, i, NULL)) != NULL; i++)
+        if (strcmp(x, v) == 0)
+            break;
+    *(const char **)field = x != NULL ? x : v;
+    return KVPLAN_OK;
+}
+
+/* A count or a number within the row's bounds. */
+static kvplan_status number_value(const kvplan__option_row *row, void *field,
+                                  const char *spelled, const char *v,
+                                  kvplan_error *err)
+{
+    const kvplan_option *o = &row->pub;
+    if (row->store == KVPLAN__STORE_DOUBLE) {
+        double d;
+        if (!parse_double(v, &d))
+            return bad(err, spelled, "a number", v);
+        if (!within(o, d))
+            return bad(err, spelled, o->expect, v);
+        *(kvplan_opt_double *)field = (kvplan_opt_double){d, true};
+        return KVPLAN_OK;
+    }
+    int64_t x;
+    if (!parse_int(v, &x) || !within(o, (double)x))
+        return bad(err, spelled, o->expect, v);
+    if (row->store == KVPLAN__STORE_INT)
+        *(int64_t *)field = x;
+    else
+        *(kvplan_opt_int *)field = (kvplan_opt_int){x, true};
+    return KVPLAN_OK;
+}
+
+/* A size: --gpu-memory in MiB (a bare number is MiB), the engines'
+ * memories in bytes (a bare number is bytes, as vLLM takes it). */
+static kvplan_status size_value(const kvplan__option_row *row, void *field,
+                                const char *spelled, const char *v,
+                                kvplan_error *err)
+{
+    double mib;
+    if (row->store == KVPLAN__STORE_GPU_MEMORY) {
+        KVPLAN__TRY(size_mib(v, 1.0, spelled, &mib, err));
+        if (!within(&row->pub, mib))
+            return bad(err, spelled, "a GPU memory between 1 MiB and 1 EiB",
+                       v);
+        *(kvplan_opt_double *)field = (kvplan_opt_double){mib, true};
+        return KVPLAN_OK;
+    }
+    char *end;
+    double b = strtod(v, &end);
+    if (end != v && *end == '\0' && !is_hex(v) && b >= 0 && b < 9.2e18 &&
+        b == floor(b)) {
+        *(kvplan_opt_int *)field = (kvplan_opt_int){(int64_t)b, true};
+        return KVPLAN_OK;
+    }
+    KVPLAN__TRY(size_mib(v, 1.0 / 1048576, spelled, &mib, err));
+    if (!(mib * 1048576.0 < 9.2e18))
+        return bad(err, spelled, row->pub.expect, v);
+    *(kvplan_opt_int *)field =
+        (kvplan_opt_int){(int64_t)(mib * 1048576.0), true};
+    return KVPLAN_OK;
+}
+
+/* sglang's flag that kvplan does not read: listed. */
+static void not_read(kvplan_options *o, const kvplan__option_row *row)
+{
+    struct kvplan__options_internal *in = &o->internal_;
+    uint16_t index = (uint16_t)(kvplan__num_option_rows +
+                                (size_t)(row - kvplan__sglang_rows));
+    for (size_t i = 0; i < in->num_not_read; i++)
+        if (in->not_read[i] == index)
+            return; /* given twice: listed once */
+    if (in->num_not_read < KVPLAN__MAX_NOT_READ)
+        in->not_read[in->num_not_read++] = index;
+    else
+        in->not_read_dropped++;
+}
+
+kvplan_status kvplan__options_store(kvplan_options *o,
+                                    const kvplan__option_row *row,
+                                    const char *spelled, const char *v,
+                                    kvplan_error *err)
+{
+    const char *f = kvplan__option_field(row, spelled);
+    void *field = field_of(o, row);
+    if (row->store == KVPLAN__STORE_NONE) {
+        not_read(o, row);
+        return KVPLAN_OK;
+    }
+    if (row->store == KVPLAN__STORE_BOOL) {
+        if (v != NULL && strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
+            return bad(err, f, "true or false (a switch takes no value)", v);
+        *(bool *)field = v == NULL || strcmp(v, "true") == 0;
+        return KVPLAN_OK;
+    }
+    if (v == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, f, "%s needs a value",
+                            f);
+    switch (row->store) {
+    case KVPLAN__STORE_OPT_INT:
+    case KVPLAN__STORE_INT:
+    case KVPLAN__STORE_DOUBLE:
+        return number_value(row, field, f, v, err);
+    case KVPLAN__STORE_WORD:
+    case KVPLAN__STORE_NAME:
+        return word_value(row, field, f, v, err);
+    case KVPLAN__STORE_TEXT:
+        *(const char **)field = v;
+        return KVPLAN_OK;
+    case KVPLAN__STORE_GPU:
+        return gpu_value(o, f, v, err);
+    case KVPLAN__STORE_GPU_MEMORY:
+    case KVPLAN__STORE_BYTES:
+        return size_value(row, field, f, v, err);
+    case KVPLAN__STORE_HISPARSE:
+        return hisparse_value(o, row, f, v, err);
+    case KVPLAN__STORE_VERSION: {
+        kvplan_sglang_profile p;
+        KVPLAN__TRY(kvplan_sglang_profile_parse(v, &p, err));
+        memcpy(field, &p, sizeof p);
+        if (row->region == KVPLAN__IN_OPTIONS) {
+            o->compare_version_set = true;
+            o->internal_.compare_version_text = v;
+        } else {
+            o->internal_.sglang_version_text = v;
+        }
+        return KVPLAN_OK;
+    }
+    case KVPLAN__STORE_ENGINE: {
+        static const char *const names[] = {"sglang", "vllm", "trtllm"};
+        for (int e = 0; e < 3; e++)
+            if (strcmp(v, names[e]) == 0 ||
+                (e == 2 && strcmp(v, "tensorrt-llm") == 0)) {
+                o->engine = (kvplan_engine)e;
+                o->internal_.engine_text = v;
+                return KVPLAN_OK;
+            }
+        return bad(err, f, row->pub.expect, v);
+    }
+    case KVPLAN__STORE_KNOB:
+        if (!kvplan_knob_from_name(v, &o->solve_for))
+            return bad(err, f, row->pub.expect, v);
+        return KVPLAN_OK;
+    case KVPLAN__STORE_RANK_KEY:
+        if (!kvplan_sweep_key_from_name(v, &o->rank_by))
+            return bad(err, f, row->pub.expect, v);
+        return KVPLAN_OK;
+    default:
+        return KVPLAN_OK;
+    }
+}
+
+/* The row `name` names, or an error with a "did you mean". */
+static kvplan_status row_named(const kvplan_options *o, const char *name,
+                               const kvplan__option_row **row,
+                               kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(o == NULL || name == NULL, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL, "kvplan_options_set needs options and a name; got "
+                          "NULL");
+    KVPLAN__FAIL_IF(o->struct_size != sizeof *o, err, KVPLAN_INVALID_ARGUMENT,
+                    "struct_size",
+                    "kvplan_options.struct_size is %u, expected %zu: fill the "
+                    "options with kvplan_options_init() of this kvplan.h",
+                    (unsigned)o->struct_size, sizeof *o);
+    *row = kvplan__option_lookup(name, strlen(name));
+    if (*row != NULL)
+        return KVPLAN_OK;
+    char near[96];
+    const char *n =
+        kvplan__option_nearest(name, strlen(name), near, sizeof near);
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, name,
+                        "%.100s: unknown option%s%s%s", name,
+                        n ? "; did you mean " : "", n ? n : "", n ? "?" : "");
+}
+
+kvplan_status kvplan_options_set(kvplan_options *o, const char *name,
+                                 const char *text, kvplan_error *err)
+{
+    const kvplan__option_row *row;
+    KVPLAN__TRY(row_named(o, name, &row, err));
+    KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
+    return kvplan__ok(err);
+}
+
+/* A value of the wrong type: "FIELD: expected EXPECTED, got WHAT". */
+static kvplan_status wrong_type(const kvplan__option_row *row,
+                                const char *name, const char *what,
+                                kvplan_error *err)
+{
+    const kvplan_option *o = &row->pub;
+    const char *f = kvplan__option_field(row, name);
+    char words[512];
+    const char *expect = o->expect;
+    if (o->type == KVPLAN_OPTION_SWITCH)
+        expect = "true or false";
+    else if (o->type == KVPLAN_OPTION_WORD)
+        expect = one_of(o->words, words, sizeof words);
+    else if (expect == NULL)
+        expect = o->type == KVPLAN_OPTION_NUMBER ? "a number" : "text";
+    return kvplan__fail(err, KVPLAN_PARSE, f, "%s: expected %s, got %s", f,
+                        expect, what);
+}
+
+kvplan_status kvplan_options_set_integer(kvplan_options *o, const char *name,
+                                         int64_t value, kvplan_error *err)
+{
+    const kvplan__option_row *row;
+    KVPLAN__TRY(row_named(o, name, &row, err));
+    kvplan_option_type t = row->pub.type;
+    char text[32];
+    snprintf(text, sizeof text, "%lld", (long long)value);
+    if (t != KVPLAN_OPTION_INTEGER && t != KVPLAN_OPTION_NUMBER &&
+        t != KVPLAN_OPTION_SIZE && t != KVPLAN_OPTION_NOT_READ &&
+        row->store != KVPLAN__STORE_VERSION)
+        return wrong_type(row, name, text, err);
+    KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
+    return kvplan__ok(err);
+}
+
+kvplan_status kvplan_options_set_number(kvplan_options *o, const char *name,
+                                        double value, kvplan_error *err)
+{
+    const kvplan__option_row *row;
+    KVPLAN__TRY(row_named(o, name, &row, err));
+    kvplan_option_type t = row->pub.type;
+    char text[40];
+    kvplan_format_double(value, text, sizeof text);
+    if (t != KVPLAN_OPTION_INTEGER && t != KVPLAN_OPTION_NUMBER &&
+        t != KVPLAN_OPTION_SIZE && t != KVPLAN_OPTION_NOT_READ)
+        return wrong_type(row, name, text, err);
+    if (t != KVPLAN_OPTION_NUMBER && isfinite(value) && value == floor(value) &&
+        fabs(value) < 0x1p63) /* 16.0 is 16 to an integer option */
+        snprintf(text, sizeof text, "%lld", (long long)value);
+    KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
+    return kvplan__ok(err);
+}
+
+kvplan_status kvplan_options_set_switch(kvplan_options *o, const char *name,
+                                        bool value, kvplan_error *err)
+{
+    const kvplan__option_row *row;
+    KVPLAN__TRY(row_named(o, name, &row, err));
+    if (row->pub.type != KVPLAN_OPTION_SWITCH &&
+        row->pub.type != KVPLAN_OPTION_NOT_READ)
+        return wrong_type(row, name, value ? "true" : "false", err);
+    if (row->pub.type == KVPLAN_OPTION_NOT_READ && !value)
+        return kvplan__ok(err); /* off: not given */
+    KVPLAN__TRY(kvplan__options_store(o, row, name, value ? NULL : "false",
+                                      err));
+    return kvplan__ok(err);
+}
+
+/* ---- the environment --------------------------------------------------------
+ */
+
+const char *kvplan_options_getenv(const kvplan_options *o, const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (const char *const *e = o != NULL ? o->env : NULL;
+         e != NULL && e[0] != NULL; e += 2)
+        if (strcmp(e[0], name) == 0)
+            return e[1];
+    return getenv(name);
+}
+
+/* A variable sglang warns of and then ignores (its value is not of its
+ * kind), for the documents to say so too. */
+static void bad_env(kvplan_options *o, const char *name)
+{
+    struct kvplan__options_internal *in = &o->internal_;
+    if (in->num_bad_env < KVPLAN__MAX_BAD_ENV)
+        in->bad_env[in->num_bad_env++] = name;
+}
+
+/* sglang's EnvBool. */
+static bool env_bool(kvplan_options *o, const char *name, bool fallback)
+{
+    const char *v = kvplan_options_getenv(o, name);
+    if (v == NULL)
+        return fallback;
+    size_t n = strlen(v);
+    /* garbage gives the fallback whatever it is */
+    if (kvplan_env_bool(v, n, true) != kvplan_env_bool(v, n, false))
+        bad_env(o, name);
+    return kvplan_env_bool(v, n, fallback);
+}
+
+void kvplan_options_read_env(kvplan_options *o)
+{
+    if (o == NULL)
+        return;
+    kvplan_plan_options *p = &o->plan;
+    kvplan_server_args *s = &p->server;
+    o->internal_.num_bad_env = 0;
+    s->SGLANG_PP_LAYER_PARTITION =
+        kvplan_options_getenv(o, "SGLANG_PP_LAYER_PARTITION");
+    s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
+        kvplan_options_getenv(o, "SGLANG_DSV4_COMPRESS_STATE_DTYPE");
+    s->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN =
+        env_bool(o, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", false);
+    s->SGLANG_OPT_USE_ONLINE_COMPRESS =
+        env_bool(o, "SGLANG_OPT_USE_ONLINE_COMPRESS", false);
+    s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
+        env_bool(o, "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
+    p->SGLANG_MAMBA_SSM_DTYPE =
+        kvplan_options_getenv(o, "SGLANG_MAMBA_SSM_DTYPE");
+    const char *vlm = kvplan_options_getenv(o, "SGLANG_VLM_CACHE_SIZE_MB");
+    if (vlm != NULL) {
+        size_t n = strlen(vlm);
+        if (kvplan_env_int(vlm, n, 1) != kvplan_env_int(vlm, n, 2) ||
+            kvplan_env_int(vlm, n, 0) < 0)
+            bad_env(o, "SGLANG_VLM_CACHE_SIZE_MB");
+        else
+            p->SGLANG_VLM_CACHE_SIZE_MB =
+                (kvplan_opt_int){kvplan_env_int(vlm, n, 100), true};
+    }
+    const char *iv = kvplan_options_getenv(o, "SGLANG_SWA_EVICTION_INTERVAL");
+    if (iv != NULL) {
+        size_t n = strlen(iv);
+        if (kvplan_env_int(iv, n, 1) != kvplan_env_int(iv, n, 2))
+            bad_env(o, "SGLANG_SWA_EVICTION_INTERVAL");
+        s->SGLANG_SWA_EVICTION_INTERVAL =
+            kvplan_env_int(iv, n, s->SGLANG_SWA_EVICTION_INTERVAL);
+    }
+}
+
+/* ---- the GPU ----------------------------------------------------------------
+ */
+
+kvplan_status kvplan__options_resolve_gpu(kvplan_options *o, int *count,
+                                          kvplan_error *err)
+{
+    kvplan_plan_options *p = &o->plan;
+    if (count != NULL)
+        *count = 0;
+    if (o->gpu_auto) {
+        int seen = 0;
+        KVPLAN__TRY(kvplan_gpu_probe(&p->gpu, &seen, err));
+        p->gpu_set = true;
+        if (count != NULL)
+            *count = seen;
+    }
+    if (o->gpu_memory_mib.set) {
+        /* another board's total; sm90 unless --gpu names the board */
+        if (!p->gpu_set) {
+            kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &p->gpu);
+            snprintf(p->gpu.name, sizeof p->gpu.name, "custom");
+        }
+        p->gpu.total_mib = o->gpu_memory_mib.value;
+        p->gpu_set = true;
+    }
+    if (!p->gpu_set && !p->available_bytes.set) {
+        kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &p->gpu);
+        p->gpu_set = true;
+    }
+    return KVPLAN_OK;
+}
