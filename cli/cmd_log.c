@@ -65,7 +65,8 @@ static kvplan_model *load_model(const cli_args *cli,
                  "catalog name, a Hugging Face id or a model directory)");
         return NULL;
     }
-    if (cli_model_load(name, cli->o.model_override_args, &m, &err) == KVPLAN_OK)
+    if (kvplan_model_load_override(name, cli->o.model_override_args, &m,
+                                   &err) == KVPLAN_OK)
         return m;
     if (err.code != KVPLAN_IO) { /* found, and refused */
         snprintf(why, size, "%.511s", err.message);

@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "engines.h"
 #include "flags.h"
-#include "hub.h"
 #include "jsonout.h"
 #include "report.h"
 #include "svg.h"
@@ -17,30 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* The weights' real size from a model directory's safetensors; the
- * library estimates them otherwise. --weight-bytes wins. */
-static void measure_weights(cli_args *cli, const char *dir)
+/* The Hub's progress, on a terminal. */
+static void on_progress(void *ctx, size_t done, size_t total,
+                        const char *file)
 {
-    int64_t bytes;
-    kvplan_error err;
-    kvplan_status st = KVPLAN_IO;
-    if (!cli->o.plan.weight_bytes.set &&
-        (st = kvplan_weights_from_dir(dir, &bytes, &err)) == KVPLAN_OK) {
-        cli->o.plan.weight_bytes = (kvplan_opt_int){bytes, true};
-        cli->weights_measured = true;
-    }
-    /* no weight files is the common case; bad ones are said, never
-     * dropped in silence */
-    if (st != KVPLAN_OK && st != KVPLAN_IO)
-        fprintf(cli_err(),
-                "kvplan: warning: %s; the weights are estimated from "
-                "config.json instead\n",
-                err.message);
-    if (cli->o.draft_model_path != NULL &&
-        kvplan_weights_from_dir(cli->o.draft_model_path, &bytes, NULL) ==
-            KVPLAN_OK)
-        cli->o.plan.draft_weight_bytes = (kvplan_opt_int){bytes, true};
+    const char *repo = ctx;
+    fprintf(cli_err(), "\rkvplan: %s from the Hub: %zu of %zu files (%.60s)%s",
+            repo, done, total, file, done == total ? "\n" : "   ");
 }
 
 static int fail(const kvplan_error *err, int rc, bool json)
@@ -53,7 +37,7 @@ bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
 {
     const kvplan_fleet *f = &plan->fleet;
     int64_t need = f->gpus;
-    if (cli->gpu_count <= 0 || need <= cli->gpu_count)
+    if (cli->loaded.gpu_count <= 0 || need <= cli->loaded.gpu_count)
         return false;
     char replicas[48] = "";
     if (f->replicas > 1)
@@ -63,10 +47,10 @@ bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
              "--gpu auto sees %d GPU%s here, and the plan spreads over %lld "
              "(tp %lld x pp %lld%s): the other %lld are assumed to be like "
              "the smallest seen",
-             cli->gpu_count, cli->gpu_count == 1 ? "" : "s", (long long)need,
+             cli->loaded.gpu_count, cli->loaded.gpu_count == 1 ? "" : "s", (long long)need,
              (long long)plan->resolved.tp_size,
              (long long)plan->resolved.pp_size, replicas,
-             (long long)(need - cli->gpu_count));
+             (long long)(need - cli->loaded.gpu_count));
     return true;
 }
 
@@ -130,44 +114,35 @@ bool cli_wants_json(int argc, char **argv)
     return false;
 }
 
-kvplan_status cli_model_load(const char *path, const char *overrides,
-                             kvplan_model **model, kvplan_error *err)
-{
-    if (strcmp(path, "-") != 0)
-        return kvplan_model_load_override(path, overrides, model, err);
-    size_t len = 0;
-    char *text = cli_read_stream(cli_config_in(), 64u << 20, "--model-path",
-                                 cli_config_name(), &len, err);
-    if (text == NULL)
-        return err->code;
-    kvplan_status st = kvplan_model_load_json_override(
-        text, len, cli_config_name(), overrides, model, err);
-    free(text);
-    return st;
-}
-
 kvplan_status cli_load(cli_args *cli, kvplan_model **model,
                        kvplan_model **draft, kvplan_error *err)
 {
     *model = *draft = NULL;
-    if (cli->o.model_path == NULL)
-        cli->o.model_path = cli->o.plan.model_path = "llama-3.1-8b-instruct";
-    cli_calibration cal;
-    CLI_TRY(cli_resolve_gpu(cli, err));
-    if (cli->o.calibration != NULL)
-        CLI_TRY(cli_calibration_read(cli->o.calibration, &cli->o.plan,
-                                     &cal, err));
-    /* org/name: the Hub, its cache, or the catalog */
-    CLI_TRY(cli_hub_resolve(cli, cli->hub_dir, sizeof cli->hub_dir, err));
-    const char *from = cli->hub_dir[0] ? cli->hub_dir : cli->o.model_path;
-    CLI_TRY(cli_model_load(from, cli->o.model_override_args, model, err));
-    if (cli->o.draft_model_path != NULL)
-        CLI_TRY(kvplan_model_load(cli->o.draft_model_path, draft, err));
-    cli->o.plan.server.speculative_draft_model = *draft;
-    if (cli->o.calibration != NULL)
-        cli_calibration_check(&cal, cli->o.calibration, &cli->o.plan);
-    else if (strcmp(from, "-") != 0)
-        measure_weights(cli, from);
+    kvplan_options *o = &cli->o;
+    char *text = NULL;
+    if (o->model_path != NULL && strcmp(o->model_path, "-") == 0) {
+        /* --model-path -: config.json's text on standard input */
+        size_t len = 0;
+        text = cli_read_stream(cli_config_in(), 64u << 20, "--model-path",
+                               cli_config_name(), &len, err);
+        if (text == NULL)
+            return err->code;
+        o->model_config = text;
+        o->model_config_len = len;
+    }
+    if (fileno(cli_err()) >= 0 && isatty(fileno(cli_err()))) {
+        o->progress = on_progress;
+        o->progress_ctx = (void *)o->model_path;
+    }
+    kvplan_status st = kvplan_options_load(o, &cli->loaded, err);
+    free(text);
+    o->model_config = NULL; /* read: the model holds what it needs */
+    if (st != KVPLAN_OK)
+        return st;
+    for (size_t i = 0; i < cli->loaded.num_warnings; i++)
+        fprintf(cli_err(), "kvplan: warning: %s\n", cli->loaded.warnings[i]);
+    *model = cli->loaded.model;
+    *draft = cli->loaded.draft;
     return KVPLAN_OK;
 }
 

@@ -237,7 +237,7 @@ static kvplan_status row_options(const cli_args *base, cli_args *cli,
     o->draft_weight_bytes = base->o.plan.draft_weight_bytes;
     o->context_bytes = base->o.plan.context_bytes;
     o->rank_weight_bytes = base->o.plan.rank_weight_bytes;
-    cli->weights_measured = base->weights_measured;
+    cli->loaded.weights_measured = base->loaded.weights_measured;
     cli->o.calibration = base->o.calibration;
     return KVPLAN_OK;
 }

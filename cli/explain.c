@@ -352,11 +352,16 @@ void cli_notes(cli_lines *l, const kvplan_plan *p)
 
 void cli_hub_notes(cli_lines *l, const cli_args *cli)
 {
-    if (cli->hub_source[0] != '\0')
+    const char *from = cli->loaded.source == NULL ? NULL
+                       : strcmp(cli->loaded.source, "hub") == 0 ? "the Hub"
+                       : strcmp(cli->loaded.source, "hub_cache") == 0
+                           ? "the Hub cache"
+                           : NULL;
+    if (from != NULL)
         cli_add(l,
                 "%s read from %s at commit %s: its config.json, and its "
                 "weights from the safetensors headers alone",
-                cli->o.model_path, cli->hub_source, cli->hub_commit);
-    if (cli->hub_note[0] != '\0')
-        cli_add(l, "%s", cli->hub_note);
+                cli->o.model_path, from, cli->loaded.hub_commit);
+    if (cli->loaded.note[0] != '\0')
+        cli_add(l, "%s", cli->loaded.note);
 }

@@ -216,7 +216,7 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
 
 kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err)
 {
-    return kvplan__options_resolve_gpu(&cli->o, &cli->gpu_count, err);
+    return kvplan__options_resolve_gpu(&cli->o, &cli->loaded.gpu_count, err);
 }
 
 const kvplan_option *cli_not_read(const cli_args *cli, size_t index)

@@ -19,15 +19,9 @@ typedef struct cli_args {
     bool json;            /* --json */
     bool help;            /* --help */
     bool launch_command;  /* "-- python3 -m sglang.launch_server ARGS" */
-    int gpu_count;        /* --gpu auto: how many NVML saw */
-    bool weights_measured; /* from the model directory's safetensors */
-    /* --model-path org/name: where it was read ("" for a local path or
-     * the catalog), and why the catalog was taken instead of the Hub */
-    char hub_source[96];
-    char hub_note[400];
-    char hub_dir[4096]; /* the snapshot folder read, "" when none */
-    char hub_commit[48];
-    const char *model_source; /* "hub", "hub_cache", "catalog", or NULL */
+    /* what loading the options found (cli_load): the model and its draft,
+     * where they were read, what was measured */
+    kvplan_loaded loaded;
 } cli_args;
 
 /*

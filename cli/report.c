@@ -134,14 +134,14 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                  kvplan_source_name(b->context_source));
         fprintf(out, "  %-44s %8.2f\n", label, ctx);
         char measured_label[64] = "";
-        if (cli->weights_measured)
+        if (cli->loaded.weights_measured)
             snprintf(measured_label, sizeof measured_label,
                      "  (config.json's estimate: %.2f)",
                      b->estimated_rank_weight_bytes / GIB);
         fprintf(out, "  %-44s %8.2f%s\n",
-                cli->weights_measured && cli->hub_dir[0]
+                cli->loaded.weights_measured && cli->loaded.hub_dir[0]
                     ? "weights (the checkpoint's headers, measured)"
-                : cli->weights_measured ? "weights (safetensors, measured)"
+                : cli->loaded.weights_measured ? "weights (safetensors, measured)"
                 : b->weights_source == KVPLAN_SOURCE_MEASURED
                     ? "weights (measured: calibration)"
                 : b->weights_estimated

@@ -26,10 +26,6 @@ const char *cli_binding_name(const kvplan_capacity *c, kvplan_limit limit,
  * the GPU resolved, a calibration read, the model and its draft loaded
  * (free both, even on failure), the weights measured from a model
  * directory. */
-/* A model from `path` ("-": config.json's text from cli_config_in, for
- * --model-path -) with --json-model-override-args. */
-kvplan_status cli_model_load(const char *path, const char *overrides,
-                             kvplan_model **model, kvplan_error *err);
 kvplan_status cli_load(cli_args *cli, kvplan_model **model,
                        kvplan_model **draft, kvplan_error *err);
 /* The plan's warnings and the flags kvplan does not read, on standard

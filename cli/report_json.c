@@ -142,8 +142,8 @@ static json_t *tensors_json(const kvplan_budget *b)
 /* What the weights' figure rests on. */
 static const char *weights_basis(const cli_args *cli, const kvplan_budget *b)
 {
-    if (cli->weights_measured)
-        return cli->hub_dir[0] ? "the checkpoint's safetensors headers, "
+    if (cli->loaded.weights_measured)
+        return cli->loaded.hub_dir[0] ? "the checkpoint's safetensors headers, "
                                  "read from the Hub or its cache"
                                : "the model directory's safetensors headers";
     switch (b->weights_source) {
@@ -160,7 +160,7 @@ static json_t *budget_json(const cli_args *cli, const kvplan_plan *p)
     for (size_t i = 0; i < p->num_stages; i++) /* the heaviest rank */
         if (p->stages[i].weight_bytes > sp->weight_bytes)
             sp = &p->stages[i];
-    const char *weights = cli->weights_measured
+    const char *weights = cli->loaded.weights_measured
                               ? "measured"
                               : kvplan_source_name(b->weights_source);
     json_t *o = json_pack(
@@ -396,7 +396,7 @@ json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
     set(o, "notes", lines_json(&l), &bad);
     /* org/name: where it was read; null for a path or a catalog name */
     set(o, "model_source",
-        cli->model_source ? json_string(cli->model_source) : json_null(),
+        cli->loaded.source ? json_string(cli->loaded.source) : json_null(),
         &bad);
     if (cli->o.explain) {
         l.n = l.dropped = 0;

@@ -1789,6 +1789,10 @@ typedef struct kvplan_options {
     kvplan_sweep_key rank_by;
     /* The documents carry every term of the sums (--explain). */
     bool explain;
+    /* Called after each file kvplan_options_load fetches from the Hub
+     * (kvplan_hub_options.progress), when not NULL. */
+    void (*progress)(void *ctx, size_t done, size_t total, const char *file);
+    void *progress_ctx;
     /* Variables for this question, read before the process's: NAME, VALUE
      * pairs (VALUE NULL: unset), NULL-terminated; NULL: the process's
      * alone. sglang's (SGLANG_*) and the Hub's (HF_*). */
@@ -1847,6 +1851,52 @@ KVPLAN_API void kvplan_options_read_env(kvplan_options *options);
  * it unsets it), else the process's. */
 KVPLAN_API const char *kvplan_options_getenv(const kvplan_options *options,
                                              const char *name);
+
+/* What kvplan_options_load found: the model and its draft, where they
+ * were read, and what it measured or warns of. */
+#define KVPLAN_MAX_LOAD_WARNINGS 4
+typedef struct kvplan_loaded {
+    kvplan_model *model; /* owned: kvplan_loaded_free */
+    kvplan_model *draft; /* owned; NULL without a draft model */
+    /* Where a Hub id was read: "hub", "hub_cache", or "catalog" (the Hub
+     * and its cache had it not: then `note` says why); NULL for a path, a
+     * config.json's text or a catalog name. */
+    const char *source;
+    char hub_dir[4096]; /* the snapshot folder read; "" when none */
+    char hub_commit[48];
+    char note[400];
+    /* The weights from the model folder's safetensors headers (or the Hub
+     * snapshot's): options->plan.weight_bytes was set from them. */
+    bool weights_measured;
+    int gpu_count; /* --gpu auto: the GPUs NVML saw; 0 otherwise */
+    /* What the options loaded but warn of: a checkpoint whose weights
+     * could not be read (estimated instead), a calibration made on another
+     * GPU or rank count. One sentence each; the first four. */
+    size_t num_warnings;
+    char warnings[KVPLAN_MAX_LOAD_WARNINGS][400];
+} kvplan_loaded;
+
+/*
+ * Loads what `options` name, as the kvplan command does before any
+ * question: the GPU (a preset, --gpu-memory, or --gpu auto through NVML;
+ * the default board when none is named and the budget is not given), a
+ * calibration file's terms, the model (options->model_config's text, a
+ * local folder or config.json, a Hub id through the Hub or its cache with
+ * the catalog as the fallback, a catalog name; docs/hub.md) with
+ * --json-model-override-args, its draft, and the weights from the model
+ * folder's safetensors headers. The options are completed in place: the
+ * GPU into plan.gpu, the measured and calibrated bytes into plan, the
+ * draft into plan.server.speculative_draft_model. The Hub's variables
+ * (HF_ENDPOINT, HF_TOKEN, HF_TOKEN_PATH, HF_HOME, HF_HUB_CACHE,
+ * HF_HUB_OFFLINE, KVPLAN_HUB_TIMEOUT) are read through options->env. On
+ * failure nothing is left to free. Reads files and the network; writes
+ * only the Hub cache (docs/hub.md).
+ */
+KVPLAN_API kvplan_status kvplan_options_load(kvplan_options *options,
+                                             kvplan_loaded *out,
+                                             kvplan_error *err);
+/* Frees the models a load holds; NULL is ignored. */
+KVPLAN_API void kvplan_loaded_free(kvplan_loaded *loaded);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */

@@ -343,22 +343,22 @@ static void test_calibration(const char *dir)
     CHECK_INT(cli_calibration_write(path, "14-kimi-k2-5.log", &r, &o, false,
                                     "kimi-k2.5"),
               0);
-    kvplan_plan_options c;
-    kvplan_plan_options_init(&c);
-    cli_calibration cal;
-    CHECK_INT(cli_calibration_read(path, &c, &cal, &err), KVPLAN_OK);
-    unlink(path);
-    CHECK_STR(cal.gpu, "MI355X");
-    CHECK_INT(cal.tp_size, 8);
+    /* read back as kvplan --calibration does (kvplan_options_load) */
+    kvplan_options opts;
+    kvplan_options_init(&opts);
+    opts.calibration = path;
+    opts.model_path = "kimi-k2.5";
+    CHECK_INT(kvplan_options_set(&opts, "gpu", "MI355X", &err), KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&opts, "tp_size", "8", &err), KVPLAN_OK);
+    kvplan_loaded l;
+    CHECK_INT(kvplan_options_load(&opts, &l, &err), KVPLAN_OK);
+    CHECK_INT(l.num_warnings, 0); /* the same GPU and ranks */
+    kvplan_plan_options c = opts.plan;
     /* 294896 MiB less 283.53 GiB; 73.58 GiB */
     CHECK_INT(c.context_bytes.value,
               (int64_t)(294896 * 1048576.0 - 283.53 * 1073741824.0));
     CHECK_INT(c.rank_weight_bytes.value, (int64_t)(73.58 * 1073741824.0));
-    c.gpu = o.gpu;
-    c.gpu_set = true;
-    c.server.tp_size = 8;
-    kvplan_model *m = NULL;
-    CHECK_INT(kvplan_model_load("kimi-k2.5", &m, &err), KVPLAN_OK);
+    kvplan_model *m = l.model;
     kvplan_plan *p = malloc(sizeof *p);
     CHECK_INT(kvplan_plan_compute(m, &c, p, &err), KVPLAN_OK);
     CHECK_INT(p->budget.context_source, KVPLAN_SOURCE_MEASURED);
@@ -371,10 +371,24 @@ static void test_calibration(const char *dir)
            (long long)p->max_total_num_tokens, 100 * error);
     CHECK(fabs(error) < 0.001);
     free(p);
-    kvplan_model_free(m);
+    kvplan_loaded_free(&l);
+    /* measured on another GPU and rank count: loaded, and said */
+    kvplan_options_init(&opts);
+    opts.calibration = path;
+    opts.model_path = "kimi-k2.5";
+    CHECK_INT(kvplan_options_set(&opts, "gpu", "H200", &err), KVPLAN_OK);
+    CHECK_INT(kvplan_options_load(&opts, &l, &err), KVPLAN_OK);
+    CHECK_INT(l.num_warnings, 2);
+    CHECK_CONTAINS(l.warnings[0], "was measured on MI355X, this plan is for "
+                                  "H200");
+    CHECK_CONTAINS(l.warnings[1], "was measured at tp 8, pp 1");
+    kvplan_loaded_free(&l);
+    unlink(path);
     /* not a calibration, or a bad figure: named */
-    CHECK_INT(cli_calibration_read("/dev/null", &c, &cal, &err), KVPLAN_IO);
+    opts.calibration = "/dev/null";
+    CHECK_INT(kvplan_options_load(&opts, &l, &err), KVPLAN_IO);
     CHECK_STR(err.field, "--calibration");
+    CHECK(l.model == NULL);
 }
 
 int main(int argc, char **argv)
