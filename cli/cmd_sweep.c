@@ -1,17 +1,13 @@
 /*
- * cmd_sweep.c: kvplan sweep: one plan per combination of the comma lists
- * given to --gpu, --tp-size, --pp-size, --kv-cache-dtype, --page-size,
- * --context-length, --mem-fraction-static and --speculative-algorithm,
- * every other flag held; the rows ranked by --rank-by, as a text table,
- * --json (each row with its flags and its plan, the document `kvplan
- * FLAGS --json` prints) or --csv.
- *
- * Each row is parsed from its own argument list by the same parser as a
- * single plan, so a row and the single plan for its flags cannot differ;
- * the model, its draft and the measured weights are loaded once.
+ * cmd_sweep.c: kvplan sweep: the options a sweep varies given as comma
+ * lists (--gpu, --tp-size, --pp-size, --kv-cache-dtype, --page-size,
+ * --context-length, --mem-fraction-static, --speculative-algorithm),
+ * every other flag held; the library plans the rows (kvplan_sweep) and
+ * ranks them (kvplan_sweep_rank); this file reads the lists from argv and
+ * writes the rows as a text table, --json (each row with its flags and
+ * the document `kvplan FLAGS --json` prints) or --csv, and --svg's bars.
  */
 #include "cli.h"
-#include "explain.h"
 #include "flags.h"
 #include "jsonout.h"
 #include "report.h"
@@ -22,83 +18,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The flags a sweep takes as lists, outermost first. */
-static const char *const dims[] = {
-    "--gpu",          "--tp-size",
-    "--pp-size",      "--kv-cache-dtype",
-    "--page-size",    "--context-length",
-    "--mem-fraction-static", "--speculative-algorithm"};
-#define NDIMS (sizeof dims / sizeof dims[0])
-#define MAX_VALUES 64
-#define MAX_ROWS 100000
+/* The options a sweep varies, outermost first, and their columns. */
+static const struct dim_name {
+    const char *flag, *head;
+} dim_names[] = {{"--gpu", "gpu"},
+                 {"--tp-size", "tp"},
+                 {"--pp-size", "pp"},
+                 {"--kv-cache-dtype", "kv"},
+                 {"--page-size", "page"},
+                 {"--context-length", "ctx"},
+                 {"--mem-fraction-static", "frac"},
+                 {"--speculative-algorithm", "spec"}};
+#define NDIMS (sizeof dim_names / sizeof dim_names[0])
+_Static_assert(NDIMS == KVPLAN_MAX_SWEEP_AXES, "one axis per option");
 
 typedef struct dim {
     size_t n;
-    char *values[MAX_VALUES]; /* pointers into `text` */
+    const char *values[KVPLAN_MAX_SWEEP_VALUES]; /* pointers into `text` */
     char *text;
 } dim;
 
-typedef struct row {
-    size_t pick[NDIMS]; /* the value of each swept dimension */
-    kvplan_status st;
-    kvplan_error err;
-    int64_t tokens, requests, context_len, longest, concurrency, gpus;
-    int64_t total_concurrency, page_size;
-    double per_gpu, fraction;
-    const char *binding;
-    char gpu[64];
-    char kv_dtype[24];
-} row;
-
-typedef enum rank_key {
-    RANK_CONCURRENCY_PER_GPU,
-    RANK_CONCURRENCY,
-    RANK_TOKENS,
-    RANK_TOKENS_PER_GPU,
-    RANK_LONGEST_REQUEST,
-    RANK_GPUS
-} rank_key;
-
-static const char *const rank_names[] = {
-    "concurrency-per-gpu", "concurrency",     "tokens",
-    "tokens-per-gpu",      "longest-request", "gpus"};
-
-static rank_key g_rank; /* for the comparator */
-
-static double key_of(const row *r)
-{
-    switch (g_rank) {
-    case RANK_CONCURRENCY_PER_GPU: return r->per_gpu;
-    case RANK_CONCURRENCY: return (double)r->total_concurrency;
-    case RANK_TOKENS: return (double)r->tokens;
-    case RANK_TOKENS_PER_GPU:
-        return (double)r->tokens / (double)(r->gpus > 0 ? r->gpus : 1);
-    case RANK_LONGEST_REQUEST: return (double)r->longest;
-    case RANK_GPUS: return -(double)r->gpus; /* fewest first */
-    }
-    return 0;
-}
-
-/* A row fits when it plans and one request of context_len runs. */
-static bool fits(const row *r)
-{
-    return r->st == KVPLAN_OK && r->concurrency > 0;
-}
-
-/* Rows that fit first, then those that plan, best first; ties keep the
- * product's order. */
-static int cmp_rows(const void *a, const void *b)
-{
-    const row *x = *(const row *const *)a, *y = *(const row *const *)b;
-    int fx = fits(x) * 2 + (x->st == KVPLAN_OK),
-        fy = fits(y) * 2 + (y->st == KVPLAN_OK);
-    if (fx != fy)
-        return fx > fy ? -1 : 1;
-    double kx = key_of(x), ky = key_of(y);
-    if (kx != ky)
-        return kx > ky ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
+/* What the command line gives: the lists, the held flags (argv[0]
+ * first), the sweep's own. */
+typedef struct sweep_args {
+    dim d[NDIMS];
+    char **held;
+    int nheld;
+    char **own; /* --json, --svg FILE, --rank-by KEY, --help */
+    int nown;
+    bool csv;
+} sweep_args;
 
 static int usage(bool json, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -138,284 +87,235 @@ static int sweep_help(FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
-/* Splits argv[1..] (the sweep's own valued flags already taken) into the
- * swept lists and the rest (argv[0] first). */
-static int split_args(int argc, char **argv, dim *d, char **rest, bool *csv,
-                      bool *help, bool json)
+/* The sweep's own flags, kept out of a row's: "--json", ... (and the one
+ * after those that take a value). */
+static int own_flag(const char *arg)
 {
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 1; i < argc; i++) {
+    static const char *const alone[] = {"--json", "--help", "-h"};
+    static const char *const valued[] = {"--svg", "--rank-by"};
+    for (size_t i = 0; i < 3; i++)
+        if (strcmp(arg, alone[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < 2; i++) {
+        size_t n = strlen(valued[i]);
+        if (strncmp(arg, valued[i], n) == 0)
+            return arg[n] == '=' ? 1 : arg[n] == '\0' ? 2 : 0;
+    }
+    return 0;
+}
+
+/* Splits argv[2..] into the lists, the held flags and the sweep's own;
+ * returns 0 or the exit status of a usage error. */
+static int split_args(int argc, char **argv, sweep_args *a, bool json)
+{
+    a->held[a->nheld++] = argv[0];
+    a->own[a->nown++] = argv[0];
+    for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
+        if (strcmp(arg, "--csv") == 0) {
+            a->csv = true;
+            continue;
+        }
+        int own = own_flag(arg);
+        if (own > 0) {
+            a->own[a->nown++] = argv[i];
+            if (own == 2 && i + 1 < argc)
+                a->own[a->nown++] = argv[++i];
+            continue;
+        }
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (strcmp(arg, "--csv") == 0) {
-            *csv = true;
-            continue;
-        }
-        if (strcmp(arg, "--json") == 0)
-            continue; /* the sweep's output, not a row's flag */
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            *help = true;
-            continue;
-        }
-        const kvplan_option *opt =
+        const kvplan_option *o =
             arg[0] == '-' ? kvplan_option_find_n(arg, len) : NULL;
-        const char *name = opt != NULL ? opt->flag : NULL;
         size_t k = NDIMS;
-        for (size_t j = 0; name != NULL && j < NDIMS; j++)
-            if (strcmp(name, dims[j]) == 0)
+        for (size_t j = 0; o != NULL && j < NDIMS; j++)
+            if (strcmp(o->flag, dim_names[j].flag) == 0)
                 k = j;
         if (k == NDIMS) {
-            rest[n++] = argv[i];
+            a->held[a->nheld++] = argv[i];
             continue;
         }
+        const char *flag = dim_names[k].flag;
         if (!eq && i + 1 >= argc)
-            return -usage(json, dims[k], "%s needs a value", dims[k]);
+            return usage(json, flag, "%s needs a value", flag);
         const char *v = eq ? eq + 1 : argv[++i];
-        free(d[k].text);
-        d[k].text = strdup(v);
-        d[k].n = 0;
-        if (d[k].text == NULL)
-            return -CLI_EXIT_INTERNAL;
-        for (char *p = d[k].text, *save = NULL, *tok;
+        dim *d = &a->d[k];
+        free(d->text);
+        d->text = strdup(v);
+        d->n = 0;
+        if (d->text == NULL)
+            return CLI_EXIT_INTERNAL;
+        for (char *p = d->text, *save = NULL, *tok;
              (tok = strtok_r(p, ",", &save)) != NULL; p = NULL) {
-            if (d[k].n == MAX_VALUES)
-                return -usage(json, dims[k], "%s: at most 64 values", dims[k]);
-            d[k].values[d[k].n++] = tok;
+            if (d->n == KVPLAN_MAX_SWEEP_VALUES)
+                return usage(json, flag, "%s: at most %d values", flag,
+                             KVPLAN_MAX_SWEEP_VALUES);
+            d->values[d->n++] = tok;
         }
-        if (d[k].n == 0)
-            return -usage(json, dims[k],
-                          "%s: expected a value or a comma list", dims[k]);
+        if (d->n == 0)
+            return usage(json, flag, "%s: expected a value or a comma list",
+                         flag);
     }
-    return n;
+    return 0;
 }
 
-/* "none" in the --speculative-algorithm list: the flag left out. */
-static bool is_none(const dim *d, const row *r, size_t k)
-{
-    return strcmp(dims[k], "--speculative-algorithm") == 0 &&
-           strcmp(d[k].values[r->pick[k]], "none") == 0;
-}
-
-/* The row's argument list: argv[0], the swept flags, then the rest. */
-static int row_args(const dim *d, const row *r, char **rest, int nrest,
+/* The row's command line: argv[0], its swept flags, the held ones. */
+static int row_args(const sweep_args *a, const kvplan_sweep_row *r,
                     char **out)
 {
     int n = 0;
-    out[n++] = rest[0];
-    for (size_t k = 0; k < NDIMS; k++)
-        if (d[k].n > 0 && !is_none(d, r, k)) {
-            out[n++] = (char *)dims[k];
-            out[n++] = d[k].values[r->pick[k]];
-        }
-    for (int i = 1; i < nrest; i++)
-        out[n++] = rest[i];
+    out[n++] = a->held[0];
+    for (size_t k = 0, axis = 0; k < NDIMS; k++) {
+        if (a->d[k].n == 0)
+            continue;
+        const char *v = a->d[k].values[r->pick[axis++]];
+        if (k + 1 == NDIMS && strcmp(v, "none") == 0)
+            continue; /* speculative_algorithm left out */
+        out[n++] = (char *)dim_names[k].flag;
+        out[n++] = (char *)v;
+    }
+    for (int i = 1; i < a->nheld; i++)
+        out[n++] = a->held[i];
     return n;
-}
-
-/* The plan of the row before, for kvplan_plan_update. */
-typedef struct previous {
-    bool set;
-    kvplan_plan_options options;
-    kvplan_plan *plan;
-} previous;
-
-/* A row's options: its flags parsed as a single plan's, with what
- * cli_load settled and measured once. */
-static kvplan_status row_options(const cli_args *base, cli_args *cli,
-                                 char **args, int nargs, kvplan_error *err)
-{
-    CLI_TRY(cli_parse(nargs, args, 1, "sweep", cli, err));
-    CLI_TRY(cli_resolve_gpu(cli, err));
-    kvplan_plan_options *o = &cli->o.plan;
-    cli->o.model_path = base->o.model_path;
-    o->model_path = base->o.plan.model_path;
-    o->server.speculative_draft_model =
-        base->o.plan.server.speculative_draft_model;
-    o->weight_bytes = base->o.plan.weight_bytes;
-    o->draft_weight_bytes = base->o.plan.draft_weight_bytes;
-    o->context_bytes = base->o.plan.context_bytes;
-    o->rank_weight_bytes = base->o.plan.rank_weight_bytes;
-    cli->loaded.weights_measured = base->loaded.weights_measured;
-    cli->o.calibration = base->o.calibration;
-    return KVPLAN_OK;
-}
-
-/* One row planned (reusing the row before's ranks where only the GPU and
- * the fraction change), its figures kept. */
-static void plan_row(row *r, const cli_args *base, cli_args *cli,
-                     const kvplan_model *model, kvplan_plan **plan,
-                     previous *prev, char **args, int nargs)
-{
-    r->st = row_options(base, cli, args, nargs, &r->err);
-    if (r->st != KVPLAN_OK)
-        return;
-    kvplan_plan_options *o = &cli->o.plan;
-    r->st = kvplan_plan_update(model, o, prev->set ? &prev->options : NULL,
-                               prev->set ? prev->plan : NULL, *plan, &r->err);
-    snprintf(r->gpu, sizeof r->gpu, "%s",
-             o->available_bytes.set ? "-"
-             : o->gpu_set           ? o->gpu.name
-                                    : "?");
-    if (r->st != KVPLAN_OK)
-        return;
-    kvplan_plan *done = *plan;
-    *plan = prev->plan; /* the next row's, and this one the previous */
-    prev->plan = done;
-    prev->options = *o;
-    prev->set = true;
-    const kvplan_plan *pl = done;
-    const kvplan_capacity *c = &pl->capacity;
-    r->tokens = pl->max_total_num_tokens;
-    r->requests = pl->max_running_requests;
-    r->context_len = pl->context_len;
-    r->longest = c->longest_request_tokens;
-    r->concurrency = c->max_concurrency_at_context_len;
-    r->binding = cli_binding_name(c, c->binding, c->binding_pool);
-    r->gpus = pl->fleet.gpus;
-    r->total_concurrency = pl->fleet.concurrency_at_context_len;
-    r->per_gpu = pl->fleet.concurrency_per_gpu;
-    r->fraction = pl->budget.mem_fraction_static;
-    r->page_size = pl->page_size;
-    snprintf(r->kv_dtype, sizeof r->kv_dtype, "%s",
-             cli_kv_dtype_name(cli, pl->stages[pl->binding_stage]
-                                        .rank.runner.kv_cache_dtype));
-}
-
-/* A row's plan document, planned again (the rows keep figures only, so
- * that a large sweep's --json streams); NULL when out of memory. */
-static json_t *row_plan_json(const cli_args *base, cli_args *cli,
-                             const kvplan_model *model, kvplan_plan *plan,
-                             char **args, int nargs)
-{
-    kvplan_error err;
-    if (row_options(base, cli, args, nargs, &err) != KVPLAN_OK ||
-        kvplan_plan_compute(model, &cli->o.plan, plan, &err) != KVPLAN_OK)
-        return NULL;
-    return cli_report_json(cli, model, plan);
 }
 
 /* ---- output -------------------------------------------------------------- */
 
-static void text_value(const dim *d, const row *r, size_t k, char *buf,
-                       size_t size)
+/* A row's value of dimension k (of its `axis`-th list): the GPU as the
+ * row resolved it, else the value given. */
+static const char *text_value(const sweep_args *a, const kvplan_sweep_row *r,
+                              size_t k, size_t axis)
 {
-    snprintf(buf, size, "%s", k == 0 ? r->gpu : d[k].values[r->pick[k]]);
+    if (k == 0)
+        return r->gpu[0] ? r->gpu : "-";
+    return a->d[k].values[r->pick[axis]];
 }
 
-static int write_text(const dim *d, row **rows, size_t n)
+static const char *binding(const kvplan_sweep_row *r)
 {
-    static const char *const heads[] = {"gpu",  "tp",  "pp",   "kv",
-                                        "page", "ctx", "frac", "spec"};
-    fprintf(cli_out(), "%-4s", "rank");
+    return r->binding == KVPLAN_LIMIT_POOL
+               ? kvplan_pool_kind_name(r->binding_pool)
+               : kvplan_limit_name(r->binding);
+}
+
+static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
+                      const size_t *order, size_t n)
+{
+    FILE *out = cli_out();
+    fprintf(out, "%-4s", "rank");
     for (size_t k = 0; k < NDIMS; k++)
-        if (d[k].n > 0)
-            fprintf(cli_out(), " %-12s", heads[k]);
-    fprintf(cli_out(), " %12s %9s %9s %8s %10s %s\n", "tokens", "requests", "at ctx",
-           "per GPU", "longest", "binds");
+        if (a->d[k].n > 0)
+            fprintf(out, " %-12s", dim_names[k].head);
+    fprintf(out, " %12s %9s %9s %8s %10s %s\n", "tokens", "requests",
+            "at ctx", "per GPU", "longest", "binds");
     for (size_t i = 0; i < n; i++) {
-        const row *r = rows[i];
-        fprintf(cli_out(), "%-4zu", i + 1);
-        for (size_t k = 0; k < NDIMS; k++)
-            if (d[k].n > 0) {
-                char v[64];
-                text_value(d, r, k, v, sizeof v);
-                fprintf(cli_out(), " %-12.12s", v);
-            }
-        if (r->st == KVPLAN_OK)
-            fprintf(cli_out(), " %12lld %9lld %9lld %8.3g %10lld %s%s\n",
-                   (long long)r->tokens, (long long)r->requests,
-                   (long long)r->total_concurrency, r->per_gpu,
-                   (long long)r->longest, r->binding,
-                   fits(r) ? "" : " (does not fit: no request of context_len)");
+        const kvplan_sweep_row *r = &rows[order[i]];
+        fprintf(out, "%-4zu", i + 1);
+        for (size_t k = 0, axis = 0; k < NDIMS; k++)
+            if (a->d[k].n > 0)
+                fprintf(out, " %-12.12s", text_value(a, r, k, axis++));
+        if (r->status == KVPLAN_OK)
+            fprintf(out, " %12lld %9lld %9lld %8.3g %10lld %s%s\n",
+                    (long long)r->max_total_num_tokens,
+                    (long long)r->max_running_requests,
+                    (long long)r->fleet.concurrency_at_context_len,
+                    r->fleet.concurrency_per_gpu,
+                    (long long)r->longest_request_tokens, binding(r),
+                    r->fits ? "" : " (does not fit: no request of context_len)");
         else
-            fprintf(cli_out(), " does not plan: %s: %.160s\n",
-                   kvplan_status_name(r->st), r->err.message);
+            fprintf(out, " does not plan: %s: %.160s\n",
+                    kvplan_status_name(r->status), r->error.message);
     }
-    return ferror(cli_out()) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+    return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
 /* A CSV field: quoted when it holds a comma, a quote or a newline. */
 static void csv_field(const char *v, bool last)
 {
+    FILE *out = cli_out();
     if (strpbrk(v, ",\"\n") == NULL) {
-        fputs(v, cli_out());
+        fputs(v, out);
     } else {
-        fputc('"', cli_out());
+        fputc('"', out);
         for (const char *p = v; *p; p++) {
             if (*p == '"')
-                fputc('"', cli_out());
-            fputc(*p, cli_out());
+                fputc('"', out);
+            fputc(*p, out);
         }
-        fputc('"', cli_out());
+        fputc('"', out);
     }
-    fputc(last ? '\n' : ',', cli_out());
+    fputc(last ? '\n' : ',', out);
 }
 
-static int write_csv(const dim *d, row **rows, size_t n)
+static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
+                     const size_t *order, size_t n)
 {
+    FILE *out = cli_out();
     for (size_t k = 0; k < NDIMS; k++)
-        if (d[k].n > 0)
-            fprintf(cli_out(), "%s,", dims[k] + 2);
+        if (a->d[k].n > 0)
+            fprintf(out, "%s,", dim_names[k].flag + 2);
     fputs("rank,fits,max_total_num_tokens,max_running_requests,context_len,"
-         "longest_request,concurrency,gpus,concurrency_per_gpu,binding,"
-         "mem_fraction_static,page_size,kv_cache_dtype,error" "\n", cli_out());
+          "longest_request,concurrency,gpus,concurrency_per_gpu,binding,"
+          "mem_fraction_static,page_size,kv_cache_dtype,error\n",
+          out);
     for (size_t i = 0; i < n; i++) {
-        const row *r = rows[i];
-        char v[64];
-        for (size_t k = 0; k < NDIMS; k++)
-            if (d[k].n > 0) {
-                text_value(d, r, k, v, sizeof v);
-                csv_field(v, false);
-            }
-        if (r->st != KVPLAN_OK) {
-            fprintf(cli_out(), "%zu,false,,,,,,,,,,,,", i + 1);
-            csv_field(r->err.message, true);
+        const kvplan_sweep_row *r = &rows[order[i]];
+        for (size_t k = 0, axis = 0; k < NDIMS; k++)
+            if (a->d[k].n > 0)
+                csv_field(text_value(a, r, k, axis++), false);
+        if (r->status != KVPLAN_OK) {
+            fprintf(out, "%zu,false,,,,,,,,,,,,", i + 1);
+            csv_field(r->error.message, true);
             continue;
         }
         char per[32], f[32];
-        kvplan_format_double(r->per_gpu, per, sizeof per);
-        kvplan_format_double(r->fraction, f, sizeof f);
-        fprintf(cli_out(), "%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
-               i + 1, fits(r) ? "true" : "false", (long long)r->tokens,
-               (long long)r->requests,
-               (long long)r->context_len, (long long)r->longest,
-               (long long)r->total_concurrency, (long long)r->gpus, per,
-               r->binding, f, (long long)r->page_size, r->kv_dtype);
+        kvplan_format_double(r->fleet.concurrency_per_gpu, per, sizeof per);
+        kvplan_format_double(r->mem_fraction_static, f, sizeof f);
+        fprintf(out,
+                "%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
+                i + 1, r->fits ? "true" : "false",
+                (long long)r->max_total_num_tokens,
+                (long long)r->max_running_requests,
+                (long long)r->context_len, (long long)r->longest_request_tokens,
+                (long long)r->fleet.concurrency_at_context_len,
+                (long long)r->fleet.gpus, per, binding(r), f,
+                (long long)r->page_size, r->kv_cache_dtype_name);
     }
-    return ferror(cli_out()) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+    return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
-static json_t *row_json(const dim *d, const row *r, size_t rank,
-                        char **args, int nargs, json_t *plan)
+static json_t *row_json(const sweep_args *a, const kvplan_sweep_row *r,
+                        size_t rank, char **args, int nargs, json_t *plan)
 {
     json_t *inputs = json_object(), *flags = json_array();
-    for (size_t k = 0; inputs != NULL && k < NDIMS; k++)
-        if (d[k].n > 0)
-            json_object_set_new(inputs, dims[k] + 2,
-                                json_string(d[k].values[r->pick[k]]));
+    for (size_t k = 0, axis = 0; inputs != NULL && k < NDIMS; k++)
+        if (a->d[k].n > 0)
+            json_object_set_new(
+                inputs, dim_names[k].flag + 2,
+                json_string(a->d[k].values[r->pick[axis++]]));
     for (int i = 1; flags != NULL && i < nargs; i++)
         json_array_append_new(flags, cli_json_text(args[i]));
     json_t *o = json_pack("{s:I, s:o, s:o, s:b, s:b}", "rank",
                           (json_int_t)rank, "inputs", inputs, "flags", flags,
-                          "plans", r->st == KVPLAN_OK, "fits", fits(r));
+                          "plans", r->status == KVPLAN_OK, "fits", r->fits);
     if (o == NULL)
         return NULL;
-    if (r->st != KVPLAN_OK) {
+    if (r->status != KVPLAN_OK) {
+        const kvplan_error *e = &r->error;
         json_object_set_new(
             o, "error",
-            json_pack("{s:s, s:o, s:o}", "error", kvplan_status_name(r->st),
-                      "field",
-                      r->err.field[0] ? cli_json_text(r->err.field)
-                                      : json_null(),
-                      "message", cli_json_text(r->err.message)));
+            json_pack("{s:s, s:o, s:o}", "error", kvplan_status_name(r->status),
+                      "field", e->field[0] ? cli_json_text(e->field)
+                                           : json_null(),
+                      "message", cli_json_text(e->message)));
         return o;
     }
-    json_object_set_new(o, "gpus", json_integer(r->gpus));
-    json_object_set_new(o, "concurrency", json_integer(r->total_concurrency));
-    json_object_set_new(o, "concurrency_per_gpu", json_real(r->per_gpu));
-    json_object_set_new(o, "binding", json_string(r->binding));
+    json_object_set_new(o, "gpus", json_integer(r->fleet.gpus));
+    json_object_set_new(o, "concurrency",
+                        json_integer(r->fleet.concurrency_at_context_len));
+    json_object_set_new(o, "concurrency_per_gpu",
+                        json_real(r->fleet.concurrency_per_gpu));
+    json_object_set_new(o, "binding", json_string(binding(r)));
     if (plan == NULL) {
         json_decref(o);
         return NULL;
@@ -424,37 +324,53 @@ static json_t *row_json(const dim *d, const row *r, size_t rank,
     return o;
 }
 
+/* A row's plan document, planned again (the rows keep figures only, so
+ * that a large sweep's --json streams); NULL when out of memory. */
+static json_t *row_plan_json(const cli_args *base, cli_args *cli,
+                             const kvplan_model *model, kvplan_plan *plan,
+                             const kvplan_sweep_axis *axes, size_t naxes,
+                             const kvplan_sweep_row *r)
+{
+    kvplan_error err;
+    *cli = *base;
+    if (kvplan_sweep_row_options(&base->o, axes, naxes, r, &cli->o, &err) !=
+            KVPLAN_OK ||
+        kvplan_plan_compute(model, &cli->o.plan, plan, &err) != KVPLAN_OK)
+        return NULL;
+    return cli_report_json(cli, model, plan);
+}
+
 /* --svg: the rows as bars of the --rank-by figure. */
-static int draw(const char *path, const dim *d, row **rows, size_t n)
+static int draw(const char *path, const sweep_args *a,
+                const kvplan_sweep_row *rows, const size_t *order, size_t n,
+                kvplan_sweep_key key)
 {
     size_t shown = n < 40 ? n : 40;
     cli_svg_bar *bars = calloc(shown ? shown : 1, sizeof *bars);
     if (bars == NULL)
         return CLI_EXIT_INTERNAL;
     for (size_t i = 0; i < shown; i++) {
-        const row *r = rows[i];
-        size_t len = 0;
-        for (size_t k = 0; k < NDIMS && len < sizeof bars[i].label; k++)
-            if (d[k].n > 0) {
-                char v[64];
-                text_value(d, r, k, v, sizeof v);
-                len += (size_t)snprintf(bars[i].label + len,
-                                        sizeof bars[i].label - len, "%s%s%s",
-                                        len ? " " : "",
-                                        k == 0 ? "" : dims[k] + 2,
-                                        k == 0 ? v : "");
-                if (k != 0 && len < sizeof bars[i].label)
-                    len += (size_t)snprintf(bars[i].label + len,
-                                            sizeof bars[i].label - len, " %s",
-                                            v);
+        const kvplan_sweep_row *r = &rows[order[i]];
+        char *label = bars[i].label;
+        size_t size = sizeof bars[i].label, len = 0;
+        for (size_t k = 0, axis = 0; k < NDIMS && len < size; k++)
+            if (a->d[k].n > 0) {
+                const char *v = text_value(a, r, k, axis++);
+                if (k == 0)
+                    len += (size_t)snprintf(label + len, size - len, "%s%s",
+                                            len ? " " : "", v);
+                else
+                    len += (size_t)snprintf(label + len, size - len,
+                                            "%s%s %s", len ? " " : "",
+                                            dim_names[k].flag + 2, v);
             }
-        bars[i].fits = fits(r);
-        bars[i].value = g_rank == RANK_GPUS ? (double)r->gpus : key_of(r);
+        bars[i].fits = r->fits;
+        bars[i].value = kvplan_sweep_figure(r, key);
     }
     char title[120];
     snprintf(title, sizeof title, "kvplan sweep: %zu rows, by %s", n,
-             rank_names[g_rank]);
-    int rc = cli_svg_bars(path, title, rank_names[g_rank], bars, n) == 0
+             kvplan_sweep_key_name(key));
+    int rc = cli_svg_bars(path, title, kvplan_sweep_key_name(key), bars, n) == 0
                  ? CLI_EXIT_OK
                  : CLI_EXIT_INTERNAL;
     if (rc != CLI_EXIT_OK)
@@ -463,70 +379,66 @@ static int draw(const char *path, const dim *d, row **rows, size_t n)
     return rc;
 }
 
+/* The rows as --json: streamed, a row at a time (json.dumps's "[a, b]"). */
+static int write_json(const sweep_args *a, const cli_args *base,
+                      cli_args *cli, const kvplan_model *model,
+                      kvplan_plan *plan, const kvplan_sweep_axis *axes,
+                      size_t naxes, const kvplan_sweep_row *rows,
+                      const size_t *order, size_t n, char **args)
+{
+    FILE *out = cli_out();
+    int rc = fputc('[', out) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
+        const kvplan_sweep_row *r = &rows[order[i]];
+        int nargs = row_args(a, r, args);
+        json_t *doc = r->status == KVPLAN_OK
+                          ? row_plan_json(base, cli, model, plan, axes, naxes,
+                                          r)
+                          : NULL;
+        json_t *o = r->status != KVPLAN_OK || doc != NULL
+                        ? row_json(a, r, i + 1, args, nargs, doc)
+                        : NULL;
+        if (o == NULL || (i > 0 && fputs(", ", out) == EOF) ||
+            cli_json_write(o, out) != 0)
+            rc = CLI_EXIT_INTERNAL;
+        json_decref(o);
+    }
+    if (rc == CLI_EXIT_OK && fputs("]\n", out) == EOF)
+        rc = CLI_EXIT_INTERNAL;
+    return rc;
+}
+
 int cli_cmd_sweep(int argc, char **argv)
 {
-    bool json = cli_wants_json(argc, argv), csv = false, help = false;
-    const char *rank = NULL, *svg = NULL;
-    dim d[NDIMS] = {{0}};
-    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+    bool json = cli_wants_json(argc, argv);
+    sweep_args a = {.nheld = 0};
     char **args = malloc(((size_t)argc + 2 * NDIMS + 1) * sizeof *args);
+    a.held = malloc(((size_t)argc + 1) * sizeof *a.held);
+    a.own = malloc(((size_t)argc + 1) * sizeof *a.own);
     cli_args *base = malloc(sizeof *base), *cli = malloc(sizeof *cli);
-    kvplan_plan *plan = malloc(sizeof *plan);
-    previous prev = {.plan = malloc(sizeof *plan)};
+    kvplan_plan *work = malloc(2 * sizeof *work);
     kvplan_model *model = NULL, *draft = NULL;
-    row *rows = NULL;
-    row **order = NULL;
-    size_t n = 1;
-    int rc = CLI_EXIT_OK, nrest = 0;
+    kvplan_sweep_row *rows = NULL;
+    size_t *order = NULL, n = 1, naxes = 0;
+    kvplan_sweep_axis axes[NDIMS];
+    int rc = CLI_EXIT_OK;
     kvplan_error err;
-    if (rest == NULL || args == NULL || base == NULL || cli == NULL ||
-        plan == NULL || prev.plan == NULL) {
+    if (args == NULL || a.held == NULL || a.own == NULL || base == NULL ||
+        cli == NULL || work == NULL) {
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
-    /* --rank-by and --svg, then the lists (`args` holds what is between
-     * until the rows need it) */
-    cli_own_flag own[] = {{"--rank-by", NULL}, {"--svg", NULL}};
-    int nown = cli_take_own(argc, argv, 2, own, 2, args, &err);
-    if (nown < 0) {
-        rc = cli_error("kvplan sweep", &err, CLI_EXIT_USAGE, json);
+    if ((rc = split_args(argc, argv, &a, json)) != 0)
         goto done;
-    }
-    rank = own[0].value;
-    svg = own[1].value;
-    nrest = split_args(nown, args, d, rest, &csv, &help, json);
-    if (nrest < 0) {
-        rc = -nrest;
-        goto done;
-    }
-    if (help) {
-        rc = sweep_help(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
-        goto done;
-    }
-    g_rank = RANK_CONCURRENCY_PER_GPU;
-    if (rank != NULL) {
-        kvplan_sweep_key k;
-        if (!kvplan_sweep_key_from_name(rank, &k)) {
-            rc = usage(json, "--rank-by",
-                       "--rank-by: expected concurrency-per-gpu, "
-                       "concurrency, tokens, tokens-per-gpu, "
-                       "longest-request or gpus, got '%.60s'",
-                       rank);
-            goto done;
-        }
-        g_rank = (rank_key)k;
-    }
-    if (json && csv) {
-        rc = usage(json, "--csv", "--csv: pick one of --json and --csv");
-        goto done;
-    }
     for (size_t k = 0; k < NDIMS; k++)
-        if (d[k].n > 0) {
-            n *= d[k].n;
-            if (n > MAX_ROWS) {
-                rc = usage(json, dims[k],
+        if (a.d[k].n > 0) {
+            axes[naxes++] = (kvplan_sweep_axis){dim_names[k].flag,
+                                                a.d[k].values, a.d[k].n};
+            n *= a.d[k].n;
+            if (n > KVPLAN_MAX_SWEEP_ROWS) {
+                rc = usage(json, dim_names[k].flag,
                            "%s: the lists make more than 100000 rows",
-                           dims[k]);
+                           dim_names[k].flag);
                 goto done;
             }
         }
@@ -536,78 +448,59 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
-    /* the held flags, parsed and loaded once (the first row's values for
-     * the lists) */
-    int nargs = row_args(d, &rows[0], rest, nrest, args);
+    /* the held flags, the sweep's own, and the first row's values for the
+     * lists: parsed and loaded once */
+    int nargs = row_args(&a, &rows[0], args);
+    for (int i = 1; i < a.nown; i++)
+        args[nargs++] = a.own[i];
     if (cli_parse(nargs, args, 1, "sweep", base, &err) != KVPLAN_OK) {
         rc = cli_error("kvplan sweep", &err, CLI_EXIT_USAGE, json);
+        goto done;
+    }
+    if (base->help) {
+        rc = sweep_help(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    if (json && a.csv) {
+        rc = usage(json, "--csv", "--csv: pick one of --json and --csv");
         goto done;
     }
     if (cli_load(base, &model, &draft, &err) != KVPLAN_OK) {
         rc = cli_error("kvplan sweep", &err, cli_exit_for(err.code), json);
         goto done;
     }
-    for (size_t i = 0; i < n; i++) {
-        size_t idx = i;
-        for (size_t k = NDIMS; k-- > 0;)
-            if (d[k].n > 0) {
-                rows[i].pick[k] = idx % d[k].n;
-                idx /= d[k].n;
-            }
-        nargs = row_args(d, &rows[i], rest, nrest, args);
-        plan_row(&rows[i], base, cli, model, &plan, &prev, args, nargs);
-        if (rows[i].st == KVPLAN_INVALID_ARGUMENT ||
-            rows[i].st == KVPLAN_PARSE) {
-            /* a value no row can take: a usage error, not a row */
-            rc = cli_error("kvplan sweep", &rows[i].err, CLI_EXIT_USAGE,
-                           json);
-            goto done;
-        }
-        order[i] = &rows[i];
+    if (kvplan_sweep(model, &base->o, axes, naxes, rows, n, work, &err) !=
+        KVPLAN_OK) {
+        /* a value no row can take: a usage error, not a row */
+        rc = cli_error("kvplan sweep", &err, CLI_EXIT_USAGE, json);
+        goto done;
     }
-    qsort(order, n, sizeof *order, cmp_rows);
-    if (csv) {
-        rc = write_csv(d, order, n);
-    } else if (json) {
-        /* streamed, a row at a time: json.dumps's "[a, b]" */
-        rc = fputc('[', cli_out()) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
-        for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
-            nargs = row_args(d, order[i], rest, nrest, args);
-            json_t *doc = order[i]->st == KVPLAN_OK
-                              ? row_plan_json(base, cli, model, plan, args,
-                                              nargs)
-                              : NULL;
-            json_t *o = order[i]->st != KVPLAN_OK || doc != NULL
-                            ? row_json(d, order[i], i + 1, args, nargs, doc)
-                            : NULL;
-            if (o == NULL || (i > 0 && fputs(", ", cli_out()) == EOF) ||
-                cli_json_write(o, cli_out()) != 0)
-                rc = CLI_EXIT_INTERNAL;
-            json_decref(o);
-        }
-        if (rc == CLI_EXIT_OK && fputs("]\n", cli_out()) == EOF)
-            rc = CLI_EXIT_INTERNAL;
-    } else {
-        rc = write_text(d, order, n);
-    }
-    if (rc == CLI_EXIT_OK && svg != NULL)
-        rc = draw(svg, d, order, n);
-    if (rc == CLI_EXIT_OK && n > 0 && !fits(order[0]))
+    kvplan_sweep_rank(rows, n, base->o.rank_by, order);
+    if (a.csv)
+        rc = write_csv(&a, rows, order, n);
+    else if (json)
+        rc = write_json(&a, base, cli, model, work, axes, naxes, rows, order,
+                        n, args);
+    else
+        rc = write_text(&a, rows, order, n);
+    if (rc == CLI_EXIT_OK && base->svg_path != NULL)
+        rc = draw(base->svg_path, &a, rows, order, n, base->o.rank_by);
+    if (rc == CLI_EXIT_OK && n > 0 && !rows[order[0]].fits)
         rc = CLI_EXIT_DOES_NOT_FIT; /* not one row fits */
 done:
     if (fflush(cli_out()) != 0)
         rc = CLI_EXIT_INTERNAL;
     for (size_t k = 0; k < NDIMS; k++)
-        free(d[k].text);
+        free(a.d[k].text);
     kvplan_model_free(model);
     kvplan_model_free(draft);
     free(rows);
     free(order);
-    free(plan);
-    free(prev.plan);
+    free(work);
     free(base);
     free(cli);
-    free(rest);
+    free(a.held);
+    free(a.own);
     free(args);
     return rc;
 }

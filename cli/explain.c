@@ -35,12 +35,8 @@ const char *cli_repr(double x, char *buf)
  * writes it. */
 const char *cli_kv_dtype_name(const cli_args *cli, kvplan_dtype dtype)
 {
-    /* ROCm's fp8 on gfx94x (MI300X, MI325X) is the fnuz variant, as
-     * sglang's log names it; one byte either way */
-    if (dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN && cli->o.plan.gpu_set &&
-        cli->o.plan.gpu.is_hip && strncmp(cli->o.plan.gpu.arch, "gfx94", 5) == 0)
-        return "float8_e4m3fnuz";
-    return kvplan_dtype_name(dtype);
+    return kvplan_kv_dtype_name(dtype,
+                                cli->o.plan.gpu_set ? &cli->o.plan.gpu : NULL);
 }
 
 void cli_coefficient_text(const kvplan_configurator *c, char *buf)

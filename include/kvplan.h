@@ -153,6 +153,13 @@ KVPLAN_API const char *kvplan_dtype_name(kvplan_dtype dtype);
  * or NULL. */
 KVPLAN_API kvplan_dtype kvplan_dtype_from_name(const char *name);
 
+struct kvplan_gpu;
+/* A KV cache dtype as sglang's log names it on `gpu` (NULL: any): ROCm's
+ * fp8 on gfx94x (MI300X, MI325X) is float8_e4m3fnuz, one byte as
+ * float8_e4m3fn; otherwise kvplan_dtype_name. */
+KVPLAN_API const char *kvplan_kv_dtype_name(kvplan_dtype dtype,
+                                            const struct kvplan_gpu *gpu);
+
 /* ------------------------------------------------------------------------ */
 /* The resolved description of one runner rank                               */
 /* ------------------------------------------------------------------------ */
@@ -741,7 +748,7 @@ KVPLAN_API kvplan_status kvplan_model_rank(const kvplan_model *model,
 /* GPUs and the whole plan: sglang's budget, constraints and pools           */
 /* ------------------------------------------------------------------------ */
 
-typedef struct kvplan_gpu {
+typedef struct kvplan_gpu { /* (declared above: kvplan_kv_dtype_name) */
     char name[64];
     double total_mib;       /* memory.total as nvidia-smi reports it */
     /* CUDA's major * 10 + minor: 90 Hopper, 100 Blackwell; 0 for AMD. */
@@ -1897,6 +1904,80 @@ KVPLAN_API kvplan_status kvplan_options_load(kvplan_options *options,
                                              kvplan_error *err);
 /* Frees the models a load holds; NULL is ignored. */
 KVPLAN_API void kvplan_loaded_free(kvplan_loaded *loaded);
+
+/* ---- The sweep: one plan per combination of values (kvplan sweep) ------- */
+
+#define KVPLAN_MAX_SWEEP_AXES 8
+#define KVPLAN_MAX_SWEEP_VALUES 64
+#define KVPLAN_MAX_SWEEP_ROWS 100000
+
+/* One option a sweep varies: an option whose `sweep` is true ("gpu",
+ * "tp_size", "pp_size", "kv_cache_dtype", "page_size", "context_length",
+ * "mem_fraction_static", "speculative_algorithm"), by any name
+ * kvplan_option_find takes, and its values as text ("none" leaves
+ * speculative_algorithm out). */
+typedef struct kvplan_sweep_axis {
+    const char *option;
+    const char *const *values;
+    size_t count;
+} kvplan_sweep_axis;
+
+/* One row: its options' plan, in figures. */
+typedef struct kvplan_sweep_row {
+    size_t index;                       /* in the product: the tie-break */
+    size_t pick[KVPLAN_MAX_SWEEP_AXES]; /* each axis's value */
+    kvplan_status status;               /* KVPLAN_OK: the row plans */
+    kvplan_error error;                 /* why it does not */
+    bool fits; /* it plans, and one request of context_len runs */
+    char gpu[64]; /* the GPU's name; "" when --available-bytes is given */
+    int64_t max_total_num_tokens, max_running_requests, context_len;
+    int64_t longest_request_tokens, page_size;
+    double mem_fraction_static;
+    kvplan_dtype kv_cache_dtype;
+    char kv_cache_dtype_name[24]; /* as sglang names it on this GPU */
+    kvplan_limit binding;         /* what bounds the concurrency */
+    kvplan_pool_kind binding_pool; /* with KVPLAN_LIMIT_POOL */
+    kvplan_fleet fleet;           /* GPUs, and the concurrency on them */
+} kvplan_sweep_row;
+
+/*
+ * The sweep: for every combination of the axes' values (the first axis
+ * outermost), the plan of `base` with those values set by name
+ * (kvplan_options_set), every other option held: `rows` (num_rows, the
+ * product of the counts) get each row's figures, in the product's order.
+ * `base` is the options after kvplan_options_load and `model` its model.
+ * Consecutive rows that differ in the GPU and the fraction alone reuse the
+ * row before's ranks (kvplan_plan_update); each row equals
+ * kvplan_plan_compute of its own options. A row that does not plan keeps
+ * its error; a value no row can take (a word, a bound) is the sweep's
+ * error: KVPLAN_PARSE or KVPLAN_INVALID_ARGUMENT naming the option.
+ * `work` is two plans' worth of memory. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_sweep(const kvplan_model *model,
+                                      const kvplan_options *base,
+                                      const kvplan_sweep_axis *axes,
+                                      size_t num_axes, kvplan_sweep_row *rows,
+                                      size_t num_rows, kvplan_plan work[2],
+                                      kvplan_error *err);
+
+/* The options of row `row` (base with its values set), for its whole plan
+ * or document. */
+KVPLAN_API kvplan_status kvplan_sweep_row_options(
+    const kvplan_options *base, const kvplan_sweep_axis *axes,
+    size_t num_axes, const kvplan_sweep_row *row, kvplan_options *out,
+    kvplan_error *err);
+
+/* The rows' ranking by `key` into order[0..n): the rows that fit first,
+ * then those that plan, then the rest, each best first, ties in the
+ * product's order (a total order: the same rows rank the same way on
+ * every thread). Allocates nothing. */
+KVPLAN_API void kvplan_sweep_rank(const kvplan_sweep_row *rows, size_t n,
+                                  kvplan_sweep_key key, size_t *order);
+
+/* A row's figure for `key` (what kvplan_sweep_rank compares; gpus as a
+ * count, fewest best). */
+KVPLAN_API double kvplan_sweep_figure(const kvplan_sweep_row *row,
+                                      kvplan_sweep_key key);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */

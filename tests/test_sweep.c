@@ -2,7 +2,8 @@
  * test_sweep.c: kvplan_plan_update, the sweep's reuse, gives what
  * kvplan_plan_compute gives: rows over GPUs and fractions (the reused
  * path), and over the flags that defeat it (a new arch, new flags), for
- * every configurator, PP, a draft, a mamba hybrid.
+ * every configurator, PP, a draft, a mamba hybrid. And kvplan_sweep: each
+ * row is the plan of its own options, and the ranking is a total order.
  */
 #include "check.h"
 #include "kvplan.h"
@@ -162,6 +163,97 @@ static kvplan_plan_options opts(void)
     return o;
 }
 
+/* kvplan_sweep over options by name: each row's figures are
+ * kvplan_plan_compute's for the row's options; the ranking puts the rows
+ * that fit first, best first, ties in the product's order. */
+static void test_sweep_rows(void)
+{
+    kvplan_options base;
+    kvplan_options_init(&base);
+    kvplan_error err;
+    base.model_path = "gpt-oss-120b";
+    kvplan_loaded l;
+    CHECK_INT(kvplan_options_load(&base, &l, &err), KVPLAN_OK);
+    static const char *const gpu_values[] = {"H100-80GB", "L4", "h200"};
+    static const char *const tp_values[] = {"1", "2", "4"};
+    static const char *const frac_values[] = {"0.8", "0.9"};
+    static const char *const spec_values[] = {"none", "EAGLE"};
+    kvplan_sweep_axis axes[] = {{"gpu", gpu_values, 3},
+                                {"--tp-size", tp_values, 3},
+                                {"mem-fraction-static", frac_values, 2},
+                                {"speculative_algorithm", spec_values, 2}};
+    size_t n = 36;
+    kvplan_sweep_row *rows = calloc(n, sizeof *rows);
+    kvplan_plan *work = malloc(2 * sizeof *work), *one = malloc(sizeof *one);
+    size_t *order = malloc(n * sizeof *order);
+    CHECK_INT(kvplan_sweep(l.model, &base, axes, 4, rows, n, work, &err),
+              KVPLAN_OK);
+    size_t planned = 0, fit = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kvplan_sweep_row *r = &rows[i];
+        CHECK_INT(r->index, i);
+        kvplan_options o;
+        CHECK_INT(kvplan_sweep_row_options(&base, axes, 4, r, &o, &err),
+                  KVPLAN_OK);
+        kvplan_status st = kvplan_plan_compute(l.model, &o.plan, one, &err);
+        CHECK_INT(r->status, st);
+        if (st != KVPLAN_OK) {
+            CHECK_STR(r->error.message, err.message);
+            continue;
+        }
+        planned++;
+        fit += r->fits;
+        CHECK_INT(r->max_total_num_tokens, one->max_total_num_tokens);
+        CHECK_INT(r->fleet.gpus, one->fleet.gpus);
+        CHECK_INT(r->fleet.concurrency_at_context_len,
+                  one->fleet.concurrency_at_context_len);
+        CHECK_STR(r->gpu, one->budget.given ? "" : o.plan.gpu.name);
+        CHECK(r->mem_fraction_static == one->budget.mem_fraction_static);
+    }
+    CHECK(planned > 10 && fit > 5);
+    /* the last axis innermost: row 1 is EAGLE on the first GPU, tp 1 */
+    CHECK_INT(rows[1].pick[3], 1);
+    CHECK_INT(rows[1].pick[0], 0);
+    CHECK_STR(rows[12].gpu, "L4");
+    for (int k = 0; k <= KVPLAN_SWEEP_GPUS; k++) {
+        kvplan_sweep_key key = (kvplan_sweep_key)k;
+        kvplan_sweep_rank(rows, n, key, order);
+        for (size_t i = 1; i < n; i++) {
+            const kvplan_sweep_row *x = &rows[order[i - 1]],
+                                   *y = &rows[order[i]];
+            int cx = x->fits * 2 + (x->status == KVPLAN_OK),
+                cy = y->fits * 2 + (y->status == KVPLAN_OK);
+            CHECK(cx >= cy);
+            if (cx != cy)
+                continue;
+            double fx = kvplan_sweep_figure(x, key),
+                   fy = kvplan_sweep_figure(y, key);
+            if (key == KVPLAN_SWEEP_GPUS)
+                CHECK(fx <= fy);
+            else
+                CHECK(fx >= fy);
+            if (fx == fy)
+                CHECK(x->index < y->index);
+        }
+    }
+    /* a value no row takes is the sweep's error, naming the option */
+    static const char *const bad_tp[] = {"1", "x"};
+    kvplan_sweep_axis bad[] = {{"tp_size", bad_tp, 2}};
+    CHECK_INT(kvplan_sweep(l.model, &base, bad, 1, rows, 2, work, &err),
+              KVPLAN_PARSE);
+    CHECK_STR(err.field, "tp_size");
+    kvplan_sweep_axis not_swept[] = {{"dp_size", tp_values, 3}};
+    CHECK_INT(kvplan_sweep(l.model, &base, not_swept, 1, rows, 3, work, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_INT(kvplan_sweep(l.model, &base, axes, 4, rows, 35, work, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    kvplan_loaded_free(&l);
+    free(rows);
+    free(work);
+    free(one);
+    free(order);
+}
+
 int main(void)
 {
     a = malloc(sizeof *a);
@@ -209,5 +301,6 @@ int main(void)
     free(a);
     free(b);
     free(prev);
+    test_sweep_rows();
     return check_report();
 }

@@ -34,6 +34,16 @@ const char *kvplan_dtype_name(kvplan_dtype dtype)
     return NULL;
 }
 
+const char *kvplan_kv_dtype_name(kvplan_dtype dtype, const kvplan_gpu *gpu)
+{
+    /* ROCm's fp8 on gfx94x (MI300X, MI325X) is the fnuz variant, as
+     * sglang's log names it; one byte either way */
+    if (dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN && gpu != NULL && gpu->is_hip &&
+        strncmp(gpu->arch, "gfx94", 5) == 0)
+        return "float8_e4m3fnuz";
+    return kvplan_dtype_name(dtype);
+}
+
 kvplan_dtype kvplan_dtype_from_name(const char *name)
 {
     if (name == NULL)

@@ -177,8 +177,9 @@ static kvplan_status gpu_value(kvplan_options *o, const char *field,
                                const char *v, kvplan_error *err)
 {
     o->internal_.gpu_text = v;
-    if (strcmp(v, "auto") == 0) {
+    if (strcmp(v, "auto") == 0) { /* probed when the options are loaded */
         o->gpu_auto = true;
+        o->plan.gpu_set = false;
         return KVPLAN_OK;
     }
     kvplan_gpu g;
@@ -616,7 +617,7 @@ kvplan_status kvplan__options_resolve_gpu(kvplan_options *o, int *count,
     kvplan_plan_options *p = &o->plan;
     if (count != NULL)
         *count = 0;
-    if (o->gpu_auto) {
+    if (o->gpu_auto && !p->gpu_set) { /* once: a copy keeps the probe's */
         int seen = 0;
         KVPLAN__TRY(kvplan_gpu_probe(&p->gpu, &seen, err));
         p->gpu_set = true;

@@ -1,0 +1,275 @@
+/*
+ * sweep.c: kvplan sweep's rows (kvplan_sweep): one plan per combination of
+ * the values given to the options a sweep varies, every other option held.
+ * Each row's options are the base's with its values set by name, as a
+ * single plan's would be, so a row and the plan of its flags cannot
+ * differ; rows that change only the GPU and the fraction reuse the row
+ * before's ranks (kvplan_plan_update). And the ranking, best first, ties in
+ * the product's order: a total order, sorted without a global, so that
+ * sweeps on several threads never see each other's key.
+ */
+#include "options/options.h"
+
+#include <string.h>
+
+static const char *const key_names[] = {
+    [KVPLAN_SWEEP_CONCURRENCY_PER_GPU] = "concurrency-per-gpu",
+    [KVPLAN_SWEEP_CONCURRENCY] = "concurrency",
+    [KVPLAN_SWEEP_TOKENS] = "tokens",
+    [KVPLAN_SWEEP_TOKENS_PER_GPU] = "tokens-per-gpu",
+    [KVPLAN_SWEEP_LONGEST_REQUEST] = "longest-request",
+    [KVPLAN_SWEEP_GPUS] = "gpus",
+};
+
+const char *kvplan_sweep_key_name(kvplan_sweep_key key)
+{
+    return (size_t)key < sizeof key_names / sizeof key_names[0]
+               ? key_names[key]
+               : NULL;
+}
+
+bool kvplan_sweep_key_from_name(const char *name, kvplan_sweep_key *out)
+{
+    for (size_t k = 0; name != NULL && k < sizeof key_names / sizeof *key_names;
+         k++)
+        if (strcmp(name, key_names[k]) == 0) {
+            *out = (kvplan_sweep_key)k;
+            return true;
+        }
+    return false;
+}
+
+/* The axes: options a sweep varies, each with 1..64 values, at most 8;
+ * the product of their counts into *rows. */
+static kvplan_status check_axes(const kvplan_sweep_axis *axes, size_t n,
+                                size_t *rows, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(n > KVPLAN_MAX_SWEEP_AXES, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL, "a sweep varies at most %d options, got %zu",
+                    KVPLAN_MAX_SWEEP_AXES, n);
+    KVPLAN__FAIL_IF(n > 0 && axes == NULL, err, KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_sweep: %zu axes and no list", n);
+    size_t product = 1;
+    for (size_t k = 0; k < n; k++) {
+        const kvplan_option *o = kvplan_option_find(axes[k].option);
+        const char *name = axes[k].option ? axes[k].option : "(NULL)";
+        KVPLAN__FAIL_IF(o == NULL || !o->sweep, err, KVPLAN_INVALID_ARGUMENT,
+                        name,
+                        "%.100s: a sweep varies gpu, tp_size, pp_size, "
+                        "kv_cache_dtype, page_size, context_length, "
+                        "mem_fraction_static or speculative_algorithm",
+                        name);
+        KVPLAN__FAIL_IF(axes[k].count == 0 || axes[k].values == NULL, err,
+                        KVPLAN_INVALID_ARGUMENT, name,
+                        "%s: expected a value or a list", name);
+        KVPLAN__FAIL_IF(axes[k].count > KVPLAN_MAX_SWEEP_VALUES, err,
+                        KVPLAN_INVALID_ARGUMENT, name, "%s: at most %d values",
+                        name, KVPLAN_MAX_SWEEP_VALUES);
+        product *= axes[k].count;
+        KVPLAN__FAIL_IF(product > KVPLAN_MAX_SWEEP_ROWS, err,
+                        KVPLAN_INVALID_ARGUMENT, name,
+                        "%s: the lists make more than %d rows", name,
+                        KVPLAN_MAX_SWEEP_ROWS);
+    }
+    *rows = product;
+    return KVPLAN_OK;
+}
+
+/* "none" in speculative_algorithm's list: the option left out. */
+static bool is_none(const kvplan_option *o, const char *v)
+{
+    return strcmp(o->name, "speculative_algorithm") == 0 &&
+           strcmp(v, "none") == 0;
+}
+
+/* The picks of row `index` (the first axis outermost). */
+static void picks(const kvplan_sweep_axis *axes, size_t n, size_t index,
+                  size_t *pick)
+{
+    for (size_t k = n; k-- > 0;) {
+        pick[k] = index % axes[k].count;
+        index /= axes[k].count;
+    }
+}
+
+kvplan_status kvplan_sweep_row_options(const kvplan_options *base,
+                                       const kvplan_sweep_axis *axes,
+                                       size_t num_axes,
+                                       const kvplan_sweep_row *row,
+                                       kvplan_options *out, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(base == NULL || row == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_sweep_row_options needs options, a row and a "
+                    "result; got NULL");
+    *out = *base;
+    for (size_t k = 0; k < num_axes; k++) {
+        const kvplan_option *o = kvplan_option_find(axes[k].option);
+        const char *v = axes[k].values[row->pick[k]];
+        if (o != NULL && is_none(o, v)) {
+            out->plan.server.speculative_algorithm = KVPLAN_SPEC_NONE;
+            continue;
+        }
+        KVPLAN__TRY(kvplan_options_set(out, axes[k].option, v, err));
+    }
+    /* the GPU the row names (its --gpu-memory over it); a probe is the
+     * base's, made once */
+    return kvplan__options_resolve_gpu(out, NULL, err);
+}
+
+/* A row's figures from its plan. */
+static void figures(kvplan_sweep_row *r, const kvplan_options *o,
+                    const kvplan_plan *pl)
+{
+    const kvplan_capacity *c = &pl->capacity;
+    r->max_total_num_tokens = pl->max_total_num_tokens;
+    r->max_running_requests = pl->max_running_requests;
+    r->context_len = pl->context_len;
+    r->longest_request_tokens = c->longest_request_tokens;
+    r->page_size = pl->page_size;
+    r->fits = c->max_concurrency_at_context_len > 0;
+    r->binding = c->binding;
+    r->binding_pool = c->binding == KVPLAN_LIMIT_POOL
+                          ? c->pools[c->binding_pool].kind
+                          : (kvplan_pool_kind)0;
+    r->fleet = pl->fleet;
+    r->mem_fraction_static = pl->budget.mem_fraction_static;
+    r->kv_cache_dtype = pl->stages[pl->binding_stage].rank.runner.kv_cache_dtype;
+    snprintf(r->kv_cache_dtype_name, sizeof r->kv_cache_dtype_name, "%s",
+             kvplan_kv_dtype_name(r->kv_cache_dtype,
+                                  o->plan.gpu_set ? &o->plan.gpu : NULL));
+}
+
+kvplan_status kvplan_sweep(const kvplan_model *model,
+                           const kvplan_options *base,
+                           const kvplan_sweep_axis *axes, size_t num_axes,
+                           kvplan_sweep_row *rows, size_t num_rows,
+                           kvplan_plan work[2], kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(model == NULL || base == NULL || rows == NULL ||
+                        work == NULL,
+                    err, KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_sweep needs a model, options, rows and work; got "
+                    "NULL");
+    size_t want = 0;
+    KVPLAN__TRY(check_axes(axes, num_axes, &want, err));
+    KVPLAN__FAIL_IF(num_rows != want, err, KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_sweep: the axes make %zu rows, got room for %zu",
+                    want, num_rows);
+    /* two plans in turn: the row before's (prev) and this one's */
+    kvplan_plan *prev = &work[0], *next = &work[1];
+    kvplan_options prev_o, o;
+    bool have_prev = false;
+    for (size_t i = 0; i < num_rows; i++) {
+        kvplan_sweep_row *r = &rows[i];
+        memset(r, 0, sizeof *r);
+        r->index = i;
+        picks(axes, num_axes, i, r->pick);
+        r->status =
+            kvplan_sweep_row_options(base, axes, num_axes, r, &o, &r->error);
+        if (r->status == KVPLAN_OK)
+            r->status = kvplan_plan_update(
+                model, &o.plan, have_prev ? &prev_o.plan : NULL,
+                have_prev ? prev : NULL, next, &r->error);
+        snprintf(r->gpu, sizeof r->gpu, "%s",
+                 o.plan.available_bytes.set ? "" : o.plan.gpu.name);
+        if (r->status == KVPLAN_INVALID_ARGUMENT ||
+            r->status == KVPLAN_PARSE) {
+            /* a value no row can take: the sweep's error */
+            if (err != NULL)
+                *err = r->error;
+            return r->status;
+        }
+        if (r->status != KVPLAN_OK)
+            continue;
+        figures(r, &o, next);
+        kvplan_plan *t = prev; /* this one the next row's before */
+        prev = next;
+        next = t;
+        prev_o = o;
+        have_prev = true;
+    }
+    return kvplan__ok(err);
+}
+
+/* ---- the ranking ------------------------------------------------------------
+ */
+
+double kvplan_sweep_figure(const kvplan_sweep_row *r, kvplan_sweep_key key)
+{
+    const kvplan_fleet *f = &r->fleet;
+    switch (key) {
+    case KVPLAN_SWEEP_CONCURRENCY_PER_GPU:
+        return f->concurrency_per_gpu;
+    case KVPLAN_SWEEP_CONCURRENCY:
+        return (double)f->concurrency_at_context_len;
+    case KVPLAN_SWEEP_TOKENS:
+        return (double)r->max_total_num_tokens;
+    case KVPLAN_SWEEP_TOKENS_PER_GPU:
+        return (double)r->max_total_num_tokens /
+               (double)(f->gpus > 0 ? f->gpus : 1);
+    case KVPLAN_SWEEP_LONGEST_REQUEST:
+        return (double)r->longest_request_tokens;
+    case KVPLAN_SWEEP_GPUS:
+        return (double)f->gpus;
+    }
+    return 0;
+}
+
+/* Whether row a ranks before row b: those that fit, then those that plan;
+ * the better figure (fewer GPUs for gpus); the product's order. */
+static bool before(const kvplan_sweep_row *a, const kvplan_sweep_row *b,
+                   kvplan_sweep_key key)
+{
+    int ca = a->fits * 2 + (a->status == KVPLAN_OK),
+        cb = b->fits * 2 + (b->status == KVPLAN_OK);
+    if (ca != cb)
+        return ca > cb;
+    double ka = kvplan_sweep_figure(a, key), kb = kvplan_sweep_figure(b, key);
+    if (key == KVPLAN_SWEEP_GPUS) {
+        ka = -ka;
+        kb = -kb;
+    }
+    if (ka != kb)
+        return ka > kb;
+    return a->index < b->index;
+}
+
+/* Heapsort of the indices: in place, no allocation, and with the total
+ * order above the same result a stable sort gives. */
+static void sift(const kvplan_sweep_row *rows, size_t *order, size_t at,
+                 size_t n, kvplan_sweep_key key)
+{
+    for (;;) {
+        size_t child = 2 * at + 1;
+        if (child >= n)
+            return;
+        /* a max-heap of "ranks last" */
+        if (child + 1 < n &&
+            before(&rows[order[child]], &rows[order[child + 1]], key))
+            child++;
+        if (!before(&rows[order[at]], &rows[order[child]], key))
+            return;
+        size_t t = order[at];
+        order[at] = order[child];
+        order[child] = t;
+        at = child;
+    }
+}
+
+void kvplan_sweep_rank(const kvplan_sweep_row *rows, size_t n,
+                       kvplan_sweep_key key, size_t *order)
+{
+    if (rows == NULL || order == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = n / 2; i-- > 0;)
+        sift(rows, order, i, n, key);
+    for (size_t end = n; end-- > 1;) {
+        size_t t = order[0];
+        order[0] = order[end];
+        order[end] = t;
+        sift(rows, order, 0, end, key);
+    }
+}
