@@ -14,24 +14,6 @@
 
 #define GIB 1073741824.0
 
-void cli_engine_options(const cli_args *cli, kvplan_engine engine,
-                        kvplan_engine_options *o)
-{
-    *o = cli->o.engine_options;
-    o->engine = engine;
-    o->tp_size = cli->o.plan.server.tp_size;
-    o->pp_size = cli->o.plan.server.pp_size;
-    o->kv_cache_dtype = cli->o.plan.server.kv_cache_dtype;
-    o->gpu_set = cli->o.plan.gpu_set;
-    o->gpu = cli->o.plan.gpu;
-    o->speculative_algorithm = cli->o.plan.server.speculative_algorithm;
-    o->speculative_draft_model = cli->o.plan.server.speculative_draft_model;
-    if (!o->weight_bytes.set)
-        o->weight_bytes = cli->o.plan.weight_bytes;
-    if (!o->max_model_len.set)
-        o->max_model_len = cli->o.plan.server.context_length;
-}
-
 /* vLLM's "{:,}": 1234567 -> "1,234,567". */
 static const char *grouped(int64_t v, char *buf, size_t size)
 {
@@ -260,7 +242,7 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 int cli_engine_report(const cli_args *cli, const kvplan_model *model)
 {
     kvplan_engine_options o;
-    cli_engine_options(cli, cli->o.engine, &o);
+    kvplan_options_engine(&cli->o, cli->o.engine, &o);
     kvplan_engine_plan p;
     kvplan_error err;
     kvplan_status st = kvplan_engine_compute(model, &o, &p, &err);

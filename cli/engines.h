@@ -9,11 +9,6 @@
 
 #include <stdio.h>
 
-/* The engine options of the parsed flags: the engine's own, and the
- * shared ones (TP, PP, KV dtype, GPU, weights, --context-length as
- * max_model_len). */
-void cli_engine_options(const cli_args *cli, kvplan_engine engine,
-                        kvplan_engine_options *o);
 /* One engine's plan as JSON (NULL out of memory) or text. */
 json_t *cli_engine_json(const cli_args *cli, const kvplan_model *model,
                         const kvplan_engine_plan *p);

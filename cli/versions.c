@@ -29,85 +29,34 @@ json_t *cli_version_json(const kvplan_plan *p)
                      "rules", rules);
 }
 
-/* What a comparison reports of one plan. */
-typedef struct figures {
-    bool ok;
-    char error[200];
-    double cell, fraction;
-    int64_t available, tokens, requests, swa;
-} figures;
-
-static figures plan_figures(const kvplan_model *m, const kvplan_plan_options *o,
-                            kvplan_plan *p)
+static json_t *figures_json(const kvplan_version_figures *f)
 {
-    figures f = {.ok = false};
-    kvplan_error err;
-    if (kvplan_plan_compute(m, o, p, &err) != KVPLAN_OK) {
-        snprintf(f.error, sizeof f.error, "%.190s", err.message);
-        return f;
-    }
-    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
-    f.ok = true;
-    f.cell = sp->configurator.kind == KVPLAN_CONFIGURATOR_DSV4
-                 ? sp->configurator.bytes_per_full_token
-                 : sp->configurator.cell_size;
-    f.fraction = p->budget.mem_fraction_static;
-    f.available = sp->available_bytes;
-    f.tokens = p->max_total_num_tokens;
-    f.requests = p->max_running_requests;
-    f.swa = sp->pools.swa_max_total_num_tokens.set
-                ? sp->pools.swa_max_total_num_tokens.value
-                : 0;
-    return f;
-}
-
-static json_t *figures_json(const figures *f)
-{
-    if (!f->ok)
+    if (f->status != KVPLAN_OK)
         return json_pack("{s:s}", "error", f->error);
-    return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "cell_size", f->cell,
-                     "mem_fraction_static", f->fraction, "available_bytes",
-                     (json_int_t)f->available, "max_total_num_tokens",
-                     (json_int_t)f->tokens, "max_running_requests",
-                     (json_int_t)f->requests, "swa_max_total_num_tokens",
-                     (json_int_t)f->swa);
+    return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "cell_size",
+                     f->cell_size, "mem_fraction_static",
+                     f->mem_fraction_static, "available_bytes",
+                     (json_int_t)f->available_bytes, "max_total_num_tokens",
+                     (json_int_t)f->max_total_num_tokens,
+                     "max_running_requests",
+                     (json_int_t)f->max_running_requests,
+                     "swa_max_total_num_tokens",
+                     (json_int_t)f->swa_max_total_num_tokens);
 }
 
-/* The comparison's figures: [0] the plan's version, [1] the other, and
- * for each rule that differs the plan's version with that rule switched.
- * The caller frees *rows. */
-typedef struct comparison {
-    figures base, other;
-    size_t n;
-    kvplan_rule_info rule[64];
-    figures alone[64];
-} comparison;
-
-static comparison *compare(const cli_args *cli, const kvplan_model *model,
-                           const kvplan_plan *plan)
+/* The comparison of the plan's options against --compare-version (the
+ * caller frees it); NULL out of memory. */
+static kvplan_version_comparison *compare(const cli_args *cli,
+                                          const kvplan_model *model)
 {
-    comparison *c = calloc(1, sizeof *c);
+    kvplan_version_comparison *c = malloc(sizeof *c);
     kvplan_plan *p = malloc(sizeof *p);
-    if (c == NULL || p == NULL) {
+    if (c != NULL && p != NULL &&
+        kvplan_version_compare(model, &cli->o.plan, cli->o.compare_version, p,
+                               c, NULL) != KVPLAN_OK) {
         free(c);
-        free(p);
-        return NULL;
+        c = NULL;
     }
-    kvplan_plan_options o = cli->o.plan;
-    c->base = plan_figures(model, &o, p);
-    o.sglang_version = cli->o.compare_version;
-    c->other = plan_figures(model, &o, p);
-    uint64_t diff = kvplan_sglang_rules(cli->o.plan.sglang_version) ^
-                    kvplan_sglang_rules(cli->o.compare_version);
-    o.sglang_version = cli->o.plan.sglang_version;
-    kvplan_rule_info r;
-    for (size_t i = 0; kvplan_rule_at(i, &r) && c->n < 64; i++)
-        if (diff & r.bit) {
-            o.sglang_rules_flip = r.bit;
-            c->rule[c->n] = r;
-            c->alone[c->n++] = plan_figures(model, &o, p);
-        }
-    (void)plan;
     free(p);
     return c;
 }
@@ -115,37 +64,40 @@ static comparison *compare(const cli_args *cli, const kvplan_model *model,
 json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,
                          const kvplan_plan *plan)
 {
-    comparison *c = compare(cli, model, plan);
+    (void)plan;
+    kvplan_version_comparison *c = compare(cli, model);
     if (c == NULL)
         return NULL;
-    uint64_t mine = kvplan_sglang_rules(cli->o.plan.sglang_version);
     json_t *rules = json_array();
-    for (size_t i = 0; rules != NULL && i < c->n; i++) {
-        const kvplan_rule_info *r = &c->rule[i];
-        json_t *alone = figures_json(&c->alone[i]);
-        if (alone != NULL && c->alone[i].ok && c->base.ok)
-            json_object_set_new(alone, "tokens_change",
-                                json_integer((json_int_t)(c->alone[i].tokens -
-                                                          c->base.tokens)));
+    for (size_t i = 0; rules != NULL && i < c->num_rules; i++) {
+        const kvplan_rule_delta *d = &c->rules[i];
+        const kvplan_rule_info *r = &d->rule;
+        json_t *alone = figures_json(&d->alone);
+        if (alone != NULL && d->alone.status == KVPLAN_OK &&
+            c->plan.status == KVPLAN_OK)
+            json_object_set_new(
+                alone, "tokens_change",
+                json_integer((json_int_t)(d->alone.max_total_num_tokens -
+                                          c->plan.max_total_num_tokens)));
         json_array_append_new(
             rules, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o*}", "rule", r->name,
-                             "in", (mine & r->bit) ? "plan" : "compared",
-                             "source", r->source, "summary", r->summary,
-                             "exact", r->exact, "switched_alone", alone));
+                             "in", d->in_plan ? "plan" : "compared", "source",
+                             r->source, "summary", r->summary, "exact",
+                             r->exact, "switched_alone", alone));
     }
-    json_t *o =
-        json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
-                  kvplan_sglang_profile_name(cli->o.plan.sglang_version),
-                  "compared", kvplan_sglang_profile_name(cli->o.compare_version),
-                  "plan", figures_json(&c->base), "compared_plan",
-                  figures_json(&c->other), "rules", rules);
+    json_t *o = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
+                          kvplan_sglang_profile_name(c->profile), "compared",
+                          kvplan_sglang_profile_name(c->compared), "plan",
+                          figures_json(&c->plan), "compared_plan",
+                          figures_json(&c->compared_plan), "rules", rules);
     free(c);
     return o;
 }
 
-static void figures_text(FILE *out, const char *who, const figures *f)
+static void figures_text(FILE *out, const char *who,
+                         const kvplan_version_figures *f)
 {
-    if (!f->ok) {
+    if (f->status != KVPLAN_OK) {
         fprintf(out, "  %-14s does not start: %s\n", who, f->error);
         return;
     }
@@ -153,52 +105,55 @@ static void figures_text(FILE *out, const char *who, const figures *f)
             "  %-14s cell %.10g B/token, mem_fraction_static %.4g, "
             "available %.2f GiB, max_total_num_tokens %lld, "
             "max_running_requests %lld\n",
-            who, f->cell, f->fraction, (double)f->available / 1073741824.0,
-            (long long)f->tokens, (long long)f->requests);
+            who, f->cell_size, f->mem_fraction_static,
+            (double)f->available_bytes / 1073741824.0,
+            (long long)f->max_total_num_tokens,
+            (long long)f->max_running_requests);
 }
 
 int cli_compare_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                      const kvplan_plan *plan)
 {
-    comparison *c = compare(cli, model, plan);
+    (void)plan;
+    kvplan_version_comparison *c = compare(cli, model);
     if (c == NULL)
         return -1;
-    const char *a = kvplan_sglang_profile_name(cli->o.plan.sglang_version);
-    const char *b = kvplan_sglang_profile_name(cli->o.compare_version);
-    uint64_t mine = kvplan_sglang_rules(cli->o.plan.sglang_version);
+    const char *a = kvplan_sglang_profile_name(c->profile);
+    const char *b = kvplan_sglang_profile_name(c->compared);
     fprintf(out,
             "\nsglang %s against %s: %zu rule%s differ (- %s's, switched "
             "off alone; + %s's, switched on alone)\n",
-            a, b, c->n, c->n == 1 ? "" : "s", a, b);
-    figures_text(out, a, &c->base);
-    figures_text(out, b, &c->other);
+            a, b, c->num_rules, c->num_rules == 1 ? "" : "s", a, b);
+    figures_text(out, a, &c->plan);
+    figures_text(out, b, &c->compared_plan);
     char idle[1024] = "";
     size_t used = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const kvplan_rule_info *r = &c->rule[i];
-        const figures *f = &c->alone[i];
-        if (f->ok && c->base.ok && f->cell == c->base.cell &&
-            f->fraction == c->base.fraction && f->tokens == c->base.tokens &&
-            f->available == c->base.available &&
-            f->requests == c->base.requests) {
+    for (size_t i = 0; i < c->num_rules; i++) {
+        const kvplan_rule_delta *d = &c->rules[i];
+        const kvplan_rule_info *r = &d->rule;
+        const kvplan_version_figures *f = &d->alone;
+        if (!d->changes) {
             if (used < sizeof idle)
                 used += (size_t)snprintf(idle + used, sizeof idle - used,
                                          "%s%s", used ? ", " : "", r->name);
             continue;
         }
-        fprintf(out, "  %s %-22s (%s; %s) %s\n", (mine & r->bit) ? "-" : "+",
-                r->name, (mine & r->bit) ? a : b,
+        fprintf(out, "  %s %-22s (%s; %s) %s\n", d->in_plan ? "-" : "+",
+                r->name, d->in_plan ? a : b,
                 r->exact ? "exact" : "approximate", r->source);
         fprintf(out, "      %s\n", r->summary);
-        if (!f->ok)
+        if (f->status != KVPLAN_OK)
             fprintf(out, "      alone: does not start: %s\n", f->error);
-        else if (c->base.ok)
+        else if (c->plan.status == KVPLAN_OK)
             fprintf(out,
                     "      alone: cell %.10g -> %.10g, fraction %.4g -> %.4g, "
                     "tokens %lld -> %lld (%+lld)\n",
-                    c->base.cell, f->cell, c->base.fraction, f->fraction,
-                    (long long)c->base.tokens, (long long)f->tokens,
-                    (long long)(f->tokens - c->base.tokens));
+                    c->plan.cell_size, f->cell_size,
+                    c->plan.mem_fraction_static, f->mem_fraction_static,
+                    (long long)c->plan.max_total_num_tokens,
+                    (long long)f->max_total_num_tokens,
+                    (long long)(f->max_total_num_tokens -
+                                c->plan.max_total_num_tokens));
     }
     if (used > 0)
         fprintf(out, "  no effect on this plan: %s\n", idle);

@@ -1359,6 +1359,49 @@ KVPLAN_API kvplan_status kvplan_solve(const kvplan_model *model,
                                       kvplan_plan *work, kvplan_solution *out,
                                       kvplan_error *err);
 
+/* ---- sglang versions side by side (--compare-version; docs/versions.md) */
+
+/* What a comparison reports of one plan. */
+typedef struct kvplan_version_figures {
+    kvplan_status status; /* KVPLAN_OK: that sglang starts */
+    char error[200];      /* why it does not */
+    double cell_size;     /* bytes per token (DeepSeek V4: per full token) */
+    double mem_fraction_static;
+    int64_t available_bytes, max_total_num_tokens, max_running_requests;
+    int64_t swa_max_total_num_tokens; /* 0 without a sliding-window pool */
+} kvplan_version_figures;
+
+/* One rule in which the two versions differ, and what it alone changes. */
+typedef struct kvplan_rule_delta {
+    kvplan_rule_info rule;
+    bool in_plan;  /* the plan's version has it (else the compared one) */
+    bool changes;  /* switched alone, a figure moves (or it no longer
+                      starts) */
+    kvplan_version_figures alone; /* the plan with this rule switched */
+} kvplan_rule_delta;
+
+#define KVPLAN_MAX_RULES 64
+
+typedef struct kvplan_version_comparison {
+    kvplan_sglang_profile profile, compared;
+    kvplan_version_figures plan, compared_plan;
+    size_t num_rules;
+    kvplan_rule_delta rules[KVPLAN_MAX_RULES];
+} kvplan_version_comparison;
+
+/*
+ * `options` planned under their sglang version and under `other`, and for
+ * each rule the two differ in, the plan with that rule alone switched
+ * (kvplan_plan_options.sglang_rules_flip): what each rule changes. A plan
+ * that does not start is a figure (its status and error), not an error;
+ * the error return is for NULL arguments and an unknown profile. `work`
+ * is a plan's worth of memory. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_version_compare(
+    const kvplan_model *model, const kvplan_plan_options *options,
+    kvplan_sglang_profile other, kvplan_plan *work,
+    kvplan_version_comparison *out, kvplan_error *err);
+
 /* What kvplan sweep ranks its rows by, best first. */
 typedef enum kvplan_sweep_key {
     KVPLAN_SWEEP_CONCURRENCY_PER_GPU = 0, /* requests of context_len at once
@@ -1978,6 +2021,70 @@ KVPLAN_API void kvplan_sweep_rank(const kvplan_sweep_row *rows, size_t n,
  * count, fewest best). */
 KVPLAN_API double kvplan_sweep_figure(const kvplan_sweep_row *row,
                                       kvplan_sweep_key key);
+
+/* ---- The three engines side by side (kvplan compare) ------------------- */
+
+/* Why sglang's, vLLM's and TensorRT-LLM's figures differ for a model. */
+typedef enum kvplan_compare_reason {
+    KVPLAN_REASON_BUDGET = 1,     /* each engine's budget rule */
+    KVPLAN_REASON_HEADLINE,       /* what each headline token count is */
+    KVPLAN_REASON_SLIDING_WINDOW, /* the sliding layers' pools */
+    KVPLAN_REASON_MAMBA_STATE,    /* the mamba state's place */
+    KVPLAN_REASON_DSA_ROW,        /* DSA's fp8 row: 656 bytes in vLLM */
+    KVPLAN_REASON_KV_DTYPE        /* the KV dtype each engine defaults to */
+} kvplan_compare_reason;
+
+/* "budget", "headline", "sliding_window", "mamba_state", "dsa_row",
+ * "kv_dtype"; "?" out of range. */
+KVPLAN_API const char *kvplan_compare_reason_name(kvplan_compare_reason r);
+
+/* One engine's column: per rank. */
+typedef struct kvplan_engine_column {
+    kvplan_engine engine;
+    kvplan_status status; /* KVPLAN_OK: it planned */
+    char error[520];
+    double kv_bytes;        /* the cache's bytes; sglang's holds its mamba
+                               state too, as vLLM's one pool does */
+    double state_bytes;     /* sglang's mamba slots, part of kv_bytes */
+    double bytes_per_token; /* of full attention, every layer */
+    int64_t tokens;         /* the engine's headline count */
+    int64_t request_tokens; /* the request length of the concurrency */
+    double concurrency;     /* requests of that length at once */
+    double weight_bytes;
+} kvplan_engine_column;
+
+#define KVPLAN_MAX_COMPARE_REASONS 8
+
+typedef struct kvplan_comparison {
+    kvplan_engine_column columns[3]; /* sglang, vLLM, TensorRT-LLM */
+    /* The GPUs the parallelism occupies (kvplan_fleet's rule; sglang's
+     * plan's when it planned) and the sglang rules its column followed. */
+    kvplan_fleet fleet;
+    uint64_t sglang_rules;
+    size_t num_reasons;
+    kvplan_compare_reason reasons[KVPLAN_MAX_COMPARE_REASONS];
+    kvplan_engine_plan vllm, trtllm; /* the whole plans, where they planned */
+} kvplan_comparison;
+
+/* The engine options `options` give `engine`: its own flags
+ * (options->engine_options) and the shared ones: TP, PP, the KV dtype,
+ * the GPU, the speculative draft, the weights, and --context-length as
+ * max_model_len where the engine's own is not given. */
+KVPLAN_API void kvplan_options_engine(const kvplan_options *options,
+                                      kvplan_engine engine,
+                                      kvplan_engine_options *out);
+
+/*
+ * The model of `options` (loaded: kvplan_options_load) under sglang, vLLM
+ * and TensorRT-LLM, with the reasons their figures differ. An engine that
+ * cannot plan it is a column with its error, not an error. `work` is a
+ * plan's worth of memory. Allocates nothing.
+ */
+KVPLAN_API kvplan_status kvplan_compare(const kvplan_model *model,
+                                        const kvplan_options *options,
+                                        kvplan_plan *work,
+                                        kvplan_comparison *out,
+                                        kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */

@@ -383,6 +383,63 @@ static void test_refusals(void)
     CHECK_INT(p.max_num_batched_tokens, 2048);
 }
 
+/* kvplan compare in the library: the three columns, the shared options
+ * mapped once (kvplan_options_engine), the reasons as codes, the fleet. */
+static void test_compare(void)
+{
+    kvplan_options o;
+    kvplan_options_init(&o);
+    kvplan_error err;
+    CHECK_INT(kvplan_options_set(&o, "model_path", "gpt-oss-120b", &err),
+              KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "tp_size", "2", &err), KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "dp_size", "2", &err), KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "context_length", "8192", &err),
+              KVPLAN_OK);
+    kvplan_loaded l;
+    CHECK_INT(kvplan_options_load(&o, &l, &err), KVPLAN_OK);
+    kvplan_engine_options e;
+    kvplan_options_engine(&o, KVPLAN_ENGINE_VLLM, &e);
+    CHECK_INT(e.tp_size, 2);
+    CHECK_INT(e.max_model_len.value, 8192);
+    CHECK_STR(e.gpu.name, "H100-80GB");
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_comparison *c = malloc(sizeof *c);
+    CHECK_INT(kvplan_compare(l.model, &o, p, c, &err), KVPLAN_OK);
+    CHECK_INT(c->columns[0].engine, KVPLAN_ENGINE_SGLANG);
+    CHECK_INT(c->columns[1].engine, KVPLAN_ENGINE_VLLM);
+    CHECK_INT(c->columns[2].engine, KVPLAN_ENGINE_TRTLLM);
+    for (int i = 0; i < 3; i++)
+        CHECK_INT(c->columns[i].status, KVPLAN_OK);
+    CHECK_INT(c->fleet.gpus, 4); /* tp 2 x dp 2 */
+    CHECK_INT(c->columns[1].tokens, c->vllm.kv_cache_tokens);
+    CHECK_INT(c->columns[0].request_tokens, 8192);
+    CHECK_INT(c->num_reasons, 3);
+    CHECK_INT(c->reasons[0], KVPLAN_REASON_BUDGET);
+    CHECK_INT(c->reasons[1], KVPLAN_REASON_HEADLINE);
+    CHECK_INT(c->reasons[2], KVPLAN_REASON_SLIDING_WINDOW);
+    CHECK_STR(kvplan_compare_reason_name(c->reasons[2]), "sliding_window");
+    kvplan_loaded_free(&l);
+    /* DSA under the main rules: the reason, and the rules it followed */
+    kvplan_options_init(&o);
+    CHECK_INT(kvplan_options_set(&o, "model_path", "deepseek-v3.2", &err),
+              KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "gpu", "B200", &err), KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "tp_size", "8", &err), KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "sglang_version", "main", &err),
+              KVPLAN_OK);
+    CHECK_INT(kvplan_options_load(&o, &l, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_compare(l.model, &o, p, c, &err), KVPLAN_OK);
+    CHECK(c->sglang_rules & KVPLAN_RULE_DSA_FP8_656);
+    bool dsa = false;
+    for (size_t i = 0; i < c->num_reasons; i++)
+        dsa |= c->reasons[i] == KVPLAN_REASON_DSA_ROW;
+    CHECK(dsa);
+    kvplan_loaded_free(&l);
+    free(p);
+    free(c);
+}
+
 int main(void)
 {
     test_pages();
@@ -395,5 +452,6 @@ int main(void)
     test_mamba();
     test_trtllm();
     test_refusals();
+    test_compare();
     return check_report();
 }

@@ -516,6 +516,57 @@ static void test_log_version(void)
     free(r);
 }
 
+/* --compare-version in the library (kvplan_version_compare): one delta
+ * per rule the versions differ in, each the plan with that rule alone
+ * switched, and whether it moves a figure. */
+static void test_version_compare(void)
+{
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("deepseek-v3.2", &m, NULL), KVPLAN_OK);
+    kvplan_plan_options o = on_gpu("B200");
+    o.server.tp_size = 8;
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_version_comparison *c = malloc(sizeof *c);
+    kvplan_error err;
+    CHECK_INT(kvplan_version_compare(m, &o, KVPLAN_SGLANG_MAIN, p, c, &err),
+              KVPLAN_OK);
+    CHECK_INT(c->profile, KVPLAN_SGLANG_SEED);
+    CHECK_INT(c->compared, KVPLAN_SGLANG_MAIN);
+    uint64_t diff = kvplan_sglang_rules(KVPLAN_SGLANG_MAIN);
+    size_t bits = 0;
+    for (uint64_t d = diff; d != 0; d &= d - 1)
+        bits++;
+    CHECK_INT(c->num_rules, bits);
+    CHECK_INT(c->plan.status, KVPLAN_OK);
+    CHECK_INT(c->compared_plan.status, KVPLAN_OK);
+    /* the 656-byte DSA row alone: a larger cell, fewer tokens */
+    bool seen = false;
+    for (size_t i = 0; i < c->num_rules; i++) {
+        const kvplan_rule_delta *d = &c->rules[i];
+        CHECK(!d->in_plan); /* the seed has none of them */
+        if (d->rule.bit != KVPLAN_RULE_DSA_FP8_656)
+            continue;
+        seen = true;
+        CHECK(d->changes);
+        CHECK(d->alone.cell_size > c->plan.cell_size);
+        CHECK(d->alone.max_total_num_tokens < c->plan.max_total_num_tokens);
+    }
+    CHECK(seen);
+    /* each delta is the plan with that one rule switched */
+    o.sglang_rules_flip = KVPLAN_RULE_DSA_FP8_656;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    for (size_t i = 0; i < c->num_rules; i++)
+        if (c->rules[i].rule.bit == KVPLAN_RULE_DSA_FP8_656)
+            CHECK_INT(c->rules[i].alone.max_total_num_tokens,
+                      p->max_total_num_tokens);
+    CHECK_INT(kvplan_version_compare(m, &o, (kvplan_sglang_profile)9, p, c,
+                                     &err),
+              KVPLAN_INVALID_ARGUMENT);
+    free(p);
+    free(c);
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
     test_parse();
@@ -534,5 +585,6 @@ int main(void)
     test_fraction_tiers();
     test_e3();
     test_log_version();
+    test_version_compare();
     return check_report();
 }
