@@ -174,20 +174,36 @@ void cli_explain_budget(cli_lines *l, const cli_args *cli, const kvplan_plan *p)
     }
     cli_add(l, "gpu memory = %.0f MiB (%s)", b->gpu_mem_mib,
             cli->o.plan.gpu.name);
-    if (b->mem_fraction_auto) {
+    if (b->mem_fraction_auto && b->fraction_tiers) {
+        /* sglang 0.4.8 - 0.5.2: a reserve per GPU tier */
+        char per_rank[64] = "";
+        if (b->tier_per_rank_gib > 0)
+            snprintf(per_rank, sizeof per_rank, " + %.0f x %g (tp x pp)",
+                     b->reserve_ranks, b->tier_per_rank_gib);
+        cli_add(l,
+                "reserved = (%g%s) x 1024 (this GPU's tier) + %.0f "
+                "(speculative) + %.0f (DP attention) MiB = %.0f MiB",
+                b->tier_base_gib, per_rank, b->spec_reserve_mib,
+                b->dp_attention_mib, b->reserved_mib);
+    } else if (b->mem_fraction_auto) {
+        char floor[48] = "";
+        if (b->floor_mib > 0)
+            snprintf(floor, sizeof floor, ", at least %.0f above 60 GiB",
+                     b->floor_mib);
         cli_add(
             l,
             "reserved = 512 + %.0f (activations: 1.5 x max(chunk, 2048)) + "
-            "%lld / 8 x 1024 (tp x pp) + %.0f (cuda graphs) MiB%s = %.0f MiB",
-            b->activation_mib,
-            (long long)(cli->o.plan.server.tp_size *
-                        cli->o.plan.server.pp_size),
-            b->graph_mib,
-            b->gpu_mem_mib > 60 * 1024 ? ", at least 10240 above 60 GiB" : "",
+            "%.0f / 8 x 1024 (tp x pp) + %.0f (cuda graphs) MiB%s = %.0f MiB",
+            b->activation_mib, b->reserve_ranks, b->graph_mib, floor,
             b->reserved_mib);
         if (b->deepep_mib > 0)
             cli_add(l, "reserved += %.0f MiB (DeepEP all-to-all buffers)",
                     b->deepep_mib);
+        if (b->spec_reserve_mib > 0)
+            cli_add(l, "reserved += %.0f MiB (the draft's flat reserve)",
+                    b->spec_reserve_mib);
+    }
+    if (b->mem_fraction_auto) {
         cli_add(l, "mem_fraction_static = round((%.0f - %.0f) / %.0f, 3) = %s",
                 b->gpu_mem_mib, b->reserved_mib, b->gpu_mem_mib,
                 cli_repr(b->fraction_rule, f));

@@ -1023,6 +1023,18 @@ typedef struct kvplan_budget {
     kvplan_source context_source;   /* context_overhead_bytes */
     const char *context_basis;
     kvplan_source weights_source;
+    /* The rule that made the reserve (kvplan_plan.rules): the seed's sum,
+     * reserved_mib = max(512 + activation_mib + reserve_ranks / 8 x 1024 +
+     * graph_mib, floor_mib) + deepep_mib (+ spec_reserve_mib, 0.5.3 -
+     * 0.5.12); or sglang 0.4.8 - 0.5.2's tiers (fraction_tiers:
+     * KVPLAN_RULE_FRACTION_TIERS), reserved_mib = (tier_base_gib +
+     * reserve_ranks x tier_per_rank_gib) x 1024 + spec_reserve_mib +
+     * dp_attention_mib. */
+    bool fraction_tiers;
+    double reserve_ranks;     /* tp_size x pp_size, as the rule read them */
+    double floor_mib;         /* 10240 above 60 GiB; 0 */
+    double tier_base_gib, tier_per_rank_gib;
+    double dp_attention_mib;  /* the tiers' 4096 with DP attention */
     /* sglang's rule: round(...) before its factors, and the factors */
     double fraction_rule;
     double vision_factor;           /* 0.95 * adj, or 1 */

@@ -410,6 +410,16 @@ static void test_fraction_tiers(void)
     kvplan_plan *p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_DOUBLE(p->budget.reserved_mib, 10240.0);
     CHECK_DOUBLE(p->budget.mem_fraction_static, 0.874);
+    /* the terms of the rule that ran, for --explain: 9.5 + 1 x 0.5 GiB */
+    CHECK(p->budget.fraction_tiers);
+    CHECK_DOUBLE(p->budget.tier_base_gib, 9.5);
+    CHECK_DOUBLE(p->budget.tier_per_rank_gib, 0.5);
+    CHECK_DOUBLE(p->budget.reserve_ranks, 1.0);
+    CHECK_DOUBLE((p->budget.tier_base_gib +
+                  p->budget.reserve_ranks * p->budget.tier_per_rank_gib) *
+                         1024 +
+                     p->budget.spec_reserve_mib + p->budget.dp_attention_mib,
+                 p->budget.reserved_mib);
     free(p);
     o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
     o.server.speculative_num_steps = (kvplan_opt_int){3, true};

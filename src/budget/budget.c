@@ -76,14 +76,21 @@ static double to_f32(double x)
 static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
 {
     double g = in->gpu_mib, ps = (double)in->tp_size * (double)in->pp_size;
+    /* GiB: base + tp x pp x per rank, by the GPU's tier */
+    b->tier_base_gib = g < 35 * 1024 ? 2.8 : g < 90 * 1024 ? 9.5
+                       : g < 160 * 1024                    ? 12
+                                                           : 32;
+    b->tier_per_rank_gib = g < 35 * 1024 ? 0.1 : g < 160 * 1024 ? 0.5 : 0;
     double gib = g < 35 * 1024    ? 2.8 + ps / 10
                  : g < 90 * 1024  ? 9.5 + ps / 2
                  : g < 160 * 1024 ? 12 + ps / 2
                                   : 32;
+    b->fraction_tiers = true;
+    b->reserve_ranks = ps;
     b->spec_reserve_mib =
         in->speculative_algorithm != KVPLAN_SPEC_NONE ? 2048 : 0;
-    double reserved = gib * 1024 + b->spec_reserve_mib +
-                      (in->enable_dp_attention ? 4096 : 0);
+    b->dp_attention_mib = in->enable_dp_attention ? 4096 : 0;
+    double reserved = gib * 1024 + b->spec_reserve_mib + b->dp_attention_mib;
     b->reserved_mib = reserved;
     b->fraction_rule = kvplan__py_round3((g - reserved) / g);
     b->mem_fraction_static = b->fraction_rule;
@@ -166,8 +173,10 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
     double reserved = 512 + act * 1.5 +
                       (double)in->tp_size * (double)in->pp_size / 8 * 1024 +
                       graph;
-    if (in->gpu_mib > 60 * 1024)
-        reserved = reserved > 10240 ? reserved : 10240;
+    b->fraction_tiers = false;
+    b->reserve_ranks = (double)in->tp_size * (double)in->pp_size;
+    b->floor_mib = in->gpu_mib > 60 * 1024 ? 10240 : 0;
+    reserved = reserved > b->floor_mib ? reserved : b->floor_mib;
     b->deepep_mib = decode_graph && in->deepep ? 2048 : 0;
     reserved += b->deepep_mib;
     if (in->rules & KVPLAN_RULE_SPEC_RESERVE) {

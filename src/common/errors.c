@@ -114,6 +114,17 @@ size_t kvplan_struct_size(const char *name)
         KVPLAN_X_SIZE(kvplan_engine_options)
         KVPLAN_X_SIZE(kvplan_engine_group)
         KVPLAN_X_SIZE(kvplan_engine_plan)
+        KVPLAN_X_SIZE(kvplan_fleet)
+        KVPLAN_X_SIZE(kvplan_option)
+        KVPLAN_X_SIZE(kvplan_options)
+        KVPLAN_X_SIZE(kvplan_loaded)
+        KVPLAN_X_SIZE(kvplan_sweep_axis)
+        KVPLAN_X_SIZE(kvplan_sweep_row)
+        KVPLAN_X_SIZE(kvplan_version_figures)
+        KVPLAN_X_SIZE(kvplan_rule_delta)
+        KVPLAN_X_SIZE(kvplan_version_comparison)
+        KVPLAN_X_SIZE(kvplan_engine_column)
+        KVPLAN_X_SIZE(kvplan_comparison)
         /* clang-format on */
     };
 #undef KVPLAN_X_SIZE

@@ -107,7 +107,9 @@ static kvplan_status fraction(pipeline *p, kvplan_plan *out, kvplan_error *err)
     /* a reserve larger than the GPU: the rule's own answer is no fraction
      * at all; name what made the reserve */
     double act = b->activation_mib, graph = b->graph_mib;
-    double ranks = (double)s->tp_size * (double)s->pp_size / 8 * 1024;
+    double ranks = b->fraction_tiers ? b->reserve_ranks * b->tier_per_rank_gib *
+                                           1024
+                                     : b->reserve_ranks / 8 * 1024;
     /* the largest term, where it is large */
     double most = fmax(graph, fmax(act, ranks));
     const char *flag = most <= 4096    ? "--gpu-memory"
@@ -119,8 +121,8 @@ static kvplan_status fraction(pipeline *p, kvplan_plan *out, kvplan_error *err)
         "sglang's rule leaves no mem_fraction_static (%.4g): its reserve of "
         "%.0f MiB (activations %.0f, cuda graphs %.0f, %.0f ranks) is more "
         "than the GPU's %.0f MiB; lower %s, or give --mem-fraction-static",
-        b->mem_fraction_static, b->reserved_mib, act, graph,
-        (double)s->tp_size * (double)s->pp_size, b->gpu_mem_mib, flag);
+        b->mem_fraction_static, b->reserved_mib, act, graph, b->reserve_ranks,
+        b->gpu_mem_mib, flag);
     return KVPLAN_OK;
 }
 

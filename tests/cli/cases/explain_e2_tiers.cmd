@@ -1,0 +1,5 @@
+--gpu
+L40S
+--sglang-version
+0.5.0
+--explain
