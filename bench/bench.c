@@ -29,7 +29,7 @@
  * beside it. The Python anchor for both is ../shared/oracle/bench_seed.py on
  * the same file (bench/compare.sh runs both and prints the ratios).
  */
-#include "scenario.h"
+#include "json/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,19 +61,19 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Each answer's tokens into the sink, as the work the optimizer keeps. */
-static bool count(void *ctx, size_t i, cli_outcome outcome,
+static bool count(void *ctx, size_t i, kvplan__outcome outcome,
                   const kvplan_configurator *conf,
                   const kvplan_pool_config *cfg, const kvplan_error *err)
 {
     (void)ctx, (void)i, (void)conf, (void)err;
-    sink += outcome == CLI_ANSWERED ? cfg->max_total_num_tokens : 0;
+    sink += outcome == KVPLAN__ANSWERED ? cfg->max_total_num_tokens : 0;
     return true;
 }
 
 /* One scenario as the oracle runs it; returns the number of calls made. */
-static size_t run_scenario(const cli_scenario *s)
+static size_t run_scenario(const kvplan__scenario *s)
 {
-    return cli_scenario_replay(s, false, count, NULL);
+    return kvplan__scenario_replay(s, false, count, NULL);
 }
 
 /* Median time of one whole plan (kvplan_plan_compute) of a loaded catalog
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t n = 0, cap = 0;
-    cli_scenario *all = NULL;
+    kvplan__scenario *all = NULL;
     char *line = NULL;
     size_t line_cap = 0;
     ssize_t len;
@@ -231,12 +231,12 @@ int main(int argc, char **argv)
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 1024;
-            cli_scenario *grown = realloc(all, cap * sizeof *all);
+            kvplan__scenario *grown = realloc(all, cap * sizeof *all);
             if (grown == NULL)
                 return 4;
             all = grown;
         }
-        if (cli_scenario_parse(obj, &all[n], NULL) == KVPLAN_OK)
+        if (kvplan__scenario_parse(obj, &all[n], NULL) == KVPLAN_OK)
             n++;
         json_decref(obj);
     }
@@ -263,14 +263,14 @@ int main(int argc, char **argv)
     /* Profiling-path calls on built configurators (those whose first call
      * succeeds, as the anchor does). */
     kvplan_configurator *built = calloc(n, sizeof *built);
-    const cli_call **first = calloc(n, sizeof *first);
+    const kvplan__call **first = calloc(n, sizeof *first);
     size_t nb = 0;
     if (built == NULL || first == NULL)
         return 4;
     for (size_t i = 0; i < n; i++) {
         kvplan_pool_config out;
-        const cli_call *c = &all[i].calls[0];
-        if (all[i].num_calls == 0 || c->entry != CLI_CALL_AVAILABLE_BYTES)
+        const kvplan__call *c = &all[i].calls[0];
+        if (all[i].num_calls == 0 || c->entry != KVPLAN__CALL_AVAILABLE_BYTES)
             continue;
         if (kvplan_configurator_init(&built[nb], &all[i].rank, NULL) ==
                 KVPLAN_OK &&
@@ -339,7 +339,7 @@ int main(int argc, char **argv)
     if (proc >= 0)
         printf("plan_process_ms: %.2f\n", proc);
     for (size_t i = 0; i < n; i++)
-        cli_scenario_free(&all[i]);
+        kvplan__scenario_free(&all[i]);
     free(all);
     free(built);
     free(first);

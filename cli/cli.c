@@ -1,60 +1,14 @@
 /*
- * cli.c: the command's dispatch (cli_run), its streams, its exit statuses
- * for the library's statuses, and its one error printer (cli.h).
+ * cli.c: the command's dispatch (cli_run), its exit statuses for the
+ * library's statuses, and its one error printer (cli.h).
  */
 #include "cli.h"
-#include "jsonout.h"
+#include "json/doc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The streams lent to this thread; NULL members: the process's own. */
-static _Thread_local cli_io lent;
-
-FILE *cli_in(void)
-{
-    return lent.in != NULL ? lent.in : stdin;
-}
-
-FILE *cli_out(void)
-{
-    return lent.out != NULL ? lent.out : stdout;
-}
-
-FILE *cli_err(void)
-{
-    return lent.err != NULL ? lent.err : stderr;
-}
-
-FILE *cli_config_in(void)
-{
-    return lent.config != NULL ? lent.config : stdin;
-}
-
-const char *cli_config_name(void)
-{
-    return lent.config_name != NULL ? lent.config_name : "config.json";
-}
-
-const char *cli_getenv(const char *name)
-{
-    for (const char *const *e = lent.env; e != NULL && e[0] != NULL; e += 2)
-        if (strcmp(e[0], name) == 0)
-            return e[1];
-    return getenv(name);
-}
-
-const char *const *cli_env(void)
-{
-    return lent.env;
-}
-
-FILE *cli_svg_out(void)
-{
-    return lent.svg;
-}
 
 char *cli_read_stream(FILE *f, size_t max, const char *field,
                       const char *what, size_t *len, kvplan_error *err)
@@ -94,19 +48,12 @@ char *cli_read_stream(FILE *f, size_t max, const char *field,
     return buf;
 }
 
-void cli_io_lend(const cli_io *io, cli_io *saved)
-{
-    cli_io before = lent;
-    lent = *io;
-    *saved = before;
-}
-
 int cli_run(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
     if (strcmp(cmd, "--version") == 0 && argc == 2) {
-        fprintf(cli_out(), "kvplan %s\n", kvplan_version());
-        return fflush(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+        fprintf(stdout, "kvplan %s\n", kvplan_version());
+        return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
     }
     if (strcmp(cmd, "pools") == 0)
         return cli_cmd_pools(argc, argv);
@@ -128,7 +75,7 @@ int cli_run(int argc, char **argv)
         if (strcmp(argv[i], "--list-models") == 0 ||
             strcmp(argv[i], "--list-gpus") == 0 ||
             strcmp(argv[i], "--version") == 0) {
-            fprintf(cli_err(),
+            fprintf(stderr,
                     "kvplan: %s takes no other option (run it alone)\n",
                     argv[i]);
             return CLI_EXIT_USAGE;
@@ -153,31 +100,22 @@ int cli_exit_for(kvplan_status st)
 
 int cli_fail(const kvplan_error *err)
 {
-    fprintf(cli_err(), "kvplan: %s\n", err->message);
+    fprintf(stderr, "kvplan: %s\n", err->message);
     return cli_exit_for(err->code);
-}
-
-json_t *cli_error_json(const kvplan_error *err, int rc)
-{
-    return json_pack("{s:s, s:o, s:o, s:i}", "error",
-                     kvplan_status_name(err->code), "field",
-                     err->field[0] ? cli_json_text(err->field) : json_null(),
-                     "message", cli_json_text(err->message), "exit_status",
-                     rc);
 }
 
 int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
 {
     if (!json) {
-        fprintf(cli_err(), "%s: %s\n", who, err->message);
+        fprintf(stderr, "%s: %s\n", who, err->message);
         return rc;
     }
-    json_t *o = cli_error_json(err, rc);
-    if (o == NULL || cli_json_write(o, cli_out()) != 0 ||
-        fputc('\n', cli_out()) == EOF)
+    json_t *o = kvplan__json_error(err, rc);
+    if (o == NULL || kvplan__json_write(o, stdout) != 0 ||
+        fputc('\n', stdout) == EOF)
         rc = CLI_EXIT_INTERNAL;
     json_decref(o);
-    return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
 kvplan_status cli_usage_error(kvplan_error *err, const char *field,

@@ -18,45 +18,11 @@ enum {
     CLI_EXIT_INTERNAL = 4      /* out of memory, write error */
 };
 
-/*
- * The streams the commands read and write: standard input, output and
- * error, unless kvplan_json (request.c) has lent the calling thread its
- * own for one call. Each thread has its own; nothing else is kept.
- */
-typedef struct cli_io {
-    FILE *in, *out, *err;
-    /* --model-path -: the config.json text (NULL: standard input), and
-     * the name it is given in the plan ("config.json" when NULL) */
-    FILE *config;
-    const char *config_name;
-    /* --svg: the picture goes here instead of the file named (NULL: the
-     * file) */
-    FILE *svg;
-    /* sglang's and the Hub's variables for this call: NAME, VALUE pairs
-     * (VALUE NULL: unset), NULL-terminated; the process's for the rest */
-    const char *const *env;
-} cli_io;
-
-FILE *cli_in(void);
-FILE *cli_out(void);
-FILE *cli_err(void);
-FILE *cli_config_in(void);
-const char *cli_config_name(void);
-FILE *cli_svg_out(void);
-/* The call's variables (cli_io.env), NULL when none were lent. */
-const char *const *cli_env(void);
-/* The variable `name`: the call's (cli_io.env), else the process's. */
-const char *cli_getenv(const char *name);
-
 /* The whole of `f`, at most `max` bytes, NUL-terminated (free it); NULL
  * with `err` (naming `field`, the stream as `what`) when it cannot be read,
  * is larger, or memory runs out. */
 char *cli_read_stream(FILE *f, size_t max, const char *field,
                       const char *what, size_t *len, kvplan_error *err);
-/* Makes `io` the calling thread's streams; `saved` receives the ones
- * before (hand them back the same way). */
-void cli_io_lend(const cli_io *io, cli_io *saved);
-
 /* The kvplan command: argv as main's; returns the exit status. */
 int cli_run(int argc, char **argv);
 

@@ -7,7 +7,8 @@
 #include "calibration.h"
 #include "cli.h"
 #include "flags.h"
-#include "jsonout.h"
+#include "options/options.h"
+#include "json/doc.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -22,7 +23,7 @@
 static char *read_all(const char *path, size_t *len, kvplan_error *err)
 {
     bool in = strcmp(path, "-") == 0;
-    FILE *f = in ? cli_in() : fopen(path, "rb");
+    FILE *f = in ? stdin : fopen(path, "rb");
     struct stat sb;
     if (f == NULL || (!in && (fstat(fileno(f), &sb) != 0 ||
                               !S_ISREG(sb.st_mode)))) {
@@ -48,54 +49,6 @@ static char *read_all(const char *path, size_t *len, kvplan_error *err)
     return buf;
 }
 
-/* The log's model: --model-path, else its model_path as given, as a Hub
- * id (the last two parts of a local path that is not here) or a name. */
-static kvplan_model *load_model(const cli_args *cli,
-                                const kvplan_log_readings *r,
-                                const char **used, char *why, size_t size)
-{
-    const char *name = cli->o.model_path != NULL ? cli->o.model_path
-                                               : r->args.model_path;
-    kvplan_model *m = NULL;
-    kvplan_error err;
-    *used = name;
-    if (name == NULL || name[0] == '\0') {
-        snprintf(why, size,
-                 "the log prints no model_path (pass --model-path: a "
-                 "catalog name, a Hugging Face id or a model directory)");
-        return NULL;
-    }
-    if (kvplan_model_load_override(name, cli->o.model_override_args, &m,
-                                   &err) == KVPLAN_OK)
-        return m;
-    if (err.code != KVPLAN_IO) { /* found, and refused */
-        snprintf(why, size, "%.511s", err.message);
-        return NULL;
-    }
-    /* "/home/model/Qwen/QwQ-32B": try "Qwen/QwQ-32B", then "QwQ-32B" */
-    const char *last = strrchr(name, '/'), *two = NULL;
-    for (const char *p = last; p != NULL && p > name; p--)
-        if (p[-1] == '/') {
-            two = p;
-            break;
-        }
-    const char *tries[2] = {two, last != NULL ? last + 1 : NULL};
-    for (int i = 0; i < 2; i++) {
-        if (tries[i] == NULL || tries[i][0] == '\0')
-            continue;
-        if (kvplan_model_load_override(tries[i], cli->o.model_override_args, &m,
-                                       NULL) == KVPLAN_OK) {
-            *used = tries[i];
-            return m;
-        }
-    }
-    snprintf(why, size,
-             "the log's model_path '%.120s' is not a model directory here nor "
-             "a catalog model (kvplan --list-models): pass --model-path",
-             name);
-    return NULL;
-}
-
 static void opt_double(char *buf, size_t n, kvplan_opt_double v)
 {
     if (v.set)
@@ -107,22 +60,22 @@ static void opt_double(char *buf, size_t n, kvplan_opt_double v)
 static void row(const char *name, const char *log, const char *kv,
                 const char *diff)
 {
-    fprintf(cli_out(), "  %-26s %14s %27s %12s\n", name, log, kv, diff);
+    fprintf(stdout, "  %-26s %14s %27s %12s\n", name, log, kv, diff);
 }
 
 static void text_report(const char *path, const kvplan_log_readings *r,
                         const char *model, const kvplan_log_result *x,
                         kvplan_sglang_profile version)
 {
-    fprintf(cli_out(), "kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
+    fprintf(stdout, "kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
            kvplan_version(), path, (long long)r->lines,
            (long long)r->lines_used, (long long)(r->ranks ? r->ranks : 1),
            r->ranks > 1 ? "s" : "", r->date[0] ? "; dated " : "", r->date);
-    fprintf(cli_out(), "model: %s%s%s%s\n", model != NULL && model[0] ? model : "none",
+    fprintf(stdout, "model: %s%s%s%s\n", model != NULL && model[0] ? model : "none",
            r->model_class[0] ? " (the log loaded " : "", r->model_class,
            r->model_class[0] ? ")" : "");
     if (r->sglang_version[0] != '\0' || version != KVPLAN_SGLANG_SEED)
-        fprintf(cli_out(), "sglang: %s%s%s; planned with the rules of %s\n",
+        fprintf(stdout, "sglang: %s%s%s; planned with the rules of %s\n",
                 r->sglang_version[0] ? r->sglang_version : "not named",
                 r->sglang_version[0] ? " (the log's)" : " in the log",
                 r->sglang_version[0] &&
@@ -132,25 +85,25 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                     : "",
                 kvplan_sglang_profile_name(version));
     if (x->gpu.name[0] != '\0')
-        fprintf(cli_out(), "GPU: %s, %.0f MiB (%s)\n", x->gpu.name, x->gpu.total_mib,
+        fprintf(stdout, "GPU: %s, %.0f MiB (%s)\n", x->gpu.name, x->gpu.total_mib,
                x->gpu_inferred ? "inferred: the smallest preset holding the "
                                  "log's free memory; pass --gpu"
                                : "given");
     if (r->num_rank_readings > 1) {
-        fprintf(cli_out(), "free before / after loading per rank, GiB:");
+        fprintf(stdout, "free before / after loading per rank, GiB:");
         for (size_t i = 0; i < r->num_rank_readings; i++) {
             const kvplan_log_rank *k = &r->rank_readings[i];
-            fprintf(cli_out(), "%s TP%lld %.2f/%.2f", i % 4 == 0 ? "\n " : ",",
+            fprintf(stdout, "%s TP%lld %.2f/%.2f", i % 4 == 0 ? "\n " : ",",
                    (long long)k->rank, k->free_before_gib.value,
                    k->free_after_gib.value);
         }
-        fprintf(cli_out(), "\n");
+        fprintf(stdout, "\n");
     }
     if (x->interval || x->modelled)
-        fprintf(cli_out(), "mem_fraction_static: %.4g (%s)\n", x->mem_fraction_static,
+        fprintf(stdout, "mem_fraction_static: %.4g (%s)\n", x->mem_fraction_static,
                x->fraction_from_log ? "the log's" : "kvplan's rule");
     char a[48], b[48], c[48];
-    fprintf(cli_out(), "\n  %-26s %14s %27s %12s\n", "", "log", "kvplan", "difference");
+    fprintf(stdout, "\n  %-26s %14s %27s %12s\n", "", "log", "kvplan", "difference");
     /* the free memory and the weights, GiB */
     const kvplan_opt_double logs[3] = {
         r->free_before_gib, r->free_after_gib, kvplan_log_weights_gib(r)};
@@ -218,152 +171,16 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                  (long long)x->context_len);
         row("context_len", a, b, "-");
     }
-    fprintf(cli_out(), "\ncauses:%s\n", x->num_causes ? "" : " none");
+    fprintf(stdout, "\ncauses:%s\n", x->num_causes ? "" : " none");
     for (size_t i = 0; i < x->num_causes; i++)
-        fprintf(cli_out(), "  - %s (%s): %s\n", kvplan_log_cause_name(x->causes[i].code),
+        fprintf(stdout, "  - %s (%s): %s\n", kvplan_log_cause_name(x->causes[i].code),
                x->causes[i].row, x->causes[i].text);
     if (x->interval && x->logged_tokens.set)
-        fprintf(cli_out(), "\nthe logged %lld tokens lie %s kvplan's interval [%lld, "
+        fprintf(stdout, "\nthe logged %lld tokens lie %s kvplan's interval [%lld, "
                "%lld]\n",
                (long long)x->logged_tokens.value,
                x->inside ? "inside" : "OUTSIDE", (long long)x->tokens_lo,
                (long long)x->tokens_hi);
-}
-
-static json_t *opt_d(kvplan_opt_double v)
-{
-    return v.set ? json_real(v.value) : json_null();
-}
-
-static json_t *opt_i(kvplan_opt_int v)
-{
-    return v.set ? json_integer((json_int_t)v.value) : json_null();
-}
-
-static json_t *opt_b(kvplan_opt_int v)
-{
-    return v.set ? json_boolean(v.value != 0) : json_null();
-}
-
-static json_t *text_or_null(const char *s)
-{
-    return s[0] ? cli_json_text(s) : json_null();
-}
-
-static json_t *ranks_json(const kvplan_log_readings *r)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < r->num_rank_readings; i++) {
-        const kvplan_log_rank *k = &r->rank_readings[i];
-        json_array_append_new(
-            a, json_pack("{s:I, s:o, s:o, s:o}", "rank", (json_int_t)k->rank,
-                         "free_before_gib", opt_d(k->free_before_gib),
-                         "free_after_gib", opt_d(k->free_after_gib),
-                         "weights_gib", opt_d(k->weights_gib)));
-    }
-    return a;
-}
-
-static json_t *readings_json(const kvplan_log_readings *r)
-{
-    const kvplan_log_args *a = &r->args;
-    json_t *args = json_pack(
-        "{s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o}",
-        "present", a->present, "model_path", text_or_null(a->model_path),
-        "dtype", text_or_null(a->dtype), "kv_cache_dtype",
-        text_or_null(a->kv_cache_dtype), "quantization",
-        text_or_null(a->quantization), "attention_backend",
-        text_or_null(a->attention_backend), "speculative_algorithm",
-        text_or_null(a->speculative_algorithm), "mem_fraction_static",
-        opt_d(a->mem_fraction_static), "tp_size", opt_i(a->tp_size), "pp_size",
-        opt_i(a->pp_size), "dp_size", opt_i(a->dp_size), "page_size",
-        opt_i(a->page_size), "context_length", opt_i(a->context_length),
-        "chunked_prefill_size", opt_i(a->chunked_prefill_size),
-        "max_prefill_tokens", opt_i(a->max_prefill_tokens),
-        "max_running_requests", opt_i(a->max_running_requests),
-        "max_total_tokens", opt_i(a->max_total_tokens), "cuda_graph_max_bs",
-        opt_i(a->cuda_graph_max_bs), "enable_dp_attention",
-        opt_b(a->enable_dp_attention), "disable_cuda_graph",
-        opt_b(a->disable_cuda_graph), "disable_radix_cache",
-        opt_b(a->disable_radix_cache), "is_embedding", opt_b(a->is_embedding),
-        "ep_size", opt_i(a->ep_size), "speculative_draft_model_path",
-        text_or_null(a->speculative_draft_model_path), "speculative_num_steps",
-        opt_i(a->speculative_num_steps), "speculative_eagle_topk",
-        opt_i(a->speculative_eagle_topk), "speculative_num_draft_tokens",
-        opt_i(a->speculative_num_draft_tokens));
-    return json_pack(
-        "{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-        "lines", (json_int_t)r->lines, "lines_read", (json_int_t)r->lines_used,
-        "ranks", (json_int_t)r->ranks, "date", text_or_null(r->date),
-        "free_before_gib", opt_d(r->free_before_gib), "free_after_gib",
-        opt_d(r->free_after_gib), "weights_gib", opt_d(r->weights_gib),
-        "distributed_gib", opt_d(r->distributed_gib), "pool_end_gib",
-        opt_d(r->pool_end_gib), "kv_tokens", opt_i(r->kv_tokens),
-        "k_size_gib", opt_d(r->k_size_gib), "v_size_gib", opt_d(r->v_size_gib),
-        "kv_size_gib", opt_d(r->kv_size_gib), "max_total_num_tokens",
-        opt_i(r->max_total_num_tokens), "max_prefill_tokens",
-        opt_i(r->max_prefill_tokens), "max_running_requests",
-        opt_i(r->max_running_requests), "context_len", opt_i(r->context_len),
-        "available_gpu_mem_gib", opt_d(r->available_gpu_mem_gib),
-        "model_class", text_or_null(r->model_class), "model_dtype",
-        text_or_null(r->model_dtype), "kv_dtype", text_or_null(r->kv_dtype),
-        "server_args", args, "per_rank", ranks_json(r));
-}
-
-static json_t *result_json(const kvplan_log_readings *r, const char *model,
-                           const kvplan_log_result *x,
-                           kvplan_sglang_profile version)
-{
-    json_t *causes = json_array();
-    for (size_t i = 0; causes != NULL && i < x->num_causes; i++)
-        json_array_append_new(
-            causes, json_pack("{s:s, s:o, s:o}", "cause",
-                              kvplan_log_cause_name(x->causes[i].code), "row",
-                              cli_json_text(x->causes[i].row), "text",
-                              cli_json_text(x->causes[i].text)));
-    json_t *modelled =
-        x->modelled
-            ? json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
-                        "free_before_gib", x->free_before_gib,
-                        "free_after_gib", x->free_after_gib, "weights_gib",
-                        x->weights_gib, "max_total_num_tokens",
-                        (json_int_t)x->tokens, "kv_bytes",
-                        (json_int_t)x->kv_bytes, "max_running_requests",
-                        (json_int_t)x->max_running_requests, "context_len",
-                        (json_int_t)x->context_len)
-            : json_null();
-    json_t *inputs = json_pack(
-        "{s:o, s:o, s:o, s:b, s:o, s:b}", "model",
-        model != NULL && model[0] ? cli_json_text(model) : json_null(), "gpu",
-        text_or_null(x->gpu.name), "gpu_mem_mib",
-        x->gpu.name[0] ? json_real(x->gpu.total_mib) : json_null(),
-        "gpu_inferred", x->gpu_inferred, "mem_fraction_static",
-        x->interval || x->modelled ? json_real(x->mem_fraction_static)
-                                   : json_null(),
-        "fraction_from_log", x->fraction_from_log);
-    if (inputs != NULL)
-        json_object_set_new(
-            inputs, "sglang_version",
-            json_pack("{s:o, s:s}", "named",
-                      text_or_null(r->sglang_version), "profile",
-                      kvplan_sglang_profile_name(version)));
-    return json_pack(
-        "{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema_version", 1,
-        "readings", readings_json(r), "inputs", inputs, "available_interval",
-        x->interval ? json_pack("[I, I]", (json_int_t)x->available_lo,
-                                (json_int_t)x->available_hi)
-                    : json_null(),
-        "tokens_interval",
-        x->interval ? json_pack("[I, I]", (json_int_t)x->tokens_lo,
-                                (json_int_t)x->tokens_hi)
-                    : json_null(),
-        "logged_tokens", opt_i(x->logged_tokens), "inside",
-        x->interval && x->logged_tokens.set ? json_boolean(x->inside)
-                                            : json_null(),
-        "modelled", modelled, "causes", causes);
 }
 
 static int usage(FILE *out)
@@ -376,7 +193,7 @@ static int usage(FILE *out)
             "difference (docs/log.md); flags given here win over the "
             "log's. --calibrate OUT writes what the log measured on that "
             "GPU, for kvplan --calibration OUT.\n");
-    return out == cli_out() ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    return out == stdout ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
 static int fail(const kvplan_error *err, int rc, bool json)
@@ -388,7 +205,7 @@ int cli_cmd_log(int argc, char **argv)
 {
     if (argc < 3 || strcmp(argv[2], "--help") == 0 ||
         strcmp(argv[2], "-h") == 0)
-        return usage(argc < 3 ? cli_err() : cli_out());
+        return usage(argc < 3 ? stderr : stdout);
     const char *path = argv[2], *calibrate = NULL;
     bool json = false;
     /* --calibrate is the log command's own; the rest are the plan's */
@@ -410,11 +227,10 @@ int cli_cmd_log(int argc, char **argv)
     kvplan_log_result *x = malloc(sizeof *x);
     kvplan_model *model = NULL, *draft = NULL;
     int rc = CLI_EXIT_OK;
-    char why[600] = "";
-    const char *used = NULL;
+    kvplan_status st;
     if (rest == NULL || r == NULL || cli == NULL || work == NULL ||
         x == NULL) {
-        fprintf(cli_err(), "kvplan log: out of memory\n");
+        fprintf(stderr, "kvplan log: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
         goto done;
     }
@@ -436,32 +252,22 @@ int cli_cmd_log(int argc, char **argv)
         rc = fail(&err, CLI_EXIT_USAGE, json);
         goto done;
     }
-    /* a GPU only when named: else reconcile infers it from the log */
-    if ((cli->o.internal_.gpu_text != NULL || cli->o.gpu_memory_mib.set) &&
-        cli_resolve_gpu(cli, &err) != KVPLAN_OK) {
-        rc = fail(&err, cli_exit_for(err.code), json);
-        goto done;
-    }
-    model = load_model(cli, r, &used, why, sizeof why);
-    const char *draft_path = cli->o.draft_model_path != NULL
-                                 ? cli->o.draft_model_path
-                                 : r->args.speculative_draft_model_path;
-    if (model != NULL && draft_path[0] != '\0' &&
-        kvplan_model_load(draft_path, &draft, NULL) == KVPLAN_OK)
-        cli->o.plan.server.speculative_draft_model = draft;
-    if (kvplan_log_reconcile(model, why, r, &cli->o.plan, work, x, &err) !=
-        KVPLAN_OK) {
-        rc = fail(&err, err.code == KVPLAN_INVALID_ARGUMENT ? CLI_EXIT_USAGE
-                                                            : cli_exit_for(err.code),
+    kvplan__log_answer ans;
+    st = kvplan__log_question(&cli->o, r, work, x, &ans, &err);
+    model = ans.model;
+    draft = ans.draft;
+    if (st != KVPLAN_OK) {
+        rc = fail(&err, err.code == KVPLAN_INVALID_ARGUMENT
+                            ? CLI_EXIT_USAGE
+                            : cli_exit_for(err.code),
                   json);
         goto done;
     }
-    const char *model_name =
-        model != NULL ? kvplan_model_get_info(model)->name : used;
+    const char *model_name = ans.model_name;
     if (cli->json) {
-        json_t *doc = result_json(r, model_name, x, cli->o.plan.sglang_version);
-        if (doc == NULL || cli_json_write(doc, cli_out()) != 0 ||
-            fputc('\n', cli_out()) == EOF)
+        json_t *doc = kvplan__doc_log(r, model_name, x, cli->o.plan.sglang_version);
+        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
+            fputc('\n', stdout) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
     } else {
@@ -470,32 +276,24 @@ int cli_cmd_log(int argc, char **argv)
     if (calibrate != NULL) {
         kvplan_plan_options o = cli->o.plan;
         o.gpu = x->gpu;
-        if (!r->free_before_gib.set || !kvplan_log_weights_gib(r).set) {
-            fprintf(cli_err(), "kvplan log: --calibrate needs the log's \"Load "
-                            "weight begin\" and \"Load weight end\" lines\n");
-            rc = CLI_EXIT_BAD_INPUT;
-        } else if (o.gpu.total_mib / 1024.0 < r->free_before_gib.value) {
-            fprintf(cli_err(),
-                    "kvplan log: --calibrate: the %s (%.2f GiB) is smaller "
-                    "than the %.2f GiB the log saw free: name the GPU it ran "
-                    "on with --gpu\n",
-                    o.gpu.name, o.gpu.total_mib / 1024.0,
-                    r->free_before_gib.value);
+        if (kvplan__calibration_check(r, x, &err) != KVPLAN_OK) {
+            fprintf(stderr, "kvplan log: %s\n", err.message);
             rc = CLI_EXIT_BAD_INPUT;
         } else if (cli_calibration_write(calibrate, path, r, &o,
                                          x->gpu_inferred,
                                          model_name ? model_name : "") != 0) {
-            fprintf(cli_err(), "kvplan log: %s: cannot be written\n", calibrate);
+            fprintf(stderr, "kvplan log: %s: cannot be written\n",
+                    calibrate);
             rc = CLI_EXIT_INTERNAL;
         } else if (x->gpu_inferred) {
-            fprintf(cli_err(),
+            fprintf(stderr,
                     "kvplan log: warning: the GPU was inferred (%s); the "
                     "calibration's context is only as good as that guess: "
                     "pass --gpu\n",
                     x->gpu.name);
         }
     }
-    if (fflush(cli_out()) != 0)
+    if (fflush(stdout) != 0)
         rc = CLI_EXIT_INTERNAL;
 done:
     kvplan_model_free(model);

@@ -8,9 +8,8 @@
 #include "cli.h"
 #include "engines.h"
 #include "flags.h"
-#include "jsonout.h"
+#include "json/doc.h"
 #include "report.h"
-#include "svg.h"
 #include "versions.h"
 
 #include <stdio.h>
@@ -23,7 +22,7 @@ static void on_progress(void *ctx, size_t done, size_t total,
                         const char *file)
 {
     const char *repo = ctx;
-    fprintf(cli_err(), "\rkvplan: %s from the Hub: %zu of %zu files (%.60s)%s",
+    fprintf(stderr, "\rkvplan: %s from the Hub: %zu of %zu files (%.60s)%s",
             repo, done, total, file, done == total ? "\n" : "   ");
 }
 
@@ -32,26 +31,16 @@ static int fail(const kvplan_error *err, int rc, bool json)
     return cli_error("kvplan", err, rc, json);
 }
 
-bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
-                     char *text, size_t size)
+kvplan__doc cli_doc(const cli_args *cli, const kvplan_model *model)
 {
-    const kvplan_fleet *f = &plan->fleet;
-    int64_t need = f->gpus;
-    if (cli->loaded.gpu_count <= 0 || need <= cli->loaded.gpu_count)
-        return false;
-    char replicas[48] = "";
-    if (f->replicas > 1)
-        snprintf(replicas, sizeof replicas, " x %lld replicas",
-                 (long long)f->replicas);
-    snprintf(text, size,
-             "--gpu auto sees %d GPU%s here, and the plan spreads over %lld "
-             "(tp %lld x pp %lld%s): the other %lld are assumed to be like "
-             "the smallest seen",
-             cli->loaded.gpu_count, cli->loaded.gpu_count == 1 ? "" : "s", (long long)need,
-             (long long)plan->resolved.tp_size,
-             (long long)plan->resolved.pp_size, replicas,
-             (long long)(need - cli->loaded.gpu_count));
-    return true;
+    return (kvplan__doc){&cli->o, &cli->loaded, model};
+}
+
+json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
+                        const kvplan_plan *plan)
+{
+    kvplan__doc d = cli_doc(cli, model);
+    return kvplan__doc_plan(&d, plan);
 }
 
 /* The plan's warnings, and sglang's flags that change memory in ways
@@ -59,19 +48,21 @@ bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
 {
     char probe[240];
-    if (cli_probe_short(cli, plan, probe, sizeof probe))
-        fprintf(cli_err(), "kvplan: warning: %s\n", probe);
+    kvplan__doc d = cli_doc(cli, NULL);
+    if (kvplan__probe_short(&d, plan, probe, sizeof probe))
+        fprintf(stderr, "kvplan: warning: %s\n", probe);
     for (size_t i = 0; i < plan->num_warnings; i++)
-        fprintf(cli_err(), "kvplan: warning: %s\n", plan->warnings[i].message);
+        fprintf(stderr, "kvplan: warning: %s\n", plan->warnings[i].message);
     for (size_t i = 0; i < cli->o.internal_.num_bad_env; i++)
-        fprintf(cli_err(),
+        fprintf(stderr,
                 "kvplan: warning: %s='%.60s' is not a value of its kind; "
                 "sglang warns and takes the default, as kvplan does\n",
-                cli->o.internal_.bad_env[i], cli_getenv(cli->o.internal_.bad_env[i]));
+                cli->o.internal_.bad_env[i],
+                kvplan_options_getenv(&cli->o, cli->o.internal_.bad_env[i]));
     const kvplan_option *g;
-    for (size_t i = 0; (g = cli_not_read(cli, i)) != NULL; i++)
+    for (size_t i = 0; (g = kvplan__not_read(&cli->o, i)) != NULL; i++)
         if (g->memory != NULL)
-            fprintf(cli_err(),
+            fprintf(stderr,
                     "kvplan: warning: %s is read by sglang, not by kvplan: "
                     "%s\n",
                     g->flag, g->memory);
@@ -80,10 +71,16 @@ void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
 int cli_write_svg(const cli_args *cli, const kvplan_model *model,
                   const kvplan_plan *plan)
 {
-    if (cli->svg_path == NULL ||
-        cli_svg_plan(cli->svg_path, cli, model, plan) == 0)
+    if (cli->svg_path == NULL)
         return CLI_EXIT_OK;
-    fprintf(cli_err(), "kvplan: --svg: cannot write %s\n", cli->svg_path);
+    kvplan__doc d = cli_doc(cli, model);
+    FILE *f = fopen(cli->svg_path, "w");
+    int bad = f == NULL || kvplan__svg_plan(f, &d, plan) != 0;
+    if (f != NULL && fclose(f) != 0)
+        bad = 1;
+    if (!bad)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "kvplan: --svg: cannot write %s\n", cli->svg_path);
     return CLI_EXIT_INTERNAL;
 }
 
@@ -94,16 +91,16 @@ int cli_report(const cli_args *cli, const kvplan_model *model,
     cli_warnings(cli, plan);
     if (cli->json) {
         json_t *doc = cli_report_json(cli, model, plan);
-        if (doc == NULL || cli_json_write(doc, cli_out()) != 0 ||
-            fputc('\n', cli_out()) == EOF)
+        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
+            fputc('\n', stdout) == EOF)
             rc = CLI_EXIT_INTERNAL;
         json_decref(doc);
-    } else if (cli_report_text(cli_out(), cli, model, plan) != 0 ||
+    } else if (cli_report_text(stdout, cli, model, plan) != 0 ||
                (cli->o.internal_.compare_version_text != NULL &&
-                cli_compare_text(cli_out(), cli, model, plan) != 0)) {
+                cli_compare_text(stdout, cli, model, plan) != 0)) {
         rc = CLI_EXIT_INTERNAL;
     }
-    return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
 bool cli_wants_json(int argc, char **argv)
@@ -123,14 +120,14 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
     if (o->model_path != NULL && strcmp(o->model_path, "-") == 0) {
         /* --model-path -: config.json's text on standard input */
         size_t len = 0;
-        text = cli_read_stream(cli_config_in(), 64u << 20, "--model-path",
-                               cli_config_name(), &len, err);
+        text = cli_read_stream(stdin, 64u << 20, "--model-path",
+                               "config.json", &len, err);
         if (text == NULL)
             return err->code;
         o->model_config = text;
         o->model_config_len = len;
     }
-    if (fileno(cli_err()) >= 0 && isatty(fileno(cli_err()))) {
+    if (fileno(stderr) >= 0 && isatty(fileno(stderr))) {
         o->progress = on_progress;
         o->progress_ctx = (void *)o->model_path;
     }
@@ -140,7 +137,7 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
     if (st != KVPLAN_OK)
         return st;
     for (size_t i = 0; i < cli->loaded.num_warnings; i++)
-        fprintf(cli_err(), "kvplan: warning: %s\n", cli->loaded.warnings[i]);
+        fprintf(stderr, "kvplan: warning: %s\n", cli->loaded.warnings[i]);
     *model = cli->loaded.model;
     *draft = cli->loaded.draft;
     return KVPLAN_OK;
@@ -166,12 +163,12 @@ int cli_cmd_plan(int argc, char **argv)
     int rc = CLI_EXIT_OK;
     kvplan_status st;
     if (cli == NULL || plan == NULL) {
-        fprintf(cli_err(), "kvplan: out of memory\n");
+        fprintf(stderr, "kvplan: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
     } else if ((st = cli_parse(argc, argv, 1, NULL, cli, &err)) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_USAGE, json); /* unknown flag, bad value */
     } else if (cli->help) {
-        rc = cli_help(cli_out()) == 0 && fflush(cli_out()) == 0 ? CLI_EXIT_OK
+        rc = cli_help(stdout) == 0 && fflush(stdout) == 0 ? CLI_EXIT_OK
                                                           : CLI_EXIT_INTERNAL;
     } else if ((st = cli_load(cli, &model, &draft, &err)) != KVPLAN_OK) {
         rc = fail(&err, cli_exit_for(err.code), json);
@@ -192,18 +189,18 @@ int cli_cmd_plan(int argc, char **argv)
 
 int cli_cmd_list_gpus(void)
 {
-    fprintf(cli_out(), "%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
+    fprintf(stdout, "%-12s %10s  %s\n", "NAME", "TOTAL MiB", "COMPUTE");
     kvplan_gpu g;
     for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++)
-        fprintf(cli_out(), "%-12s %10.0f  %s\n", g.name, g.total_mib, g.arch);
-    return fflush(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+        fprintf(stdout, "%-12s %10.0f  %s\n", g.name, g.total_mib, g.arch);
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }
 
 /* The built-in catalog: short name, Hugging Face id, what kvplan makes
  * of it. */
 int cli_cmd_list_models(void)
 {
-    fprintf(cli_out(), "%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
+    fprintf(stdout, "%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
     for (size_t i = 0; kvplan_catalog_name(i) != NULL; i++) {
         kvplan_model *m = NULL;
         kvplan_error err;
@@ -221,9 +218,9 @@ int cli_cmd_list_models(void)
             what = buf;
         }
         const char *hf = kvplan_catalog_hf_id(i);
-        fprintf(cli_out(), "%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
+        fprintf(stdout, "%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
                what);
         kvplan_model_free(m);
     }
-    return fflush(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }

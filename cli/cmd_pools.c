@@ -4,8 +4,8 @@
  * back with "results" filled in.
  */
 #include "cli.h"
-#include "jsonout.h"
-#include "scenario.h"
+#include "json/doc.h"
+#include "json/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,26 +26,26 @@ static int pools_line(const char *line, size_t len, size_t lineno)
     json_t *obj = json_loadb(line, len, 0, &jerr); /* last key wins */
     if (obj == NULL) {
         if (jerr.column > 0)
-            fprintf(cli_err(), "kvplan pools: line %zu, column %d: %s\n", lineno,
+            fprintf(stderr, "kvplan pools: line %zu, column %d: %s\n", lineno,
                     jerr.column, jerr.text);
         else
-            fprintf(cli_err(), "kvplan pools: line %zu: %s\n", lineno, jerr.text);
+            fprintf(stderr, "kvplan pools: line %zu: %s\n", lineno, jerr.text);
         return CLI_EXIT_BAD_INPUT;
     }
-    cli_scenario s;
+    kvplan__scenario s;
     kvplan_error err;
-    kvplan_status st = cli_scenario_parse(obj, &s, &err);
+    kvplan_status st = kvplan__scenario_parse(obj, &s, &err);
     if (st != KVPLAN_OK) {
-        fprintf(cli_err(), "kvplan pools: line %zu: %s\n", lineno, err.message);
+        fprintf(stderr, "kvplan pools: line %zu: %s\n", lineno, err.message);
         json_decref(obj);
         return cli_exit_for(st);
     }
-    json_t *results = cli_scenario_run(&s);
-    cli_scenario_free(&s);
+    json_t *results = kvplan__scenario_run(&s);
+    kvplan__scenario_free(&s);
     int rc = CLI_EXIT_OK;
     if (results == NULL || json_object_set_new(obj, "results", results) != 0 ||
-        cli_json_write(obj, cli_out()) != 0 || fputc('\n', cli_out()) == EOF) {
-        fprintf(cli_err(),
+        kvplan__json_write(obj, stdout) != 0 || fputc('\n', stdout) == EOF) {
+        fprintf(stderr,
                 "kvplan pools: line %zu: out of memory or write "
                 "error\n",
                 lineno);
@@ -67,10 +67,10 @@ int cli_cmd_pools(int argc, char **argv)
                   "line is reported on standard error\nwith its number; the "
                   "other lines are still answered, and the exit\nstatus is "
                   "then 3.\n",
-                  cli_out());
+                  stdout);
             return CLI_EXIT_OK;
         }
-        fprintf(cli_err(),
+        fprintf(stderr,
                 "kvplan pools: unknown option '%s' (see kvplan pools "
                 "--help)\n",
                 argv[i]);
@@ -81,10 +81,10 @@ int cli_cmd_pools(int argc, char **argv)
     ssize_t len;
     size_t lineno = 0;
     int worst = CLI_EXIT_OK;
-    while ((len = getline(&line, &cap, cli_in())) != -1) {
+    while ((len = getline(&line, &cap, stdin)) != -1) {
         lineno++;
         if ((size_t)len != strlen(line)) {
-            fprintf(cli_err(), "kvplan pools: line %zu: contains a NUL byte\n",
+            fprintf(stderr, "kvplan pools: line %zu: contains a NUL byte\n",
                     lineno);
             worst = worst > CLI_EXIT_BAD_INPUT ? worst : CLI_EXIT_BAD_INPUT;
             continue;
@@ -96,7 +96,7 @@ int cli_cmd_pools(int argc, char **argv)
             worst = rc;
     }
     free(line);
-    if (fflush(cli_out()) != 0)
+    if (fflush(stdout) != 0)
         return CLI_EXIT_INTERNAL;
     return worst;
 }

@@ -13,7 +13,7 @@
  */
 #include "cli.h"
 #include "flags.h"
-#include "jsonout.h"
+#include "json/doc.h"
 #include "report.h"
 
 #include <errno.h>
@@ -40,13 +40,13 @@ static int open_session(session *s, int argc, char **argv,
     s->cli = malloc(sizeof *s->cli);
     s->plan = malloc(sizeof *s->plan);
     if (s->cli == NULL || s->plan == NULL) {
-        fprintf(cli_err(), "%s: out of memory\n", s->who);
+        fprintf(stderr, "%s: out of memory\n", s->who);
         return CLI_EXIT_INTERNAL;
     }
     if (cli_parse(argc, argv, 2, question, s->cli, &s->err) != KVPLAN_OK)
         return cli_error(s->who, &s->err, CLI_EXIT_USAGE, s->json);
     if (s->cli->help)
-        return help(cli_out()) == 0 && fflush(cli_out()) == 0 ? -1
+        return help(stdout) == 0 && fflush(stdout) == 0 ? -1
                                                         : CLI_EXIT_INTERNAL;
     if (cli_load(s->cli, &s->model, &s->draft, &s->err) != KVPLAN_OK)
         return cli_error(s->who, &s->err, cli_exit_for(s->err.code), s->json);
@@ -68,7 +68,7 @@ static int answer(session *s, json_t *head, const char *line)
     int rc = CLI_EXIT_OK;
     if (!s->json) {
         json_decref(head);
-        fprintf(cli_out(), "%s\n\n", line);
+        fprintf(stdout, "%s\n\n", line);
         return cli_report(s->cli, s->model, s->plan);
     }
     rc = cli_write_svg(s->cli, s->model, s->plan);
@@ -76,10 +76,10 @@ static int answer(session *s, json_t *head, const char *line)
     json_t *doc = cli_report_json(s->cli, s->model, s->plan);
     if (head == NULL || doc == NULL || json_object_set_new(head, "plan", doc))
         rc = CLI_EXIT_INTERNAL;
-    else if (cli_json_write(head, cli_out()) != 0 || fputc('\n', cli_out()) == EOF)
+    else if (kvplan__json_write(head, stdout) != 0 || fputc('\n', stdout) == EOF)
         rc = CLI_EXIT_INTERNAL;
     json_decref(head);
-    return fflush(cli_out()) != 0 ? CLI_EXIT_INTERNAL : rc;
+    return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
 /* ---- fit ----------------------------------------------------------------- */
@@ -125,13 +125,8 @@ int cli_cmd_fit(int argc, char **argv)
                      "%lld (%lld at that length; %s binds)",
                      (long long)n, (long long)len,
                      (long long)c->max_concurrency_at_context_len,
-                     cli_binding_name(c, c->binding, c->binding_pool));
-            head = json_pack("{s:I, s:I, s:I, s:s}", "concurrency",
-                             (json_int_t)n, "context_length", (json_int_t)len,
-                             "max_concurrency_at_context_len",
-                             (json_int_t)c->max_concurrency_at_context_len,
-                             "binding",
-                             cli_binding_name(c, c->binding, c->binding_pool));
+                     kvplan__binding_name(c, c->binding, c->binding_pool));
+            head = kvplan__doc_fit(n, s.plan);
             rc = answer(&s, head, line);
         }
     } else if (!o->server.context_length.set) {
@@ -150,12 +145,8 @@ int cli_cmd_fit(int argc, char **argv)
                  "once (%s binds)",
                  (long long)c->max_concurrency_at_context_len,
                  (long long)s.plan->context_len,
-                 cli_binding_name(c, c->binding, c->binding_pool));
-        head = json_pack("{s:I, s:I, s:s}", "context_length",
-                         (json_int_t)s.plan->context_len, "concurrency",
-                         (json_int_t)c->max_concurrency_at_context_len,
-                         "binding",
-                         cli_binding_name(c, c->binding, c->binding_pool));
+                 kvplan__binding_name(c, c->binding, c->binding_pool));
+        head = kvplan__doc_fit(0, s.plan);
         rc = answer(&s, head, line);
         if (rc == CLI_EXIT_OK && c->max_concurrency_at_context_len == 0)
             rc = CLI_EXIT_DOES_NOT_FIT; /* not one request of L fits */
@@ -227,16 +218,12 @@ int cli_cmd_solve(int argc, char **argv)
                  (long long)t.concurrency);
     if (st == KVPLAN_NOT_ENOUGH_MEMORY && !sol.found) {
         if (!s.json) {
-            fprintf(cli_err(), "%s: %s\n", s.who, e->message);
+            fprintf(stderr, "%s: %s\n", s.who, e->message);
             rc = CLI_EXIT_DOES_NOT_FIT;
         } else {
-            json_t *j = json_pack(
-                "{s:s, s:s, s:s, s:b, s:I, s:I, s:i}", "error",
-                kvplan_status_name(e->code), "field", e->field, "message",
-                e->message, "found", 0, "best", (json_int_t)sol.best, "plans",
-                (json_int_t)sol.plans, "exit_status", CLI_EXIT_DOES_NOT_FIT);
-            rc = j == NULL || cli_json_write(j, cli_out()) != 0 ||
-                         fputc('\n', cli_out()) == EOF
+            json_t *j = kvplan__doc_solve_none(e, &sol);
+            rc = j == NULL || kvplan__json_write(j, stdout) != 0 ||
+                         fputc('\n', stdout) == EOF
                      ? CLI_EXIT_INTERNAL
                      : CLI_EXIT_DOES_NOT_FIT;
             json_decref(j);
@@ -250,55 +237,28 @@ int cli_cmd_solve(int argc, char **argv)
         return rc;
     }
     /* the answer into the options: the report is the forward plan's */
-    json_t *v = NULL;
+    kvplan__solution_apply(&s.cli->o, knob, &sol);
     switch (knob) {
     case KVPLAN_KNOB_MEM_FRACTION_STATIC:
-        o->mem_fraction_static = (kvplan_opt_double){sol.value, true};
-        snprintf(value, sizeof value, "%.6f", sol.value);
-        v = json_real(sol.value);
-        break;
     case KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO:
-        o->server.swa_full_tokens_ratio = (kvplan_opt_double){sol.value, true};
         snprintf(value, sizeof value, "%.6f", sol.value);
-        v = json_real(sol.value);
         break;
     case KVPLAN_KNOB_TP_SIZE:
-        o->server.tp_size = (int64_t)sol.value;
-        snprintf(value, sizeof value, "%lld", (long long)sol.value);
-        v = json_integer((json_int_t)sol.value);
-        break;
     case KVPLAN_KNOB_MAX_RUNNING_REQUESTS:
-        o->server.max_running_requests =
-            (kvplan_opt_int){(int64_t)sol.value, true};
         snprintf(value, sizeof value, "%lld", (long long)sol.value);
-        v = json_integer((json_int_t)sol.value);
         break;
     case KVPLAN_KNOB_GPU:
-        o->gpu = sol.gpu;
-        o->gpu_set = true;
-        s.cli->o.internal_.gpu_text = o->gpu.name;
         snprintf(value, sizeof value, "%s", sol.gpu.name);
-        v = json_string(sol.gpu.name);
         break;
     case KVPLAN_KNOB_KV_CACHE_DTYPE:
-        o->server.kv_cache_dtype = sol.kv_cache_dtype;
         snprintf(value, sizeof value, "%s", kv_flag_name(sol.kv_cache_dtype));
-        v = json_string(value);
         break;
     }
     snprintf(line, sizeof line,
              "kvplan solve: --%s %s reaches %s (%lld; %lld plans searched)",
              kvplan_knob_name(knob), value, what, (long long)sol.figure,
              (long long)sol.plans);
-    json_t *target =
-        t.tokens > 0
-            ? json_pack("{s:I}", "tokens", (json_int_t)t.tokens)
-            : json_pack("{s:I, s:I}", "concurrency", (json_int_t)t.concurrency,
-                        "context_length", (json_int_t)s.plan->context_len);
-    json_t *head = json_pack("{s:s, s:o, s:o, s:I, s:I}", "solve_for",
-                             kvplan_knob_name(knob), "value", v, "target",
-                             target, "figure", (json_int_t)sol.figure, "plans",
-                             (json_int_t)sol.plans);
+    json_t *head = kvplan__doc_solve(knob, &sol, &t, s.plan);
     rc = answer(&s, head, line);
     close_session(&s);
     return rc;

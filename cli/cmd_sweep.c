@@ -9,9 +9,9 @@
  */
 #include "cli.h"
 #include "flags.h"
-#include "jsonout.h"
+#include "json/doc.h"
 #include "report.h"
-#include "svg.h"
+#include "json/doc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -191,17 +191,10 @@ static const char *text_value(const sweep_args *a, const kvplan_sweep_row *r,
     return a->d[k].values[r->pick[axis]];
 }
 
-static const char *binding(const kvplan_sweep_row *r)
-{
-    return r->binding == KVPLAN_LIMIT_POOL
-               ? kvplan_pool_kind_name(r->binding_pool)
-               : kvplan_limit_name(r->binding);
-}
-
 static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
                       const size_t *order, size_t n)
 {
-    FILE *out = cli_out();
+    FILE *out = stdout;
     fprintf(out, "%-4s", "rank");
     for (size_t k = 0; k < NDIMS; k++)
         if (a->d[k].n > 0)
@@ -220,7 +213,7 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
                     (long long)r->max_running_requests,
                     (long long)r->fleet.concurrency_at_context_len,
                     r->fleet.concurrency_per_gpu,
-                    (long long)r->longest_request_tokens, binding(r),
+                    (long long)r->longest_request_tokens, kvplan__row_binding(r),
                     r->fits ? "" : " (does not fit: no request of context_len)");
         else
             fprintf(out, " does not plan: %s: %.160s\n",
@@ -232,7 +225,7 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
 /* A CSV field: quoted when it holds a comma, a quote or a newline. */
 static void csv_field(const char *v, bool last)
 {
-    FILE *out = cli_out();
+    FILE *out = stdout;
     if (strpbrk(v, ",\"\n") == NULL) {
         fputs(v, out);
     } else {
@@ -250,7 +243,7 @@ static void csv_field(const char *v, bool last)
 static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
                      const size_t *order, size_t n)
 {
-    FILE *out = cli_out();
+    FILE *out = stdout;
     for (size_t k = 0; k < NDIMS; k++)
         if (a->d[k].n > 0)
             fprintf(out, "%s,", dim_names[k].flag + 2);
@@ -278,50 +271,10 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
                 (long long)r->max_running_requests,
                 (long long)r->context_len, (long long)r->longest_request_tokens,
                 (long long)r->fleet.concurrency_at_context_len,
-                (long long)r->fleet.gpus, per, binding(r), f,
+                (long long)r->fleet.gpus, per, kvplan__row_binding(r), f,
                 (long long)r->page_size, r->kv_cache_dtype_name);
     }
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
-}
-
-static json_t *row_json(const sweep_args *a, const kvplan_sweep_row *r,
-                        size_t rank, char **args, int nargs, json_t *plan)
-{
-    json_t *inputs = json_object(), *flags = json_array();
-    for (size_t k = 0, axis = 0; inputs != NULL && k < NDIMS; k++)
-        if (a->d[k].n > 0)
-            json_object_set_new(
-                inputs, dim_names[k].flag + 2,
-                json_string(a->d[k].values[r->pick[axis++]]));
-    for (int i = 1; flags != NULL && i < nargs; i++)
-        json_array_append_new(flags, cli_json_text(args[i]));
-    json_t *o = json_pack("{s:I, s:o, s:o, s:b, s:b}", "rank",
-                          (json_int_t)rank, "inputs", inputs, "flags", flags,
-                          "plans", r->status == KVPLAN_OK, "fits", r->fits);
-    if (o == NULL)
-        return NULL;
-    if (r->status != KVPLAN_OK) {
-        const kvplan_error *e = &r->error;
-        json_object_set_new(
-            o, "error",
-            json_pack("{s:s, s:o, s:o}", "error", kvplan_status_name(r->status),
-                      "field", e->field[0] ? cli_json_text(e->field)
-                                           : json_null(),
-                      "message", cli_json_text(e->message)));
-        return o;
-    }
-    json_object_set_new(o, "gpus", json_integer(r->fleet.gpus));
-    json_object_set_new(o, "concurrency",
-                        json_integer(r->fleet.concurrency_at_context_len));
-    json_object_set_new(o, "concurrency_per_gpu",
-                        json_real(r->fleet.concurrency_per_gpu));
-    json_object_set_new(o, "binding", json_string(binding(r)));
-    if (plan == NULL) {
-        json_decref(o);
-        return NULL;
-    }
-    json_object_set_new(o, "plan", plan);
-    return o;
 }
 
 /* A row's plan document, planned again (the rows keep figures only, so
@@ -346,7 +299,7 @@ static int draw(const char *path, const sweep_args *a,
                 kvplan_sweep_key key)
 {
     size_t shown = n < 40 ? n : 40;
-    cli_svg_bar *bars = calloc(shown ? shown : 1, sizeof *bars);
+    kvplan__svg_bar *bars = calloc(shown ? shown : 1, sizeof *bars);
     if (bars == NULL)
         return CLI_EXIT_INTERNAL;
     for (size_t i = 0; i < shown; i++) {
@@ -370,11 +323,14 @@ static int draw(const char *path, const sweep_args *a,
     char title[120];
     snprintf(title, sizeof title, "kvplan sweep: %zu rows, by %s", n,
              kvplan_sweep_key_name(key));
-    int rc = cli_svg_bars(path, title, kvplan_sweep_key_name(key), bars, n) == 0
-                 ? CLI_EXIT_OK
-                 : CLI_EXIT_INTERNAL;
+    FILE *f = fopen(path, "w");
+    int bad = f == NULL ||
+              kvplan__svg_bars(f, title, kvplan_sweep_key_name(key), bars, n);
+    if (f != NULL && fclose(f) != 0)
+        bad = 1;
+    int rc = bad ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
     if (rc != CLI_EXIT_OK)
-        fprintf(cli_err(), "kvplan sweep: --svg: cannot write %s\n", path);
+        fprintf(stderr, "kvplan sweep: --svg: cannot write %s\n", path);
     free(bars);
     return rc;
 }
@@ -386,7 +342,7 @@ static int write_json(const sweep_args *a, const cli_args *base,
                       size_t naxes, const kvplan_sweep_row *rows,
                       const size_t *order, size_t n, char **args)
 {
-    FILE *out = cli_out();
+    FILE *out = stdout;
     int rc = fputc('[', out) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const kvplan_sweep_row *r = &rows[order[i]];
@@ -396,10 +352,12 @@ static int write_json(const sweep_args *a, const cli_args *base,
                                           r)
                           : NULL;
         json_t *o = r->status != KVPLAN_OK || doc != NULL
-                        ? row_json(a, r, i + 1, args, nargs, doc)
+                        ? kvplan__doc_sweep_row(axes, naxes, r, i + 1,
+                                                (const char *const *)args + 1,
+                                                (size_t)nargs - 1, doc)
                         : NULL;
         if (o == NULL || (i > 0 && fputs(", ", out) == EOF) ||
-            cli_json_write(o, out) != 0)
+            kvplan__json_write(o, out) != 0)
             rc = CLI_EXIT_INTERNAL;
         json_decref(o);
     }
@@ -458,7 +416,7 @@ int cli_cmd_sweep(int argc, char **argv)
         goto done;
     }
     if (base->help) {
-        rc = sweep_help(cli_out()) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+        rc = sweep_help(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
         goto done;
     }
     if (json && a.csv) {
@@ -488,7 +446,7 @@ int cli_cmd_sweep(int argc, char **argv)
     if (rc == CLI_EXIT_OK && n > 0 && !rows[order[0]].fits)
         rc = CLI_EXIT_DOES_NOT_FIT; /* not one row fits */
 done:
-    if (fflush(cli_out()) != 0)
+    if (fflush(stdout) != 0)
         rc = CLI_EXIT_INTERNAL;
     for (size_t k = 0; k < NDIMS; k++)
         free(a.d[k].text);

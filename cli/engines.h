@@ -1,6 +1,6 @@
 /*
- * engines.h: --engine vllm|trtllm and `kvplan compare` (engines.c,
- * cmd_compare.c; docs/engines.md).
+ * engines.h: --engine vllm|trtllm's text report and command (engines.c;
+ * docs/engines.md).
  */
 #ifndef KVPLAN_CLI_ENGINES_H
 #define KVPLAN_CLI_ENGINES_H
@@ -9,9 +9,7 @@
 
 #include <stdio.h>
 
-/* One engine's plan as JSON (NULL out of memory) or text. */
-json_t *cli_engine_json(const cli_args *cli, const kvplan_model *model,
-                        const kvplan_engine_plan *p);
+/* One engine's plan as text (its JSON: kvplan__doc_engine). */
 void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                      const kvplan_engine_plan *p);
 /* --engine vllm|trtllm: plans and reports; the exit status. */

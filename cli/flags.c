@@ -174,7 +174,6 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                              const char *question, cli_args *cli,
                              kvplan_error *err)
 {
-    cli->o.env = cli_env();
     kvplan_options_read_env(&cli->o);
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
@@ -217,11 +216,4 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
 kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err)
 {
     return kvplan__options_resolve_gpu(&cli->o, &cli->loaded.gpu_count, err);
-}
-
-const kvplan_option *cli_not_read(const cli_args *cli, size_t index)
-{
-    const struct kvplan__options_internal *in = &cli->o.internal_;
-    return index < in->num_not_read ? kvplan_option_at(in->not_read[index])
-                                    : NULL;
 }

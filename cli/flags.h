@@ -10,7 +10,6 @@
 
 #include "kvplan.h"
 
-#include "common/json.h" /* jansson, as the library calls it */
 #include <stdio.h>
 
 typedef struct cli_args {
@@ -50,15 +49,8 @@ kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err);
  * -1 on a write error. */
 int cli_help(FILE *out);
 
-/* The "requested" object of --json: every option the table echoes, as
- * given (null where absent); NULL when out of memory. */
-json_t *cli_requested_json(const cli_args *cli);
-
 /* The command's own rows of --help, for the tests: the `index`-th flag
  * --help lists (the library's and the command's), NULL past the end. */
 const char *cli_flag_at(size_t index);
-
-/* sglang's flags given and not read: the `index`-th, NULL past them. */
-const kvplan_option *cli_not_read(const cli_args *cli, size_t index);
 
 #endif /* KVPLAN_FLAGS_H */

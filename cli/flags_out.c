@@ -1,12 +1,9 @@
 /*
- * flags_out.c: what the table of options writes: --help, its flag sections
- * generated row by row (the library's options, then the command's own),
- * and the "requested" echo of --json.
+ * flags_out.c: --help, its flag sections generated row by row from the
+ * library's table of options, then the command's own (the JSON's
+ * "requested" echo is the library's: kvplan__doc_requested).
  */
 #include "flags.h"
-#include "jsonout.h"
-
-#include "common/option_table.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -186,95 +183,4 @@ const char *cli_flag_at(size_t index)
             index--;
         }
     return index < sizeof own / sizeof own[0] ? own[index] : NULL;
-}
-
-/* ---- the echo of what was requested ---------------------------------------
- */
-
-/* Where a row's value is kept in `o`. */
-static const void *field_of(const kvplan_options *o,
-                            const kvplan__option_row *row)
-{
-    const char *base = (const char *)o;
-    switch (row->region) {
-    case KVPLAN__IN_PLAN:
-        base = (const char *)&o->plan;
-        break;
-    case KVPLAN__IN_SERVER:
-        base = (const char *)&o->plan.server;
-        break;
-    case KVPLAN__IN_ENGINE:
-        base = (const char *)&o->engine_options;
-        break;
-    case KVPLAN__IN_OPTIONS:
-        break;
-    }
-    return base + row->offset;
-}
-
-static json_t *echo(const kvplan_options *o, const kvplan__option_row *row)
-{
-    const void *field = field_of(o, row);
-    const struct kvplan__options_internal *in = &o->internal_;
-    int w;
-    switch (row->store) {
-    case KVPLAN__STORE_OPT_INT:
-    case KVPLAN__STORE_BYTES: {
-        const kvplan_opt_int *x = field;
-        return x->set ? json_integer(x->value) : json_null();
-    }
-    case KVPLAN__STORE_INT: { /* below its least only when never given */
-        int64_t x = *(const int64_t *)field;
-        return (double)x < row->pub.min ? json_null() : json_integer(x);
-    }
-    case KVPLAN__STORE_DOUBLE:
-    case KVPLAN__STORE_GPU_MEMORY: {
-        const kvplan_opt_double *x = field;
-        return x->set ? json_real(x->value) : json_null();
-    }
-    case KVPLAN__STORE_BOOL:
-        return json_boolean(*(const bool *)field);
-    case KVPLAN__STORE_WORD: {
-        memcpy(&w, field, sizeof w);
-        const char *name = kvplan_word_name((kvplan_word_set)row->pub.words, w);
-        return name ? json_string(name) : json_null(); /* none: null */
-    }
-    case KVPLAN__STORE_NAME:
-    case KVPLAN__STORE_TEXT: {
-        const char *s = *(const char *const *)field;
-        return s ? cli_json_text(s) : json_null();
-    }
-    case KVPLAN__STORE_GPU:
-        return in->gpu_text ? cli_json_text(in->gpu_text) : json_null();
-    case KVPLAN__STORE_ENGINE:
-        return in->engine_text ? cli_json_text(in->engine_text) : json_null();
-    case KVPLAN__STORE_VERSION: {
-        const char *t = row->region == KVPLAN__IN_OPTIONS
-                            ? in->compare_version_text
-                            : in->sglang_version_text;
-        return t ? cli_json_text(t) : json_null();
-    }
-    case KVPLAN__STORE_HISPARSE:
-        return in->hisparse_text
-                   ? json_real(o->plan.server.hisparse_host_to_device_ratio)
-                   : json_null();
-    default:
-        return json_null();
-    }
-}
-
-json_t *cli_requested_json(const cli_args *cli)
-{
-    json_t *doc = json_object();
-    for (size_t i = 0; doc != NULL && i < kvplan__num_option_rows; i++) {
-        const kvplan__option_row *row = &kvplan__option_rows[i];
-        if (!row->pub.echo)
-            continue;
-        const char *key = row->echo_key ? row->echo_key : row->pub.name;
-        if (json_object_set_new(doc, key, echo(&cli->o, row)) != 0) {
-            json_decref(doc);
-            return NULL;
-        }
-    }
-    return doc;
 }

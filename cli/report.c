@@ -3,7 +3,7 @@
  * their tokens, concurrency, the binding stage, and --explain's terms.
  * Sizes in GiB (2^30, as sglang's logs).
  */
-#include "explain.h"
+#include "json/doc.h"
 #include "report.h"
 
 #include <math.h>
@@ -17,14 +17,6 @@ static const char *rounded(double x, char *buf)
 {
     snprintf(buf, 40, "%.4g", x);
     return buf;
-}
-
-/* What binds a capacity figure, in words: "the full pool", "context_len". */
-const char *cli_binding_name(const kvplan_capacity *c, kvplan_limit limit,
-                             size_t pool)
-{
-    return limit == KVPLAN_LIMIT_POOL ? kvplan_pool_kind_name(c->pools[pool].kind)
-                                      : kvplan_limit_name(limit);
 }
 
 void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker)
@@ -45,12 +37,12 @@ void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker)
     }
     fprintf(out, "  %-26s %lld tokens (%s binds)\n", "longest request",
             (long long)c->longest_request_tokens,
-            cli_binding_name(c, c->longest_binding, c->longest_pool));
+            kvplan__binding_name(c, c->longest_binding, c->longest_pool));
     fprintf(out, "  %-26s %lld request%s of context_len %lld (%s binds)\n",
             "concurrency", (long long)c->max_concurrency_at_context_len,
             c->max_concurrency_at_context_len == 1 ? "" : "s",
             (long long)c->context_len,
-            cli_binding_name(c, c->binding, c->binding_pool));
+            kvplan__binding_name(c, c->binding, c->binding_pool));
 }
 
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
@@ -62,6 +54,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     const kvplan_configurator *c = &sp->configurator;
     const kvplan_pool_config *pools = &sp->pools;
     const kvplan_budget *b = &p->budget;
+    kvplan__doc d = cli_doc(cli, model);
     char coef[40], f[40];
 
     fprintf(out, "kvplan %s: %s (%s)", kvplan_version(), info->name,
@@ -86,7 +79,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)s->tp_size, (long long)s->pp_size, (long long)s->dp_size,
             s->enable_dp_attention ? " (dp attention)" : "",
             (long long)p->page_size,
-            cli_kv_dtype_name(cli, sp->rank.runner.kv_cache_dtype),
+            kvplan__kv_dtype_name(&d, sp->rank.runner.kv_cache_dtype),
             p->attention_backend);
     char graphs[48];
     if (cli->o.plan.disable_cuda_graph)
@@ -213,7 +206,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "\nPP stages (the cluster takes the minimum):\n");
         for (size_t i = 0; i < p->num_stages; i++) {
             const kvplan_stage_plan *st = &p->stages[i];
-            cli_coefficient_text(&st->configurator, coef);
+            kvplan__coefficient_text(&st->configurator, coef);
             fprintf(out,
                     "  stage %lld: layers [%lld, %lld), coefficient %s, "
                     "profiled %lld tokens%s\n",
@@ -224,11 +217,11 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     i == p->binding_stage ? " (binds)" : "");
         }
     }
-    cli_lines l = {.n = 0};
+    kvplan__lines l = {.n = 0};
     if (cli->o.explain) {
-        cli_explain_cell(&l, model, sp);
-        cli_explain_budget(&l, cli, p);
-        cli_explain_serving(&l, cli, model, p);
+        kvplan__explain_cell(&l, sp);
+        kvplan__explain_budget(&l, &d, p);
+        kvplan__explain_serving(&l, &d, p);
         fprintf(out, "\nexplain:\n");
         for (size_t i = 0; i < l.n; i++)
             fprintf(out, "  %s\n", l.text[i]);
@@ -236,17 +229,18 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             fprintf(out, "  (%zu more lines left out)\n", l.dropped);
         l.n = l.dropped = 0;
     }
-    cli_notes(&l, p);
-    cli_hub_notes(&l, cli);
-    if (cli_not_read(cli, 0) != NULL) {
+    kvplan__notes(&l, p);
+    kvplan__hub_notes(&l, &d);
+    if (kvplan__not_read(&cli->o, 0) != NULL) {
         char names[600];
         size_t n = 0;
         const kvplan_option *g;
-        for (size_t i = 0; (g = cli_not_read(cli, i)) != NULL && n < sizeof names;
+        for (size_t i = 0;
+             (g = kvplan__not_read(&cli->o, i)) != NULL && n < sizeof names;
              i++)
             n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
                                   i ? ", " : "", g->flag);
-        cli_add(&l, "sglang flags kvplan does not read: %s", names);
+        kvplan__lines_add(&l, "sglang flags kvplan does not read: %s", names);
     }
     if (l.n > 0) {
         fprintf(out, "\nnotes:\n");

@@ -7,20 +7,20 @@
 
 #include "flags.h"
 
-#include "common/json.h" /* jansson, as the library calls it */
-#include <stdio.h>
+#include "json/doc.h"
 
-#define CLI_PLAN_SCHEMA_VERSION 3
+#include <stdio.h>
 
 /* Bytes per GiB: sglang prints GiB and calls them GB. */
 #define GIB 1073741824.0
 
 /* The capacity section of the report ("one request" is the cost of one
- * of context_len in each pool), and the name of what binds a figure: a
- * pool's ("full", "swa") or the limit's ("max_running_requests"). */
+ * of context_len in each pool). */
 void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker);
-const char *cli_binding_name(const kvplan_capacity *c, kvplan_limit limit,
-                             size_t pool);
+
+/* What the library's documents read of the command: its options, what
+ * loading them found, the model. */
+kvplan__doc cli_doc(const cli_args *cli, const kvplan_model *model);
 
 /* cmd_plan.c: what each planning command does once its flags are parsed:
  * the GPU resolved, a calibration read, the model and its draft loaded
@@ -31,10 +31,6 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
 /* The plan's warnings and the flags kvplan does not read, on standard
  * error. */
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan);
-/* --gpu auto probed fewer GPUs than the plan's tp x pp: true, with the
- * warning's text. */
-bool cli_probe_short(const cli_args *cli, const kvplan_plan *plan,
-                     char *text, size_t size);
 /* --svg's picture of the plan, when asked for; the exit status. */
 int cli_write_svg(const cli_args *cli, const kvplan_model *model,
                   const kvplan_plan *plan);
@@ -49,12 +45,9 @@ int cli_plan_failed(const char *who, kvplan_status st, const kvplan_error *err,
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *plan);
 
-/* The --json document (new reference), or NULL when out of memory. */
+/* The --json document (the library's, kvplan__doc_plan), or NULL when
+ * out of memory. */
 json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
                         const kvplan_plan *plan);
-
-/* The plan's "capacity" object (docs/capacity.md), or NULL when out of
- * memory. */
-json_t *cli_capacity_json(const kvplan_capacity *c);
 
 #endif /* KVPLAN_REPORT_H */

@@ -1,48 +1,13 @@
 /*
- * versions.c: --sglang-version and --compare-version in the report: which
- * sglang the plan follows, and against another version each rule that
- * differs with what it alone changes (the plan planned again with that
- * one rule switched) and what the two versions' plans are
- * (docs/versions.md).
+ * versions.c: --compare-version in the text report: against another
+ * sglang version, each rule that differs with what it alone changes
+ * (kvplan_version_compare: the plan planned again with that one rule
+ * switched) and what the two versions' plans are (docs/versions.md).
  */
 #include "versions.h"
 
-#include "jsonout.h"
-
 #include <stdlib.h>
 #include <string.h>
-
-json_t *cli_version_json(const kvplan_plan *p)
-{
-    json_t *rules = json_array();
-    kvplan_rule_info r;
-    for (size_t i = 0; rules != NULL && kvplan_rule_at(i, &r); i++)
-        if ((p->rules & r.bit) &&
-            json_array_append_new(rules, json_string(r.name)) != 0) {
-            json_decref(rules);
-            return NULL;
-        }
-    return json_pack("{s:s, s:b, s:o}", "profile",
-                     kvplan_sglang_profile_name(p->sglang_version), "exact",
-                     kvplan_sglang_profile_exact(p->sglang_version) &&
-                         !(p->rules & ~kvplan_sglang_rules(p->sglang_version)),
-                     "rules", rules);
-}
-
-static json_t *figures_json(const kvplan_version_figures *f)
-{
-    if (f->status != KVPLAN_OK)
-        return json_pack("{s:s}", "error", f->error);
-    return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "cell_size",
-                     f->cell_size, "mem_fraction_static",
-                     f->mem_fraction_static, "available_bytes",
-                     (json_int_t)f->available_bytes, "max_total_num_tokens",
-                     (json_int_t)f->max_total_num_tokens,
-                     "max_running_requests",
-                     (json_int_t)f->max_running_requests,
-                     "swa_max_total_num_tokens",
-                     (json_int_t)f->swa_max_total_num_tokens);
-}
 
 /* The comparison of the plan's options against --compare-version (the
  * caller frees it); NULL out of memory. */
@@ -59,39 +24,6 @@ static kvplan_version_comparison *compare(const cli_args *cli,
     }
     free(p);
     return c;
-}
-
-json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,
-                         const kvplan_plan *plan)
-{
-    (void)plan;
-    kvplan_version_comparison *c = compare(cli, model);
-    if (c == NULL)
-        return NULL;
-    json_t *rules = json_array();
-    for (size_t i = 0; rules != NULL && i < c->num_rules; i++) {
-        const kvplan_rule_delta *d = &c->rules[i];
-        const kvplan_rule_info *r = &d->rule;
-        json_t *alone = figures_json(&d->alone);
-        if (alone != NULL && d->alone.status == KVPLAN_OK &&
-            c->plan.status == KVPLAN_OK)
-            json_object_set_new(
-                alone, "tokens_change",
-                json_integer((json_int_t)(d->alone.max_total_num_tokens -
-                                          c->plan.max_total_num_tokens)));
-        json_array_append_new(
-            rules, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o*}", "rule", r->name,
-                             "in", d->in_plan ? "plan" : "compared", "source",
-                             r->source, "summary", r->summary, "exact",
-                             r->exact, "switched_alone", alone));
-    }
-    json_t *o = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
-                          kvplan_sglang_profile_name(c->profile), "compared",
-                          kvplan_sglang_profile_name(c->compared), "plan",
-                          figures_json(&c->plan), "compared_plan",
-                          figures_json(&c->compared_plan), "rules", rules);
-    free(c);
-    return o;
 }
 
 static void figures_text(FILE *out, const char *who,

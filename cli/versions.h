@@ -1,6 +1,6 @@
 /*
- * versions.h: the sglang version a plan follows, in the report, and
- * --compare-version's per-rule comparison (versions.c).
+ * versions.h: --compare-version in the text report (versions.c); the
+ * JSON's is the library's (json/doc_versions.c).
  */
 #ifndef KVPLAN_CLI_VERSIONS_H
 #define KVPLAN_CLI_VERSIONS_H
@@ -9,14 +9,8 @@
 
 #include <stdio.h>
 
-/* {"profile", "exact", "rules": [names]} of the plan; NULL out of memory. */
-json_t *cli_version_json(const kvplan_plan *plan);
-
-/* --compare-version: the plan's version against cli->o.compare_version,
- * each differing rule with what it changes alone. JSON (NULL out of
- * memory) or text (-1 out of memory). */
-json_t *cli_compare_json(const cli_args *cli, const kvplan_model *model,
-                         const kvplan_plan *plan);
+/* The plan's version against cli->o.compare_version, each differing rule
+ * with what it changes alone, as text; -1 out of memory. */
 int cli_compare_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                      const kvplan_plan *plan);
 

@@ -6,7 +6,7 @@
  * for some inputs fit and solve.
  */
 #include "flags.h"
-#include "jsonout.h"
+#include "json/doc.h"
 #include "report.h"
 
 #include <stdint.h>
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 cli_report_text(sink, cli, loaded[which], plan);
                 json_t *doc = cli_report_json(cli, loaded[which], plan);
                 if (doc != NULL)
-                    cli_json_write(doc, sink);
+                    kvplan__json_write(doc, sink);
                 json_decref(doc);
                 fclose(sink);
             }

@@ -2,8 +2,8 @@
  * fuzz_pools.c: one `kvplan pools` line, hostile, through the scenario
  * reader, the configurator calls and the JSON writer.
  */
-#include "jsonout.h"
-#include "scenario.h"
+#include "json/doc.h"
+#include "json/scenario.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,18 +16,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              NULL);
     if (obj == NULL)
         return 0;
-    cli_scenario s;
+    kvplan__scenario s;
     kvplan_error err;
-    if (cli_scenario_parse(obj, &s, &err) == KVPLAN_OK) {
-        json_t *results = cli_scenario_run(&s);
+    if (kvplan__scenario_parse(obj, &s, &err) == KVPLAN_OK) {
+        json_t *results = kvplan__scenario_run(&s);
         if (results != NULL && json_object_set_new(obj, "results", results) == 0) {
             FILE *sink = fopen("/dev/null", "w");
             if (sink != NULL) {
-                cli_json_write(obj, sink);
+                kvplan__json_write(obj, sink);
                 fclose(sink);
             }
         }
-        cli_scenario_free(&s);
+        kvplan__scenario_free(&s);
     }
     json_decref(obj);
     return 0;

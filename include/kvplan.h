@@ -50,9 +50,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 6
+#define KVPLAN_VERSION_MINOR 7
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.6.0"
+#define KVPLAN_VERSION_STRING "0.7.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -2119,40 +2119,6 @@ KVPLAN_API size_t kvplan_format_double(double x, char *buf, size_t size);
 KVPLAN_API bool kvplan_env_bool(const char *text, size_t len, bool fallback);
 KVPLAN_API int64_t kvplan_env_int(const char *text, size_t len,
                                   int64_t fallback);
-
-/*
- * The JSON entry point: runs one kvplan command from a request document
- * and answers with the document `kvplan ... --json` prints for it, byte
- * for byte (docs/json-api.md; what the Python package and the web
- * calculator call):
- *
- *   {"command": "plan",            plan (the default), fit, solve, sweep,
- *                                  compare, log, pools, models, gpus, flags,
- *                                  version
- *    "model": "llama-3.1-8b-instruct",  a catalog name, Hub id or path
- *    "config": {...},              or config.json itself (object or text)
- *    "flags": {"tp_size": 2, "gpu": "H100", "context_length": 32768},
- *    "log": "...",                 command log: the log's text
- *    "scenarios": [...],           command pools: the golden schema's
- *    "svg": true,                  add "svg": the plan's picture
- *    "env": {"SGLANG_...": "..."}} variables for this call (null: unset)
- *
- * Flags go by sglang's ServerArgs names (or "--tp-size"); a list is
- * kvplan sweep's comma list, true a flag alone, false and null leave it
- * out. Errors come as the command's error object: {"error", "field" (the
- * request's key where it names one), "message", "exit_status"}.
- *
- * Returns the command's exit status (0 ok, 1 the plan does not fit, 2
- * usage, 3 bad input, 4 internal). *response is NUL-terminated JSON of
- * *response_len bytes (response_len may be NULL), to free with
- * kvplan_json_free; NULL only when memory runs out (status 4). The call
- * prints nothing and keeps nothing: calls on other threads are
- * independent. Variables not in "env" come from the process's environment,
- * as for the command (sglang's, HF_HUB_OFFLINE and the Hub's).
- */
-KVPLAN_API int kvplan_json(const char *request, size_t len, char **response,
-                           size_t *response_len);
-KVPLAN_API void kvplan_json_free(char *response);
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 KVPLAN_API const char *kvplan_version(void);

@@ -11,7 +11,7 @@
  */
 #include "check.h"
 #include "kvplan.h"
-#include "scenario.h"
+#include "json/scenario.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -123,12 +123,12 @@ static void exhaust_scenario(const char *line)
         calls = 0;
         live = 0;
         json_t *obj = json_loads(line, 0, NULL);
-        cli_scenario s;
+        kvplan__scenario s;
         kvplan_error err;
         json_t *results = NULL;
-        if (obj != NULL && cli_scenario_parse(obj, &s, &err) == KVPLAN_OK) {
-            results = cli_scenario_run(&s);
-            cli_scenario_free(&s);
+        if (obj != NULL && kvplan__scenario_parse(obj, &s, &err) == KVPLAN_OK) {
+            results = kvplan__scenario_run(&s);
+            kvplan__scenario_free(&s);
         }
         json_decref(results);
         json_decref(obj);

@@ -10,6 +10,7 @@
 #include "flags.h"
 
 #include "common/option_table.h"
+#include "json/doc.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -74,8 +75,8 @@ static void test_parsing(void)
     CHECK_STR(cli->o.model_path, "qwen3-8b");
     CHECK_INT(cli->o.plan.server.tp_size, 2);
     CHECK_INT(cli->o.internal_.num_not_read, 4);
-    CHECK_STR(cli_not_read(cli, 0)->flag, "--host");
-    CHECK(cli_not_read(cli, 4) == NULL);
+    CHECK_STR(kvplan__not_read(&cli->o, 0)->flag, "--host");
+    CHECK(kvplan__not_read(&cli->o, 4) == NULL);
     CHECK(cli->launch_command);
     char *a5[] = {"kvplan", "--", "sglang", "serve", "qwen3-8b", "--port",
                   "8000", NULL};
@@ -155,7 +156,7 @@ int main(int argc, char **argv)
     cli_args cli;
     kvplan_error err;
     CHECK_INT(cli_parse(10, args, 1, NULL, &cli, &err), KVPLAN_OK);
-    json_t *echo = cli_requested_json(&cli);
+    json_t *echo = kvplan__doc_requested(&cli.o);
     CHECK(echo != NULL);
     CHECK_INT(json_integer_value(json_object_get(echo, "tp_size")), 2);
     CHECK_INT(json_integer_value(json_object_get(echo, "page_size")), 16);
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
     /* the page size not given is auto: null */
     char *none[] = {"kvplan", NULL};
     CHECK_INT(cli_parse(1, none, 1, NULL, &cli, &err), KVPLAN_OK);
-    echo = cli_requested_json(&cli);
+    echo = kvplan__doc_requested(&cli.o);
     CHECK(json_is_null(json_object_get(echo, "page_size")));
     CHECK_INT(json_integer_value(json_object_get(echo, "tp_size")), 1);
     json_decref(echo);

@@ -8,10 +8,13 @@
  *                                    output against the oracle's)
  *
  * Prints one line per differing scenario (the first 20) and then
- * "N passed, N failed", counting calls. Exits non-zero on any failure, or
+ * "N passed, N failed", counting calls. The replay also checks that the
+ * prepared scenarios' writer (kvplan_scenarios_run) writes each scenario's
+ * results byte for byte as the document writer does. Exits non-zero on any failure, or
  * when no call was checked at all.
  */
-#include "scenario.h"
+#include "json/doc.h"
+#include "json/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +130,25 @@ static json_t *load_line(const char *line, size_t len, size_t lineno,
     return v;
 }
 
+/* The results written straight (prepared scenarios) are the document's
+ * text, byte for byte. */
+static bool same_text(const json_t *doc, const kvplan__scenario *s)
+{
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
+    bool ok = fa != NULL && fb != NULL && kvplan__json_write(doc, fa) == 0 &&
+              kvplan__scenario_write_results(s, fb) == 0;
+    if (fa != NULL)
+        fclose(fa);
+    if (fb != NULL)
+        fclose(fb);
+    ok = ok && na == nb && memcmp(a, b, na) == 0;
+    free(a);
+    free(b);
+    return ok;
+}
+
 static int replay(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -146,9 +168,9 @@ static int replay(const char *path)
         }
         const json_t *want = json_object_get(sc, "results");
         size_t calls = json_array_size(want);
-        cli_scenario s;
+        kvplan__scenario s;
         kvplan_error err;
-        if (cli_scenario_parse(sc, &s, &err) != KVPLAN_OK) {
+        if (kvplan__scenario_parse(sc, &s, &err) != KVPLAN_OK) {
             char why[600];
             snprintf(why, sizeof why, "cannot read the scenario: %s",
                      err.message);
@@ -156,12 +178,18 @@ static int replay(const char *path)
             json_decref(sc);
             continue;
         }
-        json_t *got = cli_scenario_run(&s);
+        json_t *got = kvplan__scenario_run(&s);
         char why[600];
         size_t bad = results_compare(want, got, why, sizeof why);
+        if (bad == 0 && !same_text(got, &s)) {
+            snprintf(why, sizeof why,
+                     "kvplan__scenario_write_results differs from the "
+                     "document's text");
+            bad = 1;
+        }
         tally(sc, calls, bad, why);
         json_decref(got);
-        cli_scenario_free(&s);
+        kvplan__scenario_free(&s);
         json_decref(sc);
     }
     free(line);

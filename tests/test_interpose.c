@@ -7,6 +7,7 @@
  */
 #include "check.h"
 #include "kvplan.h"
+#include "kvplan_json.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -2,14 +2,19 @@
  * test_json.c: kvplan_json, the JSON entry point, as an embedder links it
  * (the shared library). Each request's answer is compared byte for byte
  * with what the kvplan command prints for the same command line; the
- * request's own errors name the member; calls on eight threads at once
+ * request's own errors name the member; the status is the library's; no
+ * request writes a file; a value of the wrong type is refused; calls on
+ * eight threads at once (plans, fits, sweeps ranked by different keys)
  * answer as one alone does.
  *
  *   test_json KVPLAN_BINARY SOURCE_DIR
  */
 #include "check.h"
 #include "kvplan.h"
+#include "kvplan_json.h"
 
+#include <dirent.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,11 +57,18 @@ static char *call(const char *request, int *rc)
 {
     char *resp = NULL;
     size_t len = 0;
-    *rc = kvplan_json(request, strlen(request), &resp, &len);
+    *rc = (int)kvplan_json(request, strlen(request), &resp, &len);
     CHECK(resp != NULL);
     if (resp != NULL)
         CHECK_INT(strlen(resp), len);
     return resp;
+}
+
+/* The library's status for the command's exit status of a whole answer:
+ * 0 ok, 1 the answer says it does not fit. */
+static int status_of(int exit_status)
+{
+    return exit_status == 0 ? KVPLAN_OK : KVPLAN_NOT_ENOUGH_MEMORY;
 }
 
 /* The request answers as `kvplan ARGS` does. */
@@ -66,7 +78,7 @@ static void same(const char *request, const char *args, const char *in,
     int rc = -1, crc = -1;
     char *resp = call(request, &rc);
     char *out = command(args, in, &crc);
-    CHECK_INT(rc, want_rc);
+    CHECK_INT(rc, status_of(want_rc));
     CHECK_INT(crc, want_rc);
     if (resp != NULL && out != NULL && strcmp(resp, out) != 0)
         fprintf(stderr, "request %s\n  answered %.300s\n  command  %.300s\n",
@@ -76,24 +88,30 @@ static void same(const char *request, const char *args, const char *in,
     free(out);
 }
 
-/* The request is refused with `rc`, the member `field` named. */
-static void refused(const char *request, int want_rc, const char *field,
-                    const char *says)
+/* The request is refused with the library's status `want`, the
+ * command's exit status `exit_status` in the document, the member or key
+ * `field` named. */
+static void refused(const char *request, kvplan_status want, int exit_status,
+                    const char *field, const char *says)
 {
     int rc = -1;
     char *resp = call(request, &rc);
-    CHECK_INT(rc, want_rc);
+    CHECK_INT(rc, want);
     if (resp != NULL) {
-        char want[160];
-        snprintf(want, sizeof want, "\"field\": \"%s\"", field);
+        char text[160];
+        snprintf(text, sizeof text, "\"field\": \"%s\"", field);
         if (field[0] != '\0')
-            CHECK_CONTAINS(resp, want);
+            CHECK_CONTAINS(resp, text);
         CHECK_CONTAINS(resp, says);
         CHECK_CONTAINS(resp, "\"error\": ");
+        snprintf(text, sizeof text, "\"exit_status\": %d", exit_status);
+        CHECK_CONTAINS(resp, text);
     }
     kvplan_json_free(resp);
 }
 
+/* Plans, fits, errors and sweeps ranked by different keys: the rows of
+ * each sweep come in its own key's order whatever the others ask. */
 static const char *const threaded[] = {
     "{\"model\": \"gpt-oss-120b\", \"flags\": {\"gpu\": \"H100-80GB\", "
     "\"tp_size\": 2}}",
@@ -101,7 +119,18 @@ static const char *const threaded[] = {
     "\"tp_size\": 8}}",
     "{\"model\": \"llama-3.1-8b-instruct\", \"flags\": {\"tp_sizee\": 2}}",
     "{\"command\": \"fit\", \"model\": \"qwen3-8b\", \"flags\": {\"gpu\": "
-    "\"L4\", \"concurrency\": 4}}"};
+    "\"L4\", \"concurrency\": 4}}",
+    "{\"command\": \"sweep\", \"model\": \"llama-3.1-8b-instruct\", "
+    "\"flags\": {\"gpu\": [\"H100-80GB\", \"L4\", \"H200\"], \"tp_size\": "
+    "[1, 2], \"rank_by\": \"gpus\"}}",
+    "{\"command\": \"sweep\", \"model\": \"llama-3.1-8b-instruct\", "
+    "\"flags\": {\"gpu\": [\"H100-80GB\", \"L4\", \"H200\"], \"tp_size\": "
+    "[1, 2], \"rank_by\": \"tokens\"}}",
+    "{\"command\": \"sweep\", \"model\": \"qwen3-8b\", \"flags\": {\"gpu\": "
+    "[\"L4\", \"H100-80GB\"], \"mem_fraction_static\": [0.8, 0.9], "
+    "\"rank_by\": \"longest-request\"}}",
+    "{\"command\": \"fit\", \"model\": \"gpt-oss-120b\", \"flags\": "
+    "{\"gpu\": \"H100-80GB\", \"tp_size\": 2, \"context_length\": 8192}}"};
 #define NT (sizeof threaded / sizeof *threaded)
 static char *alone[NT];
 
@@ -119,6 +148,185 @@ static void *worker(void *arg)
         }
     }
     return (void *)(uintptr_t)bad;
+}
+
+/* No request writes a file: the picture and the calibration come back in
+ * the answer, and the command's file flags are not options. Run in an
+ * empty folder, which stays empty. */
+static void test_no_files(void)
+{
+    char dir[] = "/tmp/kvplan-test-json-dir-XXXXXX", here[4096];
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(getcwd(here, sizeof here) != NULL);
+    CHECK_INT(chdir(dir), 0);
+    static const char *const requests[] = {
+        "{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"L4\"}, "
+        "\"svg\": true}",
+        "{\"command\": \"fit\", \"model\": \"qwen3-8b\", \"flags\": "
+        "{\"concurrency\": 2}, \"svg\": true}",
+        "{\"flags\": {\"svg\": \"out.svg\"}}",
+        "{\"flags\": {\"svg\": true, \"json\": true}}",
+        "{\"flags\": {\"--svg\": \"out.svg\"}}",
+        "{\"command\": \"sweep\", \"flags\": {\"tp_size\": [1, 2], \"svg\": "
+        "\"bars.svg\"}}",
+        "{\"command\": \"log\", \"log\": \"x\", \"flags\": {\"calibrate\": "
+        "\"cal.json\"}}",
+        "{\"flags\": {\"calibration\": \"cal.json\"}}",
+    };
+    for (size_t i = 0; i < sizeof requests / sizeof *requests; i++) {
+        int rc = -1;
+        char *r = call(requests[i], &rc);
+        CHECK(r != NULL);
+        if (i < 2 && r != NULL) /* the picture, inline */
+            CHECK_CONTAINS(r, "\"svg\": \"<?xml version=");
+        kvplan_json_free(r);
+    }
+    /* a calibration comes back as a document */
+    char path[4096], *text = NULL;
+    snprintf(path, sizeof path,
+             "%s/tests/logs/01-meta-llama-3-1-8b-instruct.log", source_dir);
+    FILE *f = fopen(path, "rb");
+    size_t n = 0;
+    if (f != NULL) {
+        text = calloc(1, 1 << 20);
+        n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+        fclose(f);
+    }
+    json_t *req = json_pack("{s:s, s:s%, s:b, s:{s:s}}", "command", "log",
+                            "log", text ? text : "", n, "calibrate", 1,
+                            "flags", "gpu", "H100-80GB");
+    char *body = json_dumps(req, 0);
+    int rc = -1;
+    char *r = body ? call(body, &rc) : NULL;
+    CHECK_INT(rc, KVPLAN_OK);
+    if (r != NULL) {
+        CHECK_CONTAINS(r, "\"calibration\": {\"context_bytes\": ");
+        CHECK_CONTAINS(r, "\"kvplan_calibration\": 1");
+    }
+    kvplan_json_free(r);
+    free(body);
+    json_decref(req);
+    free(text);
+    DIR *d = opendir(".");
+    size_t entries = 0;
+    struct dirent *e;
+    while (d != NULL && (e = readdir(d)) != NULL)
+        entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d != NULL)
+        closedir(d);
+    CHECK_INT(entries, 0);
+    CHECK_INT(chdir(here), 0);
+    rmdir(dir);
+}
+
+/* --dp-size 2: one GPU count whichever command asks (the fleet's rule). */
+static void test_fleet(void)
+{
+    static const char *const requests[] = {
+        "{\"flags\": {\"dp_size\": 2}}",
+        "{\"command\": \"sweep\", \"flags\": {\"dp_size\": 2, \"tp_size\": "
+        "[1]}}",
+        "{\"command\": \"compare\", \"flags\": {\"dp_size\": 2}}"};
+    for (size_t i = 0; i < 3; i++) {
+        int rc = -1;
+        char *r = call(requests[i], &rc);
+        CHECK_INT(rc, KVPLAN_OK);
+        json_t *doc = r ? json_loads(r, 0, NULL) : NULL;
+        json_t *gpus =
+            i == 0 ? json_object_get(json_object_get(doc, "fleet"), "gpus")
+            : i == 1
+                ? json_object_get(json_array_get(doc, 0), "gpus")
+                : json_object_get(doc, "gpus");
+        CHECK_INT(json_integer_value(gpus), 2);
+        if (i == 0)
+            CHECK_INT(json_integer_value(json_object_get(
+                          json_object_get(doc, "gpu"), "count")),
+                      2);
+        json_decref(doc);
+        kvplan_json_free(r);
+    }
+}
+
+/* A session answers as kvplan_json does, its models kept between calls;
+ * prepared scenarios answer as command pools. */
+static void test_session(void)
+{
+    static const char *const requests[] = {
+        "{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"L4\"}}",
+        "{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"H200\"}}",
+        "{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"H200\", "
+        "\"json_model_override_args\": {\"max_position_embeddings\": 8192}}}",
+        "{\"model\": \"llama-3.1-8b-instruct\", \"flags\": "
+        "{\"speculative_algorithm\": \"EAGLE3\", "
+        "\"speculative_draft_model_path\": \"eagle3-llama3.1-8b\"}}",
+        "{\"config\": {\"architectures\": [\"LlamaForCausalLM\"], "
+        "\"hidden_size\": 1024, \"num_attention_heads\": 8, "
+        "\"num_hidden_layers\": 4, \"num_key_value_heads\": 2, "
+        "\"vocab_size\": 1000}}",
+        "{\"command\": \"fit\", \"model\": \"qwen3-8b\", \"flags\": "
+        "{\"concurrency\": 4}}",
+        "{\"model\": \"no-such-model\"}",
+    };
+    kvplan_json_session *session = kvplan_json_session_new();
+    CHECK(session != NULL);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof requests / sizeof *requests; i++) {
+            const char *r = requests[i];
+            char *a = NULL, *b = NULL;
+            kvplan_status sa = kvplan_json(r, strlen(r), &a, NULL);
+            kvplan_status sb =
+                kvplan_json_session_call(session, r, strlen(r), &b, NULL);
+            CHECK_INT(sb, sa);
+            CHECK(a != NULL && b != NULL && strcmp(a, b) == 0);
+            kvplan_json_free(a);
+            kvplan_json_free(b);
+        }
+    kvplan_json_session_free(session);
+    kvplan_json_session_free(NULL);
+
+    /* prepared scenarios: each one's results as command pools writes them */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/golden/configurator.jsonl",
+             source_dir);
+    FILE *f = fopen(path, "rb");
+    char *text = malloc(4 << 20);
+    size_t n = f != NULL && text != NULL ? fread(text, 1, (4 << 20) - 1, f)
+                                         : 0;
+    if (f != NULL)
+        fclose(f);
+    CHECK(n > 100000);
+    kvplan_scenarios *sc = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_scenarios_load(text, n, &sc, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_scenarios_count(sc), 813);
+    char *results = NULL;
+    CHECK_INT(kvplan_scenarios_run(sc, &results, NULL), KVPLAN_OK);
+    json_t *got = results ? json_loads(results, 0, NULL) : NULL;
+    json_t *req = json_pack("{s:s, s:s%}", "command", "pools", "scenarios",
+                            text, n);
+    char *body = json_dumps(req, 0), *answer = NULL;
+    CHECK_INT(kvplan_json(body, strlen(body), &answer, NULL), KVPLAN_OK);
+    json_t *want = answer ? json_loads(answer, 0, NULL) : NULL;
+    CHECK_INT(json_array_size(got), 813);
+    size_t same = 0;
+    for (size_t i = 0; i < json_array_size(want); i++)
+        same += json_equal(json_array_get(got, i),
+                           json_object_get(json_array_get(want, i),
+                                           "results")) != 0;
+    CHECK_INT(same, 813);
+    json_decref(got);
+    json_decref(want);
+    json_decref(req);
+    free(body);
+    kvplan_json_free(answer);
+    kvplan_json_free(results);
+    kvplan_scenarios_free(sc);
+    /* a scenario it cannot read names it and its field */
+    const char *bad = "[{\"runner\": {}}]";
+    CHECK_INT(kvplan_scenarios_load(bad, strlen(bad), &sc, &err),
+              KVPLAN_PARSE);
+    CHECK_STR(err.field, "/scenarios/0/model");
+    free(text);
 }
 
 int main(int argc, char **argv)
@@ -326,9 +534,14 @@ int main(int argc, char **argv)
     if (r != NULL) {
         CHECK_CONTAINS(r, "\"flag\": \"--tp-size\"");
         CHECK_CONTAINS(r, "\"key\": \"tp_size\", \"kind\": \"integer\", "
-                          "\"sglang\": true");
+                          "\"question\": null, \"scope\": \"sglang\", "
+                          "\"sglang\": true, \"trtllm\": \"--tp_size\", "
+                          "\"vllm\": \"--tensor-parallel-size\"");
         CHECK_CONTAINS(r, "\"key\": \"available_bytes\", \"kind\": "
-                          "\"integer\", \"sglang\": false");
+                          "\"integer\", \"question\": null, \"scope\": "
+                          "\"kvplan\", \"sglang\": false");
+        CHECK_CONTAINS(r, "\"key\": \"concurrency\", \"kind\": "
+                          "\"integer\", \"question\": \"fit\"");
         CHECK_CONTAINS(r, "\"words\": [\"auto\", ");
     }
     kvplan_json_free(r);
@@ -372,65 +585,100 @@ int main(int argc, char **argv)
         free(cmd);
         free(plain);
     }
-    refused("{\"env\": [1]}", 2, "env", "env must be an object");
-    refused("{\"env\": {\"SGLANG_X\": 3}}", 2, "SGLANG_X",
-            "a variable is a string, or null");
-    /* text that is not JSON (--help) comes wrapped */
-    r = call("{\"flags\": {\"help\": true}}", &rc);
-    CHECK_INT(rc, 0);
-    if (r != NULL)
-        CHECK_CONTAINS(r, "{\"exit_status\": 0, \"text\": \"usage: kvplan");
-    kvplan_json_free(r);
-    /* svg: the picture, as the answer's last member */
+    refused("{\"env\": [1]}", KVPLAN_INVALID_ARGUMENT, 2, "env",
+            "env must be an object");
+    refused("{\"env\": {\"SGLANG_X\": 3}}", KVPLAN_INVALID_ARGUMENT, 2,
+            "SGLANG_X", "a variable is a string, or null");
+    /* the command's own flags are not options of a request */
+    refused("{\"flags\": {\"help\": true}}", KVPLAN_INVALID_ARGUMENT, 2,
+            "help", "help: unknown option");
+    refused("{\"flags\": {\"json\": true}}", KVPLAN_INVALID_ARGUMENT, 2,
+            "json", "json: unknown option");
+    /* svg: the picture, a member of the answer */
     r = call("{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"L4\"}, "
              "\"svg\": true}",
              &rc);
     CHECK_INT(rc, 0);
     if (r != NULL) {
         CHECK_CONTAINS(r, ", \"svg\": \"<?xml version=");
-        CHECK_CONTAINS(r, "</svg>\\n\"}");
+        CHECK_CONTAINS(r, "</svg>\\n\", \"swa_max_total_num_tokens\"");
     }
     kvplan_json_free(r);
 
     /* the request's own errors name its member */
-    refused("[1, 2", 2, "", "the request is not JSON: line 1");
-    refused("[1, 2]", 2, "", "the request must be a JSON object");
-    refused("{\"modle\": \"x\"}", 2, "modle", "unknown member 'modle'");
-    refused("{\"command\": \"plot\"}", 2, "command", "command must be one of");
-    refused("{\"model\": 3}", 2, "model", "model must be a string");
-    refused("{\"flags\": [1]}", 2, "flags", "flags must be an object");
-    refused("{\"config\": 3}", 2, "config", "config must be config.json");
-    refused("{\"command\": \"log\"}", 2, "log", "command log needs log");
-    refused("{\"log\": \"x\"}", 2, "log", "log is read by command log only");
-    refused("{\"command\": \"sweep\", \"flags\": {\"tp_size\": [1, [2]]}}", 2,
-            "tp_size", "a list holds numbers or words only");
-    refused("{\"svg\": 1}", 2, "svg", "svg must be true or false");
-    refused("{\"command\": \"pools\"}", 2, "scenarios",
+    refused("[1, 2", KVPLAN_PARSE, 2, "", "the request is not JSON: line 1");
+    refused("[1, 2]", KVPLAN_PARSE, 2, "", "the request must be a JSON object");
+    refused("{\"modle\": \"x\"}", KVPLAN_INVALID_ARGUMENT, 2, "modle",
+            "unknown member 'modle'");
+    refused("{\"command\": \"plot\"}", KVPLAN_INVALID_ARGUMENT, 2, "command",
+            "command must be one of");
+    refused("{\"model\": 3}", KVPLAN_INVALID_ARGUMENT, 2, "model",
+            "model must be a string");
+    refused("{\"flags\": [1]}", KVPLAN_INVALID_ARGUMENT, 2, "flags",
+            "flags must be an object");
+    refused("{\"config\": 3}", KVPLAN_INVALID_ARGUMENT, 2, "config",
+            "config must be config.json");
+    refused("{\"command\": \"log\"}", KVPLAN_INVALID_ARGUMENT, 2, "log",
+            "command log needs log");
+    refused("{\"log\": \"x\"}", KVPLAN_INVALID_ARGUMENT, 2, "log",
+            "log is read by command log only");
+    refused("{\"command\": \"sweep\", \"flags\": {\"tp_size\": [1, [2]]}}",
+            KVPLAN_INVALID_ARGUMENT, 2, "tp_size",
+            "a list holds numbers or words only");
+    refused("{\"flags\": {\"tp_size\": [1, 2]}}", KVPLAN_INVALID_ARGUMENT, 2,
+            "tp_size", "a list is a sweep's");
+    refused("{\"svg\": 1}", KVPLAN_INVALID_ARGUMENT, 2, "svg",
+            "svg must be true or false");
+    refused("{\"command\": \"compare\", \"svg\": true}",
+            KVPLAN_INVALID_ARGUMENT, 2, "svg", "svg is the picture of a plan");
+    refused("{\"command\": \"pools\"}", KVPLAN_INVALID_ARGUMENT, 2, "scenarios",
             "command pools needs scenarios");
-    refused("{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}]}", 3, "",
-            "kvplan pools: line 1");
-    /* and the command's errors name the flag by the request's key */
-    refused("{\"flags\": {\"tp_sizee\": 2}}", 2, "tp_sizee",
-            "--tp-sizee: unknown option; did you mean --tp-size?");
-    refused("{\"flags\": {\"tp_size\": 0}}", 2, "tp_size",
-            "expected a positive integer, got '0'");
-    refused("{\"flags\": {\"gpu\": \"H100\"}}", 2, "gpu",
+    refused("{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}]}",
+            KVPLAN_PARSE, 3, "", "kvplan pools: line 1");
+    /* the options' errors name the request's key, in its spelling */
+    refused("{\"flags\": {\"tp_sizee\": 2}}", KVPLAN_INVALID_ARGUMENT, 2,
+            "tp_sizee", "tp_sizee: unknown option; did you mean tp_size?");
+    refused("{\"flags\": {\"tp_size\": 0}}", KVPLAN_PARSE, 2, "tp_size",
+            "tp_size: expected a positive integer, got '0'");
+    refused("{\"flags\": {\"gpu\": \"H100\"}}", KVPLAN_PARSE, 2, "gpu",
             "did you mean H100-80GB or H100-NVL?");
-    refused("{\"model\": \"no-such-model\"}", 3, "model",
+    refused("{\"flags\": {\"concurrency\": 4}}", KVPLAN_INVALID_ARGUMENT, 2,
+            "concurrency", "concurrency is read by command fit only");
+    refused("{\"model\": \"no-such-model\"}", KVPLAN_IO, 3, "model",
             "not a model of the built-in catalog");
-    refused("{\"config\": {\"architectures\": [\"LlamaForCausalLM\"]}}", 3, "",
-            "config.json");
-    refused("{\"config\": \"{\\\"hidden_size\\\": \"}", 3, "",
+    refused("{\"config\": {\"architectures\": [\"LlamaForCausalLM\"]}}",
+            KVPLAN_PARSE, 3, "/num_attention_heads", "config.json");
+    refused("{\"config\": \"{\\\"hidden_size\\\": \"}", KVPLAN_PARSE, 3, "",
             "config.json:1:");
+    /* true or false for a valued option is refused, as the wrong type of
+     * any value is: never a flag alone, never left out */
+    refused("{\"flags\": {\"tp_size\": true}}", KVPLAN_PARSE, 2, "tp_size",
+            "tp_size: expected a positive integer, got true");
+    refused("{\"flags\": {\"tp_size\": false}}", KVPLAN_PARSE, 2, "tp_size",
+            "tp_size: expected a positive integer, got false");
+    refused("{\"flags\": {\"kv_cache_dtype\": true}}", KVPLAN_PARSE, 2,
+            "kv_cache_dtype", "kv_cache_dtype: expected one of auto,");
+    refused("{\"flags\": {\"disable_radix_cache\": 1}}", KVPLAN_PARSE, 2,
+            "disable_radix_cache",
+            "disable_radix_cache: expected true or false, got 1");
+    refused("{\"flags\": {\"page_size\": 1.5}}", KVPLAN_PARSE, 2, "page_size",
+            "page_size: expected a positive integer, got '1.5'");
     char *none = (char *)1;
-    CHECK_INT(kvplan_json(NULL, 0, &none, NULL), 2);
+    CHECK_INT(kvplan_json(NULL, 0, &none, NULL), KVPLAN_INVALID_ARGUMENT);
     CHECK(none != NULL && strstr(none, "needs a request") != NULL);
     kvplan_json_free(none);
-    CHECK_INT(kvplan_json("{}", 2, NULL, NULL), 2);
+    CHECK_INT(kvplan_json("{}", 2, NULL, NULL), KVPLAN_INVALID_ARGUMENT);
+
+    test_no_files();
+    test_fleet();
+    test_session();
 
     /* eight threads at once answer as one alone */
     for (size_t i = 0; i < NT; i++)
         alone[i] = call(threaded[i], &rc);
+    /* the sweeps are ranked by their own keys: gpus first, tokens first */
+    CHECK(alone[4] != NULL && alone[5] != NULL &&
+          strcmp(alone[4], alone[5]) != 0);
     pthread_t t[8];
     for (size_t k = 0; k < 8; k++)
         pthread_create(&t[k], NULL, worker, (void *)(uintptr_t)k);

@@ -1,11 +1,11 @@
 /*
  * test_scenario.c: the golden-schema reader and writer (cli/scenario.c,
- * cli/jsonout.c): defaults, strict types with JSON pointers, sglang's
+ * src/json/write.c): defaults, strict types with JSON pointers, sglang's
  * parsing of environment strings, and Python-identical JSON text.
  */
 #include "check.h"
-#include "jsonout.h"
-#include "scenario.h"
+#include "json/doc.h"
+#include "json/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ static json_t *load(const char *text)
 
 /* Parses `text` after setting /section/key to the JSON `value`. */
 static kvplan_status parse_with(const char *section, const char *key,
-                                const char *value, cli_scenario *s,
+                                const char *value, kvplan__scenario *s,
                                 kvplan_error *err)
 {
     json_t *obj = load(base);
@@ -37,7 +37,7 @@ static kvplan_status parse_with(const char *section, const char *key,
         json_object_set_new(obj, section, sec);
     }
     json_object_set_new(sec, key, json_loads(value, JSON_DECODE_ANY, NULL));
-    kvplan_status st = cli_scenario_parse(obj, s, err);
+    kvplan_status st = kvplan__scenario_parse(obj, s, err);
     json_decref(obj);
     return st;
 }
@@ -45,9 +45,9 @@ static kvplan_status parse_with(const char *section, const char *key,
 static void test_defaults(void)
 {
     json_t *obj = load(base);
-    cli_scenario s;
+    kvplan__scenario s;
     kvplan_error err;
-    CHECK_INT(cli_scenario_parse(obj, &s, &err), KVPLAN_OK);
+    CHECK_INT(kvplan__scenario_parse(obj, &s, &err), KVPLAN_OK);
     CHECK_INT(s.rank.runner.dtype, KVPLAN_DTYPE_BFLOAT16);
     CHECK_INT(s.rank.runner.dp_size, 1);
     CHECK_INT(s.rank.parallel.attn_tp_size, 1);
@@ -57,7 +57,7 @@ static void test_defaults(void)
     CHECK_INT(s.num_calls, 1);
     CHECK_INT(s.calls[0].value, 107374182400LL);
 
-    json_t *results = cli_scenario_run(&s);
+    json_t *results = kvplan__scenario_run(&s);
     CHECK_INT(json_array_size(results), 1);
     json_t *r0 = json_array_get(results, 0);
     CHECK_INT(json_integer_value(json_object_get(r0, "max_total_num_tokens")),
@@ -65,13 +65,13 @@ static void test_defaults(void)
     CHECK_INT(json_integer_value(json_object_get(r0, "cell_size")), 131072);
     CHECK(json_is_null(json_object_get(r0, "full_max_total_num_tokens")));
     json_decref(results);
-    cli_scenario_free(&s);
+    kvplan__scenario_free(&s);
     json_decref(obj);
 }
 
 static void test_type_errors(void)
 {
-    cli_scenario s;
+    kvplan__scenario s;
     kvplan_error err;
     CHECK_INT(parse_with("runner", "page_size", "16.5", &s, &err),
               KVPLAN_PARSE);
@@ -93,7 +93,7 @@ static void test_type_errors(void)
     /* a required field that is absent */
     json_t *obj = load(base);
     json_object_del(json_object_get(obj, "runner"), "page_size");
-    CHECK_INT(cli_scenario_parse(obj, &s, &err), KVPLAN_PARSE);
+    CHECK_INT(kvplan__scenario_parse(obj, &s, &err), KVPLAN_PARSE);
     CHECK_STR(err.field, "/runner/page_size");
     CHECK_CONTAINS(err.message, "required");
     json_decref(obj);
@@ -101,31 +101,31 @@ static void test_type_errors(void)
 
 static void test_env_strings(void)
 {
-    cli_scenario s;
+    kvplan__scenario s;
     kvplan_error err;
     /* EnvInt: Python's int() with blanks and underscores */
     CHECK_INT(parse_with("env", "SGLANG_SWA_EVICTION_INTERVAL", "\" 1_024 \"",
                          &s, &err),
               KVPLAN_OK);
     CHECK_INT(s.rank.env.SGLANG_SWA_EVICTION_INTERVAL, 1024);
-    cli_scenario_free(&s);
+    kvplan__scenario_free(&s);
     /* not an int: the default stays */
     CHECK_INT(parse_with("env", "SGLANG_SWA_EVICTION_INTERVAL", "\"12x\"", &s,
                          &err),
               KVPLAN_OK);
     CHECK_INT(s.rank.env.SGLANG_SWA_EVICTION_INTERVAL, 128);
-    cli_scenario_free(&s);
+    kvplan__scenario_free(&s);
     /* EnvBool words, any case */
     CHECK_INT(parse_with("env", "SGLANG_OPT_USE_ONLINE_COMPRESS", "\" YES\"",
                          &s, &err),
               KVPLAN_OK);
     CHECK(s.rank.env.SGLANG_OPT_USE_ONLINE_COMPRESS);
-    cli_scenario_free(&s);
+    kvplan__scenario_free(&s);
     CHECK_INT(parse_with("env", "SGLANG_OPT_USE_ONLINE_COMPRESS", "\"maybe\"",
                          &s, &err),
               KVPLAN_OK);
     CHECK(!s.rank.env.SGLANG_OPT_USE_ONLINE_COMPRESS);
-    cli_scenario_free(&s);
+    kvplan__scenario_free(&s);
 }
 
 static char *dump(const char *text)
@@ -134,7 +134,7 @@ static char *dump(const char *text)
     char *buf = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
-    cli_json_write(v, f);
+    kvplan__json_write(v, f);
     fclose(f);
     json_decref(v);
     return buf;
@@ -167,12 +167,12 @@ static void test_json_invalid_utf8(void)
         {"\xf0\x9f\x98\x80", "\"\\ud83d\\ude00\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *v = cli_json_text(cases[i].in);
+        json_t *v = kvplan__json_text(cases[i].in);
         char buf[128] = "";
         FILE *f = fmemopen(buf, sizeof buf - 1, "w");
         CHECK(f != NULL && v != NULL);
         if (f != NULL) {
-            CHECK_INT(cli_json_write(v, f), 0);
+            CHECK_INT(kvplan__json_write(v, f), 0);
             fclose(f);
         }
         CHECK_STR(buf, cases[i].out);

@@ -1,13 +1,16 @@
 /*
  * test_threads.c: "thread-safe, no global state" checked: 8 threads at
  * once load models, rank them, build configurators, plan and admit
- * requests, on shared
- * read-only models and options, and every answer must equal the one
+ * requests, on shared read-only models and options; and 8 threads of
+ * kvplan_json (and of sessions) mix plans, fits and sweeps ranked by
+ * different keys (the command's sweep once sorted with a static key that
+ * one thread's call set for another's). Every answer must equal the one
  * computed alone first. tests/tsan.sh runs it under ThreadSanitizer where
- * clang is installed.
+ * clang is installed, over every file of the library.
  */
 #include "check.h"
 #include "kvplan.h"
+#include "kvplan_json.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -71,6 +74,68 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* The JSON entry point's questions, mixed. */
+static const char *const requests[] = {
+    "{\"command\": \"sweep\", \"model\": \"llama-3.1-8b-instruct\", "
+    "\"flags\": {\"gpu\": [\"H100-80GB\", \"L4\", \"H200\"], \"tp_size\": "
+    "[1, 2], \"rank_by\": \"gpus\"}}",
+    "{\"command\": \"sweep\", \"model\": \"llama-3.1-8b-instruct\", "
+    "\"flags\": {\"gpu\": [\"H100-80GB\", \"L4\", \"H200\"], \"tp_size\": "
+    "[1, 2], \"rank_by\": \"tokens\"}}",
+    "{\"command\": \"sweep\", \"model\": \"gpt-oss-120b\", \"flags\": "
+    "{\"gpu\": [\"H200\", \"B200\"], \"mem_fraction_static\": [0.8, 0.9], "
+    "\"rank_by\": \"longest-request\"}}",
+    "{\"command\": \"fit\", \"model\": \"qwen3-8b\", \"flags\": {\"gpu\": "
+    "\"L4\", \"concurrency\": 4}}",
+    "{\"model\": \"deepseek-v3\", \"flags\": {\"gpu\": \"H200\", "
+    "\"tp_size\": 8}}",
+    "{\"command\": \"compare\", \"model\": \"gpt-oss-120b\"}",
+    "{\"command\": \"solve\", \"model\": \"qwen3-8b\", \"flags\": "
+    "{\"target_tokens\": 100000}}",
+    "{\"flags\": {\"tp_size\": true}}"};
+#define REQUESTS (sizeof requests / sizeof requests[0])
+static char *alone[REQUESTS];
+
+static void *json_work(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    /* half the threads through a session of their own */
+    kvplan_json_session *s = id % 2 ? kvplan_json_session_new() : NULL;
+    for (int round = 0; round < 6; round++)
+        for (size_t j = 0; j < REQUESTS; j++) {
+            size_t i = (j + (size_t)id) % REQUESTS;
+            char *r = NULL;
+            kvplan_json_session_call(s, requests[i], strlen(requests[i]), &r,
+                                     NULL);
+            failures[id] += r == NULL || strcmp(r, alone[i]) != 0;
+            kvplan_json_free(r);
+        }
+    kvplan_json_session_free(s);
+    return NULL;
+}
+
+static void test_json_threads(void)
+{
+    for (size_t i = 0; i < REQUESTS; i++) {
+        kvplan_json(requests[i], strlen(requests[i]), &alone[i], NULL);
+        CHECK(alone[i] != NULL);
+    }
+    /* the two sweeps differ only in their key, and so do their orders */
+    CHECK(alone[0] != NULL && alone[1] != NULL &&
+          strcmp(alone[0], alone[1]) != 0);
+    memset(failures, 0, sizeof failures);
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        CHECK_INT(pthread_create(&t[i], NULL, json_work, (void *)(intptr_t)i),
+                  0);
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_INT(failures[i], 0);
+    }
+    for (size_t i = 0; i < REQUESTS; i++)
+        kvplan_json_free(alone[i]);
+}
+
 int main(void)
 {
     kvplan_error err;
@@ -100,5 +165,6 @@ int main(void)
     }
     for (size_t k = 0; k < MODELS; k++)
         kvplan_model_free(models[k]);
+    test_json_threads();
     return check_report();
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
-# test_threads under ThreadSanitizer: the library's sources and the test
-# built with clang -fsanitize=thread (the Hub client without its network,
-# http_none.c: the threads never fetch). Skipped (exit 0, said) without
-# clang.
+# test_threads under ThreadSanitizer: every file of the library (all of
+# src/: what libkvplan.so holds, kvplan_json and its documents included)
+# and the test, built with clang -fsanitize=thread (the Hub client without
+# its network, http_none.c: the threads never fetch). Skipped (exit 0,
+# said) without clang.
 #   tests/tsan.sh BUILD_DIR   (a configured build: its catalog_data.c)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)

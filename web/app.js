@@ -7,7 +7,8 @@
 const $ = (id) => document.getElementById(id);
 let kv = null;
 
-// One request in, one document out (kvplan_json).
+// One request in, one document out (kvplan_json, kvplan_json.h); the
+// status is the library's (kvplan_status).
 function call(request) {
   const text = JSON.stringify(request);
   const n = kv.lengthBytesUTF8(text) + 1;
@@ -99,7 +100,10 @@ function show() {
   $("command").textContent = commandLine(plain);
   $("error").textContent = doc.error ? doc.message : "";
   showEngines(plain);
-  document.body.dataset.status = String(status);
+  // the command's exit status: the error's, else 0 (1 where the whole
+  // answer says it does not fit: KVPLAN_NOT_ENOUGH_MEMORY, status 3)
+  const exit = doc.error ? doc.exit_status : status === 3 ? 1 : 0;
+  document.body.dataset.status = String(exit);
   const set = (id, v) => { $(id).textContent = v; };
   if (doc.error) {
     for (const id of ["tokens", "requests", "concurrency", "context-len", "cell",

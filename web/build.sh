@@ -1,6 +1,6 @@
 #!/bin/sh
-# Builds the web calculator into OUT: kvplan's C library (every room, the
-# Hub client without its network, the command's files for kvplan_json)
+# Builds the web calculator into OUT: kvplan's C library (every room of
+# src/, kvplan_json among them; the Hub client without its network)
 # compiled to WebAssembly with emscripten against jansson built from
 # Debian's source (web/jansson.sh), one kvplan.js with the module inside
 # (SINGLE_FILE: it loads from file:// too), and the page. Open
@@ -19,12 +19,11 @@ export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 sh "$here/web/jansson.sh" "$out/deps"
 cmake -DDATA_DIR="$here/data/models" -DOUTPUT="$out/catalog_data.c" \
   -P "$here/cmake/embed_catalog.cmake"
-src="$(ls "$here"/src/*/*.c | grep -v -e /hub/http_curl.c) $out/catalog_data.c
-     $(ls "$here"/cli/*.c | grep -v '/main\.c$')"
+src="$(ls "$here"/src/*/*.c | grep -v -e /hub/http_curl.c) $out/catalog_data.c"
 # shellcheck disable=SC2086
 emcc -std=c11 -O2 -ffp-contract=off -fno-fast-math -D_POSIX_C_SOURCE=200809L \
   -Wall -Wextra -Werror -Wno-unused-command-line-argument -Wno-bitwise-instead-of-logical \
-  -I"$here/include" -I"$here/src" -I"$here/cli" -I"$out/deps/jansson/include" \
+  -I"$here/include" -I"$here/src" -I"$out/deps/jansson/include" \
   $src "$out/deps/jansson/lib/libjansson.a" \
   -s SINGLE_FILE=1 -s ALLOW_MEMORY_GROWTH=1 -s MODULARIZE=1 \
   -s EXPORT_NAME=kvplanModule -s ENVIRONMENT=web,node \

@@ -1,8 +1,10 @@
 """kvplan: plan an LLM server's KV-cache memory as sglang would, exactly.
 
-Each call runs one kvplan command in the C library (kvplan_json) and
-returns the document ``kvplan ... --json`` prints, as plain dicts and
-lists. Flags go by sglang's ServerArgs names::
+Each call asks the C library one question through its JSON entry point
+(kvplan_json) and returns the document ``kvplan ... --json`` prints, as
+plain dicts and lists. A model named again is not loaded again: each thread
+keeps the models it loaded (by catalog name or inline config). Flags go by
+sglang's ServerArgs names (kvplan.flags() lists them)::
 
     >>> import kvplan
     >>> p = kvplan.plan("llama-3.1-8b-instruct", available_bytes=107374182400,
@@ -16,27 +18,32 @@ lists. Flags go by sglang's ServerArgs names::
 one call (None unsets one), as the process's environment does for the
 command.
 
-A value the command would refuse raises kvplan.Error (``field`` names the
-flag, ``message`` says what was expected); a plan that does not fit raises
-kvplan.DoesNotFit, its subclass.
+A value the library refuses raises kvplan.Error (``field`` names the
+keyword as given, ``message`` says what was expected; True or False for an
+option that takes a value is refused, as any value of the wrong type is); a
+plan that does not fit raises kvplan.DoesNotFit, its subclass.
+
+``kvplan.Scenarios`` reads configurator scenarios once (the golden schema)
+and answers them as often as asked, without reading them again.
 """
 
 import dataclasses
+import json
 import os
 from typing import Any, Dict, Iterable, List, Optional
 
 from . import _native
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 
 __all__ = ["plan", "fit", "solve", "sweep", "compare", "log", "pools",
-           "models", "gpus",
-           "flags", "request", "plan_from_server_args", "library_version",
-           "Plan", "Error", "DoesNotFit"]
+           "Scenarios", "models", "gpus", "flags", "request",
+           "plan_from_server_args", "library_version", "Plan", "Error",
+           "DoesNotFit"]
 
 
 class Error(Exception):
-    """A request kvplan refused: ``field`` (the flag or member, or None),
+    """A request kvplan refused: ``field`` (the keyword or member, or None),
     ``message``, ``status`` (the library's, "KVPLAN_PARSE"), ``exit_status``
     (the command's: 1 does not fit, 2 usage, 3 bad input, 4 internal) and
     the whole error ``document``."""
@@ -60,7 +67,8 @@ def request(req: Dict[str, Any]) -> Any:
     answer; an error answer raises Error."""
     status, doc = _native.call(req)
     if isinstance(doc, dict) and "error" in doc:
-        raise (DoesNotFit if status == 1 else Error)(doc)
+        fits = status != _native.NOT_ENOUGH_MEMORY
+        raise (Error if fits else DoesNotFit)(doc)
     return doc
 
 
@@ -135,14 +143,42 @@ def log(text_or_path: str, model: Optional[str] = None, **flags: Any
     return request(r)
 
 
-def pools(scenarios: Iterable[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """``kvplan pools``: configurator scenarios (the golden schema) in,
-    one answer each."""
-    status, doc = _native.call({"command": "pools",
-                                "scenarios": list(scenarios)})
+def pools(scenarios: Any) -> List[Dict[str, Any]]:
+    """``kvplan pools``: configurator scenarios (the golden schema: dicts,
+    or their JSON lines as one str) in, each answered with its "results"
+    as the command writes it."""
+    if not isinstance(scenarios, str):
+        scenarios = list(scenarios)
+    status, doc = _native.call({"command": "pools", "scenarios": scenarios})
     if isinstance(doc, dict) and "error" in doc:
         raise Error(doc)
     return doc if isinstance(doc, list) else [doc]
+
+
+class Scenarios:
+    """Configurator scenarios read once (the golden schema: dicts, or their
+    JSON lines as one str); ``results()`` builds each configurator and makes
+    its calls, as the reference oracle does, and returns each scenario's
+    "results", without reading the scenarios again. For answering the same
+    ranks many times."""
+
+    def __init__(self, scenarios: Any):
+        if isinstance(scenarios, str):
+            text = scenarios
+        else:
+            text = json.dumps(list(scenarios))
+        self._prepared = _native.Prepared(text)
+        if not self._prepared.ok:  # the error, in command pools' words
+            pools(text if isinstance(scenarios, str) else json.loads(text))
+            raise Error({"error": "KVPLAN_PARSE", "message":
+                         "the scenarios could not be read"})
+
+    def __len__(self) -> int:
+        return len(self._prepared)
+
+    def results(self) -> List[List[Dict[str, Any]]]:
+        """Each scenario's answers, one per call."""
+        return self._prepared.run()
 
 
 def models() -> List[Dict[str, Any]]:

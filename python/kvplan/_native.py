@@ -1,18 +1,21 @@
-"""The C library, found and called through its one JSON entry point.
+"""The C library, found and called through its JSON entry point.
 
-kvplan_json takes a request document and answers with the document
-``kvplan ... --json`` prints: no struct is mirrored here, so a new library
-version cannot be misread. The library is looked for as:
+kvplan_json (kvplan_json.h) takes a request document and answers with the
+document ``kvplan ... --json`` prints: no struct is mirrored here, so a new
+library version cannot be misread. Each thread keeps one session
+(kvplan_json_session): the models it loaded are kept for the calls that
+name them again, so that planning the same model many times loads it once.
+The library is looked for as:
 
 1. ``$KVPLAN_LIBRARY`` (a path to libkvplan.so);
 2. the one installed with the package (beside this file);
 3. the project's own build, ``build/lib/libkvplan.so`` (an editable install
    or a checkout on ``PYTHONPATH``);
-4. the system's (``ctypes.util.find_library("kvplan")``).
+4. the system's (``ctypes.util.find_library("kvplan")``), asked only when
+   the others are not there.
 """
 
 import ctypes
-import ctypes.util
 import json
 import os
 import threading
@@ -20,19 +23,51 @@ import threading
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
 _lib = None
+_local = threading.local()
+
+# kvplan_status values (kvplan.h): pinned, never renumbered
+OK = 0
+NOT_ENOUGH_MEMORY = 3
+NOMEM = 6
 
 
 def _candidates():
     given = os.environ.get("KVPLAN_LIBRARY")
     if given:
-        return [given]
-    out = [os.path.join(_HERE, "libkvplan.so"),
-           os.path.join(os.path.dirname(os.path.dirname(_HERE)), "build", "lib",
-                        "libkvplan.so")]
+        yield given
+        return
+    yield os.path.join(_HERE, "libkvplan.so")
+    yield os.path.join(os.path.dirname(os.path.dirname(_HERE)), "build", "lib",
+                       "libkvplan.so")
+    import ctypes.util  # slow (it may run a compiler): the last resort
     found = ctypes.util.find_library("kvplan")
     if found:
-        out.append(found)
-    return out
+        yield found
+
+
+def _declare(lib):
+    vp, sz = ctypes.c_void_p, ctypes.c_size_t
+    lib.kvplan_json_session_new.argtypes = []
+    lib.kvplan_json_session_new.restype = vp
+    lib.kvplan_json_session_free.argtypes = [vp]
+    lib.kvplan_json_session_free.restype = None
+    lib.kvplan_json_session_call.argtypes = [
+        vp, ctypes.c_char_p, sz, ctypes.POINTER(vp), ctypes.POINTER(sz)]
+    lib.kvplan_json_session_call.restype = ctypes.c_int
+    lib.kvplan_json_free.argtypes = [vp]
+    lib.kvplan_json_free.restype = None
+    lib.kvplan_scenarios_load.argtypes = [ctypes.c_char_p, sz,
+                                          ctypes.POINTER(vp), vp]
+    lib.kvplan_scenarios_load.restype = ctypes.c_int
+    lib.kvplan_scenarios_count.argtypes = [vp]
+    lib.kvplan_scenarios_count.restype = sz
+    lib.kvplan_scenarios_run.argtypes = [vp, ctypes.POINTER(vp),
+                                         ctypes.POINTER(sz)]
+    lib.kvplan_scenarios_run.restype = ctypes.c_int
+    lib.kvplan_scenarios_free.argtypes = [vp]
+    lib.kvplan_scenarios_free.restype = None
+    lib.kvplan_version.argtypes = []
+    lib.kvplan_version.restype = ctypes.c_char_p
 
 
 def library():
@@ -48,17 +83,11 @@ def library():
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
                 continue
-            if not hasattr(lib, "kvplan_json"):
-                tried.append("%s (no kvplan_json: a library before 0.5)" % path)
+            if not hasattr(lib, "kvplan_json_session_call"):
+                tried.append("%s (no kvplan_json_session_call: a library "
+                             "before 0.7)" % path)
                 continue
-            lib.kvplan_json.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
-                                        ctypes.POINTER(ctypes.c_void_p),
-                                        ctypes.POINTER(ctypes.c_size_t)]
-            lib.kvplan_json.restype = ctypes.c_int
-            lib.kvplan_json_free.argtypes = [ctypes.c_void_p]
-            lib.kvplan_json_free.restype = None
-            lib.kvplan_version.argtypes = []
-            lib.kvplan_version.restype = ctypes.c_char_p
+            _declare(lib)
             _lib = lib
             return lib
         raise OSError("kvplan: the C library libkvplan.so was not found; "
@@ -67,21 +96,80 @@ def library():
                       "KVPLAN_LIBRARY")
 
 
+class _Session:
+    """This thread's kvplan_json_session, freed with the thread."""
+
+    def __init__(self, lib):
+        self.lib = lib
+        self.handle = lib.kvplan_json_session_new()
+        if not self.handle:
+            raise MemoryError("kvplan: out of memory")
+
+    def __del__(self):
+        if getattr(self, "handle", None):
+            self.lib.kvplan_json_session_free(self.handle)
+            self.handle = None
+
+
+def _session(lib):
+    s = getattr(_local, "session", None)
+    if s is None:
+        s = _local.session = _Session(lib)
+    return s.handle
+
+
+def _text(lib, resp, size):
+    try:
+        return ctypes.string_at(resp.value, size.value).decode("utf-8")
+    finally:
+        lib.kvplan_json_free(resp)
+
+
 def call(request):
-    """Runs one request (a dict); returns (exit status, document)."""
+    """Runs one request (a dict); returns (the library's status, document)."""
     lib = library()
     data = json.dumps(request).encode("utf-8")
     resp = ctypes.c_void_p()
     size = ctypes.c_size_t()
-    status = lib.kvplan_json(data, len(data), ctypes.byref(resp),
-                             ctypes.byref(size))
+    status = lib.kvplan_json_session_call(_session(lib), data, len(data),
+                                          ctypes.byref(resp),
+                                          ctypes.byref(size))
     if not resp.value:
         raise MemoryError("kvplan: out of memory")
-    try:
-        text = ctypes.string_at(resp.value, size.value).decode("utf-8")
-    finally:
-        lib.kvplan_json_free(resp)
-    return status, json.loads(text)
+    return status, json.loads(_text(lib, resp, size))
+
+
+class Prepared:
+    """Scenarios read once by the library (kvplan_scenarios)."""
+
+    def __init__(self, text):
+        """`text`: a JSON list of scenarios, or their JSON lines. False
+        (nothing read) when the library refuses one: ask command pools for
+        its error document."""
+        lib = self.lib = library()
+        data = text.encode("utf-8")
+        handle = ctypes.c_void_p()
+        status = lib.kvplan_scenarios_load(data, len(data),
+                                           ctypes.byref(handle), None)
+        self.handle = handle.value
+        self.ok = status == OK
+
+    def __len__(self):
+        return self.lib.kvplan_scenarios_count(self.handle)
+
+    def run(self):
+        resp = ctypes.c_void_p()
+        size = ctypes.c_size_t()
+        status = self.lib.kvplan_scenarios_run(self.handle, ctypes.byref(resp),
+                                               ctypes.byref(size))
+        if status != OK or not resp.value:
+            raise MemoryError("kvplan: out of memory")
+        return json.loads(_text(self.lib, resp, size))
+
+    def __del__(self):
+        if getattr(self, "handle", None):
+            self.lib.kvplan_scenarios_free(self.handle)
+            self.handle = None
 
 
 def version():

@@ -99,7 +99,17 @@ class ErrorTest(unittest.TestCase):
         with self.assertRaises(kvplan.Error) as e:
             kvplan.plan(tp_sizee=2)
         self.assertEqual(e.exception.field, "tp_sizee")
-        self.assertIn("did you mean --tp-size?", e.exception.message)
+        self.assertIn("did you mean tp_size?", e.exception.message)
+
+    def test_wrong_type(self):
+        # True or False for an option that takes a value: refused, never a
+        # flag alone or left out
+        for value in (True, False):
+            with self.assertRaises(kvplan.Error) as e:
+                kvplan.plan(tp_size=value)
+            self.assertEqual(e.exception.field, "tp_size")
+            self.assertIn("expected a positive integer, got %s" %
+                          str(value).lower(), e.exception.message)
 
     def test_does_not_fit(self):
         with self.assertRaises(kvplan.DoesNotFit) as e:

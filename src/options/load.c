@@ -308,3 +308,34 @@ kvplan_status kvplan_options_load(kvplan_options *o, kvplan_loaded *l,
         measure_weights(o, from, l);
     return kvplan__ok(err);
 }
+
+/* A name that is no local path and no Hub id: the catalog's. */
+static bool catalog_name(const char *name)
+{
+    struct stat sb;
+    return name != NULL && stat(name, &sb) != 0 && !kvplan_hub_repo_id(name);
+}
+
+bool kvplan__options_reusable(const kvplan_options *o)
+{
+    const char *model = o->model_path != NULL ? o->model_path
+                                              : KVPLAN_DEFAULT_MODEL;
+    return o->calibration == NULL &&
+           (o->model_config != NULL || catalog_name(model)) &&
+           (o->draft_model_path == NULL || catalog_name(o->draft_model_path));
+}
+
+kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
+                                        kvplan_model *model,
+                                        kvplan_model *draft,
+                                        kvplan_error *err)
+{
+    memset(l, 0, sizeof *l);
+    if (o->model_path == NULL && o->model_config == NULL)
+        o->model_path = KVPLAN_DEFAULT_MODEL;
+    KVPLAN__TRY(kvplan__options_resolve_gpu(o, &l->gpu_count, err));
+    l->model = model;
+    l->draft = draft;
+    o->plan.server.speculative_draft_model = draft;
+    return kvplan__ok(err);
+}

@@ -22,6 +22,18 @@
 kvplan_status kvplan__options_resolve_gpu(kvplan_options *o, int *count,
                                           kvplan_error *err);
 
+/* load.c: whether what `o` names cannot change between two loads (a
+ * catalog name, config.json's text; a draft by a catalog name; no
+ * calibration file), so that a session may keep its models. */
+bool kvplan__options_reusable(const kvplan_options *o);
+/* kvplan_options_load with the models already loaded for the same options
+ * (kvplan__options_reusable): the GPU resolved, the draft set; `l` holds
+ * the borrowed models. */
+kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
+                                        kvplan_model *model,
+                                        kvplan_model *draft,
+                                        kvplan_error *err);
+
 /* Sets the row's value from `text`; `spelled` is the name as the caller
  * gave it (the error's field). */
 kvplan_status kvplan__options_store(kvplan_options *o,
@@ -33,5 +45,28 @@ kvplan_status kvplan__options_store(kvplan_options *o,
  * caller wrote a flag, else its name. */
 const char *kvplan__option_field(const kvplan__option_row *row,
                                  const char *spelled);
+
+/* log.c: kvplan log's question over `o` (the log's options with the
+ * caller's over them): the GPU where one is named, the model (the
+ * options', else the log's model_path, tried as a path, its last two
+ * parts as a Hub id, and its last part), the draft, the reconciled plan.
+ * The model's absence is a cause in `x`, not an error. */
+typedef struct kvplan__log_answer {
+    kvplan_model *model, *draft; /* owned: kvplan__log_answer_free */
+    const char *model_name;      /* the model's name, or the name tried */
+    char why[600];               /* why no model was planned */
+} kvplan__log_answer;
+
+kvplan_status kvplan__log_question(kvplan_options *o,
+                                   const kvplan_log_readings *r,
+                                   kvplan_plan *work, kvplan_log_result *x,
+                                   kvplan__log_answer *a, kvplan_error *err);
+void kvplan__log_answer_free(kvplan__log_answer *a);
+
+/* --calibrate's needs: the log's load lines, and a GPU that holds what it
+ * saw free before loading. */
+kvplan_status kvplan__calibration_check(const kvplan_log_readings *r,
+                                        const kvplan_log_result *x,
+                                        kvplan_error *err);
 
 #endif /* KVPLAN_OPTIONS_H */

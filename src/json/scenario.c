@@ -7,7 +7,7 @@
  * Environment knobs may be typed values or strings; strings are parsed as
  * sglang parses the variables (docs/sglang-rules.md §2.11).
  */
-#include "scenario.h"
+#include "json/scenario.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -154,7 +154,7 @@ static const char *read_string(reader *r, const char *key)
     return json_string_value(v);
 }
 
-static void read_ids(reader *r, cli_scenario *s, const char *key,
+static void read_ids(reader *r, kvplan__scenario *s, const char *key,
                      kvplan_ids *out, bool *present)
 {
     const json_t *v = field(r, key);
@@ -252,7 +252,7 @@ static void read_env_int(reader *r, const char *key, int64_t *out)
 /* The scenario                                                              */
 /* ------------------------------------------------------------------------ */
 
-void cli_scenario_free(cli_scenario *s)
+void kvplan__scenario_free(kvplan__scenario *s)
 {
     if (s == NULL)
         return;
@@ -278,7 +278,7 @@ static const json_t *section(const json_t *obj, const char *key,
     return v;
 }
 
-static void read_runner(reader *r, cli_scenario *s)
+static void read_runner(reader *r, kvplan__scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_dtype(r, "kv_cache_dtype", &k->runner.kv_cache_dtype);
@@ -316,7 +316,7 @@ static void read_runner(reader *r, cli_scenario *s)
                 &k->runner.hisparse_host_to_device_ratio);
 }
 
-static void read_model(reader *r, cli_scenario *s)
+static void read_model(reader *r, kvplan__scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_required_int(r, "num_key_value_heads", &k->model.num_key_value_heads);
@@ -370,7 +370,7 @@ static void read_model(reader *r, cli_scenario *s)
     r->st = h.st;
 }
 
-static void read_server_args(reader *r, cli_scenario *s)
+static void read_server_args(reader *r, kvplan__scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_number(r, "swa_full_tokens_ratio",
@@ -408,7 +408,7 @@ static void read_server_args(reader *r, cli_scenario *s)
               &k->server_args.enable_dsa_cache_layer_split);
 }
 
-static void read_env(reader *r, cli_scenario *s)
+static void read_env(reader *r, kvplan__scenario *s)
 {
     kvplan_rank *k = &s->rank;
     read_env_int(r, "SGLANG_SWA_EVICTION_INTERVAL",
@@ -430,7 +430,7 @@ static void read_env(reader *r, cli_scenario *s)
                   &k->env.SGLANG_EXPERIMENTAL_ONLINE_C128_MTP);
 }
 
-static kvplan_status read_calls(const json_t *obj, cli_scenario *s,
+static kvplan_status read_calls(const json_t *obj, kvplan__scenario *s,
                                 kvplan_error *err)
 {
     const json_t *calls = json_object_get(obj, "calls");
@@ -452,13 +452,13 @@ static kvplan_status read_calls(const json_t *obj, cli_scenario *s,
         const char *entry = read_string(&r, "entry");
         if (r.st != KVPLAN_OK)
             return r.st;
-        cli_call *call = &s->calls[i];
+        kvplan__call *call = &s->calls[i];
         if (entry != NULL && strcmp(entry, "available_bytes") == 0) {
-            call->entry = CLI_CALL_AVAILABLE_BYTES;
+            call->entry = KVPLAN__CALL_AVAILABLE_BYTES;
         } else if (entry != NULL && strcmp(entry, "max_tokens") == 0) {
-            call->entry = CLI_CALL_MAX_TOKENS;
+            call->entry = KVPLAN__CALL_MAX_TOKENS;
         } else if (entry != NULL && strcmp(entry, "finalize") == 0) {
-            call->entry = CLI_CALL_FINALIZE;
+            call->entry = KVPLAN__CALL_FINALIZE;
             read_required_int(&r, "max_running_requests", &call->value);
             if (r.st != KVPLAN_OK)
                 return r.st;
@@ -479,7 +479,7 @@ static kvplan_status read_calls(const json_t *obj, cli_scenario *s,
     return KVPLAN_OK;
 }
 
-kvplan_status cli_scenario_parse(const json_t *obj, cli_scenario *out,
+kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
                                  kvplan_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -516,7 +516,7 @@ kvplan_status cli_scenario_parse(const json_t *obj, cli_scenario *out,
             err->code = st;
             snprintf(err->message, sizeof err->message, "out of memory");
         }
-        cli_scenario_free(out);
+        kvplan__scenario_free(out);
     }
     return st;
 }

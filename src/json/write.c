@@ -1,16 +1,16 @@
 /*
- * jsonout.c: Python-compatible JSON text (see jsonout.h).
+ * write.c: JSON text exactly as Python's json.dumps(obj, sort_keys=True)
+ * writes it (doc.h): the documents of the command's --json and of
+ * kvplan_json, byte for byte the same.
  */
-#include "jsonout.h"
-
-#include "kvplan.h"
+#include "json/doc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Decodes one UTF-8 sequence of [*p, end). Text from the user's files and
- * flags may be any bytes (cli_json_text keeps them): an invalid, overlong
+ * flags may be any bytes (kvplan__json_text keeps them): an invalid, overlong
  * or truncated sequence, or a surrogate, reads as U+FFFD, one byte, so
  * the document is valid JSON whatever the input. */
 static uint32_t utf8_next(const unsigned char **p, const unsigned char *end)
@@ -43,12 +43,12 @@ static uint32_t utf8_next(const unsigned char **p, const unsigned char *end)
     return c;
 }
 
-json_t *cli_json_text(const char *s)
+json_t *kvplan__json_text(const char *s)
 {
     return json_string_nocheck(s != NULL ? s : "");
 }
 
-static int write_string(const char *str, size_t len, FILE *out)
+int kvplan__json_write_string(const char *str, size_t len, FILE *out)
 {
     const unsigned char *p = (const unsigned char *)str;
     const unsigned char *end = p + len;
@@ -110,7 +110,7 @@ static int cmp_keys(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int cli_json_write(const json_t *v, FILE *out)
+int kvplan__json_write(const json_t *v, FILE *out)
 {
     char buf[40];
     switch (json_typeof(v)) {
@@ -138,13 +138,13 @@ int cli_json_write(const json_t *v, FILE *out)
         kvplan_format_double(json_real_value(v), buf, sizeof buf);
         return fputs(buf, out) == EOF ? -1 : 0;
     case JSON_STRING:
-        return write_string(json_string_value(v), json_string_length(v), out);
+        return kvplan__json_write_string(json_string_value(v), json_string_length(v), out);
     case JSON_ARRAY: {
         if (fputc('[', out) == EOF)
             return -1;
         for (size_t i = 0; i < json_array_size(v); i++) {
             if ((i > 0 && fputs(", ", out) == EOF) ||
-                cli_json_write(json_array_get(v, i), out) != 0)
+                kvplan__json_write(json_array_get(v, i), out) != 0)
                 return -1;
         }
         return fputc(']', out) == EOF ? -1 : 0;
@@ -176,9 +176,9 @@ int cli_json_write(const json_t *v, FILE *out)
         int rc = fputc('{', out) == EOF ? -1 : 0;
         for (i = 0; i < n && rc == 0; i++) {
             if ((i > 0 && fputs(", ", out) == EOF) ||
-                write_string(keys[i], strlen(keys[i]), out) != 0 ||
+                kvplan__json_write_string(keys[i], strlen(keys[i]), out) != 0 ||
                 fputs(": ", out) == EOF ||
-                cli_json_write(json_object_get(v, keys[i]), out) != 0)
+                kvplan__json_write(json_object_get(v, keys[i]), out) != 0)
                 rc = -1;
         }
         if (keys != small)
@@ -189,4 +189,14 @@ int cli_json_write(const json_t *v, FILE *out)
     }
     }
     return -1;
+}
+
+json_t *kvplan__json_error(const kvplan_error *err, int exit_status)
+{
+    return json_pack("{s:s, s:o, s:o, s:i}", "error",
+                     kvplan_status_name(err->code), "field",
+                     err->field[0] ? kvplan__json_text(err->field)
+                                   : json_null(),
+                     "message", kvplan__json_text(err->message), "exit_status",
+                     exit_status);
 }

@@ -1,5 +1,6 @@
 /*
- * svg.c: --svg FILE: the plan as a picture, plain SVG written here.
+ * svg.c: the plan as a picture, plain SVG written here, onto the stream
+ * its caller gives (the command's --svg FILE, kvplan_json's "svg").
  *
  * A plan: one GPU's memory as a stacked bar (the CUDA context, the
  * weights, each KV pool, the mamba state, the reserve, what is left), and
@@ -8,12 +9,7 @@
  * plan's context_len and what binds it marked. A sweep: its rows as bars of
  * the --rank-by figure.
  */
-#include "svg.h"
-
-#include "cli.h"
-
-#include "explain.h"
-#include "report.h"
+#include "json/doc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -80,12 +76,12 @@ static void memory_bar(FILE *f, const kvplan_plan *p)
     size_t n = 0;
     double total;
     if (!b->given) {
-        n = add(seg, n, "CUDA context, NCCL", b->context_overhead_bytes / GIB);
+        n = add(seg, n, "CUDA context, NCCL", b->context_overhead_bytes / KVPLAN__GIB);
         n = add(seg, n, "weights",
-                (double)(sp->weight_bytes + sp->draft_weight_bytes) / GIB);
+                (double)(sp->weight_bytes + sp->draft_weight_bytes) / KVPLAN__GIB);
         total = b->gpu_mem_mib / 1024;
     } else {
-        total = (double)sp->available_bytes / GIB;
+        total = (double)sp->available_bytes / KVPLAN__GIB;
     }
     for (size_t i = 0; i < c->num_pools; i++) {
         const kvplan_pool_info *pl = &c->pools[i];
@@ -98,13 +94,13 @@ static void memory_bar(FILE *f, const kvplan_plan *p)
         char label[64];
         snprintf(label, sizeof label, "%s pool",
                  kvplan_pool_kind_name(pl->kind));
-        double gib = (double)pl->capacity_tokens * pl->bytes_per_token / GIB;
+        double gib = (double)pl->capacity_tokens * pl->bytes_per_token / KVPLAN__GIB;
         n = add(seg, n, label, gib);
     }
     n = add(seg, n, "draft KV pool",
-            (double)sp->allocation.draft_kv_bytes / GIB);
+            (double)sp->allocation.draft_kv_bytes / KVPLAN__GIB);
     n = add(seg, n, "mamba state",
-            (double)sp->allocation.mamba_state_bytes / GIB);
+            (double)sp->allocation.mamba_state_bytes / KVPLAN__GIB);
     if (!b->given)
         n = add(seg, n, "reserve (1 - mem_fraction_static)",
                 b->pre_load_gib * (1 - b->mem_fraction_static));
@@ -147,7 +143,7 @@ static void memory_bar(FILE *f, const kvplan_plan *p)
 
 /* The curve: requests of L tokens at once for L = 2^k up to the model's
  * context length, each the forward plan at --context-length L. */
-static void curve(FILE *f, const kvplan_model *model, const cli_args *cli,
+static void curve(FILE *f, const kvplan_model *model, const kvplan__doc *d,
                   const kvplan_plan *plan, kvplan_plan *work)
 {
     enum { MAXP = 40 };
@@ -156,7 +152,7 @@ static void curve(FILE *f, const kvplan_model *model, const cli_args *cli,
     int64_t top = kvplan_model_get_info(model)->context_len;
     if (plan->context_len > top)
         top = plan->context_len;
-    kvplan_plan_options o = cli->o.plan;
+    kvplan_plan_options o = d->o->plan;
     for (int64_t l = 256; n < MAXP; l *= 2) {
         int64_t at = l < top ? l : top;
         o.server.context_length = (kvplan_opt_int){at, true};
@@ -235,56 +231,35 @@ static void curve(FILE *f, const kvplan_model *model, const cli_args *cli,
             px > x0 + pw / 2 ? "end" : "start", (long long)plan->context_len,
             (long long)c->max_concurrency_at_context_len,
             c->max_concurrency_at_context_len == 1 ? "" : "s");
-    text(f, cli_binding_name(c, c->binding, c->binding_pool));
+    text(f, kvplan__binding_name(c, c->binding, c->binding_pool));
     fputs(" binds)</text>\n", f);
 #undef PX
 #undef PY
 }
 
-/* The file `path`, or the stream lent for the picture (kvplan_json). */
-static FILE *open_svg(const char *path)
-{
-    return cli_svg_out() != NULL ? cli_svg_out() : fopen(path, "w");
-}
-
-static int close_svg(FILE *f)
-{
-    int bad = ferror(f);
-    if (f == cli_svg_out())
-        return fflush(f) != 0 || bad ? -1 : 0;
-    return fclose(f) != 0 || bad ? -1 : 0;
-}
-
-int cli_svg_plan(const char *path, const cli_args *cli,
-                 const kvplan_model *model, const kvplan_plan *plan)
+int kvplan__svg_plan(FILE *f, const kvplan__doc *d, const kvplan_plan *plan)
 {
     kvplan_plan *work = malloc(sizeof *work);
-    FILE *f = work != NULL ? open_svg(path) : NULL;
-    if (f == NULL) {
-        free(work);
+    if (work == NULL)
         return -1;
-    }
-    const kvplan_model_info *info = kvplan_model_get_info(model);
+    const kvplan_model_info *info = kvplan_model_get_info(d->model);
     char title[200];
     const kvplan_server_args *s = &plan->resolved;
     snprintf(title, sizeof title, "kvplan %s: %s, tp %lld pp %lld on %s",
              kvplan_version(), info->name, (long long)s->tp_size,
              (long long)s->pp_size,
-             plan->budget.given ? "the bytes given" : cli->o.plan.gpu.name);
+             plan->budget.given ? "the bytes given" : d->o->plan.gpu.name);
     head(f, title);
     memory_bar(f, plan);
-    curve(f, model, cli, plan, work);
+    curve(f, d->model, d, plan, work);
     fputs("</svg>\n", f);
     free(work);
-    return close_svg(f);
+    return ferror(f) ? -1 : 0;
 }
 
-int cli_svg_bars(const char *path, const char *title, const char *figure,
-                 const cli_svg_bar *bars, size_t n)
+int kvplan__svg_bars(FILE *f, const char *title, const char *figure,
+                     const kvplan__svg_bar *bars, size_t n)
 {
-    FILE *f = open_svg(path);
-    if (f == NULL)
-        return -1;
     head(f, title);
     size_t shown = n < 40 ? n : 40;
     double top = 0;
@@ -325,5 +300,5 @@ int cli_svg_bars(const char *path, const char *title, const char *figure,
         fprintf(f, "<text x=\"%d\" y=\"%d\">%zu more rows</text>\n", x0,
                 H - 10, n - shown);
     fputs("</svg>\n", f);
-    return close_svg(f);
+    return ferror(f) ? -1 : 0;
 }

@@ -1,0 +1,82 @@
+/*
+ * request.h: what the files of kvplan_json share (request.c reads a
+ * request into options, ask.c asks the library, pools.c answers
+ * scenarios, session.c keeps loaded models for a session); internal to the
+ * json room.
+ */
+#ifndef KVPLAN_REQUEST_H
+#define KVPLAN_REQUEST_H
+
+#include "json/doc.h"
+
+#include "kvplan_json.h"
+#include "options/options.h"
+
+#define MAX_ENV 64
+#define MAX_HELD 512
+
+/* The answer: a document and the library's status. */
+typedef struct kvplan__answer {
+    json_t *doc;
+    kvplan_status st;
+} answer;
+
+typedef struct kvplan__request {
+    const char *command;
+    json_t *model, *config, *flags, *log, *scenarios, *svg, *calibrate;
+    const char *env[2 * MAX_ENV + 1];
+    char *config_text; /* the config object's text (owned) */
+    size_t config_len;
+} request;
+
+/* The command line the request's flags spell, for a sweep row's "flags":
+ * "--flag" and its value's text, or the flag alone for true. */
+typedef struct kvplan__held {
+    const char *argv[MAX_HELD];
+    char *owned[MAX_HELD];
+    size_t n, nowned;
+} held;
+
+/* A sweep's axis: an option it varies, its values as text. */
+typedef struct kvplan__axis {
+    const char *key;
+    const char *values[KVPLAN_MAX_SWEEP_VALUES];
+    char *owned[KVPLAN_MAX_SWEEP_VALUES];
+    size_t n;
+} axis;
+
+/* An error document for what the request itself gets wrong. */
+answer kvplan__refuse(kvplan_status code, int exit_status, const char *field,
+                      const char *fmt, ...) KVPLAN_PRINTF(4, 5);
+/* The library's error, as the command reports it: with `usage`, a value
+ * out of range is a usage error (exit 2). */
+answer kvplan__failed(const kvplan_error *err, bool usage);
+/* The text of `v` as the writer writes it; NULL out of memory. */
+char *kvplan__dump(const json_t *v, size_t *len);
+/* `doc` with `member` set to `v` (NULL answer when out of memory). */
+answer kvplan__with(json_t *doc, const char *member, json_t *v,
+                    kvplan_status st);
+
+/* request.c: the request's model, variables and flags into `o`. */
+bool kvplan__request_options(request *rq, kvplan_options *o, held *h,
+                             axis *axes, size_t *naxes, answer *a);
+
+/* ask.c: plan, fit, solve, sweep, compare (the options loaded, through
+ * the session's models when it has them), and log. */
+answer kvplan__ask(request *rq, kvplan_options *o, held *h, axis *ax,
+                   size_t naxes, kvplan_plan *work,
+                   kvplan_json_session *session);
+answer kvplan__ask_log(request *rq, kvplan_options *o, held *h, axis *ax,
+                       size_t *naxes, kvplan_plan *work);
+
+/* pools.c: each scenario answered, in a list. */
+answer kvplan__ask_pools(const json_t *scenarios);
+
+/* session.c: the options loaded, the session's models reused where they
+ * are the same; *borrowed when the models are the session's (not to be
+ * freed with the load). */
+kvplan_status kvplan__session_load(kvplan_json_session *s, kvplan_options *o,
+                                   kvplan_loaded *l, bool *borrowed,
+                                   kvplan_error *err);
+
+#endif /* KVPLAN_REQUEST_H */
