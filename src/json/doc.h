@@ -36,6 +36,19 @@ json_t *kvplan__json_text(const char *s);
  * "exit_status": the command's}; NULL when out of memory. */
 json_t *kvplan__json_error(const kvplan_error *err, int exit_status);
 
+/* Text written into memory: `text` (NUL-terminated, `len` bytes, the
+ * caller frees it), `bad` once memory ran out. Start with {0}. */
+typedef struct kvplan__text {
+    char *text;
+    size_t len, cap;
+    bool bad;
+} kvplan__text;
+
+/* `v`, a JSON string of `len` bytes, an integer, appended to `t`. */
+void kvplan__text_json(kvplan__text *t, const json_t *v);
+void kvplan__text_string(kvplan__text *t, const char *s, size_t len);
+void kvplan__text_integer(kvplan__text *t, int64_t x);
+
 /* Writes `v` to `out`; 0, or -1 on a write error or out of memory. */
 int kvplan__json_write(const json_t *v, FILE *out);
 /* A JSON string of `len` bytes, escaped as the writer escapes it. */

@@ -69,19 +69,15 @@ static bool one_of(const char *s, const char *const *list, size_t n)
 
 char *kvplan__dump(const json_t *v, size_t *len)
 {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    if (f == NULL)
-        return NULL;
-    int bad = kvplan__json_write(v, f);
-    if (fclose(f) != 0 || bad != 0) {
-        free(buf);
+    kvplan__text t = {NULL, 0, 0, false};
+    kvplan__text_json(&t, v);
+    if (t.bad || t.text == NULL) {
+        free(t.text);
         return NULL;
     }
     if (len != NULL)
-        *len = n;
-    return buf;
+        *len = t.len;
+    return t.text;
 }
 
 /* The members' types, each refusal naming its member. */

@@ -6,6 +6,7 @@
 #include "json/doc.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,61 +49,94 @@ json_t *kvplan__json_text(const char *s)
     return json_string_nocheck(s != NULL ? s : "");
 }
 
-int kvplan__json_write_string(const char *str, size_t len, FILE *out)
+/* ---- the buffer the text is written into ---------------------------------
+ * One growing buffer, then one write: a document is hundreds of small
+ * pieces, and a FILE's locks and checks per piece cost more than the
+ * pieces. */
+
+static void grow(kvplan__text *t, size_t more)
+{
+    if (t->bad)
+        return;
+    size_t cap = t->cap ? t->cap : 4096;
+    while (cap - t->len < more + 1) {
+        if (cap > SIZE_MAX / 2) {
+            t->bad = true;
+            return;
+        }
+        cap *= 2;
+    }
+    if (cap != t->cap) {
+        char *p = realloc(t->text, cap);
+        if (p == NULL) {
+            t->bad = true;
+            return;
+        }
+        t->text = p;
+        t->cap = cap;
+    }
+}
+
+static void put(kvplan__text *t, const char *s, size_t n)
+{
+    if (t->cap - t->len < n + 1)
+        grow(t, n);
+    if (t->bad)
+        return;
+    memcpy(t->text + t->len, s, n);
+    t->len += n;
+    t->text[t->len] = '\0';
+}
+
+static void put1(kvplan__text *t, char c)
+{
+    put(t, &c, 1);
+}
+
+static void puts0(kvplan__text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+void kvplan__text_string(kvplan__text *t, const char *str, size_t len)
 {
     const unsigned char *p = (const unsigned char *)str;
     const unsigned char *end = p + len;
-    if (fputc('"', out) == EOF)
-        return -1;
-    while (p < end) {
-        /* a run of printable ASCII needing no escape, in one write */
+    put1(t, '"');
+    while (p < end && !t->bad) {
+        /* a run of printable ASCII needing no escape, in one piece */
         const unsigned char *run = p;
         while (p < end && *p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\')
             p++;
-        size_t n = (size_t)(p - run);
-        if (n > 0 && fwrite(run, 1, n, out) != n)
-            return -1;
+        put(t, (const char *)run, (size_t)(p - run));
         if (p == end)
             break;
         uint32_t c = utf8_next(&p, end);
-        int rc;
+        char esc[16];
         switch (c) {
-        case '"':
-            rc = fputs("\\\"", out);
-            break;
-        case '\\':
-            rc = fputs("\\\\", out);
-            break;
-        case '\n':
-            rc = fputs("\\n", out);
-            break;
-        case '\r':
-            rc = fputs("\\r", out);
-            break;
-        case '\t':
-            rc = fputs("\\t", out);
-            break;
-        case '\b':
-            rc = fputs("\\b", out);
-            break;
-        case '\f':
-            rc = fputs("\\f", out);
-            break;
+        case '"': puts0(t, "\\\""); break;
+        case '\\': puts0(t, "\\\\"); break;
+        case '\n': puts0(t, "\\n"); break;
+        case '\r': puts0(t, "\\r"); break;
+        case '\t': puts0(t, "\\t"); break;
+        case '\b': puts0(t, "\\b"); break;
+        case '\f': puts0(t, "\\f"); break;
         default:
             if (c < 0x20 || (c >= 0x7F && c < 0x10000)) {
-                rc = fprintf(out, "\\u%04x", c);
+                snprintf(esc, sizeof esc, "\\u%04x", (unsigned)c);
+                puts0(t, esc);
             } else if (c >= 0x10000) {
                 uint32_t v = c - 0x10000;
-                rc = fprintf(out, "\\u%04x\\u%04x", 0xD800 + (v >> 10),
-                             0xDC00 + (v & 0x3FF));
+                snprintf(esc, sizeof esc, "\\u%04x\\u%04x",
+                         (unsigned)(0xD800 + (v >> 10)),
+                         (unsigned)(0xDC00 + (v & 0x3FF)));
+                puts0(t, esc);
             } else {
-                rc = fputc((int)c, out);
+                put1(t, (char)c);
             }
         }
-        if (rc == EOF || rc < 0)
-            return -1;
     }
-    return fputc('"', out) == EOF ? -1 : 0;
+    put1(t, '"');
 }
 
 static int cmp_keys(const void *a, const void *b)
@@ -110,85 +144,114 @@ static int cmp_keys(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int kvplan__json_write(const json_t *v, FILE *out)
+/* An integer's digits, by hand: printf's cost showed in a plan's process. */
+void kvplan__text_integer(kvplan__text *t, int64_t x)
+{
+    char buf[24], *q = buf + sizeof buf;
+    uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+    do {
+        *--q = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (x < 0)
+        *--q = '-';
+    put(t, q, (size_t)(buf + sizeof buf - q));
+}
+
+static void object(kvplan__text *t, const json_t *v)
+{
+    size_t n = json_object_size(v);
+    /* the keys in order: most objects are small, sorted on the stack by
+     * insertion; larger ones by qsort */
+    const char *small[48];
+    const char **keys =
+        n <= 48 ? small : malloc((n > 0 ? n : 1) * sizeof *keys);
+    if (keys == NULL) {
+        t->bad = true;
+        return;
+    }
+    size_t i = 0;
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)v, key, value) keys[i++] = key;
+    if (n <= 48) {
+        for (size_t a = 1; a < n; a++) {
+            const char *k = keys[a];
+            size_t b = a;
+            for (; b > 0 && strcmp(keys[b - 1], k) > 0; b--)
+                keys[b] = keys[b - 1];
+            keys[b] = k;
+        }
+    } else {
+        qsort(keys, n, sizeof *keys, cmp_keys);
+    }
+    put1(t, '{');
+    for (i = 0; i < n && !t->bad; i++) {
+        if (i > 0)
+            put(t, ", ", 2);
+        kvplan__text_string(t, keys[i], strlen(keys[i]));
+        put(t, ": ", 2);
+        kvplan__text_json(t, json_object_get(v, keys[i]));
+    }
+    put1(t, '}');
+    if (keys != small)
+        free(keys);
+}
+
+void kvplan__text_json(kvplan__text *t, const json_t *v)
 {
     char buf[40];
     switch (json_typeof(v)) {
     case JSON_NULL:
-        return fputs("null", out) == EOF ? -1 : 0;
+        puts0(t, "null");
+        return;
     case JSON_TRUE:
-        return fputs("true", out) == EOF ? -1 : 0;
+        puts0(t, "true");
+        return;
     case JSON_FALSE:
-        return fputs("false", out) == EOF ? -1 : 0;
-    case JSON_INTEGER: {
-        /* the digits by hand: printf's cost showed in a plan's process */
-        json_int_t x = json_integer_value(v);
-        uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
-        char *q = buf + sizeof buf;
-        do {
-            *--q = (char)('0' + u % 10);
-            u /= 10;
-        } while (u > 0);
-        if (x < 0)
-            *--q = '-';
-        size_t n = (size_t)(buf + sizeof buf - q);
-        return fwrite(q, 1, n, out) == n ? 0 : -1;
-    }
+        puts0(t, "false");
+        return;
+    case JSON_INTEGER:
+        kvplan__text_integer(t, (int64_t)json_integer_value(v));
+        return;
     case JSON_REAL:
-        kvplan_format_double(json_real_value(v), buf, sizeof buf);
-        return fputs(buf, out) == EOF ? -1 : 0;
+        put(t, buf, kvplan_format_double(json_real_value(v), buf, sizeof buf));
+        return;
     case JSON_STRING:
-        return kvplan__json_write_string(json_string_value(v), json_string_length(v), out);
-    case JSON_ARRAY: {
-        if (fputc('[', out) == EOF)
-            return -1;
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            if ((i > 0 && fputs(", ", out) == EOF) ||
-                kvplan__json_write(json_array_get(v, i), out) != 0)
-                return -1;
+        kvplan__text_string(t, json_string_value(v), json_string_length(v));
+        return;
+    case JSON_ARRAY:
+        put1(t, '[');
+        for (size_t i = 0; i < json_array_size(v) && !t->bad; i++) {
+            if (i > 0)
+                put(t, ", ", 2);
+            kvplan__text_json(t, json_array_get(v, i));
         }
-        return fputc(']', out) == EOF ? -1 : 0;
+        put1(t, ']');
+        return;
+    case JSON_OBJECT:
+        object(t, v);
+        return;
     }
-    case JSON_OBJECT: {
-        size_t n = json_object_size(v);
-        /* the keys in order: most objects are small, sorted on the stack
-         * by insertion; larger ones by qsort */
-        const char *small[48];
-        const char **keys =
-            n <= 48 ? small : malloc((n > 0 ? n : 1) * sizeof *keys);
-        if (keys == NULL)
-            return -1;
-        size_t i = 0;
-        const char *key;
-        json_t *value;
-        json_object_foreach((json_t *)v, key, value) keys[i++] = key;
-        if (n <= 48) {
-            for (size_t a = 1; a < n; a++) {
-                const char *k = keys[a];
-                size_t b = a;
-                for (; b > 0 && strcmp(keys[b - 1], k) > 0; b--)
-                    keys[b] = keys[b - 1];
-                keys[b] = k;
-            }
-        } else {
-            qsort(keys, n, sizeof *keys, cmp_keys);
-        }
-        int rc = fputc('{', out) == EOF ? -1 : 0;
-        for (i = 0; i < n && rc == 0; i++) {
-            if ((i > 0 && fputs(", ", out) == EOF) ||
-                kvplan__json_write_string(keys[i], strlen(keys[i]), out) != 0 ||
-                fputs(": ", out) == EOF ||
-                kvplan__json_write(json_object_get(v, keys[i]), out) != 0)
-                rc = -1;
-        }
-        if (keys != small)
-            free(keys);
-        if (rc == 0 && fputc('}', out) == EOF)
-            rc = -1;
-        return rc;
-    }
-    }
-    return -1;
+    t->bad = true;
+}
+
+int kvplan__json_write(const json_t *v, FILE *out)
+{
+    kvplan__text t = {NULL, 0, 0, false};
+    kvplan__text_json(&t, v);
+    int rc = !t.bad && fwrite(t.text, 1, t.len, out) == t.len ? 0 : -1;
+    free(t.text);
+    return rc;
+}
+
+int kvplan__json_write_string(const char *s, size_t len, FILE *out)
+{
+    kvplan__text t = {NULL, 0, 0, false};
+    kvplan__text_string(&t, s, len);
+    int rc = !t.bad && fwrite(t.text, 1, t.len, out) == t.len ? 0 : -1;
+    free(t.text);
+    return rc;
 }
 
 json_t *kvplan__json_error(const kvplan_error *err, int exit_status)
