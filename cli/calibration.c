@@ -16,14 +16,17 @@ int cli_calibration_write(const char *path, const char *source,
                           const kvplan_plan_options *o, bool gpu_inferred,
                           const char *model)
 {
-    json_t *doc = kvplan__doc_calibration(source, r, o, gpu_inferred, model);
-    FILE *f = doc != NULL ? fopen(path, "w") : NULL;
-    int rc = f != NULL && kvplan__json_write(doc, f) == 0 &&
-                     fputc('\n', f) != EOF
-                 ? 0
-                 : -1;
+    kvplan__writer w = {0};
+    kvplan__doc_calibration(&w, NULL, source, r, o, gpu_inferred, model);
+    if (kvplan__w_status(&w, NULL) != KVPLAN_OK) {
+        kvplan__w_free(&w);
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    int rc = f != NULL && kvplan__w_print(&w, f, true) == 0 ? 0 : -1;
+    if (f == NULL)
+        kvplan__w_free(&w);
     if (f != NULL && fclose(f) != 0)
         rc = -1;
-    json_decref(doc);
     return rc;
 }

@@ -110,11 +110,10 @@ int cli_error(const char *who, const kvplan_error *err, int rc, bool json)
         fprintf(stderr, "%s: %s\n", who, err->message);
         return rc;
     }
-    json_t *o = kvplan__json_error(err, rc);
-    if (o == NULL || kvplan__json_write(o, stdout) != 0 ||
-        fputc('\n', stdout) == EOF)
+    kvplan__writer w = {0};
+    kvplan__w_error(&w, err, rc);
+    if (kvplan__w_print(&w, stdout, true) != 0)
         rc = CLI_EXIT_INTERNAL;
-    json_decref(o);
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 

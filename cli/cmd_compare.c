@@ -107,11 +107,10 @@ int cli_cmd_compare(int argc, char **argv)
         rc = cli_error("kvplan compare", &err, cli_exit_for(err.code), json);
     } else if (json) {
         kvplan__doc d = {&cli->o, &cli->loaded, model};
-        json_t *doc = kvplan__doc_compare(&d, x);
-        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
-            fputc('\n', stdout) == EOF)
+        kvplan__writer w = {0};
+        kvplan__doc_compare(&w, &d, x);
+        if (kvplan__w_print(&w, stdout, true) != 0)
             rc = CLI_EXIT_INTERNAL;
-        json_decref(doc);
     } else {
         text(model, cli, x);
     }

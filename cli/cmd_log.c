@@ -265,11 +265,13 @@ int cli_cmd_log(int argc, char **argv)
     }
     const char *model_name = ans.model_name;
     if (cli->json) {
-        json_t *doc = kvplan__doc_log(r, model_name, x, cli->o.plan.sglang_version);
-        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
-            fputc('\n', stdout) == EOF)
+        kvplan__writer w = {0};
+        kvplan__w_object(&w, NULL);
+        kvplan__doc_log_members(&w, r, model_name, x,
+                                cli->o.plan.sglang_version);
+        kvplan__w_end(&w);
+        if (kvplan__w_print(&w, stdout, true) != 0)
             rc = CLI_EXIT_INTERNAL;
-        json_decref(doc);
     } else {
         text_report(path, r, model_name, x, cli->o.plan.sglang_version);
     }

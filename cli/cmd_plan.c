@@ -36,11 +36,11 @@ kvplan__doc cli_doc(const cli_args *cli, const kvplan_model *model)
     return (kvplan__doc){&cli->o, &cli->loaded, model};
 }
 
-json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
-                        const kvplan_plan *plan)
+void cli_report_json(kvplan__writer *w, const char *key, const cli_args *cli,
+                     const kvplan_model *model, const kvplan_plan *plan)
 {
     kvplan__doc d = cli_doc(cli, model);
-    return kvplan__doc_plan(&d, plan);
+    kvplan__doc_plan(w, key, &d, plan, false);
 }
 
 /* The plan's warnings, and sglang's flags that change memory in ways
@@ -90,11 +90,10 @@ int cli_report(const cli_args *cli, const kvplan_model *model,
     int rc = cli_write_svg(cli, model, plan);
     cli_warnings(cli, plan);
     if (cli->json) {
-        json_t *doc = cli_report_json(cli, model, plan);
-        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
-            fputc('\n', stdout) == EOF)
+        kvplan__writer w = {0};
+        cli_report_json(&w, NULL, cli, model, plan);
+        if (kvplan__w_print(&w, stdout, true) != 0)
             rc = CLI_EXIT_INTERNAL;
-        json_decref(doc);
     } else if (cli_report_text(stdout, cli, model, plan) != 0 ||
                (cli->o.internal_.compare_version_text != NULL &&
                 cli_compare_text(stdout, cli, model, plan) != 0)) {

@@ -40,11 +40,11 @@ static int pools_line(const char *line, size_t len, size_t lineno)
         json_decref(obj);
         return cli_exit_for(st);
     }
-    json_t *results = kvplan__scenario_run(&s);
+    kvplan__writer w = {0};
+    kvplan__scenario_answer(&w, obj, &s);
     kvplan__scenario_free(&s);
     int rc = CLI_EXIT_OK;
-    if (results == NULL || json_object_set_new(obj, "results", results) != 0 ||
-        kvplan__json_write(obj, stdout) != 0 || fputc('\n', stdout) == EOF) {
+    if (kvplan__w_print(&w, stdout, true) != 0) {
         fprintf(stderr,
                 "kvplan pools: line %zu: out of memory or write "
                 "error\n",

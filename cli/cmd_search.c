@@ -63,22 +63,20 @@ static void close_session(session *s)
 
 /* The answer's head and the plan at it: text, or one JSON object with
  * the plan under "plan". */
-static int answer(session *s, json_t *head, const char *line)
+static int answer(session *s, kvplan__writer *head, const char *line)
 {
     int rc = CLI_EXIT_OK;
     if (!s->json) {
-        json_decref(head);
+        kvplan__w_free(head);
         fprintf(stdout, "%s\n\n", line);
         return cli_report(s->cli, s->model, s->plan);
     }
     rc = cli_write_svg(s->cli, s->model, s->plan);
     cli_warnings(s->cli, s->plan);
-    json_t *doc = cli_report_json(s->cli, s->model, s->plan);
-    if (head == NULL || doc == NULL || json_object_set_new(head, "plan", doc))
+    cli_report_json(head, "plan", s->cli, s->model, s->plan);
+    kvplan__w_end(head);
+    if (kvplan__w_print(head, stdout, true) != 0)
         rc = CLI_EXIT_INTERNAL;
-    else if (kvplan__json_write(head, stdout) != 0 || fputc('\n', stdout) == EOF)
-        rc = CLI_EXIT_INTERNAL;
-    json_decref(head);
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }
 
@@ -109,7 +107,7 @@ int cli_cmd_fit(int argc, char **argv)
     }
     kvplan_plan_options *o = &s.cli->o.plan;
     char line[256];
-    json_t *head = NULL;
+    kvplan__writer head = {0};
     kvplan_status st;
     if (s.cli->o.concurrency.set) {
         int64_t n = s.cli->o.concurrency.value, len = 0;
@@ -126,8 +124,9 @@ int cli_cmd_fit(int argc, char **argv)
                      (long long)n, (long long)len,
                      (long long)c->max_concurrency_at_context_len,
                      kvplan__binding_name(c, c->binding, c->binding_pool));
-            head = kvplan__doc_fit(n, s.plan);
-            rc = answer(&s, head, line);
+            kvplan__w_object(&head, NULL);
+            kvplan__doc_fit_head(&head, n, s.plan);
+            rc = answer(&s, &head, line);
         }
     } else if (!o->server.context_length.set) {
         cli_usage_error(&s.err, "--concurrency",
@@ -146,8 +145,9 @@ int cli_cmd_fit(int argc, char **argv)
                  (long long)c->max_concurrency_at_context_len,
                  (long long)s.plan->context_len,
                  kvplan__binding_name(c, c->binding, c->binding_pool));
-        head = kvplan__doc_fit(0, s.plan);
-        rc = answer(&s, head, line);
+        kvplan__w_object(&head, NULL);
+        kvplan__doc_fit_head(&head, 0, s.plan);
+        rc = answer(&s, &head, line);
         if (rc == CLI_EXIT_OK && c->max_concurrency_at_context_len == 0)
             rc = CLI_EXIT_DOES_NOT_FIT; /* not one request of L fits */
     }
@@ -221,12 +221,11 @@ int cli_cmd_solve(int argc, char **argv)
             fprintf(stderr, "%s: %s\n", s.who, e->message);
             rc = CLI_EXIT_DOES_NOT_FIT;
         } else {
-            json_t *j = kvplan__doc_solve_none(e, &sol);
-            rc = j == NULL || kvplan__json_write(j, stdout) != 0 ||
-                         fputc('\n', stdout) == EOF
+            kvplan__writer w = {0};
+            kvplan__doc_solve_none(&w, e, &sol);
+            rc = kvplan__w_print(&w, stdout, true) != 0
                      ? CLI_EXIT_INTERNAL
                      : CLI_EXIT_DOES_NOT_FIT;
-            json_decref(j);
         }
         close_session(&s);
         return rc;
@@ -258,8 +257,10 @@ int cli_cmd_solve(int argc, char **argv)
              "kvplan solve: --%s %s reaches %s (%lld; %lld plans searched)",
              kvplan_knob_name(knob), value, what, (long long)sol.figure,
              (long long)sol.plans);
-    json_t *head = kvplan__doc_solve(knob, &sol, &t, s.plan);
-    rc = answer(&s, head, line);
+    kvplan__writer head = {0};
+    kvplan__w_object(&head, NULL);
+    kvplan__doc_solve_head(&head, knob, &sol, &t, s.plan);
+    rc = answer(&s, &head, line);
     close_session(&s);
     return rc;
 }

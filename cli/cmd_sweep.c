@@ -277,20 +277,18 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
-/* A row's plan document, planned again (the rows keep figures only, so
- * that a large sweep's --json streams); NULL when out of memory. */
-static json_t *row_plan_json(const cli_args *base, cli_args *cli,
-                             const kvplan_model *model, kvplan_plan *plan,
-                             const kvplan_sweep_axis *axes, size_t naxes,
-                             const kvplan_sweep_row *r)
+/* A row's plan, planned again (the rows keep figures only, so that a
+ * large sweep's --json streams); false when it does not plan. */
+static bool row_plan(const cli_args *base, cli_args *cli,
+                     const kvplan_model *model, kvplan_plan *plan,
+                     const kvplan_sweep_axis *axes, size_t naxes,
+                     const kvplan_sweep_row *r)
 {
-    kvplan_error err;
     *cli = *base;
-    if (kvplan_sweep_row_options(&base->o, axes, naxes, r, &cli->o, &err) !=
-            KVPLAN_OK ||
-        kvplan_plan_compute(model, &cli->o.plan, plan, &err) != KVPLAN_OK)
-        return NULL;
-    return cli_report_json(cli, model, plan);
+    return r->status == KVPLAN_OK &&
+           kvplan_sweep_row_options(&base->o, axes, naxes, r, &cli->o,
+                                    NULL) == KVPLAN_OK &&
+           kvplan_plan_compute(model, &cli->o.plan, plan, NULL) == KVPLAN_OK;
 }
 
 /* --svg: the rows as bars of the --rank-by figure. */
@@ -347,19 +345,15 @@ static int write_json(const sweep_args *a, const cli_args *base,
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const kvplan_sweep_row *r = &rows[order[i]];
         int nargs = row_args(a, r, args);
-        json_t *doc = r->status == KVPLAN_OK
-                          ? row_plan_json(base, cli, model, plan, axes, naxes,
-                                          r)
-                          : NULL;
-        json_t *o = r->status != KVPLAN_OK || doc != NULL
-                        ? kvplan__doc_sweep_row(axes, naxes, r, i + 1,
-                                                (const char *const *)args + 1,
-                                                (size_t)nargs - 1, doc)
-                        : NULL;
-        if (o == NULL || (i > 0 && fputs(", ", out) == EOF) ||
-            kvplan__json_write(o, out) != 0)
+        bool planned = row_plan(base, cli, model, plan, axes, naxes, r);
+        kvplan__doc d = cli_doc(cli, model);
+        kvplan__writer w = {0};
+        kvplan__doc_sweep_row(&w, axes, naxes, r, i + 1,
+                              (const char *const *)args + 1, (size_t)nargs - 1,
+                              &d, planned ? plan : NULL);
+        if ((i > 0 && fputs(", ", out) == EOF) ||
+            kvplan__w_print(&w, out, false) != 0)
             rc = CLI_EXIT_INTERNAL;
-        json_decref(o);
     }
     if (rc == CLI_EXIT_OK && fputs("]\n", out) == EOF)
         rc = CLI_EXIT_INTERNAL;

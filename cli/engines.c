@@ -115,13 +115,10 @@ int cli_engine_report(const cli_args *cli, const kvplan_model *model)
     int rc = CLI_EXIT_OK;
     if (cli->json) {
         kvplan__doc d = {&cli->o, &cli->loaded, model};
-        json_t *doc = kvplan__doc_engine(&d, &p);
-        if (doc != NULL)
-            json_object_set_new(doc, "requested", kvplan__doc_requested(&cli->o));
-        if (doc == NULL || kvplan__json_write(doc, stdout) != 0 ||
-            fputc('\n', stdout) == EOF)
+        kvplan__writer w = {0};
+        kvplan__doc_engine(&w, NULL, &d, &p, true);
+        if (kvplan__w_print(&w, stdout, true) != 0)
             rc = CLI_EXIT_INTERNAL;
-        json_decref(doc);
     } else {
         cli_engine_text(stdout, cli, model, &p);
     }

@@ -217,7 +217,8 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     i == p->binding_stage ? " (binds)" : "");
         }
     }
-    kvplan__lines l = {.n = 0};
+    kvplan__lines l; /* its 15 KiB of text are written before read */
+    l.n = l.dropped = 0;
     if (cli->o.explain) {
         kvplan__explain_cell(&l, sp);
         kvplan__explain_budget(&l, &d, p);

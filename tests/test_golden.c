@@ -130,22 +130,28 @@ static json_t *load_line(const char *line, size_t len, size_t lineno,
     return v;
 }
 
-/* The results written straight (prepared scenarios) are the document's
- * text, byte for byte. */
-static bool same_text(const json_t *doc, const kvplan__scenario *s)
+/* The replay's results as the library writes them (`text`, the caller
+ * frees it), read back. */
+static json_t *run_results(const kvplan__scenario *s, char **text)
 {
-    char *a = NULL, *b = NULL;
-    size_t na = 0, nb = 0;
-    FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
-    bool ok = fa != NULL && fb != NULL && kvplan__json_write(doc, fa) == 0 &&
-              kvplan__scenario_write_results(s, fb) == 0;
-    if (fa != NULL)
-        fclose(fa);
-    if (fb != NULL)
-        fclose(fb);
-    ok = ok && na == nb && memcmp(a, b, na) == 0;
-    free(a);
-    free(b);
+    kvplan__writer w = {0};
+    kvplan__scenario_results(&w, NULL, s);
+    *text = kvplan__w_take(&w, NULL);
+    return *text != NULL ? json_loads(*text, 0, NULL) : NULL;
+}
+
+/* The text is the reference's, byte for byte: what json.dumps writes for
+ * the golden results (their reals in repr() form included). An error's
+ * words are kvplan's (results_compare reads its kind), so results with
+ * one are not compared as text. */
+static bool same_text(const json_t *want, const char *text)
+{
+    for (size_t i = 0; i < json_array_size(want); i++)
+        if (json_object_get(json_array_get(want, i), "error") != NULL)
+            return true;
+    char *ref = kvplan__dump(want, NULL);
+    bool ok = ref != NULL && text != NULL && strcmp(ref, text) == 0;
+    free(ref);
     return ok;
 }
 
@@ -178,16 +184,17 @@ static int replay(const char *path)
             json_decref(sc);
             continue;
         }
-        json_t *got = kvplan__scenario_run(&s);
+        char *text = NULL;
+        json_t *got = run_results(&s, &text);
         char why[600];
         size_t bad = results_compare(want, got, why, sizeof why);
-        if (bad == 0 && !same_text(got, &s)) {
+        if (bad == 0 && !same_text(want, text)) {
             snprintf(why, sizeof why,
-                     "kvplan__scenario_write_results differs from the "
-                     "document's text");
+                     "the results' text differs from the reference's");
             bad = 1;
         }
         tally(sc, calls, bad, why);
+        free(text);
         json_decref(got);
         kvplan__scenario_free(&s);
         json_decref(sc);

@@ -197,6 +197,87 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(kvplan.library_version(), kvplan.__version__)
 
 
+def same(a, b, path="$"):
+    """Equal, type for type (True is not 1, 1.0 is not 1), float for float
+    bit for bit; the first difference's path, or None."""
+    if type(a) is not type(b):
+        return "%s: %s vs %s" % (path, type(a).__name__, type(b).__name__)
+    if isinstance(a, dict):
+        if list(a) != list(b):
+            return "%s: keys %s vs %s" % (path, list(a), list(b))
+        for k in a:
+            d = same(a[k], b[k], "%s.%s" % (path, k))
+            if d:
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return "%s: %d vs %d items" % (path, len(a), len(b))
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = same(x, y, "%s[%d]" % (path, i))
+            if d:
+                return d
+        return None
+    if isinstance(a, float):
+        return None if a.hex() == b.hex() else "%s: %r vs %r" % (path, a, b)
+    return None if a == b else "%s: %r vs %r" % (path, a, b)
+
+
+class EncodingTest(unittest.TestCase):
+    """The binding reads the library's answers as pickle
+    (KVPLAN_ENCODING_PICKLE); each is the JSON answer's document exactly:
+    the same keys in the same order, types, floats bit for bit, text."""
+
+    def both(self, request):
+        from kvplan import _native
+        st_p, doc_p = _native.call(request)
+        st_j, doc_j = _native.call(request, _native.ENCODING_JSON)
+        self.assertEqual(st_p, st_j)
+        self.assertIsNone(same(doc_p, doc_j), request)
+        return doc_p
+
+    def test_every_command(self):
+        log_path = os.path.join(SOURCE, "tests", "logs", "14-kimi-k2-5.log")
+        with open(log_path, encoding="utf-8") as f:
+            log_text = f.read()
+        requests = [
+            {"model": "deepseek-v3", "flags": {"gpu": "H200", "tp_size": 8,
+                                               "explain": True}},
+            {"model": "qwen3-8b", "svg": True},
+            {"model": "gpt-oss-120b", "flags": {"gpu": "H100-80GB",
+                                                "compare_version": "0.5.0"}},
+            {"command": "fit", "model": "qwen3-8b",
+             "flags": {"concurrency": 8}},
+            {"command": "solve", "model": "qwen3-8b",
+             "flags": {"solve_for": "tp-size", "target_tokens": 2000000}},
+            {"command": "sweep", "model": "qwen3-8b",
+             "flags": {"gpu": ["H100-80GB", "L4"], "tp_size": [1, 2]}},
+            {"command": "compare", "model": "gpt-oss-20b"},
+            {"model": "gpt-oss-20b", "flags": {"engine": "vllm"}},
+            {"command": "log", "log": log_text, "calibrate": True},
+            {"command": "models"}, {"command": "gpus"}, {"command": "flags"},
+            {"command": "version"},
+            {"model": "no-such-m\u00f6del"},            # an error, non-ASCII
+            {"model": "qwen3-8b", "flags": {"tp_size": True}},
+            {"model": "llama-3.1-8b-instruct",          # does not fit
+             "flags": {"available_bytes": 1}},
+        ]
+        for r in requests:
+            with self.subTest(request=r):
+                doc = self.both(r)
+                if r is requests[0]:  # integers past 32 bits (LONG1)
+                    self.assertGreater(doc["available_bytes"], 2 ** 31)
+
+    def test_pools_and_prepared_scenarios(self):
+        path = os.path.join(SOURCE, "tests", "data", "golden",
+                            "configurator.jsonl")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        answers = self.both({"command": "pools", "scenarios": text})
+        prepared = kvplan.Scenarios(text).results()
+        self.assertIsNone(same(prepared, [a["results"] for a in answers]))
+
+
 class ServerArgsTest(unittest.TestCase):
     def test_from_server_args(self):
         # what sglang's ServerArgs holds for

@@ -14,21 +14,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The significant digits of printf's "d.ddde[+-]XX" (or "de[+-]XX") into
+ * `digits`, trailing zeros dropped; returns the exponent. */
+static int digits_of(const char *text, char digits[32])
+{
+    size_t n = 0;
+    const char *q = text;
+    for (; *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9')
+            digits[n++] = *q;
+    while (n > 1 && digits[n - 1] == '0')
+        n--;
+    digits[n] = '\0';
+    return atoi(q + 1);
+}
+
 /* Shortest round-trip digits of |x| > 0: writes the significant digits
  * (no dot) to `digits` and returns the decimal exponent e such that
  * |x| = d.ddd * 10^e. */
 static int shortest_digits(double x, char digits[32])
 {
     char tmp[40];
-    if (x < 1e15 && x == (double)(int64_t)x) {
-        /* an integer: its digits, trailing zeros dropped below */
-        int n = snprintf(tmp, sizeof tmp, "%lld", (long long)x);
-        memcpy(digits, tmp, (size_t)n + 1);
-        size_t k = (size_t)n;
-        while (k > 1 && digits[k - 1] == '0')
-            k--;
-        digits[k] = '\0';
-        return n - 1;
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                 1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
+    /* A decimal of few fractional digits, without printf: the least k
+     * for which an integer m < 2^53 has m / 10^k == x (the division of two
+     * exact doubles rounds once, as strtod does, so m e-k reads back) is
+     * the shortest, when it is the only such m (of two, repr() takes the
+     * nearer: left to the general way below). m is x * 10^k rounded, give
+     * or take one (the product rounds too). Fixed notation only: 1e-4 <=
+     * x < 2^53. */
+    for (int k = 0; x >= 1e-4 && k < 18 && x * p10[k] < 0x1p53; k++) {
+        double r = nearbyint(x * p10[k]), m = -1;
+        int found = 0;
+        for (int j = -1; j <= 1; j++) {
+            double c = r + j; /* exact: r < 2^53 */
+            if (c > 0 && c < 0x1p53 && c / p10[k] == x) {
+                m = c;
+                found++;
+            }
+        }
+        if (found == 0)
+            continue;
+        if (found > 1)
+            break;
+        uint64_t u = (uint64_t)m;
+        int n = 0;
+        do {
+            tmp[n++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u > 0);
+        for (int i = 0; i < n; i++)
+            digits[i] = tmp[n - 1 - i];
+        size_t d = (size_t)n;
+        while (d > 1 && digits[d - 1] == '0')
+            d--;
+        digits[d] = '\0';
+        return n - 1 - k;
     }
     /* The nearest decimal of 15 significant digits, then 16, then 17 (which
      * always reads back): the first that reads back, its trailing zeros
@@ -36,9 +79,7 @@ static int shortest_digits(double x, char digits[32])
      * within half an ulp of x (under 1.2e-16 x), far inside half the
      * 15-digit spacing (5e-16 x at least), so it is the 15-digit nearest,
      * padded; and when no 15-digit decimal reads back, the nearest of 16
-     * is the closest 16-digit one, which reads back if any does. One
-     * snprintf and one strtod for most doubles (a bisection took ten). */
-    int p = 15;
+     * is the closest 16-digit one, which reads back if any does. */
     if (x < 0x1p-1022) {
         /* subnormal: fewer bits, so a shorter decimal may read back that
          * is not the 15-digit nearest; the least precision by bisection
@@ -53,38 +94,58 @@ static int shortest_digits(double x, char digits[32])
             else
                 lo = mid + 1;
         }
-        p = lo;
+        snprintf(tmp, sizeof tmp, "%.*e", lo - 1, x);
+        return digits_of(tmp, digits);
     }
-    for (; p < 17; p++) {
-        snprintf(tmp, sizeof tmp, "%.*e", p - 1, x);
+    /* The 17 digits printf gives exactly, rounded to 15 and 16 here: the
+     * same as rounding x itself unless the digits dropped are a tie (x may
+     * lie either side of it), which printf then rounds. */
+    char d17[40];
+    snprintf(d17, sizeof d17, "%.16e", x);
+    int e = digits_of(d17, digits);
+    char all[18];
+    size_t nd = strlen(digits);
+    memset(all, '0', 17);
+    memcpy(all, digits, nd);
+    for (int p = 15; p < 17; p++) {
+        const char *tail = all + p; /* the digits rounded away */
+        bool tie = tail[0] == '5' && (p == 16 || tail[1] == '0');
+        if (tie) {
+            snprintf(tmp, sizeof tmp, "%.*e", p - 1, x);
+        } else {
+            char r[24];
+            memcpy(r, all, (size_t)p);
+            int i = p - 1;
+            if (tail[0] >= '5') /* up: carry through the nines */
+                for (; i >= 0 && r[i] == '9'; i--)
+                    r[i] = '0';
+            int ex = e;
+            if (i < 0) { /* 99..9 up: 100..0, one more place */
+                r[0] = '1';
+                ex++;
+            } else if (tail[0] >= '5') {
+                r[i]++;
+            }
+            snprintf(tmp, sizeof tmp, "%c.%.*se%d", r[0], p - 1, r + 1, ex);
+        }
         if (strtod(tmp, NULL) == x)
-            break;
+            return digits_of(tmp, digits);
     }
-    if (p == 17)
-        snprintf(tmp, sizeof tmp, "%.16e", x);
-    /* tmp is "d.ddde[+-]XX" or "de[+-]XX". */
-    size_t n = 0;
-    const char *q = tmp;
-    for (; *q != 'e'; q++)
-        if (*q >= '0' && *q <= '9')
-            digits[n++] = *q;
-    while (n > 1 && digits[n - 1] == '0')
-        n--;
-    digits[n] = '\0';
-    return atoi(q + 1);
+    return e; /* 17 digits */
 }
 
 size_t kvplan_format_double(double x, char *buf, size_t size)
 {
     char out[64];
     size_t len = 0;
-    if (isnan(x)) {
-        len = (size_t)snprintf(out, sizeof out, "nan");
-    } else if (isinf(x)) {
-        len = (size_t)snprintf(out, sizeof out, "%s", x < 0 ? "-inf" : "inf");
-    } else if (x == 0.0) {
-        len = (size_t)snprintf(out, sizeof out, "%s",
-                               signbit(x) ? "-0.0" : "0.0");
+    const char *word = isnan(x)      ? "nan"
+                       : isinf(x)    ? (x < 0 ? "-inf" : "inf")
+                       : x != 0.0    ? NULL
+                       : signbit(x) ? "-0.0"
+                                     : "0.0";
+    if (word != NULL) {
+        len = strlen(word);
+        memcpy(out, word, len + 1);
     } else {
         char digits[32];
         int e = shortest_digits(fabs(x), digits);

@@ -399,37 +399,28 @@ const size_t kvplan__num_option_rows =
 /* ---- lookup ---------------------------------------------------------------
  */
 
-/* Whether `name` (len bytes) spells `word` with '-' for '_' after a
- * leading "--" or none: "tp-size" and "--tp_size" are "tp_size". */
-static bool spells(const char *name, size_t len, const char *word)
-{
-    size_t at = 0;
-    if (len >= 2 && name[0] == '-' && name[1] == '-')
-        at = 2;
-    size_t n = strlen(word);
-    if (len - at != n)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = name[at + i] == '-' ? '_' : name[at + i];
-        if (c != word[i])
-            return false;
-    }
-    return true;
-}
-
 static bool is(const char *name, size_t len, const char *word)
 {
-    return word != NULL && strlen(word) == len && memcmp(name, word, len) == 0;
+    return word != NULL && word[0] == name[0] && strlen(word) == len &&
+           memcmp(name, word, len) == 0;
 }
 
-/* One row `name` names; rows past `n` of `rows` are not looked at. */
+/* One row `name` names: its flag or an alias exactly (all begin with
+ * "--"), or `spelled`, the name with a leading "--" dropped and '-' read
+ * as '_' ("tp-size" and "--tp_size" are "tp_size"); NULL when none. Rows
+ * past `n` of `rows` are not looked at. */
 static const kvplan__option_row *in(const kvplan__option_row *rows, size_t n,
-                                    const char *name, size_t len)
+                                    const char *name, size_t len,
+                                    const char *spelled)
 {
+    bool dashes = len > 2 && name[0] == '-' && name[1] == '-';
     for (size_t i = 0; i < n; i++) {
         const kvplan_option *o = &rows[i].pub;
-        if (is(name, len, o->flag) || is(name, len, o->alias) ||
-            is(name, len, o->alias2) || spells(name, len, o->name))
+        if (spelled != NULL && o->name[0] == spelled[0] &&
+            strcmp(o->name, spelled) == 0)
+            return &rows[i];
+        if (dashes && (is(name, len, o->flag) || is(name, len, o->alias) ||
+                       is(name, len, o->alias2)))
             return &rows[i];
     }
     return NULL;
@@ -439,11 +430,19 @@ const kvplan__option_row *kvplan__option_lookup(const char *name, size_t len)
 {
     if (name == NULL || len == 0)
         return NULL;
+    char spelled[96];
+    size_t at = len >= 2 && name[0] == '-' && name[1] == '-' ? 2 : 0;
+    bool fits = len - at < sizeof spelled;
+    for (size_t i = at; fits && i < len; i++)
+        spelled[i - at] = name[i] == '-' ? '_' : name[i];
+    if (fits)
+        spelled[len - at] = '\0';
+    const char *sp = fits ? spelled : NULL; /* no name is as long */
     const kvplan__option_row *r =
-        in(kvplan__option_rows, kvplan__num_option_rows, name, len);
+        in(kvplan__option_rows, kvplan__num_option_rows, name, len, sp);
     return r != NULL ? r
                      : in(kvplan__sglang_rows, kvplan__num_sglang_rows, name,
-                          len);
+                          len, sp);
 }
 
 const char *kvplan__option_nearest(const char *name, size_t len, char *buf,

@@ -25,16 +25,12 @@
 /* ---- write.c: Python's json.dumps(obj, sort_keys=True) -------------------
  * ", " and ": " separators, keys sorted, non-ASCII escaped, reals in
  * repr() form (0.8, not 0.80000000000000004), so that kvplan's JSON can be
- * compared byte for byte with the reference oracle's. */
-
-/* A JSON string of text from outside (a path, a config's name, a message
- * quoting them): kept byte for byte however invalid its UTF-8; the writer
- * turns each invalid byte into U+FFFD. NULL only when out of memory. */
-json_t *kvplan__json_text(const char *s);
-
-/* The error document: {"error", "field" (null when none), "message",
- * "exit_status": the command's}; NULL when out of memory. */
-json_t *kvplan__json_error(const kvplan_error *err, int exit_status);
+ * compared byte for byte with the reference oracle's. Documents are
+ * written straight into text by a writer (no tree of values): each value
+ * in turn, a member's key with it, each object's members put in order at
+ * its end. Text from outside (a path, a config's name, a message quoting
+ * them) is kept byte for byte however invalid its UTF-8: each invalid
+ * byte is written as U+FFFD. */
 
 /* Text written into memory: `text` (NUL-terminated, `len` bytes, the
  * caller frees it), `bad` once memory ran out. Start with {0}. */
@@ -44,15 +40,78 @@ typedef struct kvplan__text {
     bool bad;
 } kvplan__text;
 
-/* `v`, a JSON string of `len` bytes, an integer, appended to `t`. */
-void kvplan__text_json(kvplan__text *t, const json_t *v);
+/* A JSON string of `len` bytes, an integer, appended to `t`. */
 void kvplan__text_string(kvplan__text *t, const char *s, size_t len);
 void kvplan__text_integer(kvplan__text *t, int64_t x);
 
-/* Writes `v` to `out`; 0, or -1 on a write error or out of memory. */
-int kvplan__json_write(const json_t *v, FILE *out);
-/* A JSON string of `len` bytes, escaped as the writer escapes it. */
-int kvplan__json_write_string(const char *s, size_t len, FILE *out);
+#define KVPLAN__WRITER_DEPTH 16
+
+struct kvplan__open {
+    size_t start, first, count;
+    bool object;
+};
+
+/* A document being written, as JSON text or (`pickle` set at the start)
+ * as Python's pickle. Start with {0}; every call takes `key`, the
+ * member's name inside an object and NULL elsewhere (a list's element, the
+ * document itself); the writer keeps the pointer until the object ends, so
+ * the text must live that long (a literal, the option table's, a jansson
+ * value's being written). A mistake (a key missing or unasked, an end unopened,
+ * deeper than 16) or memory running out spoils the document: its status
+ * says so, and nothing is given out. */
+typedef struct kvplan__writer {
+    kvplan__text t;
+    struct kvplan__member *members;
+    size_t nmembers, members_cap;
+    struct kvplan__open open[KVPLAN__WRITER_DEPTH];
+    size_t depth;
+    char *scratch;
+    size_t scratch_cap;
+    const char *nonfinite; /* the first member that was not finite */
+    bool pickle;           /* Python's pickle (protocol 2), not JSON text */
+    struct kvplan__memo *memo; /* pickle: the keys made once */
+    size_t memo_count, memo_cap;
+    kvplan__text memo_keys;
+} kvplan__writer;
+
+void kvplan__w_object(kvplan__writer *w, const char *key);
+void kvplan__w_array(kvplan__writer *w, const char *key);
+void kvplan__w_end(kvplan__writer *w);
+void kvplan__w_int(kvplan__writer *w, const char *key, int64_t v);
+/* A non-finite `v` spoils the document (status KVPLAN_OVERFLOW). */
+void kvplan__w_real(kvplan__writer *w, const char *key, double v);
+/* repr(v) as a JSON string, as the golden file writes a coefficient. */
+void kvplan__w_repr(kvplan__writer *w, const char *key, double v);
+void kvplan__w_bool(kvplan__writer *w, const char *key, bool v);
+void kvplan__w_null(kvplan__writer *w, const char *key);
+/* NULL writes null. */
+void kvplan__w_str(kvplan__writer *w, const char *key, const char *s);
+void kvplan__w_strn(kvplan__writer *w, const char *key, const char *s,
+                    size_t len);
+void kvplan__w_opt_int(kvplan__writer *w, const char *key, kvplan_opt_int v);
+void kvplan__w_opt_real(kvplan__writer *w, const char *key,
+                        kvplan_opt_double v);
+/* A value read with jansson (a request's member), written again. */
+void kvplan__w_json(kvplan__writer *w, const char *key, const json_t *v);
+/* Whatever was written replaced by the error document: {"error", "field"
+ * (null when none), "message", "exit_status": the command's}. */
+void kvplan__w_error(kvplan__writer *w, const kvplan_error *err,
+                     int exit_status);
+/* Empties the document, keeping the buffers. */
+void kvplan__w_reset(kvplan__writer *w);
+/* KVPLAN_OK for a whole document; KVPLAN_NOMEM, or KVPLAN_OVERFLOW for a
+ * number JSON cannot hold (err names the member). */
+kvplan_status kvplan__w_status(const kvplan__writer *w, kvplan_error *err);
+/* The text (the caller frees it; `len` its length: a pickle is binary),
+ * or NULL when the document is not whole; the writer is freed either
+ * way. */
+char *kvplan__w_take(kvplan__writer *w, size_t *len);
+/* Writes the text (and a newline) to `out` and frees the writer: 0, or -1
+ * when the document is not whole or the write failed. */
+int kvplan__w_print(kvplan__writer *w, FILE *out, bool newline);
+void kvplan__w_free(kvplan__writer *w);
+/* The text of a jansson value; NULL out of memory. */
+char *kvplan__dump(const json_t *v, size_t *len);
 
 /* ---- what every document of a question reads ---------------------------- */
 
@@ -112,20 +171,25 @@ const kvplan_option *kvplan__not_read(const kvplan_options *o, size_t index);
 
 /* ---- doc_plan.c: the plan (schema docs/plan.schema.json) ---------------- */
 
-/* NULL when out of memory: never a document with holes. */
-json_t *kvplan__doc_plan(const kvplan__doc *d, const kvplan_plan *p);
+/* The plan's document; with `svg`, its picture as "svg" too. */
+void kvplan__doc_plan(kvplan__writer *w, const char *key,
+                      const kvplan__doc *d, const kvplan_plan *p, bool svg);
 /* The plan's "capacity" object (docs/capacity.md). */
-json_t *kvplan__doc_capacity(const kvplan_capacity *c);
+void kvplan__doc_capacity(kvplan__writer *w, const char *key,
+                          const kvplan_capacity *c);
 /* The "requested" echo: every option the table echoes, as given (null
  * where absent). */
-json_t *kvplan__doc_requested(const kvplan_options *o);
+void kvplan__doc_requested(kvplan__writer *w, const char *key,
+                           const kvplan_options *o);
 
 /* ---- doc_versions.c: the sglang version followed, --compare-version ----- */
 
 /* {"profile", "exact", "rules": [names]} of the plan. */
-json_t *kvplan__doc_version(const kvplan_plan *p);
+void kvplan__doc_version(kvplan__writer *w, const char *key,
+                         const kvplan_plan *p);
 /* The comparison's document. */
-json_t *kvplan__doc_version_compare(const kvplan_version_comparison *c);
+void kvplan__doc_version_compare(kvplan__writer *w, const char *key,
+                                 const kvplan_version_comparison *c);
 
 /* ---- doc_engine.c: --engine vllm|trtllm and kvplan compare --------------- */
 
@@ -136,54 +200,63 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320]);
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p);
 /* vLLM's "{:,}": 1234567 -> "1,234,567". */
 const char *kvplan__grouped(int64_t v, char *buf, size_t size);
-json_t *kvplan__doc_engine(const kvplan__doc *d, const kvplan_engine_plan *p);
+/* The engine's plan; with `requested`, the options' echo too. */
+void kvplan__doc_engine(kvplan__writer *w, const char *key,
+                        const kvplan__doc *d, const kvplan_engine_plan *p,
+                        bool requested);
 /* What each engine's headline count is, and why the columns differ. */
 const char *kvplan__tokens_are(kvplan_engine e);
 const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules);
-json_t *kvplan__doc_compare(const kvplan__doc *d, const kvplan_comparison *c);
+void kvplan__doc_compare(kvplan__writer *w, const kvplan__doc *d,
+                         const kvplan_comparison *c);
 
 /* ---- doc_questions.c: fit, solve, sweep ---------------------------------- */
 
-/* fit's head: with --concurrency N (n > 0) the longest context L; else
- * the most requests of the plan's context_len. */
-json_t *kvplan__doc_fit(int64_t n, const kvplan_plan *p);
-/* solve's head, the answer's value as its knob writes it. */
-json_t *kvplan__doc_solve(kvplan_knob knob, const kvplan_solution *sol,
-                          const kvplan_target *t, const kvplan_plan *p);
+/* fit's head, into an open object (the plan follows as "plan"): with
+ * --concurrency N (n > 0) the longest context L; else the most requests
+ * of the plan's context_len. */
+void kvplan__doc_fit_head(kvplan__writer *w, int64_t n, const kvplan_plan *p);
+/* solve's head, into an open object, the answer's value as its knob
+ * writes it. */
+void kvplan__doc_solve_head(kvplan__writer *w, kvplan_knob knob,
+                            const kvplan_solution *sol,
+                            const kvplan_target *t, const kvplan_plan *p);
 /* solve that found none: the error document with the best reached. */
-json_t *kvplan__doc_solve_none(const kvplan_error *e,
-                               const kvplan_solution *sol);
+void kvplan__doc_solve_none(kvplan__writer *w, const kvplan_error *e,
+                            const kvplan_solution *sol);
 /* The answer's value into the options: the plan printed is the forward
  * plan at it. */
 void kvplan__solution_apply(kvplan_options *o, kvplan_knob knob,
                             const kvplan_solution *sol);
-/* A sweep row (`plan` its plan document, or NULL when it does not plan);
- * `flags` its command line. */
-json_t *kvplan__doc_sweep_row(const kvplan_sweep_axis *axes, size_t naxes,
-                              const kvplan_sweep_row *r, size_t rank,
-                              const char *const *flags, size_t nflags,
-                              json_t *plan);
+/* A sweep row, a list's element: `flags` its command line; `plan` its
+ * plan (with `rd`, its options), NULL when it does not plan. */
+void kvplan__doc_sweep_row(kvplan__writer *w, const kvplan_sweep_axis *axes,
+                           size_t naxes, const kvplan_sweep_row *r,
+                           size_t rank, const char *const *flags,
+                           size_t nflags, const kvplan__doc *rd,
+                           const kvplan_plan *plan);
 /* What binds a sweep row's concurrency, in words. */
 const char *kvplan__row_binding(const kvplan_sweep_row *r);
 
 /* ---- doc_log.c: kvplan log ------------------------------------------------ */
 
-json_t *kvplan__doc_log(const kvplan_log_readings *r, const char *model,
-                        const kvplan_log_result *x,
-                        kvplan_sglang_profile version);
+/* The log's document, into an open object. */
+void kvplan__doc_log_members(kvplan__writer *w, const kvplan_log_readings *r,
+                             const char *model, const kvplan_log_result *x,
+                             kvplan_sglang_profile version);
 /* A calibration (kvplan log --calibrate) of the log's readings and the
- * options it was planned with; NULL out of memory. */
-json_t *kvplan__doc_calibration(const char *source,
-                                const kvplan_log_readings *r,
-                                const kvplan_plan_options *o,
-                                bool gpu_inferred, const char *model);
+ * options it was planned with. */
+void kvplan__doc_calibration(kvplan__writer *w, const char *key,
+                             const char *source, const kvplan_log_readings *r,
+                             const kvplan_plan_options *o, bool gpu_inferred,
+                             const char *model);
 
 /* ---- doc_lists.c: what is built in ---------------------------------------- */
 
-json_t *kvplan__doc_models(void);
-json_t *kvplan__doc_gpus(void);
-json_t *kvplan__doc_options(void);
-json_t *kvplan__doc_version_info(void);
+void kvplan__doc_models(kvplan__writer *w);
+void kvplan__doc_gpus(kvplan__writer *w);
+void kvplan__doc_options(kvplan__writer *w);
+void kvplan__doc_version_info(kvplan__writer *w);
 
 /* ---- svg.c: the pictures (plain SVG) -------------------------------------- */
 

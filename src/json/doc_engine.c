@@ -41,10 +41,13 @@ int64_t kvplan__engine_groups(const kvplan_engine_plan *p)
                : n;
 }
 
-static json_t *term_json(double bytes, kvplan_source src)
+static void term_json(kvplan__writer *w, const char *key, double bytes,
+                      kvplan_source src)
 {
-    return json_pack("{s:f, s:s}", "gib", bytes / KVPLAN__GIB, "source",
-                     kvplan_source_name(src));
+    kvplan__w_object(w, key);
+    kvplan__w_real(w, "gib", bytes / KVPLAN__GIB);
+    kvplan__w_str(w, "source", kvplan_source_name(src));
+    kvplan__w_end(w);
 }
 
 /* The plan's notes: which terms are estimates, and how to set them. */
@@ -78,70 +81,98 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320])
     return n;
 }
 
-json_t *kvplan__doc_engine(const kvplan__doc *d, const kvplan_engine_plan *p)
+static void groups_json(kvplan__writer *w, const kvplan_engine_plan *p)
 {
-    json_t *groups = json_array();
-    for (size_t i = 0; groups != NULL && i < p->num_groups; i++) {
+    kvplan__w_array(w, "groups");
+    for (size_t i = 0; i < p->num_groups; i++) {
         const kvplan_engine_group *g = &p->groups[i];
-        json_array_append_new(
-            groups, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-                              "spec", kvplan_engine_spec_name(g->spec),
-                              "layers", (json_int_t)g->layers, "padding_layers",
-                              (json_int_t)g->padding_layers, "page_bytes",
-                              (json_int_t)g->page_bytes, "real_page_bytes",
-                              (json_int_t)g->real_page_bytes, "block_size",
-                              (json_int_t)g->block_size, "window",
-                              (json_int_t)g->window, "max_usage_bytes",
-                              (json_int_t)g->max_usage_bytes));
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "spec", kvplan_engine_spec_name(g->spec));
+        kvplan__w_int(w, "layers", g->layers);
+        kvplan__w_int(w, "padding_layers", g->padding_layers);
+        kvplan__w_int(w, "page_bytes", g->page_bytes);
+        kvplan__w_int(w, "real_page_bytes", g->real_page_bytes);
+        kvplan__w_int(w, "block_size", g->block_size);
+        kvplan__w_int(w, "window", g->window);
+        kvplan__w_int(w, "max_usage_bytes", g->max_usage_bytes);
+        kvplan__w_end(w);
     }
-    char tok[40], len[40], line[2][160];
-    snprintf(line[0], sizeof line[0], "GPU KV cache size: %s tokens",
-             kvplan__grouped(p->kv_cache_tokens, tok, sizeof tok));
-    snprintf(line[1], sizeof line[1],
-             "Maximum concurrency for %s tokens per request: %.2fx",
-             kvplan__grouped(p->max_model_len, len, sizeof len), p->max_concurrency);
+    kvplan__w_end(w);
+}
+
+static void engine_budget(kvplan__writer *w, const kvplan_engine_plan *p)
+{
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
-    json_t *budget = json_pack(
-        "{s:f, s:o, s:f, s:f, s:o, s:o, s:o, s:o, s:I, s:b}",
-        "memory_total_gib", p->memory_total_bytes / KVPLAN__GIB, "driver_reserve",
-        term_json(p->reserved_bytes, p->reserved_source), "total_gib",
-        p->total_bytes / KVPLAN__GIB, vllm ? "requested_gib" : "kv_budget_gib",
-        p->requested_bytes / KVPLAN__GIB, "weights",
-        term_json(p->weight_bytes, p->weight_source), "activation",
-        term_json(p->activation_bytes, p->activation_source), "non_torch",
-        term_json(p->non_torch_bytes, p->non_torch_source), "cuda_graphs",
-        term_json(p->cuda_graph_bytes, p->cuda_graph_source), "available_bytes",
-        (json_int_t)p->available_bytes, "available_given", p->available_given);
-    const kvplan_model_info *info = kvplan_model_get_info(d->model);
-    char text[3][320];
-    size_t nnotes = kvplan__engine_notes(p, text);
-    json_t *nt = json_array();
-    for (size_t i = 0; nt != NULL && i < nnotes; i++)
-        json_array_append_new(nt, json_string(text[i]));
+    kvplan__w_object(w, "budget");
+    kvplan__w_real(w, "memory_total_gib", p->memory_total_bytes / KVPLAN__GIB);
+    term_json(w, "driver_reserve", p->reserved_bytes, p->reserved_source);
+    kvplan__w_real(w, "total_gib", p->total_bytes / KVPLAN__GIB);
+    kvplan__w_real(w, vllm ? "requested_gib" : "kv_budget_gib",
+                   p->requested_bytes / KVPLAN__GIB);
+    term_json(w, "weights", p->weight_bytes, p->weight_source);
+    term_json(w, "activation", p->activation_bytes, p->activation_source);
+    term_json(w, "non_torch", p->non_torch_bytes, p->non_torch_source);
+    term_json(w, "cuda_graphs", p->cuda_graph_bytes, p->cuda_graph_source);
+    kvplan__w_int(w, "available_bytes", p->available_bytes);
+    kvplan__w_bool(w, "available_given", p->available_given);
+    kvplan__w_end(w);
+}
+
+void kvplan__doc_engine(kvplan__writer *w, const char *key,
+                        const kvplan__doc *d, const kvplan_engine_plan *p,
+                        bool requested)
+{
+    bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
     const kvplan_gpu *gpu = &d->o->plan.gpu;
     kvplan_gpu preset;
     if (!d->o->plan.gpu_set && kvplan_gpu_preset(KVPLAN_DEFAULT_GPU, &preset))
         gpu = &preset;
-    return json_pack(
-        "{s:s, s:i, s:s, s:s, s:{s:s, s:f}, s:I, s:I, s:I, s:I, s:I, s:I, "
-        "s:I, s:I, s:I, s:f, s:I, s:I, s:o, s:o, s:o, s:I, s:o}",
-        "kvplan_version", kvplan_version(), "schema_version", 1, "engine",
-        kvplan_engine_name(p->engine), "model", info->name, "gpu", "name",
-        gpu->name, "total_mib", gpu->total_mib, "tp_size",
-        (json_int_t)d->o->plan.server.tp_size, "pp_size",
-        (json_int_t)d->o->plan.server.pp_size, "max_model_len",
-        (json_int_t)p->max_model_len, "max_num_seqs",
-        (json_int_t)p->max_num_seqs, "max_num_batched_tokens",
-        (json_int_t)p->max_num_batched_tokens, "block_size",
-        (json_int_t)p->block_size, "num_gpu_blocks",
-        (json_int_t)p->num_gpu_blocks, "kv_cache_tokens",
-        (json_int_t)p->kv_cache_tokens, "group_size", (json_int_t)p->group_size,
-        "max_concurrency", p->max_concurrency, "padding_layers",
-        (json_int_t)p->padding_layers, "kv_cache_groups",
-        (json_int_t)(vllm ? kvplan__engine_groups(p) : 1), "groups", groups, "budget",
-        budget, "log",
-        vllm ? json_pack("[s, s]", line[0], line[1]) : json_array(),
-        "bytes_per_token", (json_int_t)p->bytes_per_token, "notes", nt);
+    kvplan__w_object(w, key);
+    kvplan__w_str(w, "kvplan_version", kvplan_version());
+    kvplan__w_int(w, "schema_version", 1);
+    kvplan__w_str(w, "engine", kvplan_engine_name(p->engine));
+    kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
+    kvplan__w_object(w, "gpu");
+    kvplan__w_str(w, "name", gpu->name);
+    kvplan__w_real(w, "total_mib", gpu->total_mib);
+    kvplan__w_end(w);
+    kvplan__w_int(w, "tp_size", d->o->plan.server.tp_size);
+    kvplan__w_int(w, "pp_size", d->o->plan.server.pp_size);
+    kvplan__w_int(w, "max_model_len", p->max_model_len);
+    kvplan__w_int(w, "max_num_seqs", p->max_num_seqs);
+    kvplan__w_int(w, "max_num_batched_tokens", p->max_num_batched_tokens);
+    kvplan__w_int(w, "block_size", p->block_size);
+    kvplan__w_int(w, "num_gpu_blocks", p->num_gpu_blocks);
+    kvplan__w_int(w, "kv_cache_tokens", p->kv_cache_tokens);
+    kvplan__w_int(w, "group_size", p->group_size);
+    kvplan__w_real(w, "max_concurrency", p->max_concurrency);
+    kvplan__w_int(w, "padding_layers", p->padding_layers);
+    kvplan__w_int(w, "kv_cache_groups", vllm ? kvplan__engine_groups(p) : 1);
+    groups_json(w, p);
+    engine_budget(w, p);
+    kvplan__w_array(w, "log");
+    if (vllm) {
+        char tok[40], len[40], line[160];
+        snprintf(line, sizeof line, "GPU KV cache size: %s tokens",
+                 kvplan__grouped(p->kv_cache_tokens, tok, sizeof tok));
+        kvplan__w_str(w, NULL, line);
+        snprintf(line, sizeof line,
+                 "Maximum concurrency for %s tokens per request: %.2fx",
+                 kvplan__grouped(p->max_model_len, len, sizeof len),
+                 p->max_concurrency);
+        kvplan__w_str(w, NULL, line);
+    }
+    kvplan__w_end(w);
+    kvplan__w_int(w, "bytes_per_token", p->bytes_per_token);
+    char text[3][320];
+    size_t nnotes = kvplan__engine_notes(p, text);
+    kvplan__w_array(w, "notes");
+    for (size_t i = 0; i < nnotes; i++)
+        kvplan__w_str(w, NULL, text[i]);
+    kvplan__w_end(w);
+    if (requested)
+        kvplan__doc_requested(w, "requested", d->o);
+    kvplan__w_end(w);
 }
 
 /* What each engine's headline count is. */
@@ -204,37 +235,49 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
     return "?";
 }
 
-static json_t *column_json(const kvplan_engine_column *c)
+static void column_json(kvplan__writer *w, const kvplan_engine_column *c)
 {
-    const char *name = kvplan_engine_name(c->engine);
-    if (c->status != KVPLAN_OK)
-        return json_pack("{s:s, s:s}", "engine", name, "error", c->error);
-    return json_pack(
-        "{s:s, s:f, s:o*, s:f, s:I, s:s, s:I, s:f, s:f}", "engine", name,
-        "kv_cache_gib", c->kv_bytes / KVPLAN__GIB, "mamba_state_gib",
-        c->state_bytes > 0 ? json_real(c->state_bytes / KVPLAN__GIB) : NULL,
-        "bytes_per_token", c->bytes_per_token, "tokens", (json_int_t)c->tokens,
-        "tokens_are", kvplan__tokens_are(c->engine), "request_tokens",
-        (json_int_t)c->request_tokens, "concurrency", c->concurrency,
-        "weights_gib", c->weight_bytes / KVPLAN__GIB);
+    kvplan__w_object(w, NULL);
+    kvplan__w_str(w, "engine", kvplan_engine_name(c->engine));
+    if (c->status != KVPLAN_OK) {
+        kvplan__w_str(w, "error", c->error);
+        kvplan__w_end(w);
+        return;
+    }
+    kvplan__w_real(w, "kv_cache_gib", c->kv_bytes / KVPLAN__GIB);
+    if (c->state_bytes > 0)
+        kvplan__w_real(w, "mamba_state_gib", c->state_bytes / KVPLAN__GIB);
+    kvplan__w_real(w, "bytes_per_token", c->bytes_per_token);
+    kvplan__w_int(w, "tokens", c->tokens);
+    kvplan__w_str(w, "tokens_are", kvplan__tokens_are(c->engine));
+    kvplan__w_int(w, "request_tokens", c->request_tokens);
+    kvplan__w_real(w, "concurrency", c->concurrency);
+    kvplan__w_real(w, "weights_gib", c->weight_bytes / KVPLAN__GIB);
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_compare(const kvplan__doc *d, const kvplan_comparison *x)
+void kvplan__doc_compare(kvplan__writer *w, const kvplan__doc *d,
+                         const kvplan_comparison *x)
 {
-    json_t *w = json_array();
-    for (size_t i = 0; w != NULL && i < x->num_reasons; i++)
-        json_array_append_new(
-            w, json_string(kvplan__reason_text(x->reasons[i], x->sglang_rules)));
     const kvplan_engine_column *c = x->columns;
-    return json_pack(
-        "{s:s, s:i, s:s, s:I, s:o, s:[o, o, o], s:o, s:o*, s:o*}",
-        "kvplan_version", kvplan_version(), "schema_version", 1, "model",
-        kvplan_model_get_info(d->model)->name, "gpus", (json_int_t)x->fleet.gpus,
-        "requested", kvplan__doc_requested(d->o), "engines", column_json(&c[0]),
-        column_json(&c[1]), column_json(&c[2]), "why", w, "vllm",
-        c[1].status == KVPLAN_OK ? kvplan__doc_engine(d, &x->vllm) : NULL,
-        "trtllm",
-        c[2].status == KVPLAN_OK ? kvplan__doc_engine(d, &x->trtllm)
-                                 : NULL);
+    kvplan__w_object(w, NULL);
+    kvplan__w_str(w, "kvplan_version", kvplan_version());
+    kvplan__w_int(w, "schema_version", 1);
+    kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
+    kvplan__w_int(w, "gpus", x->fleet.gpus);
+    kvplan__doc_requested(w, "requested", d->o);
+    kvplan__w_array(w, "engines");
+    for (size_t i = 0; i < 3; i++)
+        column_json(w, &c[i]);
+    kvplan__w_end(w);
+    kvplan__w_array(w, "why");
+    for (size_t i = 0; i < x->num_reasons; i++)
+        kvplan__w_str(w, NULL,
+                      kvplan__reason_text(x->reasons[i], x->sglang_rules));
+    kvplan__w_end(w);
+    if (c[1].status == KVPLAN_OK)
+        kvplan__doc_engine(w, "vllm", d, &x->vllm, false);
+    if (c[2].status == KVPLAN_OK)
+        kvplan__doc_engine(w, "trtllm", d, &x->trtllm, false);
+    kvplan__w_end(w);
 }
-

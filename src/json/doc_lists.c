@@ -8,12 +8,11 @@
 
 #include "common/option_table.h"
 
-json_t *kvplan__doc_models(void)
+void kvplan__doc_models(kvplan__writer *w)
 {
-    json_t *l = json_array();
     const char *name;
-    for (size_t i = 0; l != NULL && (name = kvplan_catalog_name(i)) != NULL;
-         i++) {
+    kvplan__w_array(w, NULL);
+    for (size_t i = 0; (name = kvplan_catalog_name(i)) != NULL; i++) {
         kvplan_model *m = NULL;
         const char *arch = "";
         bool draft = false;
@@ -21,32 +20,29 @@ json_t *kvplan__doc_models(void)
             arch = kvplan_model_get_info(m)->architecture;
             draft = kvplan_model_get_info(m)->is_draft_only;
         }
-        json_t *o = json_pack("{s:o, s:o, s:o, s:b}", "name",
-                              kvplan__json_text(name), "hf_id",
-                              kvplan__json_text(kvplan_catalog_hf_id(i)),
-                              "architecture", kvplan__json_text(arch),
-                              "draft_head", draft);
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "name", name);
+        kvplan__w_str(w, "hf_id", kvplan_catalog_hf_id(i));
+        kvplan__w_str(w, "architecture", arch);
+        kvplan__w_bool(w, "draft_head", draft);
+        kvplan__w_end(w);
         kvplan_model_free(m);
-        if (json_array_append_new(l, o) != 0) {
-            json_decref(l);
-            return NULL;
-        }
     }
-    return l;
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_gpus(void)
+void kvplan__doc_gpus(kvplan__writer *w)
 {
-    json_t *l = json_array();
     kvplan_gpu g;
-    for (size_t i = 0; l != NULL && kvplan_gpu_preset_at(i, &g); i++)
-        if (json_array_append_new(l, json_pack("{s:s, s:f, s:s}", "name",
-                                               g.name, "total_mib", g.total_mib,
-                                               "arch", g.arch)) != 0) {
-            json_decref(l);
-            return NULL;
-        }
-    return l;
+    kvplan__w_array(w, NULL);
+    for (size_t i = 0; kvplan_gpu_preset_at(i, &g); i++) {
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "name", g.name);
+        kvplan__w_real(w, "total_mib", g.total_mib);
+        kvplan__w_str(w, "arch", g.arch);
+        kvplan__w_end(w);
+    }
+    kvplan__w_end(w);
 }
 
 /* A value's kind, as an interface reads it. */
@@ -94,39 +90,40 @@ static const char *scope_name(kvplan_option_scope s)
     return "?";
 }
 
-json_t *kvplan__doc_options(void)
+void kvplan__doc_options(kvplan__writer *w)
 {
-    json_t *l = json_array();
     const kvplan_option *o;
-    for (size_t i = 0; l != NULL && (o = kvplan_option_at(i)) != NULL &&
+    kvplan__w_array(w, NULL);
+    for (size_t i = 0; (o = kvplan_option_at(i)) != NULL &&
                        o->type != KVPLAN_OPTION_NOT_READ;
          i++) {
-        json_t *words = json_array();
-        const char *w;
-        for (size_t k = 0; words != NULL && o->type == KVPLAN_OPTION_WORD &&
-                           (w = kvplan_word_at((kvplan_word_set)o->words, k,
-                                               NULL)) != NULL;
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "flag", o->flag);
+        kvplan__w_str(w, "key", o->name);
+        kvplan__w_str(w, "kind", kind_name(o));
+        kvplan__w_bool(w, "sglang", o->scope == KVPLAN_SCOPE_SGLANG);
+        kvplan__w_str(w, "scope", scope_name(o->scope));
+        kvplan__w_array(w, "words");
+        const char *word;
+        for (size_t k = 0; o->type == KVPLAN_OPTION_WORD &&
+                           (word = kvplan_word_at((kvplan_word_set)o->words, k,
+                                                  NULL)) != NULL;
              k++)
-            json_array_append_new(words, json_string(w));
-        json_t *one = json_pack(
-            "{s:s, s:s, s:s, s:b, s:s, s:o, s:o, s:o, s:o, s:o}", "flag",
-            o->flag, "key", o->name, "kind", kind_name(o), "sglang",
-            o->scope == KVPLAN_SCOPE_SGLANG, "scope", scope_name(o->scope),
-            "words", words ? words : json_null(), "help",
-            kvplan__json_text(o->help), "vllm",
-            o->vllm ? json_string(o->vllm) : json_null(), "trtllm",
-            o->trtllm ? json_string(o->trtllm) : json_null(), "question",
-            o->question ? json_string(o->question) : json_null());
-        if (json_array_append_new(l, one) != 0) {
-            json_decref(l);
-            return NULL;
-        }
+            kvplan__w_str(w, NULL, word);
+        kvplan__w_end(w);
+        kvplan__w_str(w, "help", o->help);
+        kvplan__w_str(w, "vllm", o->vllm);
+        kvplan__w_str(w, "trtllm", o->trtllm);
+        kvplan__w_str(w, "question", o->question);
+        kvplan__w_end(w);
     }
-    return l;
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_version_info(void)
+void kvplan__doc_version_info(kvplan__writer *w)
 {
-    return json_pack("{s:s, s:i}", "version", kvplan_version(),
-                     "version_number", (int)kvplan_version_number());
+    kvplan__w_object(w, NULL);
+    kvplan__w_str(w, "version", kvplan_version());
+    kvplan__w_int(w, "version_number", (int64_t)kvplan_version_number());
+    kvplan__w_end(w);
 }

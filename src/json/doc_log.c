@@ -6,158 +6,195 @@
  */
 #include "json/doc.h"
 
-static json_t *opt_d(kvplan_opt_double v)
+static void opt_b(kvplan__writer *w, const char *key, kvplan_opt_int v)
 {
-    return v.set ? json_real(v.value) : json_null();
+    if (v.set)
+        kvplan__w_bool(w, key, v.value != 0);
+    else
+        kvplan__w_null(w, key);
 }
 
-static json_t *opt_i(kvplan_opt_int v)
+/* An empty text is null. */
+static void text_or_null(kvplan__writer *w, const char *key, const char *s)
 {
-    return v.set ? json_integer((json_int_t)v.value) : json_null();
+    kvplan__w_str(w, key, s[0] ? s : NULL);
 }
 
-static json_t *opt_b(kvplan_opt_int v)
+static void ranks_json(kvplan__writer *w, const kvplan_log_readings *r)
 {
-    return v.set ? json_boolean(v.value != 0) : json_null();
-}
-
-static json_t *text_or_null(const char *s)
-{
-    return s[0] ? kvplan__json_text(s) : json_null();
-}
-
-static json_t *ranks_json(const kvplan_log_readings *r)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < r->num_rank_readings; i++) {
+    kvplan__w_array(w, "per_rank");
+    for (size_t i = 0; i < r->num_rank_readings; i++) {
         const kvplan_log_rank *k = &r->rank_readings[i];
-        json_array_append_new(
-            a, json_pack("{s:I, s:o, s:o, s:o}", "rank", (json_int_t)k->rank,
-                         "free_before_gib", opt_d(k->free_before_gib),
-                         "free_after_gib", opt_d(k->free_after_gib),
-                         "weights_gib", opt_d(k->weights_gib)));
+        kvplan__w_object(w, NULL);
+        kvplan__w_int(w, "rank", k->rank);
+        kvplan__w_opt_real(w, "free_before_gib", k->free_before_gib);
+        kvplan__w_opt_real(w, "free_after_gib", k->free_after_gib);
+        kvplan__w_opt_real(w, "weights_gib", k->weights_gib);
+        kvplan__w_end(w);
     }
-    return a;
+    kvplan__w_end(w);
 }
 
-static json_t *readings_json(const kvplan_log_readings *r)
+static void args_json(kvplan__writer *w, const kvplan_log_args *a)
 {
-    const kvplan_log_args *a = &r->args;
-    json_t *args = json_pack(
-        "{s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o}",
-        "present", a->present, "model_path", text_or_null(a->model_path),
-        "dtype", text_or_null(a->dtype), "kv_cache_dtype",
-        text_or_null(a->kv_cache_dtype), "quantization",
-        text_or_null(a->quantization), "attention_backend",
-        text_or_null(a->attention_backend), "speculative_algorithm",
-        text_or_null(a->speculative_algorithm), "mem_fraction_static",
-        opt_d(a->mem_fraction_static), "tp_size", opt_i(a->tp_size), "pp_size",
-        opt_i(a->pp_size), "dp_size", opt_i(a->dp_size), "page_size",
-        opt_i(a->page_size), "context_length", opt_i(a->context_length),
-        "chunked_prefill_size", opt_i(a->chunked_prefill_size),
-        "max_prefill_tokens", opt_i(a->max_prefill_tokens),
-        "max_running_requests", opt_i(a->max_running_requests),
-        "max_total_tokens", opt_i(a->max_total_tokens), "cuda_graph_max_bs",
-        opt_i(a->cuda_graph_max_bs), "enable_dp_attention",
-        opt_b(a->enable_dp_attention), "disable_cuda_graph",
-        opt_b(a->disable_cuda_graph), "disable_radix_cache",
-        opt_b(a->disable_radix_cache), "is_embedding", opt_b(a->is_embedding),
-        "ep_size", opt_i(a->ep_size), "speculative_draft_model_path",
-        text_or_null(a->speculative_draft_model_path), "speculative_num_steps",
-        opt_i(a->speculative_num_steps), "speculative_eagle_topk",
-        opt_i(a->speculative_eagle_topk), "speculative_num_draft_tokens",
-        opt_i(a->speculative_num_draft_tokens));
-    return json_pack(
-        "{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-        "lines", (json_int_t)r->lines, "lines_read", (json_int_t)r->lines_used,
-        "ranks", (json_int_t)r->ranks, "date", text_or_null(r->date),
-        "free_before_gib", opt_d(r->free_before_gib), "free_after_gib",
-        opt_d(r->free_after_gib), "weights_gib", opt_d(r->weights_gib),
-        "distributed_gib", opt_d(r->distributed_gib), "pool_end_gib",
-        opt_d(r->pool_end_gib), "kv_tokens", opt_i(r->kv_tokens),
-        "k_size_gib", opt_d(r->k_size_gib), "v_size_gib", opt_d(r->v_size_gib),
-        "kv_size_gib", opt_d(r->kv_size_gib), "max_total_num_tokens",
-        opt_i(r->max_total_num_tokens), "max_prefill_tokens",
-        opt_i(r->max_prefill_tokens), "max_running_requests",
-        opt_i(r->max_running_requests), "context_len", opt_i(r->context_len),
-        "available_gpu_mem_gib", opt_d(r->available_gpu_mem_gib),
-        "model_class", text_or_null(r->model_class), "model_dtype",
-        text_or_null(r->model_dtype), "kv_dtype", text_or_null(r->kv_dtype),
-        "server_args", args, "per_rank", ranks_json(r));
+    kvplan__w_object(w, "server_args");
+    kvplan__w_bool(w, "present", a->present);
+    text_or_null(w, "model_path", a->model_path);
+    text_or_null(w, "dtype", a->dtype);
+    text_or_null(w, "kv_cache_dtype", a->kv_cache_dtype);
+    text_or_null(w, "quantization", a->quantization);
+    text_or_null(w, "attention_backend", a->attention_backend);
+    text_or_null(w, "speculative_algorithm", a->speculative_algorithm);
+    kvplan__w_opt_real(w, "mem_fraction_static", a->mem_fraction_static);
+    kvplan__w_opt_int(w, "tp_size", a->tp_size);
+    kvplan__w_opt_int(w, "pp_size", a->pp_size);
+    kvplan__w_opt_int(w, "dp_size", a->dp_size);
+    kvplan__w_opt_int(w, "page_size", a->page_size);
+    kvplan__w_opt_int(w, "context_length", a->context_length);
+    kvplan__w_opt_int(w, "chunked_prefill_size", a->chunked_prefill_size);
+    kvplan__w_opt_int(w, "max_prefill_tokens", a->max_prefill_tokens);
+    kvplan__w_opt_int(w, "max_running_requests", a->max_running_requests);
+    kvplan__w_opt_int(w, "max_total_tokens", a->max_total_tokens);
+    kvplan__w_opt_int(w, "cuda_graph_max_bs", a->cuda_graph_max_bs);
+    opt_b(w, "enable_dp_attention", a->enable_dp_attention);
+    opt_b(w, "disable_cuda_graph", a->disable_cuda_graph);
+    opt_b(w, "disable_radix_cache", a->disable_radix_cache);
+    opt_b(w, "is_embedding", a->is_embedding);
+    kvplan__w_opt_int(w, "ep_size", a->ep_size);
+    text_or_null(w, "speculative_draft_model_path",
+                 a->speculative_draft_model_path);
+    kvplan__w_opt_int(w, "speculative_num_steps", a->speculative_num_steps);
+    kvplan__w_opt_int(w, "speculative_eagle_topk", a->speculative_eagle_topk);
+    kvplan__w_opt_int(w, "speculative_num_draft_tokens",
+                      a->speculative_num_draft_tokens);
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_log(const kvplan_log_readings *r, const char *model,
-                           const kvplan_log_result *x,
-                           kvplan_sglang_profile version)
+static void readings_json(kvplan__writer *w, const kvplan_log_readings *r)
 {
-    json_t *causes = json_array();
-    for (size_t i = 0; causes != NULL && i < x->num_causes; i++)
-        json_array_append_new(
-            causes, json_pack("{s:s, s:o, s:o}", "cause",
-                              kvplan_log_cause_name(x->causes[i].code), "row",
-                              kvplan__json_text(x->causes[i].row), "text",
-                              kvplan__json_text(x->causes[i].text)));
-    json_t *modelled =
-        x->modelled
-            ? json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
-                        "free_before_gib", x->free_before_gib,
-                        "free_after_gib", x->free_after_gib, "weights_gib",
-                        x->weights_gib, "max_total_num_tokens",
-                        (json_int_t)x->tokens, "kv_bytes",
-                        (json_int_t)x->kv_bytes, "max_running_requests",
-                        (json_int_t)x->max_running_requests, "context_len",
-                        (json_int_t)x->context_len)
-            : json_null();
-    json_t *inputs = json_pack(
-        "{s:o, s:o, s:o, s:b, s:o, s:b}", "model",
-        model != NULL && model[0] ? kvplan__json_text(model) : json_null(), "gpu",
-        text_or_null(x->gpu.name), "gpu_mem_mib",
-        x->gpu.name[0] ? json_real(x->gpu.total_mib) : json_null(),
-        "gpu_inferred", x->gpu_inferred, "mem_fraction_static",
-        x->interval || x->modelled ? json_real(x->mem_fraction_static)
-                                   : json_null(),
-        "fraction_from_log", x->fraction_from_log);
-    if (inputs != NULL)
-        json_object_set_new(
-            inputs, "sglang_version",
-            json_pack("{s:o, s:s}", "named",
-                      text_or_null(r->sglang_version), "profile",
-                      kvplan_sglang_profile_name(version)));
-    return json_pack(
-        "{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema_version", 1,
-        "readings", readings_json(r), "inputs", inputs, "available_interval",
-        x->interval ? json_pack("[I, I]", (json_int_t)x->available_lo,
-                                (json_int_t)x->available_hi)
-                    : json_null(),
-        "tokens_interval",
-        x->interval ? json_pack("[I, I]", (json_int_t)x->tokens_lo,
-                                (json_int_t)x->tokens_hi)
-                    : json_null(),
-        "logged_tokens", opt_i(x->logged_tokens), "inside",
-        x->interval && x->logged_tokens.set ? json_boolean(x->inside)
-                                            : json_null(),
-        "modelled", modelled, "causes", causes);
+    kvplan__w_object(w, "readings");
+    kvplan__w_int(w, "lines", (int64_t)r->lines);
+    kvplan__w_int(w, "lines_read", (int64_t)r->lines_used);
+    kvplan__w_int(w, "ranks", (int64_t)r->ranks);
+    text_or_null(w, "date", r->date);
+    kvplan__w_opt_real(w, "free_before_gib", r->free_before_gib);
+    kvplan__w_opt_real(w, "free_after_gib", r->free_after_gib);
+    kvplan__w_opt_real(w, "weights_gib", r->weights_gib);
+    kvplan__w_opt_real(w, "distributed_gib", r->distributed_gib);
+    kvplan__w_opt_real(w, "pool_end_gib", r->pool_end_gib);
+    kvplan__w_opt_int(w, "kv_tokens", r->kv_tokens);
+    kvplan__w_opt_real(w, "k_size_gib", r->k_size_gib);
+    kvplan__w_opt_real(w, "v_size_gib", r->v_size_gib);
+    kvplan__w_opt_real(w, "kv_size_gib", r->kv_size_gib);
+    kvplan__w_opt_int(w, "max_total_num_tokens", r->max_total_num_tokens);
+    kvplan__w_opt_int(w, "max_prefill_tokens", r->max_prefill_tokens);
+    kvplan__w_opt_int(w, "max_running_requests", r->max_running_requests);
+    kvplan__w_opt_int(w, "context_len", r->context_len);
+    kvplan__w_opt_real(w, "available_gpu_mem_gib", r->available_gpu_mem_gib);
+    text_or_null(w, "model_class", r->model_class);
+    text_or_null(w, "model_dtype", r->model_dtype);
+    text_or_null(w, "kv_dtype", r->kv_dtype);
+    args_json(w, &r->args);
+    ranks_json(w, r);
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_calibration(const char *source,
-                                const kvplan_log_readings *r,
-                                const kvplan_plan_options *o,
-                                bool gpu_inferred, const char *model)
+static void interval(kvplan__writer *w, const char *key, bool set, int64_t lo,
+                     int64_t hi)
+{
+    if (!set) {
+        kvplan__w_null(w, key);
+        return;
+    }
+    kvplan__w_array(w, key);
+    kvplan__w_int(w, NULL, lo);
+    kvplan__w_int(w, NULL, hi);
+    kvplan__w_end(w);
+}
+
+static void inputs_json(kvplan__writer *w, const kvplan_log_readings *r,
+                        const char *model, const kvplan_log_result *x,
+                        kvplan_sglang_profile version)
+{
+    kvplan__w_object(w, "inputs");
+    kvplan__w_str(w, "model", model != NULL && model[0] ? model : NULL);
+    text_or_null(w, "gpu", x->gpu.name);
+    if (x->gpu.name[0])
+        kvplan__w_real(w, "gpu_mem_mib", x->gpu.total_mib);
+    else
+        kvplan__w_null(w, "gpu_mem_mib");
+    kvplan__w_bool(w, "gpu_inferred", x->gpu_inferred);
+    if (x->interval || x->modelled)
+        kvplan__w_real(w, "mem_fraction_static", x->mem_fraction_static);
+    else
+        kvplan__w_null(w, "mem_fraction_static");
+    kvplan__w_bool(w, "fraction_from_log", x->fraction_from_log);
+    kvplan__w_object(w, "sglang_version");
+    text_or_null(w, "named", r->sglang_version);
+    kvplan__w_str(w, "profile", kvplan_sglang_profile_name(version));
+    kvplan__w_end(w);
+    kvplan__w_end(w);
+}
+
+void kvplan__doc_log_members(kvplan__writer *w, const kvplan_log_readings *r,
+                             const char *model, const kvplan_log_result *x,
+                             kvplan_sglang_profile version)
+{
+    kvplan__w_int(w, "schema_version", 1);
+    readings_json(w, r);
+    inputs_json(w, r, model, x, version);
+    interval(w, "available_interval", x->interval, x->available_lo,
+             x->available_hi);
+    interval(w, "tokens_interval", x->interval, x->tokens_lo, x->tokens_hi);
+    kvplan__w_opt_int(w, "logged_tokens", x->logged_tokens);
+    if (x->interval && x->logged_tokens.set)
+        kvplan__w_bool(w, "inside", x->inside);
+    else
+        kvplan__w_null(w, "inside");
+    if (x->modelled) {
+        kvplan__w_object(w, "modelled");
+        kvplan__w_real(w, "free_before_gib", x->free_before_gib);
+        kvplan__w_real(w, "free_after_gib", x->free_after_gib);
+        kvplan__w_real(w, "weights_gib", x->weights_gib);
+        kvplan__w_int(w, "max_total_num_tokens", x->tokens);
+        kvplan__w_int(w, "kv_bytes", x->kv_bytes);
+        kvplan__w_int(w, "max_running_requests", x->max_running_requests);
+        kvplan__w_int(w, "context_len", x->context_len);
+        kvplan__w_end(w);
+    } else {
+        kvplan__w_null(w, "modelled");
+    }
+    kvplan__w_array(w, "causes");
+    for (size_t i = 0; i < x->num_causes; i++) {
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "cause", kvplan_log_cause_name(x->causes[i].code));
+        kvplan__w_str(w, "row", x->causes[i].row);
+        kvplan__w_str(w, "text", x->causes[i].text);
+        kvplan__w_end(w);
+    }
+    kvplan__w_end(w);
+}
+
+void kvplan__doc_calibration(kvplan__writer *w, const char *key,
+                             const char *source, const kvplan_log_readings *r,
+                             const kvplan_plan_options *o, bool gpu_inferred,
+                             const char *model)
 {
     double before = r->free_before_gib.value;
     double weights = kvplan_log_weights_gib(r).value; /* checked set */
-    return json_pack(
-        "{s:i, s:o, s:o, s:o, s:b, s:f, s:I, s:I, s:f, s:I, s:I}",
-        "kvplan_calibration", 1, "source", kvplan__json_text(source), "model",
-        kvplan__json_text(model), "gpu", kvplan__json_text(o->gpu.name),
-        "gpu_inferred", gpu_inferred, "gpu_mem_mib", o->gpu.total_mib,
-        "tp_size", (json_int_t)o->server.tp_size, "pp_size",
-        (json_int_t)o->server.pp_size, "free_before_gib", before,
-        /* what the GPU held before the weights: context, communicators */
-        "context_bytes",
-        (json_int_t)(o->gpu.total_mib * 1048576.0 - before * KVPLAN__GIB),
-        "rank_weight_bytes", (json_int_t)(weights * KVPLAN__GIB));
+    kvplan__w_object(w, key);
+    kvplan__w_int(w, "kvplan_calibration", 1);
+    kvplan__w_str(w, "source", source);
+    kvplan__w_str(w, "model", model);
+    kvplan__w_str(w, "gpu", o->gpu.name);
+    kvplan__w_bool(w, "gpu_inferred", gpu_inferred);
+    kvplan__w_real(w, "gpu_mem_mib", o->gpu.total_mib);
+    kvplan__w_int(w, "tp_size", o->server.tp_size);
+    kvplan__w_int(w, "pp_size", o->server.pp_size);
+    kvplan__w_real(w, "free_before_gib", before);
+    /* what the GPU held before the weights: context, communicators */
+    kvplan__w_int(w, "context_bytes",
+                  (int64_t)(o->gpu.total_mib * 1048576.0 - before * KVPLAN__GIB));
+    kvplan__w_int(w, "rank_weight_bytes", (int64_t)(weights * KVPLAN__GIB));
+    kvplan__w_end(w);
 }

@@ -17,126 +17,108 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sets o[key] = v, remembering a failure (v NULL included). */
-static void set(json_t *o, const char *key, json_t *v, bool *bad)
+static void lines_json(kvplan__writer *w, const char *key,
+                       const kvplan__lines *l)
 {
-    if (v == NULL || json_object_set_new(o, key, v) != 0)
-        *bad = true;
-}
-
-static json_t *opt_int(kvplan_opt_int v)
-{
-    return v.set ? json_integer(v.value) : json_null();
-}
-
-static json_t *lines_json(const kvplan__lines *l)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < l->n; i++)
-        if (json_array_append_new(a, kvplan__json_text(l->text[i])) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    if (a != NULL && l->dropped > 0) {
+    kvplan__w_array(w, key);
+    for (size_t i = 0; i < l->n; i++)
+        kvplan__w_str(w, NULL, l->text[i]);
+    if (l->dropped > 0) {
         char more[64];
         snprintf(more, sizeof more, "(%zu more lines left out)", l->dropped);
-        if (json_array_append_new(a, json_string(more)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
+        kvplan__w_str(w, NULL, more);
     }
-    return a;
+    kvplan__w_end(w);
 }
 
-static json_t *model_json(const kvplan_model_info *info)
+static void model_json(kvplan__writer *w, const kvplan_model_info *info)
 {
-    return json_pack(
-        "{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:b}",
-        "name", kvplan__json_text(info->name), "hf_id", kvplan__json_text(info->hf_id),
-        "architecture", kvplan__json_text(info->architecture), "model_type",
-        kvplan__json_text(info->model_type), "num_hidden_layers",
-        (json_int_t)info->num_hidden_layers, "num_key_value_heads",
-        (json_int_t)info->num_key_value_heads, "head_dim",
-        (json_int_t)info->head_dim, "v_head_dim", (json_int_t)info->v_head_dim,
-        "is_mla", info->is_mla, "is_deepseek_dsa", info->is_deepseek_dsa,
-        "is_hybrid_swa", info->is_hybrid_swa, "is_mambaish", info->is_mambaish,
-        "is_deepseek_v4", info->is_deepseek_v4);
+    kvplan__w_object(w, "model");
+    kvplan__w_str(w, "architecture", info->architecture);
+    kvplan__w_int(w, "head_dim", info->head_dim);
+    kvplan__w_str(w, "hf_id", info->hf_id);
+    kvplan__w_bool(w, "is_deepseek_dsa", info->is_deepseek_dsa);
+    kvplan__w_bool(w, "is_deepseek_v4", info->is_deepseek_v4);
+    kvplan__w_bool(w, "is_hybrid_swa", info->is_hybrid_swa);
+    kvplan__w_bool(w, "is_mambaish", info->is_mambaish);
+    kvplan__w_bool(w, "is_mla", info->is_mla);
+    kvplan__w_str(w, "model_type", info->model_type);
+    kvplan__w_str(w, "name", info->name);
+    kvplan__w_int(w, "num_hidden_layers", info->num_hidden_layers);
+    kvplan__w_int(w, "num_key_value_heads", info->num_key_value_heads);
+    kvplan__w_int(w, "v_head_dim", info->v_head_dim);
+    kvplan__w_end(w);
 }
 
 /* The server args as sglang resolved them (kvplan_plan.resolved) and the
  * plan's resolved values. */
-static json_t *resolved_json(const kvplan__doc *d, const kvplan_plan *p)
+static void resolved_json(kvplan__writer *w, const kvplan__doc *d,
+                          const kvplan_plan *p)
 {
     const kvplan_server_args *s = &p->resolved;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
-    json_t *o = json_object();
-    bool bad = o == NULL;
-    if (bad)
-        return NULL;
-    set(o, "tp_size", json_integer(s->tp_size), &bad);
-    set(o, "pp_size", json_integer(s->pp_size), &bad);
-    set(o, "dp_size", json_integer(s->dp_size), &bad);
-    set(o, "enable_dp_attention", json_boolean(s->enable_dp_attention), &bad);
-    set(o, "page_size", json_integer(p->page_size), &bad);
-    set(o, "attention_backend", json_string(p->attention_backend), &bad);
-    set(o, "kv_cache_dtype",
-        json_string(kvplan__kv_dtype_name(d, sp->rank.runner.kv_cache_dtype)),
-        &bad);
-    set(o, "dtype", json_string(kvplan_dtype_name(sp->rank.runner.dtype)),
-        &bad);
-    set(o, "chunked_prefill_size", json_integer(p->chunked_prefill_size), &bad);
-    set(o, "max_prefill_tokens", json_integer(p->max_prefill_tokens), &bad);
-    set(o, "cuda_graph_max_bs", json_integer(p->cuda_graph_max_bs), &bad);
-    set(o, "mem_fraction_static",
-        p->budget.given && p->budget.mem_fraction_auto
-            ? json_null() /* the budget was given: no fraction used */
-            : json_real(p->budget.mem_fraction_static),
-        &bad);
-    set(o, "max_running_requests", json_integer(p->max_running_requests), &bad);
-    set(o, "context_len", json_integer(p->context_len), &bad);
-    set(o, "swa_full_tokens_ratio",
-        json_real(sp->rank.server_args.swa_full_tokens_ratio), &bad);
-    set(o, "disable_radix_cache", json_boolean(s->disable_radix_cache), &bad);
-    set(o, "disable_overlap_schedule",
-        json_boolean(s->disable_overlap_schedule), &bad);
-    const char *spec = kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
-                                        (int)s->speculative_algorithm);
-    set(o, "speculative_algorithm", spec ? json_string(spec) : json_null(),
-        &bad);
-    set(o, "speculative_num_steps", opt_int(s->speculative_num_steps), &bad);
-    set(o, "speculative_eagle_topk", opt_int(s->speculative_eagle_topk), &bad);
-    set(o, "speculative_num_draft_tokens",
-        opt_int(s->speculative_num_draft_tokens), &bad);
-    set(o, "disaggregation_mode",
-        json_string(kvplan_word_name(KVPLAN_WORDS_DISAGGREGATION_MODE,
-                                     (int)s->disaggregation_mode)),
-        &bad);
-    set(o, "disable_hybrid_swa_memory",
-        json_boolean(s->disable_hybrid_swa_memory), &bad);
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    kvplan__w_object(w, "resolved");
+    kvplan__w_int(w, "tp_size", s->tp_size);
+    kvplan__w_int(w, "pp_size", s->pp_size);
+    kvplan__w_int(w, "dp_size", s->dp_size);
+    kvplan__w_bool(w, "enable_dp_attention", s->enable_dp_attention);
+    kvplan__w_int(w, "page_size", p->page_size);
+    kvplan__w_str(w, "attention_backend", p->attention_backend);
+    kvplan__w_str(w, "kv_cache_dtype",
+                  kvplan__kv_dtype_name(d, sp->rank.runner.kv_cache_dtype));
+    kvplan__w_str(w, "dtype", kvplan_dtype_name(sp->rank.runner.dtype));
+    kvplan__w_int(w, "chunked_prefill_size", p->chunked_prefill_size);
+    kvplan__w_int(w, "max_prefill_tokens", p->max_prefill_tokens);
+    kvplan__w_int(w, "cuda_graph_max_bs", p->cuda_graph_max_bs);
+    if (p->budget.given && p->budget.mem_fraction_auto)
+        kvplan__w_null(w, "mem_fraction_static"); /* the budget was given:
+                                                     no fraction used */
+    else
+        kvplan__w_real(w, "mem_fraction_static", p->budget.mem_fraction_static);
+    kvplan__w_int(w, "max_running_requests", p->max_running_requests);
+    kvplan__w_int(w, "context_len", p->context_len);
+    kvplan__w_real(w, "swa_full_tokens_ratio",
+                   sp->rank.server_args.swa_full_tokens_ratio);
+    kvplan__w_bool(w, "disable_radix_cache", s->disable_radix_cache);
+    kvplan__w_bool(w, "disable_overlap_schedule", s->disable_overlap_schedule);
+    kvplan__w_str(w, "speculative_algorithm",
+                  kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                                   (int)s->speculative_algorithm));
+    kvplan__w_opt_int(w, "speculative_num_steps", s->speculative_num_steps);
+    kvplan__w_opt_int(w, "speculative_eagle_topk", s->speculative_eagle_topk);
+    kvplan__w_opt_int(w, "speculative_num_draft_tokens",
+                      s->speculative_num_draft_tokens);
+    kvplan__w_str(w, "disaggregation_mode",
+                  kvplan_word_name(KVPLAN_WORDS_DISAGGREGATION_MODE,
+                                   (int)s->disaggregation_mode));
+    kvplan__w_bool(w, "disable_hybrid_swa_memory",
+                   s->disable_hybrid_swa_memory);
+    kvplan__w_end(w);
 }
 
-static json_t *tensors_json(const kvplan_budget *b)
+static void pair(kvplan__writer *w, const char *key, int64_t a, int64_t b)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < b->num_weight_tensors; i++) {
+    kvplan__w_array(w, key);
+    kvplan__w_int(w, NULL, a);
+    kvplan__w_int(w, NULL, b);
+    kvplan__w_end(w);
+}
+
+static void tensors_json(kvplan__writer *w, const kvplan_budget *b)
+{
+    kvplan__w_array(w, "tensors");
+    for (size_t i = 0; i < b->num_weight_tensors; i++) {
         const kvplan_weight_tensor *t = &b->weight_tensors[i];
-        json_t *one = json_pack(
-            "{s:s, s:[I,I], s:[I,I], s:I, s:f, s:I}", "name", t->name, "shape",
-            (json_int_t)t->rows, (json_int_t)t->cols, "rank_shape",
-            (json_int_t)t->rank_rows, (json_int_t)t->rank_cols, "count",
-            (json_int_t)t->count, "elem_bytes", t->elem_bytes, "rank_bytes",
-            (json_int_t)t->rank_bytes);
-        if (one == NULL || json_array_append_new(a, one) != 0) {
-            json_decref(a);
-            return NULL;
-        }
+        kvplan__w_object(w, NULL);
+        kvplan__w_int(w, "count", t->count);
+        kvplan__w_real(w, "elem_bytes", t->elem_bytes);
+        kvplan__w_str(w, "name", t->name);
+        kvplan__w_int(w, "rank_bytes", t->rank_bytes);
+        pair(w, "rank_shape", t->rank_rows, t->rank_cols);
+        pair(w, "shape", t->rows, t->cols);
+        kvplan__w_end(w);
     }
-    return a;
+    kvplan__w_end(w);
 }
 
 /* What the weights' figure rests on. */
@@ -153,202 +135,204 @@ static const char *weights_basis(const kvplan__doc *d, const kvplan_budget *b)
     }
 }
 
-static json_t *budget_json(const kvplan__doc *d, const kvplan_plan *p)
+static void budget_terms(kvplan__writer *w, const kvplan__doc *d,
+                         const kvplan_budget *b)
+{
+    const char *weights = d->loaded->weights_measured
+                              ? "measured"
+                              : kvplan_source_name(b->weights_source);
+    kvplan__w_object(w, "terms");
+    kvplan__w_object(w, "gpu");
+    kvplan__w_real(w, "total_mib", b->gpu_mem_mib);
+    kvplan__w_str(w, "source", d->o->gpu_memory_mib.set ? "given"
+                               : d->o->gpu_auto         ? "measured"
+                                                        : "preset");
+    kvplan__w_end(w);
+    kvplan__w_real(w, "fraction_rule", b->fraction_rule);
+    kvplan__w_real(w, "vision_factor", b->vision_factor);
+    kvplan__w_real(w, "aiter_factor", b->aiter_factor);
+    kvplan__w_real(w, "deepep_mib", b->deepep_mib);
+    kvplan__w_real(w, "mm_reserve_mib", b->mm_reserve_mib);
+    kvplan__w_real(w, "spec_reserve_mib", b->spec_reserve_mib);
+    kvplan__w_real(w, "graph_mib", b->graph_mib);
+    kvplan__w_real(w, "slack_gib", b->slack_gib);
+    kvplan__w_real(w, "fixed_gib", b->fixed_gib);
+    kvplan__w_object(w, "context");
+    kvplan__w_real(w, "gib", b->context_overhead_bytes / KVPLAN__GIB);
+    kvplan__w_str(w, "source",
+                  b->given ? "given" : kvplan_source_name(b->context_source));
+    kvplan__w_str(w, "basis", b->context_basis);
+    kvplan__w_end(w);
+    kvplan__w_object(w, "weights");
+    kvplan__w_str(w, "source", weights);
+    kvplan__w_str(w, "basis", weights_basis(d, b));
+    kvplan__w_real(w, "estimated_gib",
+                   b->estimated_rank_weight_bytes / KVPLAN__GIB);
+    kvplan__w_real(w, "load_overhead_gib",
+                   b->load_overhead_bytes / KVPLAN__GIB);
+    if (d->o->explain)
+        tensors_json(w, b);
+    kvplan__w_end(w);
+    kvplan__w_end(w);
+}
+
+static void budget_json(kvplan__writer *w, const kvplan__doc *d,
+                        const kvplan_plan *p)
 {
     const kvplan_budget *b = &p->budget;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     for (size_t i = 0; i < p->num_stages; i++) /* the heaviest rank */
         if (p->stages[i].weight_bytes > sp->weight_bytes)
             sp = &p->stages[i];
-    const char *weights = d->loaded->weights_measured
-                              ? "measured"
-                              : kvplan_source_name(b->weights_source);
-    json_t *o = json_pack(
-        "{s:b, s:b, s:f, s:f, s:b, s:f, s:f, s:f, s:I, s:I, s:f}", "given",
-        b->given, "weights_estimated", b->weights_estimated, "gpu_mem_mib",
-        b->gpu_mem_mib, "mem_fraction_static", b->mem_fraction_static,
-        "mem_fraction_auto", b->mem_fraction_auto, "reserved_mib",
-        b->reserved_mib, "pre_load_gib", b->pre_load_gib, "post_load_gib",
-        b->post_load_gib, "weight_bytes", (json_int_t)sp->weight_bytes,
-        "draft_weight_bytes", (json_int_t)sp->draft_weight_bytes,
-        "mamba_state_gib", b->mamba_gib);
-    const char *gpu = d->o->gpu_memory_mib.set ? "given"
-                      : d->o->gpu_auto         ? "measured"
-                                               : "preset";
-    json_t *terms = json_pack(
-        "{s:{s:f, s:s}, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
-        "s:{s:f, s:s, s:s?}, "
-        "s:{s:s, s:s, s:f, s:f, s:o*}}",
-        "gpu", "total_mib", b->gpu_mem_mib, "source", gpu,
-        "fraction_rule", b->fraction_rule, "vision_factor", b->vision_factor,
-        "aiter_factor", b->aiter_factor, "deepep_mib", b->deepep_mib,
-        "mm_reserve_mib", b->mm_reserve_mib, "spec_reserve_mib",
-        b->spec_reserve_mib,
-        "graph_mib", b->graph_mib, "slack_gib", b->slack_gib, "fixed_gib",
-        b->fixed_gib, "context", "gib", b->context_overhead_bytes / KVPLAN__GIB,
-        "source", b->given ? "given" : kvplan_source_name(b->context_source),
-        "basis", b->context_basis, "weights", "source", weights, "basis",
-        weights_basis(d, b), "estimated_gib",
-        b->estimated_rank_weight_bytes / KVPLAN__GIB, "load_overhead_gib", b->load_overhead_bytes / KVPLAN__GIB, "tensors",
-        d->o->explain ? tensors_json(b) : NULL);
-    if (o == NULL || terms == NULL || json_object_set_new(o, "terms", terms)) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    kvplan__w_object(w, "budget");
+    kvplan__w_bool(w, "given", b->given);
+    kvplan__w_bool(w, "weights_estimated", b->weights_estimated);
+    kvplan__w_real(w, "gpu_mem_mib", b->gpu_mem_mib);
+    kvplan__w_real(w, "mem_fraction_static", b->mem_fraction_static);
+    kvplan__w_bool(w, "mem_fraction_auto", b->mem_fraction_auto);
+    kvplan__w_real(w, "reserved_mib", b->reserved_mib);
+    kvplan__w_real(w, "pre_load_gib", b->pre_load_gib);
+    kvplan__w_real(w, "post_load_gib", b->post_load_gib);
+    kvplan__w_int(w, "weight_bytes", sp->weight_bytes);
+    kvplan__w_int(w, "draft_weight_bytes", sp->draft_weight_bytes);
+    kvplan__w_real(w, "mamba_state_gib", b->mamba_gib);
+    budget_terms(w, d, b);
+    kvplan__w_end(w);
 }
 
-static json_t *warnings_json(const kvplan__doc *d, const kvplan_plan *p)
+static void warning(kvplan__writer *w, int code, const char *field,
+                    const char *message)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < p->num_warnings; i++) {
-        const kvplan_warning *w = &p->warnings[i];
-        if (json_array_append_new(
-                a, json_pack("{s:i, s:s?, s:o}", "code", (int)w->code,
-                             "field", w->field, "message",
-                             kvplan__json_text(w->message))) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    }
+    kvplan__w_object(w, NULL);
+    kvplan__w_int(w, "code", code);
+    kvplan__w_str(w, "field", field);
+    kvplan__w_str(w, "message", message);
+    kvplan__w_end(w);
+}
+
+static void warnings_json(kvplan__writer *w, const kvplan__doc *d,
+                          const kvplan_plan *p)
+{
+    kvplan__w_array(w, "warnings");
+    for (size_t i = 0; i < p->num_warnings; i++)
+        warning(w, (int)p->warnings[i].code, p->warnings[i].field,
+                p->warnings[i].message);
     char probe[240];
-    if (a != NULL && kvplan__probe_short(d, p, probe, sizeof probe) &&
-        json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
-                                           "field", "--gpu", "message",
-                                           probe)) != 0) {
-        json_decref(a);
-        return NULL;
-    }
+    if (kvplan__probe_short(d, p, probe, sizeof probe))
+        warning(w, 0, "--gpu", probe);
     const struct kvplan__options_internal *in = &d->o->internal_;
-    for (size_t i = 0; a != NULL && i < in->num_bad_env; i++) {
+    for (size_t i = 0; i < in->num_bad_env; i++) {
         char text[240];
         snprintf(text, sizeof text,
                  "%s is not a value of its kind; sglang warns and takes the "
                  "default, as kvplan does",
                  in->bad_env[i]);
-        if (json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
-                                               "field", in->bad_env[i],
-                                               "message", text)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
+        warning(w, 0, in->bad_env[i], text);
     }
     const kvplan_option *g;
-    for (size_t i = 0; a != NULL && (g = kvplan__not_read(d->o, i)) != NULL;
-         i++) {
+    for (size_t i = 0; (g = kvplan__not_read(d->o, i)) != NULL; i++) {
         if (g->memory == NULL)
             continue;
         char text[240];
         snprintf(text, sizeof text, "%s is read by sglang, not by kvplan: %s",
                  g->flag, g->memory);
-        if (json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "code", 0,
-                                               "field", g->flag, "message",
-                                               text)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
+        warning(w, 0, g->flag, text);
     }
-    return a;
+    kvplan__w_end(w);
 }
 
-static json_t *ignored_json(const kvplan__doc *d)
+static void ignored_json(kvplan__writer *w, const kvplan__doc *d)
 {
-    json_t *a = json_array();
+    kvplan__w_array(w, "ignored_flags");
     const kvplan_option *g;
-    for (size_t i = 0; a != NULL && (g = kvplan__not_read(d->o, i)) != NULL;
-         i++)
-        if (json_array_append_new(
-                a, json_pack("{s:s, s:s?}", "flag", g->flag, "memory",
-                             g->memory)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    return a;
+    for (size_t i = 0; (g = kvplan__not_read(d->o, i)) != NULL; i++) {
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "flag", g->flag);
+        kvplan__w_str(w, "memory", g->memory);
+        kvplan__w_end(w);
+    }
+    kvplan__w_end(w);
 }
 
-static json_t *allocated_json(const kvplan_allocation *a)
+static void allocated_json(kvplan__writer *w, const kvplan_allocation *a)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "kv_bytes",
-                     (json_int_t)a->kv_bytes, "predicted_kv_bytes",
-                     (json_int_t)a->predicted_kv_bytes, "draft_kv_bytes",
-                     (json_int_t)a->draft_kv_bytes, "req_to_token_bytes",
-                     (json_int_t)a->req_to_token_bytes, "mamba_state_bytes",
-                     (json_int_t)a->mamba_state_bytes);
+    kvplan__w_object(w, "allocated");
+    kvplan__w_int(w, "draft_kv_bytes", a->draft_kv_bytes);
+    kvplan__w_int(w, "kv_bytes", a->kv_bytes);
+    kvplan__w_int(w, "mamba_state_bytes", a->mamba_state_bytes);
+    kvplan__w_int(w, "predicted_kv_bytes", a->predicted_kv_bytes);
+    kvplan__w_int(w, "req_to_token_bytes", a->req_to_token_bytes);
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_capacity(const kvplan_capacity *c)
+void kvplan__doc_capacity(kvplan__writer *w, const char *key,
+                          const kvplan_capacity *c)
 {
     int64_t cost[KVPLAN_MAX_POOLS] = {0};
     kvplan_request_cost(c, c->context_len, 0, cost, NULL);
-    json_t *pools = json_array();
-    for (size_t i = 0; pools != NULL && i < c->num_pools; i++) {
+    kvplan__w_object(w, key);
+    kvplan__w_array(w, "pools");
+    for (size_t i = 0; i < c->num_pools; i++) {
         const kvplan_pool_info *p = &c->pools[i];
-        json_t *one = json_pack(
-            "{s:s, s:I, s:f, s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "name",
-            kvplan_pool_kind_name(p->kind), "capacity_tokens",
-            (json_int_t)p->capacity_tokens, "bytes_per_token",
-            p->bytes_per_token, "page_size", (json_int_t)p->page_size,
-            "reserved_tokens", (json_int_t)p->reserved_tokens,
-            "request_cap", (json_int_t)p->request_cap, "tokens_per_unit",
-            p->tokens_per_unit, "units_per_step",
-            (json_int_t)p->units_per_step, "per_request",
-            (json_int_t)p->per_request, "context_len_request_tokens",
-            (json_int_t)cost[i]);
-        if (one == NULL || json_array_append_new(pools, one) != 0) {
-            json_decref(pools);
-            return NULL;
-        }
+        kvplan__w_object(w, NULL);
+        kvplan__w_real(w, "bytes_per_token", p->bytes_per_token);
+        kvplan__w_int(w, "capacity_tokens", p->capacity_tokens);
+        kvplan__w_int(w, "context_len_request_tokens", cost[i]);
+        kvplan__w_str(w, "name", kvplan_pool_kind_name(p->kind));
+        kvplan__w_int(w, "page_size", p->page_size);
+        kvplan__w_int(w, "per_request", p->per_request);
+        kvplan__w_int(w, "request_cap", p->request_cap);
+        kvplan__w_int(w, "reserved_tokens", p->reserved_tokens);
+        kvplan__w_real(w, "tokens_per_unit", p->tokens_per_unit);
+        kvplan__w_int(w, "units_per_step", p->units_per_step);
+        kvplan__w_end(w);
     }
-    if (pools == NULL)
-        return NULL;
-    return json_pack(
-        "{s:o, s:I, s:s, s:I, s:s, s:I, s:I}", "pools", pools,
-        "longest_request_tokens", (json_int_t)c->longest_request_tokens,
-        "longest_binding",
-        kvplan__binding_name(c, c->longest_binding, c->longest_pool),
-        "max_concurrency_at_context_len",
-        (json_int_t)c->max_concurrency_at_context_len, "binding",
-        kvplan__binding_name(c, c->binding, c->binding_pool),
-        "max_running_requests", (json_int_t)c->max_running_requests,
-        "req_to_token_rows", (json_int_t)c->req_to_token_rows);
+    kvplan__w_end(w);
+    kvplan__w_int(w, "longest_request_tokens", c->longest_request_tokens);
+    kvplan__w_str(w, "longest_binding",
+                  kvplan__binding_name(c, c->longest_binding, c->longest_pool));
+    kvplan__w_int(w, "max_concurrency_at_context_len",
+                  c->max_concurrency_at_context_len);
+    kvplan__w_str(w, "binding",
+                  kvplan__binding_name(c, c->binding, c->binding_pool));
+    kvplan__w_int(w, "max_running_requests", c->max_running_requests);
+    kvplan__w_int(w, "req_to_token_rows", c->req_to_token_rows);
+    kvplan__w_end(w);
 }
 
-static json_t *stages_json(const kvplan_plan *p)
+static void stages_json(kvplan__writer *w, const kvplan_plan *p)
 {
-    json_t *stages = json_array();
-    for (size_t i = 0; stages != NULL && i < p->num_stages; i++) {
+    kvplan__w_array(w, "stages");
+    for (size_t i = 0; i < p->num_stages; i++) {
         const kvplan_stage_plan *st = &p->stages[i];
-        json_t *one = json_pack(
-            "{s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "pp_rank",
-            (json_int_t)st->pp_rank, "start_layer",
-            (json_int_t)st->rank.runner.start_layer, "end_layer",
-            (json_int_t)st->rank.runner.end_layer,
-            "profiled_max_total_num_tokens",
-            (json_int_t)st->profiled.max_total_num_tokens,
-            "max_total_num_tokens", (json_int_t)st->pools.max_total_num_tokens,
-            "kv_bytes", (json_int_t)st->allocation.kv_bytes, "binds",
-            i == p->binding_stage);
-        if (one == NULL || json_array_append_new(stages, one) != 0) {
-            json_decref(stages);
-            return NULL;
-        }
+        kvplan__w_object(w, NULL);
+        kvplan__w_bool(w, "binds", i == p->binding_stage);
+        kvplan__w_int(w, "end_layer", st->rank.runner.end_layer);
+        kvplan__w_int(w, "kv_bytes", st->allocation.kv_bytes);
+        kvplan__w_int(w, "max_total_num_tokens",
+                      st->pools.max_total_num_tokens);
+        kvplan__w_int(w, "pp_rank", st->pp_rank);
+        kvplan__w_int(w, "profiled_max_total_num_tokens",
+                      st->profiled.max_total_num_tokens);
+        kvplan__w_int(w, "start_layer", st->rank.runner.start_layer);
+        kvplan__w_end(w);
     }
-    return stages;
+    kvplan__w_end(w);
 }
 
 /* --compare-version: the plan's options under the other sglang too. */
-static json_t *compare_version(const kvplan__doc *d)
+static void compare_version(kvplan__writer *w, const kvplan__doc *d)
 {
     kvplan_version_comparison *c = malloc(sizeof *c);
     kvplan_plan *work = malloc(sizeof *work);
-    json_t *doc = NULL;
     if (c != NULL && work != NULL &&
         kvplan_version_compare(d->model, &d->o->plan, d->o->compare_version,
                                work, c, NULL) == KVPLAN_OK)
-        doc = kvplan__doc_version_compare(c);
+        kvplan__doc_version_compare(w, "compare_version", c);
+    else
+        w->t.bad = true; /* as out of memory: no document with holes */
     free(c);
     free(work);
-    return doc;
 }
 
 /* ---- the echo of what was requested ---------------------------------------
@@ -375,151 +359,171 @@ static const void *field_of(const kvplan_options *o,
     return base + row->offset;
 }
 
-static json_t *echo(const kvplan_options *o, const kvplan__option_row *row)
+static void echo(kvplan__writer *w, const char *key, const kvplan_options *o,
+                 const kvplan__option_row *row)
 {
     const void *field = field_of(o, row);
     const struct kvplan__options_internal *in = &o->internal_;
-    int w;
+    int word;
     switch (row->store) {
     case KVPLAN__STORE_OPT_INT:
-    case KVPLAN__STORE_BYTES: {
-        const kvplan_opt_int *x = field;
-        return x->set ? json_integer(x->value) : json_null();
-    }
+    case KVPLAN__STORE_BYTES:
+        kvplan__w_opt_int(w, key, *(const kvplan_opt_int *)field);
+        return;
     case KVPLAN__STORE_INT: { /* below its least only when never given */
         int64_t x = *(const int64_t *)field;
-        return (double)x < row->pub.min ? json_null() : json_integer(x);
+        if ((double)x < row->pub.min)
+            kvplan__w_null(w, key);
+        else
+            kvplan__w_int(w, key, x);
+        return;
     }
     case KVPLAN__STORE_DOUBLE:
-    case KVPLAN__STORE_GPU_MEMORY: {
-        const kvplan_opt_double *x = field;
-        return x->set ? json_real(x->value) : json_null();
-    }
+    case KVPLAN__STORE_GPU_MEMORY:
+        kvplan__w_opt_real(w, key, *(const kvplan_opt_double *)field);
+        return;
     case KVPLAN__STORE_BOOL:
-        return json_boolean(*(const bool *)field);
-    case KVPLAN__STORE_WORD: {
-        memcpy(&w, field, sizeof w);
-        const char *name = kvplan_word_name((kvplan_word_set)row->pub.words, w);
-        return name ? json_string(name) : json_null(); /* none: null */
-    }
+        kvplan__w_bool(w, key, *(const bool *)field);
+        return;
+    case KVPLAN__STORE_WORD: /* none: null */
+        memcpy(&word, field, sizeof word);
+        kvplan__w_str(w, key,
+                      kvplan_word_name((kvplan_word_set)row->pub.words, word));
+        return;
     case KVPLAN__STORE_NAME:
-    case KVPLAN__STORE_TEXT: {
-        const char *s = *(const char *const *)field;
-        return s ? kvplan__json_text(s) : json_null();
-    }
+    case KVPLAN__STORE_TEXT:
+        kvplan__w_str(w, key, *(const char *const *)field);
+        return;
     case KVPLAN__STORE_GPU:
-        return in->gpu_text ? kvplan__json_text(in->gpu_text) : json_null();
+        kvplan__w_str(w, key, in->gpu_text);
+        return;
     case KVPLAN__STORE_ENGINE:
-        return in->engine_text ? kvplan__json_text(in->engine_text)
-                               : json_null();
-    case KVPLAN__STORE_VERSION: {
-        const char *t = row->region == KVPLAN__IN_OPTIONS
-                            ? in->compare_version_text
-                            : in->sglang_version_text;
-        return t ? kvplan__json_text(t) : json_null();
-    }
+        kvplan__w_str(w, key, in->engine_text);
+        return;
+    case KVPLAN__STORE_VERSION:
+        kvplan__w_str(w, key,
+                      row->region == KVPLAN__IN_OPTIONS
+                          ? in->compare_version_text
+                          : in->sglang_version_text);
+        return;
     case KVPLAN__STORE_HISPARSE:
-        return in->hisparse_text
-                   ? json_real(o->plan.server.hisparse_host_to_device_ratio)
-                   : json_null();
+        if (in->hisparse_text)
+            kvplan__w_real(w, key, o->plan.server.hisparse_host_to_device_ratio);
+        else
+            kvplan__w_null(w, key);
+        return;
     default:
-        return json_null();
+        kvplan__w_null(w, key);
+        return;
     }
 }
 
-json_t *kvplan__doc_requested(const kvplan_options *o)
+void kvplan__doc_requested(kvplan__writer *w, const char *key,
+                           const kvplan_options *o)
 {
-    json_t *doc = json_object();
-    for (size_t i = 0; doc != NULL && i < kvplan__num_option_rows; i++) {
+    kvplan__w_object(w, key);
+    for (size_t i = 0; i < kvplan__num_option_rows; i++) {
         const kvplan__option_row *row = &kvplan__option_rows[i];
-        if (!row->pub.echo)
-            continue;
-        const char *key = row->echo_key ? row->echo_key : row->pub.name;
-        if (json_object_set_new(doc, key, echo(o, row)) != 0) {
-            json_decref(doc);
-            return NULL;
-        }
+        if (row->pub.echo)
+            echo(w, row->echo_key ? row->echo_key : row->pub.name, o, row);
     }
-    return doc;
+    kvplan__w_end(w);
 }
 
 /* ---- the plan ---------------------------------------------------------------
  */
 
-json_t *kvplan__doc_plan(const kvplan__doc *d, const kvplan_plan *p)
+static void gpu_json(kvplan__writer *w, const kvplan__doc *d,
+                     const kvplan_plan *p)
+{
+    if (p->budget.given) {
+        kvplan__w_null(w, "gpu");
+        return;
+    }
+    kvplan__w_object(w, "gpu");
+    kvplan__w_str(w, "arch", d->o->plan.gpu.arch);
+    kvplan__w_int(w, "compute_capability", d->o->plan.gpu.compute_capability);
+    kvplan__w_int(w, "count", p->fleet.gpus);
+    kvplan__w_str(w, "name", d->o->plan.gpu.name);
+    kvplan__w_real(w, "total_mib", p->budget.gpu_mem_mib);
+    kvplan__w_end(w);
+}
+
+static void fleet_json(kvplan__writer *w, const kvplan_fleet *f)
+{
+    kvplan__w_object(w, "fleet");
+    kvplan__w_int(w, "concurrency_at_context_len",
+                  f->concurrency_at_context_len);
+    kvplan__w_real(w, "concurrency_per_gpu", f->concurrency_per_gpu);
+    kvplan__w_int(w, "dp_workers", f->dp_workers);
+    kvplan__w_int(w, "gpus", f->gpus);
+    kvplan__w_int(w, "gpus_per_replica", f->gpus_per_replica);
+    kvplan__w_int(w, "replicas", f->replicas);
+    kvplan__w_end(w);
+}
+
+/* The plan's picture, for "svg": true. */
+static void picture(kvplan__writer *w, const kvplan__doc *d,
+                    const kvplan_plan *p)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    int bad = f == NULL || kvplan__svg_plan(f, d, p) != 0;
+    if ((f != NULL && fclose(f) != 0) || bad)
+        w->t.bad = true;
+    else
+        kvplan__w_strn(w, "svg", buf, n);
+    free(buf);
+}
+
+void kvplan__doc_plan(kvplan__writer *w, const char *key,
+                      const kvplan__doc *d, const kvplan_plan *p, bool svg)
 {
     const kvplan_model_info *info = kvplan_model_get_info(d->model);
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
-    const kvplan_budget *b = &p->budget;
-    json_t *o = json_object();
-    if (o == NULL)
-        return NULL;
-    bool bad = false;
+    kvplan__w_object(w, key);
     /* sglang's names at the top: the answer `kvplan pools` gives for the
      * binding stage (its tokens are the cluster's after the PP minimum,
      * and max_running_requests is set by the plan) */
-    json_t *answer = kvplan__pool_config_json(&sp->configurator, &sp->pools);
-    if (answer == NULL || json_object_update(o, answer) != 0)
-        bad = true;
-    json_decref(answer);
-    set(o, "schema_version", json_integer(KVPLAN__PLAN_SCHEMA_VERSION), &bad);
-    set(o, "kvplan_version", json_string(kvplan_version()), &bad);
-    set(o, "sglang_version", kvplan__doc_version(p), &bad);
+    kvplan__pool_config_members(w, &sp->configurator, &sp->pools);
+    kvplan__w_int(w, "schema_version", KVPLAN__PLAN_SCHEMA_VERSION);
+    kvplan__w_str(w, "kvplan_version", kvplan_version());
+    kvplan__doc_version(w, "sglang_version", p);
     if (d->o->compare_version_set)
-        set(o, "compare_version", compare_version(d), &bad);
-    set(o, "model", model_json(info), &bad);
-    set(o, "gpu",
-        b->given ? json_null()
-                 : json_pack("{s:o, s:s, s:f, s:i, s:i}", "name",
-                             kvplan__json_text(d->o->plan.gpu.name),
-                             "arch", d->o->plan.gpu.arch, "total_mib",
-                             b->gpu_mem_mib, "compute_capability",
-                             d->o->plan.gpu.compute_capability, "count",
-                             (int)p->fleet.gpus),
-        &bad);
-    set(o, "requested", kvplan__doc_requested(d->o), &bad);
-    set(o, "resolved", resolved_json(d, p), &bad);
-    set(o, "context_len", json_integer(p->context_len), &bad);
-    set(o, "page_size", json_integer(p->page_size), &bad);
-    set(o, "available_bytes", json_integer(sp->available_bytes), &bad);
-    set(o, "kv_cache_dtype",
-        json_string(kvplan__kv_dtype_name(d, sp->rank.runner.kv_cache_dtype)),
-        &bad);
-    set(o, "longest_request", json_integer(p->longest_request), &bad);
-    set(o, "capacity", kvplan__doc_capacity(&p->capacity), &bad);
-    set(o, "fleet",
-        json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "gpus",
-                  (json_int_t)p->fleet.gpus, "gpus_per_replica",
-                  (json_int_t)p->fleet.gpus_per_replica, "replicas",
-                  (json_int_t)p->fleet.replicas, "dp_workers",
-                  (json_int_t)p->fleet.dp_workers,
-                  "concurrency_at_context_len",
-                  (json_int_t)p->fleet.concurrency_at_context_len,
-                  "concurrency_per_gpu", p->fleet.concurrency_per_gpu),
-        &bad);
-    set(o, "budget", budget_json(d, p), &bad);
-    set(o, "warnings", warnings_json(d, p), &bad);
-    set(o, "ignored_flags", ignored_json(d), &bad);
-    set(o, "allocated", allocated_json(&sp->allocation), &bad);
-    set(o, "stages", stages_json(p), &bad);
-    kvplan__lines l = {.n = 0};
+        compare_version(w, d);
+    model_json(w, info);
+    gpu_json(w, d, p);
+    kvplan__doc_requested(w, "requested", d->o);
+    resolved_json(w, d, p);
+    kvplan__w_int(w, "context_len", p->context_len);
+    kvplan__w_int(w, "page_size", p->page_size);
+    kvplan__w_int(w, "available_bytes", sp->available_bytes);
+    kvplan__w_str(w, "kv_cache_dtype",
+                  kvplan__kv_dtype_name(d, sp->rank.runner.kv_cache_dtype));
+    kvplan__w_int(w, "longest_request", p->longest_request);
+    kvplan__doc_capacity(w, "capacity", &p->capacity);
+    fleet_json(w, &p->fleet);
+    budget_json(w, d, p);
+    warnings_json(w, d, p);
+    ignored_json(w, d);
+    allocated_json(w, &sp->allocation);
+    stages_json(w, p);
+    kvplan__lines l; /* its 15 KiB of text are written before read */
+    l.n = l.dropped = 0;
     kvplan__notes(&l, p);
     kvplan__hub_notes(&l, d);
-    set(o, "notes", lines_json(&l), &bad);
+    lines_json(w, "notes", &l);
     /* org/name: where it was read; null for a path or a catalog name */
-    set(o, "model_source",
-        d->loaded->source ? json_string(d->loaded->source) : json_null(),
-        &bad);
+    kvplan__w_str(w, "model_source", d->loaded->source);
     if (d->o->explain) {
         l.n = l.dropped = 0;
         kvplan__explain_cell(&l, sp);
         kvplan__explain_budget(&l, d, p);
         kvplan__explain_serving(&l, d, p);
-        set(o, "explain", lines_json(&l), &bad);
+        lines_json(w, "explain", &l);
     }
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    if (svg)
+        picture(w, d, p);
+    kvplan__w_end(w);
 }

@@ -8,21 +8,19 @@
 
 #include <string.h>
 
-json_t *kvplan__doc_fit(int64_t n, const kvplan_plan *p)
+void kvplan__doc_fit_head(kvplan__writer *w, int64_t n, const kvplan_plan *p)
 {
     const kvplan_capacity *c = &p->capacity;
-    const char *binding =
-        kvplan__binding_name(c, c->binding, c->binding_pool);
-    if (n > 0)
-        return json_pack("{s:I, s:I, s:I, s:s}", "concurrency", (json_int_t)n,
-                         "context_length", (json_int_t)p->context_len,
-                         "max_concurrency_at_context_len",
-                         (json_int_t)c->max_concurrency_at_context_len,
-                         "binding", binding);
-    return json_pack("{s:I, s:I, s:s}", "context_length",
-                     (json_int_t)p->context_len, "concurrency",
-                     (json_int_t)c->max_concurrency_at_context_len, "binding",
-                     binding);
+    kvplan__w_str(w, "binding",
+                  kvplan__binding_name(c, c->binding, c->binding_pool));
+    kvplan__w_int(w, "context_length", p->context_len);
+    if (n > 0) {
+        kvplan__w_int(w, "concurrency", n);
+        kvplan__w_int(w, "max_concurrency_at_context_len",
+                      c->max_concurrency_at_context_len);
+    } else {
+        kvplan__w_int(w, "concurrency", c->max_concurrency_at_context_len);
+    }
 }
 
 void kvplan__solution_apply(kvplan_options *opts, kvplan_knob knob,
@@ -54,45 +52,54 @@ void kvplan__solution_apply(kvplan_options *opts, kvplan_knob knob,
     }
 }
 
-json_t *kvplan__doc_solve(kvplan_knob knob, const kvplan_solution *sol,
-                          const kvplan_target *t, const kvplan_plan *p)
+void kvplan__doc_solve_head(kvplan__writer *w, kvplan_knob knob,
+                            const kvplan_solution *sol,
+                            const kvplan_target *t, const kvplan_plan *p)
 {
-    json_t *v = NULL;
+    kvplan__w_str(w, "solve_for", kvplan_knob_name(knob));
     switch (knob) {
     case KVPLAN_KNOB_MEM_FRACTION_STATIC:
     case KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO:
-        v = json_real(sol->value);
+        kvplan__w_real(w, "value", sol->value);
         break;
     case KVPLAN_KNOB_TP_SIZE:
     case KVPLAN_KNOB_MAX_RUNNING_REQUESTS:
-        v = json_integer((json_int_t)sol->value);
+        kvplan__w_int(w, "value", (int64_t)sol->value);
         break;
     case KVPLAN_KNOB_GPU:
-        v = json_string(sol->gpu.name);
+        kvplan__w_str(w, "value", sol->gpu.name);
         break;
     case KVPLAN_KNOB_KV_CACHE_DTYPE:
-        v = json_string(kvplan_word_name(KVPLAN_WORDS_KV_CACHE_DTYPE,
-                                         (int)sol->kv_cache_dtype));
+        kvplan__w_str(w, "value",
+                      kvplan_word_name(KVPLAN_WORDS_KV_CACHE_DTYPE,
+                                       (int)sol->kv_cache_dtype));
         break;
     }
-    json_t *target =
-        t->tokens > 0
-            ? json_pack("{s:I}", "tokens", (json_int_t)t->tokens)
-            : json_pack("{s:I, s:I}", "concurrency", (json_int_t)t->concurrency,
-                        "context_length", (json_int_t)p->context_len);
-    return json_pack("{s:s, s:o, s:o, s:I, s:I}", "solve_for",
-                     kvplan_knob_name(knob), "value", v, "target", target,
-                     "figure", (json_int_t)sol->figure, "plans",
-                     (json_int_t)sol->plans);
+    kvplan__w_object(w, "target");
+    if (t->tokens > 0) {
+        kvplan__w_int(w, "tokens", t->tokens);
+    } else {
+        kvplan__w_int(w, "concurrency", t->concurrency);
+        kvplan__w_int(w, "context_length", p->context_len);
+    }
+    kvplan__w_end(w);
+    kvplan__w_int(w, "figure", sol->figure);
+    kvplan__w_int(w, "plans", sol->plans);
 }
 
-json_t *kvplan__doc_solve_none(const kvplan_error *e,
-                               const kvplan_solution *sol)
+void kvplan__doc_solve_none(kvplan__writer *w, const kvplan_error *e,
+                            const kvplan_solution *sol)
 {
-    return json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:i}", "error",
-                     kvplan_status_name(e->code), "field", e->field, "message",
-                     e->message, "found", 0, "best", (json_int_t)sol->best,
-                     "plans", (json_int_t)sol->plans, "exit_status", 1);
+    kvplan__w_reset(w);
+    kvplan__w_object(w, NULL);
+    kvplan__w_str(w, "error", kvplan_status_name(e->code));
+    kvplan__w_str(w, "field", e->field);
+    kvplan__w_str(w, "message", e->message);
+    kvplan__w_bool(w, "found", false);
+    kvplan__w_int(w, "best", sol->best);
+    kvplan__w_int(w, "plans", sol->plans);
+    kvplan__w_int(w, "exit_status", 1);
+    kvplan__w_end(w);
 }
 
 const char *kvplan__row_binding(const kvplan_sweep_row *r)
@@ -102,48 +109,44 @@ const char *kvplan__row_binding(const kvplan_sweep_row *r)
                : kvplan_limit_name(r->binding);
 }
 
-json_t *kvplan__doc_sweep_row(const kvplan_sweep_axis *axes, size_t naxes,
-                              const kvplan_sweep_row *r, size_t rank,
-                              const char *const *flags, size_t nflags,
-                              json_t *plan)
+void kvplan__doc_sweep_row(kvplan__writer *w, const kvplan_sweep_axis *axes,
+                           size_t naxes, const kvplan_sweep_row *r,
+                           size_t rank, const char *const *flags,
+                           size_t nflags, const kvplan__doc *rd,
+                           const kvplan_plan *plan)
 {
-    json_t *inputs = json_object(), *list = json_array();
-    for (size_t k = 0; inputs != NULL && k < naxes; k++) {
+    kvplan__w_object(w, NULL);
+    kvplan__w_int(w, "rank", (int64_t)rank);
+    kvplan__w_object(w, "inputs");
+    for (size_t k = 0; k < naxes; k++) {
         /* the option's flag without its dashes: "tp-size" */
         const kvplan_option *o = kvplan_option_find(axes[k].option);
-        const char *key = o != NULL ? o->flag + 2 : axes[k].option;
-        json_object_set_new(inputs, key,
-                            json_string(axes[k].values[r->pick[k]]));
+        kvplan__w_str(w, o != NULL ? o->flag + 2 : axes[k].option,
+                      axes[k].values[r->pick[k]]);
     }
-    for (size_t i = 0; list != NULL && i < nflags; i++)
-        json_array_append_new(list, kvplan__json_text(flags[i]));
-    json_t *o = json_pack("{s:I, s:o, s:o, s:b, s:b}", "rank",
-                          (json_int_t)rank, "inputs", inputs, "flags", list,
-                          "plans", r->status == KVPLAN_OK, "fits", r->fits);
-    if (o == NULL) {
-        json_decref(plan);
-        return NULL;
-    }
+    kvplan__w_end(w);
+    kvplan__w_array(w, "flags");
+    for (size_t i = 0; i < nflags; i++)
+        kvplan__w_str(w, NULL, flags[i]);
+    kvplan__w_end(w);
+    kvplan__w_bool(w, "plans", r->status == KVPLAN_OK);
+    kvplan__w_bool(w, "fits", r->fits);
     if (r->status != KVPLAN_OK) {
         const kvplan_error *e = &r->error;
-        json_object_set_new(
-            o, "error",
-            json_pack("{s:s, s:o, s:o}", "error", kvplan_status_name(r->status),
-                      "field",
-                      e->field[0] ? kvplan__json_text(e->field) : json_null(),
-                      "message", kvplan__json_text(e->message)));
-        return o;
+        kvplan__w_object(w, "error");
+        kvplan__w_str(w, "error", kvplan_status_name(r->status));
+        kvplan__w_str(w, "field", e->field[0] ? e->field : NULL);
+        kvplan__w_str(w, "message", e->message);
+        kvplan__w_end(w);
+    } else {
+        kvplan__w_int(w, "gpus", r->fleet.gpus);
+        kvplan__w_int(w, "concurrency", r->fleet.concurrency_at_context_len);
+        kvplan__w_real(w, "concurrency_per_gpu", r->fleet.concurrency_per_gpu);
+        kvplan__w_str(w, "binding", kvplan__row_binding(r));
+        if (plan != NULL)
+            kvplan__doc_plan(w, "plan", rd, plan, false);
+        else
+            w->t.bad = true; /* a row that plans is planned again */
     }
-    json_object_set_new(o, "gpus", json_integer(r->fleet.gpus));
-    json_object_set_new(o, "concurrency",
-                        json_integer(r->fleet.concurrency_at_context_len));
-    json_object_set_new(o, "concurrency_per_gpu",
-                        json_real(r->fleet.concurrency_per_gpu));
-    json_object_set_new(o, "binding", json_string(kvplan__row_binding(r)));
-    if (plan == NULL) {
-        json_decref(o);
-        return NULL;
-    }
-    json_object_set_new(o, "plan", plan);
-    return o;
+    kvplan__w_end(w);
 }

@@ -5,60 +5,67 @@
  */
 #include "json/doc.h"
 
-json_t *kvplan__doc_version(const kvplan_plan *p)
+void kvplan__doc_version(kvplan__writer *w, const char *key,
+                         const kvplan_plan *p)
 {
-    json_t *rules = json_array();
+    kvplan__w_object(w, key);
+    kvplan__w_str(w, "profile", kvplan_sglang_profile_name(p->sglang_version));
+    kvplan__w_bool(w, "exact",
+                   kvplan_sglang_profile_exact(p->sglang_version) &&
+                       !(p->rules & ~kvplan_sglang_rules(p->sglang_version)));
+    kvplan__w_array(w, "rules");
     kvplan_rule_info r;
-    for (size_t i = 0; rules != NULL && kvplan_rule_at(i, &r); i++)
-        if ((p->rules & r.bit) &&
-            json_array_append_new(rules, json_string(r.name)) != 0) {
-            json_decref(rules);
-            return NULL;
-        }
-    return json_pack("{s:s, s:b, s:o}", "profile",
-                     kvplan_sglang_profile_name(p->sglang_version), "exact",
-                     kvplan_sglang_profile_exact(p->sglang_version) &&
-                         !(p->rules & ~kvplan_sglang_rules(p->sglang_version)),
-                     "rules", rules);
+    for (size_t i = 0; kvplan_rule_at(i, &r); i++)
+        if (p->rules & r.bit)
+            kvplan__w_str(w, NULL, r.name);
+    kvplan__w_end(w);
+    kvplan__w_end(w);
 }
 
-static json_t *figures_json(const kvplan_version_figures *f)
+/* A plan's figures; `tokens_change` against the plan's, when given. */
+static void figures_json(kvplan__writer *w, const char *key,
+                         const kvplan_version_figures *f,
+                         const kvplan_version_figures *against)
 {
-    if (f->status != KVPLAN_OK)
-        return json_pack("{s:s}", "error", f->error);
-    return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "cell_size",
-                     f->cell_size, "mem_fraction_static",
-                     f->mem_fraction_static, "available_bytes",
-                     (json_int_t)f->available_bytes, "max_total_num_tokens",
-                     (json_int_t)f->max_total_num_tokens,
-                     "max_running_requests",
-                     (json_int_t)f->max_running_requests,
-                     "swa_max_total_num_tokens",
-                     (json_int_t)f->swa_max_total_num_tokens);
+    kvplan__w_object(w, key);
+    if (f->status != KVPLAN_OK) {
+        kvplan__w_str(w, "error", f->error);
+        kvplan__w_end(w);
+        return;
+    }
+    kvplan__w_real(w, "cell_size", f->cell_size);
+    kvplan__w_real(w, "mem_fraction_static", f->mem_fraction_static);
+    kvplan__w_int(w, "available_bytes", f->available_bytes);
+    kvplan__w_int(w, "max_total_num_tokens", f->max_total_num_tokens);
+    kvplan__w_int(w, "max_running_requests", f->max_running_requests);
+    kvplan__w_int(w, "swa_max_total_num_tokens", f->swa_max_total_num_tokens);
+    if (against != NULL && against->status == KVPLAN_OK)
+        kvplan__w_int(w, "tokens_change",
+                      f->max_total_num_tokens - against->max_total_num_tokens);
+    kvplan__w_end(w);
 }
 
-json_t *kvplan__doc_version_compare(const kvplan_version_comparison *c)
+void kvplan__doc_version_compare(kvplan__writer *w, const char *key,
+                                 const kvplan_version_comparison *c)
 {
-    json_t *rules = json_array();
-    for (size_t i = 0; rules != NULL && i < c->num_rules; i++) {
+    kvplan__w_object(w, key);
+    kvplan__w_str(w, "profile", kvplan_sglang_profile_name(c->profile));
+    kvplan__w_str(w, "compared", kvplan_sglang_profile_name(c->compared));
+    figures_json(w, "plan", &c->plan, NULL);
+    figures_json(w, "compared_plan", &c->compared_plan, NULL);
+    kvplan__w_array(w, "rules");
+    for (size_t i = 0; i < c->num_rules; i++) {
         const kvplan_rule_delta *d = &c->rules[i];
         const kvplan_rule_info *r = &d->rule;
-        json_t *alone = figures_json(&d->alone);
-        if (alone != NULL && d->alone.status == KVPLAN_OK &&
-            c->plan.status == KVPLAN_OK)
-            json_object_set_new(
-                alone, "tokens_change",
-                json_integer((json_int_t)(d->alone.max_total_num_tokens -
-                                          c->plan.max_total_num_tokens)));
-        json_array_append_new(
-            rules, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o*}", "rule", r->name,
-                             "in", d->in_plan ? "plan" : "compared", "source",
-                             r->source, "summary", r->summary, "exact",
-                             r->exact, "switched_alone", alone));
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "rule", r->name);
+        kvplan__w_str(w, "in", d->in_plan ? "plan" : "compared");
+        kvplan__w_str(w, "source", r->source);
+        kvplan__w_str(w, "summary", r->summary);
+        kvplan__w_bool(w, "exact", r->exact);
+        figures_json(w, "switched_alone", &d->alone, &c->plan);
+        kvplan__w_end(w);
     }
-    return json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "profile",
-                     kvplan_sglang_profile_name(c->profile), "compared",
-                     kvplan_sglang_profile_name(c->compared), "plan",
-                     figures_json(&c->plan), "compared_plan",
-                     figures_json(&c->compared_plan), "rules", rules);
+    kvplan__w_end(w);
+    kvplan__w_end(w);
 }

@@ -12,7 +12,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-answer kvplan__ask_pools(const json_t *scenarios)
+/* Each scenario with its "results": the scenario's members as given,
+ * the results the replay's. */
+static kvplan_status answer_list(kvplan__writer *w, const json_t *scenarios)
+{
+    kvplan__w_array(w, NULL);
+    size_t i;
+    json_t *s;
+    json_array_foreach(scenarios, i, s)
+    {
+        kvplan__scenario sc;
+        kvplan_error err;
+        if (kvplan__scenario_parse(s, &sc, &err) != KVPLAN_OK) {
+            err.field[0] = '\0';
+            char msg[sizeof err.message];
+            snprintf(msg, sizeof msg, "%s", err.message);
+            snprintf(err.message, sizeof err.message,
+                     "kvplan pools: line %zu: %.400s", i + 1, msg);
+            return kvplan__failed(w, &err, false);
+        }
+        kvplan__scenario_answer(w, s, &sc);
+        kvplan__scenario_free(&sc);
+    }
+    kvplan__w_end(w);
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__ask_pools(kvplan__writer *w, const json_t *scenarios)
 {
     json_t *parsed = NULL;
     if (json_is_string(scenarios)) { /* JSON lines: one scenario a line */
@@ -26,48 +52,23 @@ answer kvplan__ask_pools(const json_t *scenarios)
             json_t *one = end > at ? json_loadb(t + at, end - at, 0, &jerr)
                                    : NULL;
             if (end > at && one == NULL) {
+                size_t line = json_array_size(parsed) + 1;
                 json_decref(parsed);
-                return kvplan__refuse(KVPLAN_PARSE, 3, "scenarios",
-                              "kvplan pools: line %zu, column %d: %s",
-                              json_array_size(parsed) + 1, jerr.column,
-                              jerr.text);
+                return kvplan__refuse(w, KVPLAN_PARSE, 3, "scenarios",
+                                      "kvplan pools: line %zu, column %d: %s",
+                                      line, jerr.column, jerr.text);
             }
-            if (one != NULL)
-                json_array_append_new(parsed, one);
+            if (one != NULL && json_array_append_new(parsed, one) != 0)
+                w->t.bad = true;
             at = end + 1;
         }
+        if (parsed == NULL)
+            return kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL, "out of memory");
         scenarios = parsed;
     }
-    json_t *list = json_array();
-    size_t i;
-    json_t *s;
-    json_array_foreach(scenarios, i, s)
-    {
-        kvplan__scenario sc;
-        kvplan_error err;
-        if (kvplan__scenario_parse(s, &sc, &err) != KVPLAN_OK) {
-            json_decref(list);
-            json_decref(parsed);
-            err.field[0] = '\0';
-            char msg[sizeof err.message];
-            snprintf(msg, sizeof msg, "%s", err.message);
-            snprintf(err.message, sizeof err.message,
-                     "kvplan pools: line %zu: %.400s", i + 1, msg);
-            return kvplan__failed(&err, false);
-        }
-        json_t *one = json_deep_copy(s);
-        json_t *results = kvplan__scenario_run(&sc);
-        kvplan__scenario_free(&sc);
-        if (one == NULL || results == NULL ||
-            json_object_set_new(one, "results", results) != 0 ||
-            json_array_append_new(list, one) != 0) {
-            json_decref(list);
-            list = NULL;
-            break;
-        }
-    }
+    kvplan_status st = answer_list(w, scenarios);
     json_decref(parsed);
-    return (answer){list, list != NULL ? KVPLAN_OK : KVPLAN_NOMEM};
+    return st;
 }
 
 /* ---- prepared scenarios (kvplan_scenarios) -------------------------------- */
@@ -170,27 +171,25 @@ kvplan_status kvplan_scenarios_load(const char *text, size_t len,
     return kvplan__ok(err);
 }
 
+kvplan_status kvplan_scenarios_run_as(const kvplan_scenarios *s,
+                                      kvplan_encoding encoding,
+                                      char **response, size_t *response_len)
+{
+    if (s == NULL || response == NULL ||
+        (encoding != KVPLAN_ENCODING_JSON && encoding != KVPLAN_ENCODING_PICKLE))
+        return KVPLAN_INVALID_ARGUMENT;
+    kvplan__writer w = {.pickle = encoding == KVPLAN_ENCODING_PICKLE};
+    kvplan__w_array(&w, NULL);
+    for (size_t i = 0; i < s->n && !w.t.bad; i++)
+        kvplan__scenario_results(&w, NULL, &s->s[i]);
+    kvplan__w_end(&w);
+    *response = kvplan__w_take(&w, response_len);
+    return *response != NULL ? KVPLAN_OK : KVPLAN_NOMEM;
+}
+
 kvplan_status kvplan_scenarios_run(const kvplan_scenarios *s, char **response,
                                    size_t *response_len)
 {
-    if (s == NULL || response == NULL)
-        return KVPLAN_INVALID_ARGUMENT;
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    if (f == NULL)
-        return KVPLAN_NOMEM;
-    int bad = fputc('[', f) == EOF;
-    for (size_t i = 0; !bad && i < s->n; i++)
-        bad = (i > 0 && fputs(", ", f) == EOF) ||
-              kvplan__scenario_write_results(&s->s[i], f) != 0;
-    bad |= fputc(']', f) == EOF;
-    if (fclose(f) != 0 || bad) {
-        free(buf);
-        return KVPLAN_NOMEM;
-    }
-    *response = buf;
-    if (response_len != NULL)
-        *response_len = n;
-    return KVPLAN_OK;
+    return kvplan_scenarios_run_as(s, KVPLAN_ENCODING_JSON, response,
+                                   response_len);
 }

@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-answer kvplan__refuse(kvplan_status code, int exit_status, const char *field,
-                     const char *fmt, ...)
+kvplan_status kvplan__refuse(kvplan__writer *w, kvplan_status code,
+                             int exit_status, const char *field,
+                             const char *fmt, ...)
 {
     kvplan_error err;
     memset(&err, 0, sizeof err);
@@ -28,7 +29,8 @@ answer kvplan__refuse(kvplan_status code, int exit_status, const char *field,
     va_start(ap, fmt);
     vsnprintf(err.message, sizeof err.message, fmt, ap);
     va_end(ap);
-    return (answer){kvplan__json_error(&err, exit_status), code};
+    kvplan__w_error(w, &err, exit_status);
+    return code;
 }
 
 /* The command's exit status for a library status. */
@@ -40,13 +42,15 @@ static int exit_for(kvplan_status st)
                                             : 3;
 }
 
-answer kvplan__failed(const kvplan_error *err, bool usage)
+kvplan_status kvplan__failed(kvplan__writer *w, const kvplan_error *err,
+                             bool usage)
 {
     int rc = usage && (err->code == KVPLAN_INVALID_ARGUMENT ||
                        err->code == KVPLAN_PARSE)
                  ? 2
                  : exit_for(err->code);
-    return (answer){kvplan__json_error(err, rc), err->code};
+    kvplan__w_error(w, err, rc);
+    return err->code;
 }
 
 /* ---- the request ------------------------------------------------------------
@@ -67,95 +71,78 @@ static bool one_of(const char *s, const char *const *list, size_t n)
     return false;
 }
 
-char *kvplan__dump(const json_t *v, size_t *len)
-{
-    kvplan__text t = {NULL, 0, 0, false};
-    kvplan__text_json(&t, v);
-    if (t.bad || t.text == NULL) {
-        free(t.text);
-        return NULL;
-    }
-    if (len != NULL)
-        *len = t.len;
-    return t.text;
-}
-
 /* The members' types, each refusal naming its member. */
-static bool check_members(const request *rq, answer *a)
+static kvplan_status check_members(const request *rq, kvplan__writer *w)
 {
     bool is_log = strcmp(rq->command, "log") == 0;
     bool is_pools = strcmp(rq->command, "pools") == 0;
     bool pictured = one_of(rq->command, commands, 3); /* plan, fit, solve */
     if (rq->model != NULL && !json_is_string(rq->model))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "model",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "model",
                     "model must be a string: a catalog name, a Hugging Face "
                     "id or a path");
-    else if (rq->config != NULL && !json_is_object(rq->config) &&
+    if (rq->config != NULL && !json_is_object(rq->config) &&
              !json_is_string(rq->config))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "config",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "config",
                     "config must be config.json: an object, or its text");
-    else if (rq->flags != NULL && !json_is_object(rq->flags))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "flags",
+    if (rq->flags != NULL && !json_is_object(rq->flags))
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "flags",
                     "flags must be an object of options by their names: "
                     "{\"tp_size\": 2}");
-    else if (rq->svg != NULL && !json_is_boolean(rq->svg))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "svg",
+    if (rq->svg != NULL && !json_is_boolean(rq->svg))
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "svg",
                     "svg must be true or false");
-    else if (json_is_true(rq->svg) && !pictured)
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "svg",
+    if (json_is_true(rq->svg) && !pictured)
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "svg",
                     "svg is the picture of a plan: commands plan, fit and "
                     "solve");
-    else if (is_log != (rq->log != NULL) ||
+    if (is_log != (rq->log != NULL) ||
              (rq->log != NULL && !json_is_string(rq->log)))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "log",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "log",
                     is_log ? "command log needs log: the log's text"
                            : "log is read by command log only");
-    else if (rq->calibrate != NULL &&
+    if (rq->calibrate != NULL &&
              (!is_log || !json_is_boolean(rq->calibrate)))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "calibrate",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "calibrate",
                     "calibrate is true or false, for command log");
-    else if (is_pools != (rq->scenarios != NULL) ||
+    if (is_pools != (rq->scenarios != NULL) ||
              (rq->scenarios != NULL && !json_is_array(rq->scenarios) &&
               !json_is_string(rq->scenarios)))
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "scenarios",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "scenarios",
                     is_pools ? "command pools needs scenarios: a list of "
                                "scenario objects, or their JSON lines"
                              : "scenarios are read by command pools only");
-    else
-        return true;
-    return false;
+    return KVPLAN_OK;
 }
 
-/* Reads the request's members; false with the refusal in *a. */
-static bool read_request(json_t *req, request *rq, answer *a)
+/* Reads the request's members; a refusal written into `w`. */
+static kvplan_status read_request(json_t *req, request *rq,
+                                  kvplan__writer *w)
 {
     memset(rq, 0, sizeof *rq);
     if (!json_is_object(req)) {
-        *a = kvplan__refuse(KVPLAN_PARSE, 2, NULL,
+        return kvplan__refuse(w, KVPLAN_PARSE, 2, NULL,
                     "the request must be a JSON object: {\"command\": "
                     "\"plan\", \"model\": ..., \"flags\": {...}}");
-        return false;
     }
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v)
     {
         if (!one_of(key, members, sizeof members / sizeof *members)) {
-            *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, key,
+            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
                         "unknown member '%.100s' of the request; expected "
                         "command, model, config, flags, log, calibrate, "
                         "scenarios, svg, env",
                         key);
-            return false;
         }
     }
     json_t *c = json_object_get(req, "command");
     rq->command = c == NULL ? "plan" : json_string_value(c);
     if (!one_of(rq->command, commands, sizeof commands / sizeof *commands)) {
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "command",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "command",
                     "command must be one of plan, fit, solve, sweep, compare, "
                     "log, pools, models, gpus, flags, version");
-        return false;
     }
     rq->model = json_object_get(req, "model");
     rq->config = json_object_get(req, "config");
@@ -166,26 +153,24 @@ static bool read_request(json_t *req, request *rq, answer *a)
     rq->calibrate = json_object_get(req, "calibrate");
     json_t *env = json_object_get(req, "env");
     if (env != NULL && !json_is_object(env)) {
-        *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, "env",
+        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "env",
                     "env must be an object of variables: "
                     "{\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}");
-        return false;
     }
     size_t ne = 0;
     json_object_foreach(env, key, v)
     {
         if ((!json_is_string(v) && !json_is_null(v)) || ne / 2 >= MAX_ENV) {
-            *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, key,
+            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
                         "env.%.100s: a variable is a string, or null to unset "
                         "it (at most %d)",
                         key, MAX_ENV);
-            return false;
         }
         rq->env[ne++] = key;
         rq->env[ne++] = json_string_value(v); /* NULL for null */
     }
     rq->env[ne] = NULL;
-    return check_members(rq, a);
+    return check_members(rq, w);
 }
 
 /* ---- the options ------------------------------------------------------------
@@ -256,8 +241,9 @@ static kvplan_status set_flag(kvplan_options *o, const char *key, json_t *v,
 
 /* The request's flags into the options: `question` names the command
  * whose own options it takes; a sweep's lists into `axes`. */
-static bool set_flags(const request *rq, kvplan_options *o, held *h,
-                      axis *axes, size_t *naxes, answer *a)
+static kvplan_status set_flags(const request *rq, kvplan_options *o,
+                               held *h, axis *axes, size_t *naxes,
+                               kvplan__writer *w)
 {
     const char *key;
     json_t *v;
@@ -270,9 +256,8 @@ static bool set_flags(const request *rq, kvplan_options *o, held *h,
         const kvplan_option *opt = kvplan_option_find(key);
         if (opt != NULL && opt->scope == KVPLAN_SCOPE_QUESTION &&
             strcmp(opt->question, rq->command) != 0) {
-            *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, key,
+            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
                         "%s is read by command %s only", key, opt->question);
-            return false;
         }
         if (sweep && opt != NULL && opt->sweep) {
             if (*naxes == KVPLAN_MAX_SWEEP_AXES)
@@ -284,11 +269,10 @@ static bool set_flags(const request *rq, kvplan_options *o, held *h,
                 json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
                 char *t = scalar_text(e);
                 if (t == NULL) {
-                    *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, key,
+                    return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
                                 "flags.%.100s: a list holds numbers or words "
                                 "only",
                                 key);
-                    return false;
                 }
                 x->owned[x->n] = t;
                 x->values[x->n++] = t;
@@ -296,25 +280,24 @@ static bool set_flags(const request *rq, kvplan_options *o, held *h,
             continue;
         }
         if (json_is_array(v)) {
-            *a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, key,
+            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
                         "flags.%.100s: a list is a sweep's, for an option it "
                         "varies (kvplan_option.sweep)",
                         key);
-            return false;
         }
         if (set_flag(o, key, v, h, &err) != KVPLAN_OK) {
             /* the field names the request's key */
             if (err.code != KVPLAN_NOMEM)
                 snprintf(err.field, sizeof err.field, "%.100s", key);
-            *a = kvplan__failed(&err, true);
-            return false;
+            return kvplan__failed(w, &err, true);
         }
     }
-    return true;
+    return KVPLAN_OK;
 }
 
-bool kvplan__request_options(request *rq, kvplan_options *o, held *h,
-                            axis *axes, size_t *naxes, answer *a)
+kvplan_status kvplan__request_options(kvplan__writer *w, request *rq,
+                                      kvplan_options *o, held *h, axis *axes,
+                                      size_t *naxes)
 {
     o->env = rq->env;
     kvplan_options_read_env(o);
@@ -334,93 +317,122 @@ bool kvplan__request_options(request *rq, kvplan_options *o, held *h,
         } else {
             rq->config_text = kvplan__dump(rq->config, &rq->config_len);
             if (rq->config_text == NULL) {
-                *a = kvplan__refuse(KVPLAN_NOMEM, 4, NULL, "out of memory");
-                return false;
+                return kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL,
+                                      "out of memory");
             }
             o->model_config = rq->config_text;
             o->model_config_len = rq->config_len;
         }
     }
-    return set_flags(rq, o, h, axes, naxes, a);
+    return set_flags(rq, o, h, axes, naxes, w);
 }
 
-static answer run(json_t *req, kvplan_json_session *session)
+/* The questions on a model, and log: the options read, then asked. */
+static kvplan_status ask(kvplan__writer *w, request *rq,
+                         kvplan_json_session *session)
 {
-    request rq;
-    answer a;
-    if (!read_request(req, &rq, &a))
-        return a;
-    const char *c = rq.command;
-    if (strcmp(c, "models") == 0)
-        return (answer){kvplan__doc_models(), KVPLAN_OK};
-    if (strcmp(c, "gpus") == 0)
-        return (answer){kvplan__doc_gpus(), KVPLAN_OK};
-    if (strcmp(c, "flags") == 0)
-        return (answer){kvplan__doc_options(), KVPLAN_OK};
-    if (strcmp(c, "version") == 0)
-        return (answer){kvplan__doc_version_info(), KVPLAN_OK};
-    if (strcmp(c, "pools") == 0)
-        return kvplan__ask_pools(rq.scenarios);
     kvplan_options *o = malloc(sizeof *o);
     kvplan_plan *work = malloc(2 * sizeof *work);
-    held *h = calloc(1, sizeof *h);
-    axis *ax = calloc(KVPLAN_MAX_SWEEP_AXES, sizeof *ax);
+    held *h = malloc(sizeof *h); /* 8 KiB, and 4 KiB a list: not zeroed */
+    axis *ax = malloc(KVPLAN_MAX_SWEEP_AXES * sizeof *ax);
     size_t naxes = 0;
-    if (o == NULL || work == NULL || h == NULL || ax == NULL)
-        a = kvplan__refuse(KVPLAN_NOMEM, 4, NULL, "out of memory");
-    else {
+    kvplan_status st;
+    if (o == NULL || work == NULL || h == NULL || ax == NULL) {
+        st = kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL, "out of memory");
+    } else {
+        h->n = h->nowned = 0;
+        for (size_t k = 0; k < KVPLAN_MAX_SWEEP_AXES; k++)
+            ax[k].n = 0;
         kvplan_options_init(o);
-        if (strcmp(c, "log") == 0)
-            a = kvplan__ask_log(&rq, o, h, ax, &naxes, work);
-        else if (kvplan__request_options(&rq, o, h, ax, &naxes, &a))
-            a = kvplan__ask(&rq, o, h, ax, naxes, work, session);
+        if (strcmp(rq->command, "log") == 0)
+            st = kvplan__ask_log(w, rq, o, h, ax, &naxes, work);
+        else if ((st = kvplan__request_options(w, rq, o, h, ax, &naxes)) ==
+                 KVPLAN_OK)
+            st = kvplan__ask(w, rq, o, h, ax, naxes, work, session);
     }
     for (size_t k = 0; ax != NULL && k < naxes; k++)
         for (size_t i = 0; i < ax[k].n; i++)
             free(ax[k].owned[i]);
     for (size_t i = 0; h != NULL && i < h->nowned; i++)
         free(h->owned[i]);
-    free(rq.config_text);
+    free(rq->config_text);
     free(o);
     free(work);
     free(h);
     free(ax);
-    return a;
+    return st;
+}
+
+static kvplan_status run(kvplan__writer *w, json_t *req,
+                         kvplan_json_session *session)
+{
+    request rq;
+    kvplan_status st = read_request(req, &rq, w);
+    if (st != KVPLAN_OK)
+        return st;
+    const char *c = rq.command;
+    if (strcmp(c, "models") == 0)
+        kvplan__doc_models(w);
+    else if (strcmp(c, "gpus") == 0)
+        kvplan__doc_gpus(w);
+    else if (strcmp(c, "flags") == 0)
+        kvplan__doc_options(w);
+    else if (strcmp(c, "version") == 0)
+        kvplan__doc_version_info(w);
+    else if (strcmp(c, "pools") == 0)
+        return kvplan__ask_pools(w, rq.scenarios);
+    else
+        return ask(w, &rq, session);
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan_json_session_call_as(kvplan_json_session *session,
+                                          kvplan_encoding encoding,
+                                          const char *text, size_t len,
+                                          char **response,
+                                          size_t *response_len)
+{
+    if (response == NULL || (encoding != KVPLAN_ENCODING_JSON &&
+                             encoding != KVPLAN_ENCODING_PICKLE))
+        return KVPLAN_INVALID_ARGUMENT;
+    *response = NULL;
+    if (response_len != NULL)
+        *response_len = 0;
+    kvplan__writer w = {.pickle = encoding == KVPLAN_ENCODING_PICKLE};
+    kvplan_status st;
+    json_error_t jerr;
+    json_t *req = text != NULL
+                      ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr)
+                      : NULL;
+    if (text == NULL)
+        st = kvplan__refuse(&w, KVPLAN_INVALID_ARGUMENT, 2, NULL,
+                            "kvplan_json needs a request; got NULL");
+    else if (req == NULL)
+        st = kvplan__refuse(&w, KVPLAN_PARSE, 2, NULL,
+                            "the request is not JSON: line %d, column %d: %s",
+                            jerr.line, jerr.column, jerr.text);
+    else
+        st = run(&w, req, session);
+    json_decref(req);
+    kvplan_error err;
+    if (kvplan__w_status(&w, &err) == KVPLAN_OVERFLOW)
+        st = kvplan__failed(&w, &err, false); /* a figure JSON cannot hold */
+    size_t n = 0;
+    char *out = kvplan__w_take(&w, &n);
+    if (out == NULL)
+        return KVPLAN_NOMEM;
+    *response = out;
+    if (response_len != NULL)
+        *response_len = n;
+    return st;
 }
 
 kvplan_status kvplan_json_session_call(kvplan_json_session *session,
                                        const char *text, size_t len,
                                        char **response, size_t *response_len)
 {
-    if (response == NULL)
-        return KVPLAN_INVALID_ARGUMENT;
-    *response = NULL;
-    if (response_len != NULL)
-        *response_len = 0;
-    answer a;
-    json_error_t jerr;
-    json_t *req = text != NULL
-                      ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr)
-                      : NULL;
-    if (text == NULL)
-        a = kvplan__refuse(KVPLAN_INVALID_ARGUMENT, 2, NULL,
-                   "kvplan_json needs a request; got NULL");
-    else if (req == NULL)
-        a = kvplan__refuse(KVPLAN_PARSE, 2, NULL,
-                   "the request is not JSON: line %d, column %d: %s",
-                   jerr.line, jerr.column, jerr.text);
-    else
-        a = run(req, session);
-    json_decref(req);
-    size_t n = 0;
-    char *out = a.doc != NULL ? kvplan__dump(a.doc, &n) : NULL;
-    json_decref(a.doc);
-    if (out == NULL)
-        return KVPLAN_NOMEM;
-    *response = out;
-    if (response_len != NULL)
-        *response_len = n;
-    return a.st;
+    return kvplan_json_session_call_as(session, KVPLAN_ENCODING_JSON, text,
+                                       len, response, response_len);
 }
 
 kvplan_status kvplan_json(const char *text, size_t len, char **response,

@@ -15,12 +15,6 @@
 #define MAX_ENV 64
 #define MAX_HELD 512
 
-/* The answer: a document and the library's status. */
-typedef struct kvplan__answer {
-    json_t *doc;
-    kvplan_status st;
-} answer;
-
 typedef struct kvplan__request {
     const char *command;
     json_t *model, *config, *flags, *log, *scenarios, *svg, *calibrate;
@@ -45,32 +39,35 @@ typedef struct kvplan__axis {
     size_t n;
 } axis;
 
+/* Each question writes its answer into a writer and returns the library's
+ * status; a refusal replaces whatever was written with the error
+ * document. */
+
 /* An error document for what the request itself gets wrong. */
-answer kvplan__refuse(kvplan_status code, int exit_status, const char *field,
-                      const char *fmt, ...) KVPLAN_PRINTF(4, 5);
+kvplan_status kvplan__refuse(kvplan__writer *w, kvplan_status code,
+                             int exit_status, const char *field,
+                             const char *fmt, ...) KVPLAN_PRINTF(5, 6);
 /* The library's error, as the command reports it: with `usage`, a value
  * out of range is a usage error (exit 2). */
-answer kvplan__failed(const kvplan_error *err, bool usage);
-/* The text of `v` as the writer writes it; NULL out of memory. */
-char *kvplan__dump(const json_t *v, size_t *len);
-/* `doc` with `member` set to `v` (NULL answer when out of memory). */
-answer kvplan__with(json_t *doc, const char *member, json_t *v,
-                    kvplan_status st);
+kvplan_status kvplan__failed(kvplan__writer *w, const kvplan_error *err,
+                             bool usage);
 
 /* request.c: the request's model, variables and flags into `o`. */
-bool kvplan__request_options(request *rq, kvplan_options *o, held *h,
-                             axis *axes, size_t *naxes, answer *a);
+kvplan_status kvplan__request_options(kvplan__writer *w, request *rq,
+                                      kvplan_options *o, held *h, axis *axes,
+                                      size_t *naxes);
 
 /* ask.c: plan, fit, solve, sweep, compare (the options loaded, through
  * the session's models when it has them), and log. */
-answer kvplan__ask(request *rq, kvplan_options *o, held *h, axis *ax,
-                   size_t naxes, kvplan_plan *work,
-                   kvplan_json_session *session);
-answer kvplan__ask_log(request *rq, kvplan_options *o, held *h, axis *ax,
-                       size_t *naxes, kvplan_plan *work);
+kvplan_status kvplan__ask(kvplan__writer *w, request *rq, kvplan_options *o,
+                          held *h, axis *ax, size_t naxes, kvplan_plan *work,
+                          kvplan_json_session *session);
+kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq,
+                              kvplan_options *o, held *h, axis *ax,
+                              size_t *naxes, kvplan_plan *work);
 
 /* pools.c: each scenario answered, in a list. */
-answer kvplan__ask_pools(const json_t *scenarios);
+kvplan_status kvplan__ask_pools(kvplan__writer *w, const json_t *scenarios);
 
 /* session.c: the options loaded, the session's models reused where they
  * are the same; *borrowed when the models are the session's (not to be

@@ -104,17 +104,21 @@ static inline size_t kvplan__scenario_replay(
     return s->num_calls;
 }
 
-/* The replay as the "results" array (new reference), or NULL when out of
- * memory. */
-json_t *kvplan__scenario_run(const kvplan__scenario *s);
+struct kvplan__writer; /* doc.h */
 
-/* The replay's "results" written straight to `out`, byte for byte what
- * kvplan__scenario_run's document writes (no tree built): for prepared
- * scenarios run many times. 0, or -1 on a write error. */
-int kvplan__scenario_write_results(const kvplan__scenario *s, FILE *out);
+/* The replay's "results" list (as the reference writes them). */
+void kvplan__scenario_results(struct kvplan__writer *w, const char *key,
+                              const kvplan__scenario *s);
 
-/* The answer for one pool config, with the coefficients of `conf`. */
-json_t *kvplan__pool_config_json(const kvplan_configurator *conf,
-                             const kvplan_pool_config *cfg);
+/* The scenario `obj` (read into `s`) as command pools answers it: its
+ * members as given, its "results" the replay's. */
+void kvplan__scenario_answer(struct kvplan__writer *w, const json_t *obj,
+                             const kvplan__scenario *s);
+
+/* The answer for one pool config, with the coefficients of `conf`, into an
+ * open object. */
+void kvplan__pool_config_members(struct kvplan__writer *w,
+                                 const kvplan_configurator *conf,
+                                 const kvplan_pool_config *cfg);
 
 #endif /* KVPLAN_SCENARIO_H */
