@@ -127,8 +127,12 @@ void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
                               double *bytes, kvplan_source *source,
                               const char **basis)
 {
+    char first = gpu->name[0] >= 'a' && gpu->name[0] <= 'z'
+                     ? (char)(gpu->name[0] - 'a' + 'A')
+                     : gpu->name[0];
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
-        if ((double)measured[i].ranks == ranks &&
+        /* the names are upper case: most differ at once */
+        if ((double)measured[i].ranks == ranks && measured[i].gpu[0] == first &&
             same_name(measured[i].gpu, gpu->name)) {
             *bytes = measured[i].gib * GIB;
             *source = KVPLAN_SOURCE_MEASURED;
@@ -140,9 +144,6 @@ void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
     double one = gpu->is_hip ? 0.80 : 0.95;
     link l = gpu->is_hip ? LINK_XGMI : LINK_NVLINK;
     const char *own = NULL;
-    char first = gpu->name[0] >= 'a' && gpu->name[0] <= 'z'
-                     ? (char)(gpu->name[0] - 'a' + 'A')
-                     : gpu->name[0];
     for (size_t i = 0; i < NUM_PRESETS; i++) {
         /* the presets' names are upper case: most differ at once */
         if (presets[i].gpu.name[0] == first &&

@@ -562,27 +562,93 @@ static kvplan_status check_row(const kvplan__option_row *row, const void *base,
     }
 }
 
-kvplan_status kvplan__options_check_region(kvplan__region region,
-                                           const void *base,
-                                           kvplan_error *err)
+/* Whether a row's value needs check_row, which says why it is refused:
+ * a number out of its bounds, a word or a name given (read by a call).
+ * Most were not given, a switch or a text is never refused here; known
+ * inline, and with the walk below unrolled, against constant bounds. */
+static inline bool to_check(const kvplan__option_row *row, const char *field)
 {
-    for (size_t i = 0; i < kvplan__num_option_rows; i++) {
+    const void *f = field;
+    int w;
+    switch (row->store) {
+    case KVPLAN__STORE_OPT_INT:
+    case KVPLAN__STORE_BYTES: {
+        const kvplan_opt_int *v = f;
+        return v->set && !(row->zero_is_auto && v->value == 0) &&
+               !in_bounds(&row->pub, (double)v->value);
+    }
+    case KVPLAN__STORE_INT: {
+        int64_t v = *(const int64_t *)f;
+        return !(row->zero_is_auto && v == 0) &&
+               !in_bounds(&row->pub, (double)v);
+    }
+    case KVPLAN__STORE_DOUBLE: {
+        const kvplan_opt_double *v = f;
+        return v->set && !in_bounds(&row->pub, v->value);
+    }
+    case KVPLAN__STORE_WORD:
+        memcpy(&w, field, sizeof w);
+        return w != 0;
+    case KVPLAN__STORE_NAME:
+        return *(const char *const *)f != NULL;
+    case KVPLAN__STORE_HISPARSE:
+        return true;
+    default:
+        return false; /* checked where they are read */
+    }
+}
+
+kvplan_status kvplan__options_check(const void *plan, const void *server,
+                                    const void *engine, kvplan_error *err)
+{
+    const char *bases[KVPLAN__IN_ENGINE + 1] = {
+        [KVPLAN__IN_PLAN] = plan,
+        [KVPLAN__IN_SERVER] = server,
+        [KVPLAN__IN_ENGINE] = engine,
+    };
+    /* unrolled, each row's region and store are constants: the rows of
+     * other regions, and those never refused here, leave no code */
+#pragma GCC unroll 256
+    for (size_t i = 0; i < sizeof kvplan__option_rows / sizeof *kvplan__option_rows; i++) {
         const kvplan__option_row *row = &kvplan__option_rows[i];
-        if (row->region != region)
+        const char *base = bases[row->region];
+        if (base == NULL || !to_check(row, base + row->offset))
             continue;
-        const char *field = (const char *)base + row->offset;
-        KVPLAN__TRY(check_row(row, base, field, err));
+        KVPLAN__TRY(check_row(row, base, base + row->offset, err));
     }
     return KVPLAN_OK;
 }
 
-kvplan_status kvplan__options_check_field(kvplan__region region, size_t offset,
-                                          const void *base, kvplan_error *err)
+kvplan_status kvplan__options_check_region(kvplan__region region,
+                                           const void *base,
+                                           kvplan_error *err)
 {
-    for (size_t i = 0; i < kvplan__num_option_rows; i++) {
+    return kvplan__options_check(region == KVPLAN__IN_PLAN ? base : NULL,
+                                 region == KVPLAN__IN_SERVER ? base : NULL,
+                                 region == KVPLAN__IN_ENGINE ? base : NULL,
+                                 err);
+}
+
+static inline kvplan_status check_field(kvplan__region region, size_t offset,
+                                        const void *base, kvplan_error *err)
+{
+#pragma GCC unroll 256
+    for (size_t i = 0;
+         i < sizeof kvplan__option_rows / sizeof *kvplan__option_rows; i++) {
         const kvplan__option_row *row = &kvplan__option_rows[i];
         if (row->region == region && row->offset == offset)
-            return check_row(row, base, (const char *)base + offset, err);
+            return to_check(row, (const char *)base + offset)
+                       ? check_row(row, base, (const char *)base + offset, err)
+                       : KVPLAN_OK;
     }
     return KVPLAN_OK;
+}
+
+kvplan_status kvplan__options_check_fraction(const kvplan_plan_options *o,
+                                             kvplan_error *err)
+{
+    /* the region and offset constant, the walk above folds to the row */
+    return check_field(KVPLAN__IN_PLAN,
+                       offsetof(kvplan_plan_options, mem_fraction_static), o,
+                       err);
 }

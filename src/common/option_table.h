@@ -84,9 +84,15 @@ kvplan_status kvplan__options_check_region(kvplan__region region,
                                            const void *base,
                                            kvplan_error *err);
 
-/* The same for the one row kept at `offset` of `region` (a sweep row's
- * fraction), found in a short scan. */
-kvplan_status kvplan__options_check_field(kvplan__region region, size_t offset,
-                                          const void *base, kvplan_error *err);
+/* The same for the rows of several regions in one walk: a
+ * kvplan_plan_options (`plan`), its server args, an engine's options;
+ * NULL for a region not checked. */
+kvplan_status kvplan__options_check(const void *plan, const void *server,
+                                    const void *engine, kvplan_error *err);
+
+/* The same for --mem-fraction-static alone (kvplan_plan_update's rows,
+ * which change only the fraction). */
+kvplan_status kvplan__options_check_fraction(const kvplan_plan_options *o,
+                                             kvplan_error *err);
 
 #endif /* KVPLAN_OPTION_TABLE_H */

@@ -205,6 +205,11 @@ kvplan_status kvplan__derive_dsa_topk(kvplan_model *m, const kvplan__view *v);
  * kvplan_model_rank and kvplan_plan_options_validate make. */
 kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
                                         kvplan_error *err);
+/* The same, with the rows of a kvplan_plan_options (`plan`, or NULL) in
+ * the same walk of the option table. */
+kvplan_status kvplan__server_args_check_with(const kvplan_server_args *a,
+                                             const void *plan,
+                                             kvplan_error *err);
 /* rank.c: a flag's value below its least, refused naming the flag ("%s
  * must be >= N, got X"); the optional form passes when absent. */
 kvplan_status kvplan__check_least(int64_t x, int64_t least, const char *flag,

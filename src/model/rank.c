@@ -174,20 +174,27 @@ kvplan_status kvplan__check_opt_least(kvplan_opt_int x, int64_t least,
     return x.set ? kvplan__check_least(x.value, least, flag, err) : KVPLAN_OK;
 }
 
-kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
-                                        kvplan_error *err)
+kvplan_status kvplan__server_args_check_with(const kvplan_server_args *a,
+                                             const void *plan,
+                                             kvplan_error *err)
 {
     KVPLAN__FAIL_IF(a->struct_size != sizeof *a, err, KVPLAN_INVALID_ARGUMENT,
                     "struct_size",
                     "kvplan_server_args.struct_size is %u, expected %zu: "
                     "fill it with kvplan_server_args_init() of this kvplan.h",
                     (unsigned)a->struct_size, sizeof *a);
-    KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_SERVER, a, err));
+    KVPLAN__TRY(kvplan__options_check(plan, a, NULL, err));
     KVPLAN__FAIL_IF(a->gpu_compute_capability < 0, err, KVPLAN_INVALID_ARGUMENT,
                     "gpu_compute_capability",
                     "gpu_compute_capability must be >= 0, got %d",
                     a->gpu_compute_capability);
     return KVPLAN_OK;
+}
+
+kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
+                                        kvplan_error *err)
+{
+    return kvplan__server_args_check_with(a, NULL, err);
 }
 
 kvplan_status kvplan__model_rank(const kvplan_model *m,

@@ -40,9 +40,7 @@ static kvplan_status check_divides(int64_t x, int64_t tp, const char *flag,
 kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
                                            kvplan_error *err)
 {
-    KVPLAN__TRY(kvplan__options_check_field(
-        KVPLAN__IN_PLAN, offsetof(kvplan_plan_options, mem_fraction_static), o,
-        err));
+    KVPLAN__TRY(kvplan__options_check_fraction(o, err));
     KVPLAN__FAIL_IF(!o->gpu_set && !o->available_bytes.set, err,
                     KVPLAN_INVALID_ARGUMENT, "--gpu",
                     "a GPU (--gpu, --gpu-memory) or --available-bytes is "
@@ -67,8 +65,8 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                     "fill the options with kvplan_plan_options_init() of "
                     "this kvplan.h",
                     (unsigned)o->struct_size, sizeof *o);
-    KVPLAN__TRY(kvplan__server_args_check(&o->server, err));
-    KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_PLAN, o, err));
+    /* the server args' rows and the plan's, in one walk of the table */
+    KVPLAN__TRY(kvplan__server_args_check_with(&o->server, o, err));
     KVPLAN__FAIL_IF(o->server.pp_size > KVPLAN_MAX_PP_STAGES, err,
                     KVPLAN_UNSUPPORTED, "--pp-size",
                     "--pp-size above %d is not supported",
