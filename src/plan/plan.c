@@ -1,6 +1,6 @@
 /*
  * plan.c: the whole plan, as an sglang server computes it at start-up, as
- * a pipeline of named stages (sections of docs/sglang-rules.md):
+ * a kvplan__pipeline of named stages (sections of docs/sglang-rules.md):
  *
  *   check the options                        (options.c)
  *   requested -> resolved flags (§4.1-4.5)   (resolve.c)
@@ -24,27 +24,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What the stages hand each other beyond the plan itself. */
-typedef struct pipeline {
-    const kvplan_model *m;
-    const kvplan_plan_options *o;
-    kvplan_gpu gpu;
-    kvplan_dtype model_dtype;
-    double weights, draft;           /* whole model, bytes */
-    double rank_weights, rank_draft; /* on the rank with the most */
-    int64_t available;               /* per rank */
-    int64_t max_mamba;               /* mamba slots; 0 unless mambaish */
-    double mamba_per;                /* one request's mamba state, bytes */
-    int64_t mamba_ratio;
-    int64_t attn_dp;
-    bool context_known; /* out's context terms are this GPU's already */
-    bool ovf;           /* a pool's or a weight's bytes past 64 bits */
-    bool ovf_requests;  /* req_to_token's */
-} pipeline;
 
 /* The header and the stages used; the rest of the 64 stages is left as it
  * was (a plan is large, and zeroing it all was most of a plan's cost). */
-static void reset(kvplan_plan *out, size_t stages)
+void kvplan__plan_reset(kvplan_plan *out, size_t stages)
 {
     /* the header; the warnings and weight tensors are written up to their
      * counts, so their arrays are left as they were */
@@ -58,7 +41,7 @@ static void reset(kvplan_plan *out, size_t stages)
 
 /* §4.1: the fraction, given or by sglang's rule. The rule's terms are
  * computed either way: the reserve check reads its graph term. */
-static kvplan_status fraction(pipeline *p, kvplan_plan *out, kvplan_error *err)
+kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_server_args *s = &out->resolved;
@@ -128,7 +111,7 @@ static kvplan_status fraction(pipeline *p, kvplan_plan *out, kvplan_error *err)
 
 /* Every stage's rank: the flags against the model (stage 0's is built
  * first, by the flag check). */
-static kvplan_status ranks(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status ranks(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     for (size_t i = 1; i < out->num_stages; i++)
         KVPLAN__TRY(kvplan__model_rank(p->m, &out->resolved, (int64_t)i,
@@ -138,7 +121,7 @@ static kvplan_status ranks(pipeline *p, kvplan_plan *out, kvplan_error *err)
 
 /* One rank's weights on stage `sp` (tensors recorded into `b` when not
  * NULL). */
-static void estimate_stage(const pipeline *p, const kvplan_plan *out,
+static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
                            const kvplan_model *m, const kvplan_stage_plan *sp,
                            kvplan_budget *b, kvplan__weights_estimate_out *e)
 {
@@ -168,7 +151,7 @@ static void estimate_stage(const pipeline *p, const kvplan_plan *out,
 /* The weights of the model and of its draft: whole, and on each stage's
  * ranks. Measured (or given) weights keep the estimate's split: the share
  * each rank holds, replicated tensors included. */
-static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status weights(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_model *m = p->m;
@@ -284,7 +267,7 @@ static kvplan_status weights(pipeline *p, kvplan_plan *out, kvplan_error *err)
 }
 
 /* §3.1: the bytes each rank hands the configurator. */
-static kvplan_status available(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status available(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_server_args *s = &out->resolved;
     const kvplan_model *m = p->m;
@@ -360,13 +343,13 @@ static kvplan_status name_flag(kvplan_status st, kvplan_error *err,
 
 /* The flag behind a budget's token count: the bytes given, else the
  * fraction. */
-static const char *budget_flag(const pipeline *p)
+static const char *budget_flag(const kvplan__pipeline *p)
 {
     return p->o->available_bytes.set ? "--available-bytes"
                                      : "--mem-fraction-static";
 }
 
-static kvplan_status profile(pipeline *p, kvplan_plan *out, bool init,
+static kvplan_status profile(kvplan__pipeline *p, kvplan_plan *out, bool init,
                              kvplan_error *err)
 {
     int64_t least = INT64_MAX;
@@ -402,7 +385,7 @@ static kvplan_status profile(pipeline *p, kvplan_plan *out, bool init,
 }
 
 /* §3.2: --max-total-tokens lowers, then every stage takes the minimum. */
-static kvplan_status constrain(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status constrain(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     int64_t t = out->stages[out->binding_stage].profiled.max_total_num_tokens;
     if (p->o->max_total_tokens.set && p->o->max_total_tokens.value < t)
@@ -419,7 +402,7 @@ static kvplan_status constrain(pipeline *p, kvplan_plan *out, kvplan_error *err)
 
 /* §3.3: max_running_requests from the final tokens, then each stage's
  * finalize, its allocation and its req_to_token pool. */
-static kvplan_status requests(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status requests(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_server_args *s = &out->resolved;
     int64_t t = out->stages[0].pools.max_total_num_tokens;
@@ -484,27 +467,11 @@ static void release(kvplan_plan *out)
     }
 }
 
-/* A sweep's reuse: each stage's rank, configurator and weights from the
- * plan before (draft_kv: set again by the allocation when drafting). */
-static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
-{
-    out->num_stages = prev->num_stages;
-    for (size_t i = 0; i < prev->num_stages; i++) {
-        kvplan_stage_plan *sp = &out->stages[i];
-        const kvplan_stage_plan *was = &prev->stages[i];
-        sp->pp_rank = was->pp_rank;
-        sp->rank = was->rank;
-        sp->configurator = was->configurator;
-        sp->weight_bytes = was->weight_bytes;
-        sp->draft_weight_bytes = was->draft_weight_bytes;
-        sp->allocation.draft_kv_bytes = 0;
-    }
-}
 
-/* The pipeline's start for `o`: the GPU and the model dtype. */
-static pipeline start(const kvplan_model *m, const kvplan_plan_options *o)
+/* The kvplan__pipeline's start for `o`: the GPU and the model dtype. */
+kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m, const kvplan_plan_options *o)
 {
-    pipeline p = {.m = m, .o = o};
+    kvplan__pipeline p = {.m = m, .o = o};
     p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
     p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
     return p;
@@ -512,13 +479,13 @@ static pipeline start(const kvplan_model *m, const kvplan_plan_options *o)
 
 /* The flags: resolved against the GPU and the model, the fraction,
  * every stage's rank, the weights. */
-static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status front(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_model *m = p->m;
     const kvplan_plan_options *o = p->o;
     KVPLAN__TRY(kvplan__resolve_args(m, o, &p->gpu, o->gpu_set, out, err));
     kvplan__profile_start(out, o, &p->gpu);
-    KVPLAN__TRY(fraction(p, out, err));
+    KVPLAN__TRY(kvplan__pipeline_fraction(p, out, err));
     /* the flags against the model first: a contradiction is named as such,
      * not as a budget that does not fit */
     kvplan_rank *first = &out->stages[0].rank;
@@ -535,7 +502,7 @@ static kvplan_status front(pipeline *p, kvplan_plan *out, kvplan_error *err)
 /* The budget and the pools: available bytes, the profiling path (each
  * stage's configurator built first when `init`), the constraints,
  * max_running_requests, the capacity, the checks. */
-static kvplan_status back(pipeline *p, kvplan_plan *out, bool init,
+kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out, bool init,
                           kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
@@ -572,107 +539,11 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                     "kvplan_plan_compute needs a model, options and a plan "
                     "to fill; got NULL");
     KVPLAN__TRY(kvplan_plan_options_validate(o, err));
-    pipeline p = start(m, o);
-    reset(out, (size_t)o->server.pp_size);
+    kvplan__pipeline p = kvplan__pipeline_start(m, o);
+    kvplan__plan_reset(out, (size_t)o->server.pp_size);
     for (size_t i = 0; i < out->num_stages; i++)
         out->stages[i].pp_rank = (int64_t)i;
 
     KVPLAN__TRY(front(&p, out, err));
-    return back(&p, out, true, err);
-}
-
-/* Whether `o` differs from `po` (prev's options) only in the GPU's memory
- * and the fraction, on a plan whose ranks can be reused (MiniMax's pool
- * reads the layer ids a plan does not keep). */
-static bool budget_only(const kvplan_plan_options *o,
-                        const kvplan_plan_options *po, const kvplan_plan *prev)
-{
-    if (prev->struct_size != sizeof *prev || o->server.pp_size < 1 ||
-        prev->num_stages != (size_t)o->server.pp_size ||
-        prev->stages[0].rank.model.hf_config.is_minimax_sparse)
-        return false;
-    /* all but mem_fraction_static, gpu.name and gpu.total_mib (adjacent) */
-    const char *x = (const char *)o, *y = (const char *)po;
-    size_t f0 = offsetof(kvplan_plan_options, mem_fraction_static),
-           f1 = f0 + sizeof o->mem_fraction_static,
-           g0 = offsetof(kvplan_plan_options, gpu) + offsetof(kvplan_gpu, name),
-           g1 = offsetof(kvplan_plan_options, gpu) +
-                offsetof(kvplan_gpu, total_mib) + sizeof o->gpu.total_mib;
-    _Static_assert(offsetof(kvplan_gpu, name) == 0 &&
-                       offsetof(kvplan_gpu, total_mib) == sizeof o->gpu.name,
-                   "gpu.name and gpu.total_mib lead kvplan_gpu");
-    return memcmp(x, y, f0) == 0 && memcmp(x + f1, y + f1, g0 - f1) == 0 &&
-           memcmp(x + g1, y + g1, sizeof *o - g1) == 0;
-}
-
-kvplan_status kvplan_plan_update(const kvplan_model *m,
-                                 const kvplan_plan_options *o,
-                                 const kvplan_plan_options *po,
-                                 const kvplan_plan *prev, kvplan_plan *out,
-                                 kvplan_error *err)
-{
-    KVPLAN__FAIL_IF(out != NULL && out == prev, err, KVPLAN_INVALID_ARGUMENT,
-                    NULL,
-                    "kvplan_plan_update needs a plan to fill other than the "
-                    "one it reuses");
-    if (m == NULL || o == NULL || out == NULL || po == NULL || prev == NULL ||
-        !budget_only(o, po, prev))
-        return kvplan_plan_compute(m, o, out, err);
-    /* the rest is prev's options, which planned */
-    KVPLAN__TRY(kvplan__check_budget_options(o, err));
-    pipeline p = start(m, o);
-    if (memcmp(&o->gpu, &po->gpu, sizeof o->gpu) == 0 &&
-        o->mem_fraction_static.set == po->mem_fraction_static.set) {
-        /* the same GPU: the flags, the fraction rule's terms, the ranks,
-         * the weights and the context stand; only a given fraction
-         * changes (or nothing) */
-        if (!o->mem_fraction_static.set) { /* the same options */
-            memcpy(out, prev,
-                   offsetof(kvplan_plan, stages) +
-                       prev->num_stages * sizeof prev->stages[0]);
-            return kvplan__ok(err);
-        }
-        /* what back() reads and does not write: the header, the budget's
-         * terms and tensors, each stage's rank, configurator and weights
-         * (back writes the rest: warnings, capacity, pools) */
-        memcpy(out, prev, offsetof(kvplan_plan, warnings));
-        out->num_warnings = 0;
-        memcpy(&out->budget, &prev->budget,
-               offsetof(kvplan_budget, weight_tensors) +
-                   prev->budget.num_weight_tensors *
-                       sizeof prev->budget.weight_tensors[0]);
-        reuse_stages(out, prev);
-        out->budget.mem_fraction_static = o->mem_fraction_static.value;
-        p.context_known = true;
-        return back(&p, out, false, err);
-    }
-    reset(out, prev->num_stages);
-    KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
-    /* the same flags resolved: the same ranks (they read nothing else) */
-    kvplan__resolve_dtypes(out, p.model_dtype,
-                           prev->stages[0].rank.runner.kv_cache_dtype);
-    kvplan_server_args a = out->resolved;
-    a.speculative_draft_model = NULL;
-    a.SGLANG_PP_LAYER_PARTITION = NULL;
-    a.SGLANG_DSV4_COMPRESS_STATE_DTYPE = NULL;
-    if (memcmp(&a, &prev->resolved, sizeof a) != 0 ||
-        out->page_size != prev->page_size ||
-        strcmp(out->attention_backend, prev->attention_backend) != 0)
-        return kvplan_plan_compute(m, o, out, err);
-    KVPLAN__TRY(fraction(&p, out, err));
-    out->context_len = prev->context_len;
-    reuse_stages(out, prev);
-    kvplan_budget *b = &out->budget;
-    const kvplan_budget *pb = &prev->budget;
-    b->weights_estimated = pb->weights_estimated;
-    b->draft_weights_estimated = pb->draft_weights_estimated;
-    b->weights_source = pb->weights_source;
-    b->num_weight_tensors = pb->num_weight_tensors;
-    b->load_overhead_bytes = pb->load_overhead_bytes;
-    b->rank_weight_bytes = pb->rank_weight_bytes;
-    b->rank_draft_bytes = pb->rank_draft_bytes;
-    b->estimated_rank_weight_bytes = pb->estimated_rank_weight_bytes;
-    memcpy(b->weight_tensors, pb->weight_tensors,
-           pb->num_weight_tensors * sizeof b->weight_tensors[0]);
-    return back(&p, out, false, err);
+    return kvplan__pipeline_back(&p, out, true, err);
 }

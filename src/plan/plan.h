@@ -70,4 +70,38 @@ kvplan_status kvplan__plan_check(const kvplan_model *m,
                                  kvplan_dtype model_dtype, kvplan_plan *out,
                                  kvplan_error *err);
 
+/* ---- plan.c: the pipeline, which update.c enters midway --------------- */
+
+/* What the stages hand each other beyond the plan itself. */
+typedef struct kvplan__pipeline {
+    const kvplan_model *m;
+    const kvplan_plan_options *o;
+    kvplan_gpu gpu;
+    kvplan_dtype model_dtype;
+    double weights, draft;           /* whole model, bytes */
+    double rank_weights, rank_draft; /* on the rank with the most */
+    int64_t available;               /* per rank */
+    int64_t max_mamba;               /* mamba slots; 0 unless mambaish */
+    double mamba_per;                /* one request's mamba state, bytes */
+    int64_t mamba_ratio;
+    int64_t attn_dp;
+    bool context_known; /* out's context terms are this GPU's already */
+    bool ovf;           /* a pool's or a weight's bytes past 64 bits */
+    bool ovf_requests;  /* req_to_token's */
+} kvplan__pipeline;
+
+/* The pipeline's start for `o`: the GPU and the model dtype. */
+kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
+                                        const kvplan_plan_options *o);
+/* The header and the stages used of `out`, zeroed. */
+void kvplan__plan_reset(kvplan_plan *out, size_t stages);
+/* §4.1: the fraction, given or by sglang's rule. */
+kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
+                                        kvplan_error *err);
+/* The budget and the pools: available bytes, the profiling path (each
+ * stage's configurator built first when `init`), the constraints,
+ * max_running_requests, the capacity, the checks. */
+kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out,
+                                    bool init, kvplan_error *err);
+
 #endif /* KVPLAN_PLAN_H */

@@ -1,0 +1,122 @@
+/*
+ * update.c: a plan from the plan before it (kvplan_plan_update), for a
+ * sweep's next row: when only the fraction or the GPU changed, the ranks,
+ * configurators and weights stand and only the budget and the pools are
+ * planned again (plan.c's back of the pipeline); otherwise a whole plan.
+ */
+#include "plan/plan.h"
+
+#include <string.h>
+
+/* A sweep's reuse: each stage's rank, configurator and weights from the
+ * plan before (draft_kv: set again by the allocation when drafting). */
+static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
+{
+    out->num_stages = prev->num_stages;
+    for (size_t i = 0; i < prev->num_stages; i++) {
+        kvplan_stage_plan *sp = &out->stages[i];
+        const kvplan_stage_plan *was = &prev->stages[i];
+        sp->pp_rank = was->pp_rank;
+        sp->rank = was->rank;
+        sp->configurator = was->configurator;
+        sp->weight_bytes = was->weight_bytes;
+        sp->draft_weight_bytes = was->draft_weight_bytes;
+        sp->allocation.draft_kv_bytes = 0;
+    }
+}
+
+/* Whether `o` differs from `po` (prev's options) only in the GPU's memory
+ * and the fraction, on a plan whose ranks can be reused (MiniMax's pool
+ * reads the layer ids a plan does not keep). */
+static bool budget_only(const kvplan_plan_options *o,
+                        const kvplan_plan_options *po, const kvplan_plan *prev)
+{
+    if (prev->struct_size != sizeof *prev || o->server.pp_size < 1 ||
+        prev->num_stages != (size_t)o->server.pp_size ||
+        prev->stages[0].rank.model.hf_config.is_minimax_sparse)
+        return false;
+    /* all but mem_fraction_static, gpu.name and gpu.total_mib (adjacent) */
+    const char *x = (const char *)o, *y = (const char *)po;
+    size_t f0 = offsetof(kvplan_plan_options, mem_fraction_static),
+           f1 = f0 + sizeof o->mem_fraction_static,
+           g0 = offsetof(kvplan_plan_options, gpu) + offsetof(kvplan_gpu, name),
+           g1 = offsetof(kvplan_plan_options, gpu) +
+                offsetof(kvplan_gpu, total_mib) + sizeof o->gpu.total_mib;
+    _Static_assert(offsetof(kvplan_gpu, name) == 0 &&
+                       offsetof(kvplan_gpu, total_mib) == sizeof o->gpu.name,
+                   "gpu.name and gpu.total_mib lead kvplan_gpu");
+    return memcmp(x, y, f0) == 0 && memcmp(x + f1, y + f1, g0 - f1) == 0 &&
+           memcmp(x + g1, y + g1, sizeof *o - g1) == 0;
+}
+
+kvplan_status kvplan_plan_update(const kvplan_model *m,
+                                 const kvplan_plan_options *o,
+                                 const kvplan_plan_options *po,
+                                 const kvplan_plan *prev, kvplan_plan *out,
+                                 kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(out != NULL && out == prev, err, KVPLAN_INVALID_ARGUMENT,
+                    NULL,
+                    "kvplan_plan_update needs a plan to fill other than the "
+                    "one it reuses");
+    if (m == NULL || o == NULL || out == NULL || po == NULL || prev == NULL ||
+        !budget_only(o, po, prev))
+        return kvplan_plan_compute(m, o, out, err);
+    /* the rest is prev's options, which planned */
+    KVPLAN__TRY(kvplan__check_budget_options(o, err));
+    kvplan__pipeline p = kvplan__pipeline_start(m, o);
+    if (memcmp(&o->gpu, &po->gpu, sizeof o->gpu) == 0 &&
+        o->mem_fraction_static.set == po->mem_fraction_static.set) {
+        /* the same GPU: the flags, the fraction rule's terms, the ranks,
+         * the weights and the context stand; only a given fraction
+         * changes (or nothing) */
+        if (!o->mem_fraction_static.set) { /* the same options */
+            memcpy(out, prev,
+                   offsetof(kvplan_plan, stages) +
+                       prev->num_stages * sizeof prev->stages[0]);
+            return kvplan__ok(err);
+        }
+        /* what kvplan__pipeline_back() reads and does not write: the header, the budget's
+         * terms and tensors, each stage's rank, configurator and weights
+         * (back writes the rest: warnings, capacity, pools) */
+        memcpy(out, prev, offsetof(kvplan_plan, warnings));
+        out->num_warnings = 0;
+        memcpy(&out->budget, &prev->budget,
+               offsetof(kvplan_budget, weight_tensors) +
+                   prev->budget.num_weight_tensors *
+                       sizeof prev->budget.weight_tensors[0]);
+        reuse_stages(out, prev);
+        out->budget.mem_fraction_static = o->mem_fraction_static.value;
+        p.context_known = true;
+        return kvplan__pipeline_back(&p, out, false, err);
+    }
+    kvplan__plan_reset(out, prev->num_stages);
+    KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
+    /* the same flags resolved: the same ranks (they read nothing else) */
+    kvplan__resolve_dtypes(out, p.model_dtype,
+                           prev->stages[0].rank.runner.kv_cache_dtype);
+    kvplan_server_args a = out->resolved;
+    a.speculative_draft_model = NULL;
+    a.SGLANG_PP_LAYER_PARTITION = NULL;
+    a.SGLANG_DSV4_COMPRESS_STATE_DTYPE = NULL;
+    if (memcmp(&a, &prev->resolved, sizeof a) != 0 ||
+        out->page_size != prev->page_size ||
+        strcmp(out->attention_backend, prev->attention_backend) != 0)
+        return kvplan_plan_compute(m, o, out, err);
+    KVPLAN__TRY(kvplan__pipeline_fraction(&p, out, err));
+    out->context_len = prev->context_len;
+    reuse_stages(out, prev);
+    kvplan_budget *b = &out->budget;
+    const kvplan_budget *pb = &prev->budget;
+    b->weights_estimated = pb->weights_estimated;
+    b->draft_weights_estimated = pb->draft_weights_estimated;
+    b->weights_source = pb->weights_source;
+    b->num_weight_tensors = pb->num_weight_tensors;
+    b->load_overhead_bytes = pb->load_overhead_bytes;
+    b->rank_weight_bytes = pb->rank_weight_bytes;
+    b->rank_draft_bytes = pb->rank_draft_bytes;
+    b->estimated_rank_weight_bytes = pb->estimated_rank_weight_bytes;
+    memcpy(b->weight_tensors, pb->weight_tensors,
+           pb->num_weight_tensors * sizeof b->weight_tensors[0]);
+    return kvplan__pipeline_back(&p, out, false, err);
+}
