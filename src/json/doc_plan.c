@@ -12,6 +12,7 @@
 
 #include "common/option_table.h"
 #include "json/scenario.h"
+#include "options/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,31 +339,10 @@ static void compare_version(kvplan__writer *w, const kvplan__doc *d)
 /* ---- the echo of what was requested ---------------------------------------
  */
 
-/* Where a row's value is kept in `o`. */
-static const void *field_of(const kvplan_options *o,
-                            const kvplan__option_row *row)
-{
-    const char *base = (const char *)o;
-    switch (row->region) {
-    case KVPLAN__IN_PLAN:
-        base = (const char *)&o->plan;
-        break;
-    case KVPLAN__IN_SERVER:
-        base = (const char *)&o->plan.server;
-        break;
-    case KVPLAN__IN_ENGINE:
-        base = (const char *)&o->engine_options;
-        break;
-    case KVPLAN__IN_OPTIONS:
-        break;
-    }
-    return base + row->offset;
-}
-
 static void echo(kvplan__writer *w, const char *key, const kvplan_options *o,
                  const kvplan__option_row *row)
 {
-    const void *field = field_of(o, row);
+    const void *field = kvplan__option_value(o, row);
     const struct kvplan__options_internal *in = &o->internal_;
     int word;
     switch (row->store) {

@@ -5,7 +5,7 @@
  * size with a unit. A command line, a JSON request and Python all set
  * options here, so a value is refused in the same words wherever it comes
  * from; the error names the option as the caller spelled it. sglang's
- * environment variables are read here too (kvplan_options_read_env).
+ * environment variables are read in env.c.
  */
 #include "options/options.h"
 
@@ -239,19 +239,19 @@ static kvplan_status hisparse_value(kvplan_options *o,
     return KVPLAN_OK;
 }
 
-/* Where the row's value is kept in `o`. */
-static void *field_of(kvplan_options *o, const kvplan__option_row *row)
+const void *kvplan__option_value(const kvplan_options *o,
+                                 const kvplan__option_row *row)
 {
-    char *base = (char *)o;
+    const char *base = (const char *)o;
     switch (row->region) {
     case KVPLAN__IN_PLAN:
-        base = (char *)&o->plan;
+        base = (const char *)&o->plan;
         break;
     case KVPLAN__IN_SERVER:
-        base = (char *)&o->plan.server;
+        base = (const char *)&o->plan.server;
         break;
     case KVPLAN__IN_ENGINE:
-        base = (char *)&o->engine_options;
+        base = (const char *)&o->engine_options;
         break;
     case KVPLAN__IN_OPTIONS:
         break;
@@ -364,7 +364,7 @@ kvplan_status kvplan__options_store(kvplan_options *o,
                                     kvplan_error *err)
 {
     const char *f = kvplan__option_field(row, spelled);
-    void *field = field_of(o, row);
+    void *field = (void *)kvplan__option_value(o, row);
     if (row->store == KVPLAN__STORE_NONE) {
         not_read(o, row);
         return KVPLAN_OK;
@@ -531,81 +531,6 @@ kvplan_status kvplan_options_set_switch(kvplan_options *o, const char *name,
     KVPLAN__TRY(kvplan__options_store(o, row, name, value ? NULL : "false",
                                       err));
     return kvplan__ok(err);
-}
-
-/* ---- the environment --------------------------------------------------------
- */
-
-const char *kvplan_options_getenv(const kvplan_options *o, const char *name)
-{
-    if (name == NULL)
-        return NULL;
-    for (const char *const *e = o != NULL ? o->env : NULL;
-         e != NULL && e[0] != NULL; e += 2)
-        if (strcmp(e[0], name) == 0)
-            return e[1];
-    return getenv(name);
-}
-
-/* A variable sglang warns of and then ignores (its value is not of its
- * kind), for the documents to say so too. */
-static void bad_env(kvplan_options *o, const char *name)
-{
-    struct kvplan__options_internal *in = &o->internal_;
-    if (in->num_bad_env < KVPLAN__MAX_BAD_ENV)
-        in->bad_env[in->num_bad_env++] = name;
-}
-
-/* sglang's EnvBool. */
-static bool env_bool(kvplan_options *o, const char *name, bool fallback)
-{
-    const char *v = kvplan_options_getenv(o, name);
-    if (v == NULL)
-        return fallback;
-    size_t n = strlen(v);
-    /* garbage gives the fallback whatever it is */
-    if (kvplan_env_bool(v, n, true) != kvplan_env_bool(v, n, false))
-        bad_env(o, name);
-    return kvplan_env_bool(v, n, fallback);
-}
-
-void kvplan_options_read_env(kvplan_options *o)
-{
-    if (o == NULL)
-        return;
-    kvplan_plan_options *p = &o->plan;
-    kvplan_server_args *s = &p->server;
-    o->internal_.num_bad_env = 0;
-    s->SGLANG_PP_LAYER_PARTITION =
-        kvplan_options_getenv(o, "SGLANG_PP_LAYER_PARTITION");
-    s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
-        kvplan_options_getenv(o, "SGLANG_DSV4_COMPRESS_STATE_DTYPE");
-    s->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN =
-        env_bool(o, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", false);
-    s->SGLANG_OPT_USE_ONLINE_COMPRESS =
-        env_bool(o, "SGLANG_OPT_USE_ONLINE_COMPRESS", false);
-    s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
-        env_bool(o, "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
-    p->SGLANG_MAMBA_SSM_DTYPE =
-        kvplan_options_getenv(o, "SGLANG_MAMBA_SSM_DTYPE");
-    const char *vlm = kvplan_options_getenv(o, "SGLANG_VLM_CACHE_SIZE_MB");
-    if (vlm != NULL) {
-        size_t n = strlen(vlm);
-        if (kvplan_env_int(vlm, n, 1) != kvplan_env_int(vlm, n, 2) ||
-            kvplan_env_int(vlm, n, 0) < 0)
-            bad_env(o, "SGLANG_VLM_CACHE_SIZE_MB");
-        else
-            p->SGLANG_VLM_CACHE_SIZE_MB =
-                (kvplan_opt_int){kvplan_env_int(vlm, n, 100), true};
-    }
-    const char *iv = kvplan_options_getenv(o, "SGLANG_SWA_EVICTION_INTERVAL");
-    if (iv != NULL) {
-        size_t n = strlen(iv);
-        if (kvplan_env_int(iv, n, 1) != kvplan_env_int(iv, n, 2))
-            bad_env(o, "SGLANG_SWA_EVICTION_INTERVAL");
-        s->SGLANG_SWA_EVICTION_INTERVAL =
-            kvplan_env_int(iv, n, s->SGLANG_SWA_EVICTION_INTERVAL);
-    }
 }
 
 /* ---- the GPU ----------------------------------------------------------------

@@ -41,6 +41,11 @@ kvplan_status kvplan__options_store(kvplan_options *o,
                                     const char *spelled, const char *text,
                                     kvplan_error *err);
 
+/* Where `row`'s value is kept in `o` (its region's struct, at its
+ * offset). */
+const void *kvplan__option_value(const kvplan_options *o,
+                                 const kvplan__option_row *row);
+
 /* The field an error names for `row` spelled `spelled`: its flag when the
  * caller wrote a flag, else its name. */
 const char *kvplan__option_field(const kvplan__option_row *row,

@@ -1,0 +1,83 @@
+/*
+ * env.c: sglang's environment variables, read as sglang reads them (its
+ * EnvBool and int parsing, a value not of its kind warned of and left at
+ * the default), from the options' own list (kvplan_options.env: a
+ * request's "env", Python's env=) before the process's.
+ */
+#include "options/options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *kvplan_options_getenv(const kvplan_options *o, const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (const char *const *e = o != NULL ? o->env : NULL;
+         e != NULL && e[0] != NULL; e += 2)
+        if (strcmp(e[0], name) == 0)
+            return e[1];
+    return getenv(name);
+}
+
+/* A variable sglang warns of and then ignores (its value is not of its
+ * kind), for the documents to say so too. */
+static void bad_env(kvplan_options *o, const char *name)
+{
+    struct kvplan__options_internal *in = &o->internal_;
+    if (in->num_bad_env < KVPLAN__MAX_BAD_ENV)
+        in->bad_env[in->num_bad_env++] = name;
+}
+
+/* sglang's EnvBool. */
+static bool env_bool(kvplan_options *o, const char *name, bool fallback)
+{
+    const char *v = kvplan_options_getenv(o, name);
+    if (v == NULL)
+        return fallback;
+    size_t n = strlen(v);
+    /* garbage gives the fallback whatever it is */
+    if (kvplan_env_bool(v, n, true) != kvplan_env_bool(v, n, false))
+        bad_env(o, name);
+    return kvplan_env_bool(v, n, fallback);
+}
+
+void kvplan_options_read_env(kvplan_options *o)
+{
+    if (o == NULL)
+        return;
+    kvplan_plan_options *p = &o->plan;
+    kvplan_server_args *s = &p->server;
+    o->internal_.num_bad_env = 0;
+    s->SGLANG_PP_LAYER_PARTITION =
+        kvplan_options_getenv(o, "SGLANG_PP_LAYER_PARTITION");
+    s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
+        kvplan_options_getenv(o, "SGLANG_DSV4_COMPRESS_STATE_DTYPE");
+    s->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN =
+        env_bool(o, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", false);
+    s->SGLANG_OPT_USE_ONLINE_COMPRESS =
+        env_bool(o, "SGLANG_OPT_USE_ONLINE_COMPRESS", false);
+    s->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
+        env_bool(o, "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP", false);
+    p->SGLANG_MAMBA_SSM_DTYPE =
+        kvplan_options_getenv(o, "SGLANG_MAMBA_SSM_DTYPE");
+    const char *vlm = kvplan_options_getenv(o, "SGLANG_VLM_CACHE_SIZE_MB");
+    if (vlm != NULL) {
+        size_t n = strlen(vlm);
+        if (kvplan_env_int(vlm, n, 1) != kvplan_env_int(vlm, n, 2) ||
+            kvplan_env_int(vlm, n, 0) < 0)
+            bad_env(o, "SGLANG_VLM_CACHE_SIZE_MB");
+        else
+            p->SGLANG_VLM_CACHE_SIZE_MB =
+                (kvplan_opt_int){kvplan_env_int(vlm, n, 100), true};
+    }
+    const char *iv = kvplan_options_getenv(o, "SGLANG_SWA_EVICTION_INTERVAL");
+    if (iv != NULL) {
+        size_t n = strlen(iv);
+        if (kvplan_env_int(iv, n, 1) != kvplan_env_int(iv, n, 2))
+            bad_env(o, "SGLANG_SWA_EVICTION_INTERVAL");
+        s->SGLANG_SWA_EVICTION_INTERVAL =
+            kvplan_env_int(iv, n, s->SGLANG_SWA_EVICTION_INTERVAL);
+    }
+}
+
