@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs kvplan-bench and the Python anchor (the reference configurator timed
 # by ../shared/oracle/bench_seed.py) on the same golden file, on this
-# machine, and prints the ratios.
+# machine, and prints the ratios; then the Python binding beside the
+# reference (bench/python.py: kvplan.Scenarios and kvplan.pools per
+# configurator call, one kvplan.plan() against the C plan).
 #
 # A shared machine's speed drifts from minute to minute, so the two are run
 # in alternating rounds and each figure is the median of its rounds.
@@ -14,13 +16,32 @@ rounds=${2:-3}
 golden=$here/tests/data/golden/configurator.jsonl
 anchor_dir=$here/../shared/oracle
 [ -x "$build/kvplan-bench" ] || { echo "build $build/kvplan-bench first" >&2; exit 2; }
-if [ ! -f "$anchor_dir/bench_seed.py" ]; then  # a clone without ../shared
-  "$build/kvplan-bench" "$golden"
-  echo "no Python anchor at $anchor_dir: ratios skipped"
-  exit 0
-fi
+python_binding() {  # $1: the C plan's ns, or empty
+  [ -f "$build/lib/libkvplan.so" ] || { echo "no $build/lib/libkvplan.so: Python binding skipped"; return 0; }
+  KVPLAN_LIBRARY=$build/lib/libkvplan.so python3 "$here/bench/python.py" \
+    "$golden" "$2" "$rounds" 2>/dev/null > "$tmp/binding" || {
+    echo "bench/python.py failed"; return 0; }
+  cat "$tmp/binding"
+  awk -v c="$1" '
+    /^py_plan_us:/ { plan = $2 } /^py_scenarios_call_us:/ { scn = $2 }
+    /^py_pools_call_us:/ { pools = $2 } /^oracle_call_us:/ { ref = $2 }
+    END {
+      if (c != "" && plan != "")
+        printf "kvplan.plan(): %.1f us, %.0fx the C plan (target: at most 100x)\n", plan, plan * 1000 / c
+      if (ref != "") {
+        printf "kvplan.Scenarios: %.0fx faster a call than the reference (target: at least 10x)\n", ref / scn
+        printf "kvplan.pools, one call through JSON: %.1fx\n", ref / pools
+      }
+    }' "$tmp/binding"
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ ! -f "$anchor_dir/bench_seed.py" ]; then  # a clone without ../shared
+  "$build/kvplan-bench" "$golden" | tee "$tmp/c"
+  echo "no Python anchor at $anchor_dir: ratios skipped"
+  python_binding "$(sed -n 's/^plan_compute_ns //p' "$tmp/c")" ""
+  exit 0
+fi
 i=0
 while [ "$i" -lt "$rounds" ]; do
   "$build/kvplan-bench" "$golden" > "$tmp/c.$i"
@@ -54,3 +75,4 @@ awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" \
   printf "process ratio: %.0fx (target 20x)\n", e / f }'
 echo "plan_compute_ns $c_plan (target: at most 1000)"
 echo "engine_compute_ns $c_engine (vLLM, gpt-oss-20b)"
+python_binding "$c_plan" "$anchor_dir"

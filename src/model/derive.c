@@ -298,24 +298,13 @@ static kvplan_status select_text_config(kvplan__view *v, const char *arch)
 }
 
 /* Everything that depends on the config alone. */
-kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
-                             kvplan_error *err)
+/* architectures[0] (or the model type's class), the model type, the
+ * class's traits; a class sglang cannot serve refused. */
+static kvplan_status derive_architecture(kvplan_model *m, kvplan__view *v,
+                                         const json_t *root,
+                                         const json_t **archs_out)
 {
-    kvplan__view v;
-    memset(&v, 0, sizeof v);
-    v.top = root;
-    v.err = err;
-    if (!json_is_object(root))
-        return kvplan__fail(err, KVPLAN_PARSE, "",
-                            "a config.json must hold a JSON object");
-    if (kvplan__get(root, "dim") && kvplan__get(root, "n_layers") &&
-        !kvplan__get(root, "architectures") && !kvplan__get(root, "model_type"))
-        return kvplan__fail(
-            err, KVPLAN_PARSE, "",
-            "this is not a Hugging Face config.json: it holds DeepSeek's "
-            "reference-inference ModelArgs (dim, n_layers, n_heads, ...); "
-            "use the config.json of the model's Hugging Face repository");
-
+    kvplan_error *err = v->err;
     /* architectures[0], from the top (or copied up from the text config) */
     const json_t *archs = kvplan__get(root, "architectures");
     const char *arch = NULL;
@@ -327,13 +316,13 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
                                 "of class names");
         arch = json_string_value(json_array_get(archs, 0));
     }
-    kvplan_status st = select_text_config(&v, arch);
+    kvplan_status st = select_text_config(v, arch);
     if (st != KVPLAN_OK)
         return st;
-    const char *mt = kvplan__tstr(&v, "model_type");
+    const char *mt = kvplan__tstr(v, "model_type");
     if (mt == NULL)
         mt = json_string_value(kvplan__get(root, "model_type"));
-    v.model_type = mt;
+    v->model_type = mt;
     if (arch == NULL) {
         arch = kvplan__arch_for_model_type(mt);
         if (arch == NULL)
@@ -359,94 +348,122 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
                             arch,
                             row != NULL && row->refusal ? row->refusal : "");
 
+    *archs_out = archs;
+    return KVPLAN_OK;
+}
+
+/* Heads, layers, the hidden and vocabulary sizes, the KV heads and the
+ * head dimensions. */
+static kvplan_status derive_counts(kvplan_model *m, kvplan__view *v,
+                                   const char *mt)
+{
+    kvplan_error *err = v->err;
+    kvplan_status st;
     /* heads and layers */
     int64_t heads, layers;
-    if ((st = kvplan__tcount(&v, "num_attention_heads", &heads)) != KVPLAN_OK)
+    if ((st = kvplan__tcount(v, "num_attention_heads", &heads)) != KVPLAN_OK)
         return st;
     m->info.num_attention_heads = heads;
     kvplan_opt_int hidden, vocab;
-    if ((st = kvplan__tint(&v, "hidden_size", &hidden)) != KVPLAN_OK ||
-        (st = kvplan__tint(&v, "vocab_size", &vocab)) != KVPLAN_OK)
+    if ((st = kvplan__tint(v, "hidden_size", &hidden)) != KVPLAN_OK ||
+        (st = kvplan__tint(v, "vocab_size", &vocab)) != KVPLAN_OK)
         return st;
     if (hidden.set && hidden.value < 0)
-        return kvplan__fail_at(err, KVPLAN_PARSE, &v, true, "hidden_size",
+        return kvplan__fail_at(err, KVPLAN_PARSE, v, true, "hidden_size",
                                "expected a non-negative integer, got %lld",
                                (long long)hidden.value);
     if (vocab.set && vocab.value < 0)
-        return kvplan__fail_at(err, KVPLAN_PARSE, &v, true, "vocab_size",
+        return kvplan__fail_at(err, KVPLAN_PARSE, v, true, "vocab_size",
                                "expected a non-negative integer, got %lld",
                                (long long)vocab.value);
     m->info.hidden_size = hidden.set ? hidden.value : 0;
     m->info.vocab_size = vocab.set ? vocab.value : 0;
     if (strcmp(mt ? mt : "", "nemotron_h") == 0 &&
-        kvplan__tget(&v, "num_hidden_layers") == NULL) {
+        kvplan__tget(v, "num_hidden_layers") == NULL) {
         /* Nemotron-H: the layer stack is the pattern */
-        const json_t *p = kvplan__tget(&v, "hybrid_override_pattern");
-        const json_t *b = kvplan__tget(&v, "layers_block_type");
+        const json_t *p = kvplan__tget(v, "hybrid_override_pattern");
+        const json_t *b = kvplan__tget(v, "layers_block_type");
         layers = json_is_string(p) ? (int64_t)json_string_length(p)
                                    : (int64_t)json_array_size(b);
         if (layers == 0)
-            return kvplan__fail_at(err, KVPLAN_PARSE, &v, true,
+            return kvplan__fail_at(err, KVPLAN_PARSE, v, true,
                                    "num_hidden_layers", "required, but absent");
-    } else if ((st = kvplan__tcount(&v, "num_hidden_layers", &layers)) !=
+    } else if ((st = kvplan__tcount(v, "num_hidden_layers", &layers)) !=
                KVPLAN_OK) {
         return st;
     }
     /* per-layer lists are allocated: refuse counts no model has */
     if (layers > KVPLAN__MAX_LAYERS)
-        return kvplan__fail_at(err, KVPLAN_PARSE, &v, true, "num_hidden_layers",
+        return kvplan__fail_at(err, KVPLAN_PARSE, v, true, "num_hidden_layers",
                                "expected at most %d layers, got %lld",
                                KVPLAN__MAX_LAYERS, (long long)layers);
     m->info.num_hidden_layers = layers;
     m->num_attention_layers = (m->traits & KVPLAN__ARCH_TWO_ATTENTION_PER_LAYER)
                                   ? 2 * layers
                                   : layers;
-    if ((st = kvplan__tint(&v, "num_nextn_predict_layers",
+    if ((st = kvplan__tint(v, "num_nextn_predict_layers",
                            &m->info.num_nextn_predict_layers)) != KVPLAN_OK)
         return st;
-    if (!hidden.set && kvplan__tget(&v, "head_dim") == NULL)
-        return kvplan__fail_at(err, KVPLAN_PARSE, &v, true, "head_dim",
+    if (!hidden.set && kvplan__tget(v, "head_dim") == NULL)
+        return kvplan__fail_at(err, KVPLAN_PARSE, v, true, "head_dim",
                                "required when hidden_size is absent");
-    if ((st = derive_kv_heads(&v, heads, &m->info.num_key_value_heads)) !=
+    if ((st = derive_kv_heads(v, heads, &m->info.num_key_value_heads)) !=
         KVPLAN_OK)
         return st;
     kvplan_opt_int swa_kv;
-    if ((st = kvplan__tint(&v, "swa_num_key_value_heads", &swa_kv)) !=
+    if ((st = kvplan__tint(v, "swa_num_key_value_heads", &swa_kv)) !=
         KVPLAN_OK)
         return st;
-    const json_t *other = kvplan__tget(&v, "attention_other_setting");
+    const json_t *other = kvplan__tget(v, "attention_other_setting");
     if (!swa_kv.set &&
         json_is_integer(kvplan__get(other, "num_attention_groups")))
         swa_kv = (kvplan_opt_int){(int64_t)json_integer_value(kvplan__get(
                                       other, "num_attention_groups")),
                                   true};
     m->swa_num_key_value_heads = swa_kv;
-    if ((st = derive_dims(m, &v)) != KVPLAN_OK)
+    if ((st = derive_dims(m, v)) != KVPLAN_OK)
         return st;
 
+    return KVPLAN_OK;
+}
+
+/* DeepSeek's DSA and MiniMax's sparse attention, with what they read. */
+static kvplan_status derive_sparse(kvplan_model *m, kvplan__view *v)
+{
+    kvplan_error *err = v->err;
+    kvplan_status st;
     /* predicates */
     m->info.is_deepseek_v4 = (m->traits & KVPLAN__ARCH_DSV4) != 0;
     m->info.is_deepseek_dsa = (m->traits & KVPLAN__ARCH_DSA) &&
-                              kvplan__hget(&v, "index_topk") != NULL;
+                              kvplan__hget(v, "index_topk") != NULL;
     m->dsa_dtype_arch = (m->traits & KVPLAN__ARCH_DSA_DTYPE) &&
-                        kvplan__hget(&v, "index_topk") != NULL;
+                        kvplan__hget(v, "index_topk") != NULL;
     if (m->info.is_deepseek_dsa) {
-        if ((st = kvplan__tint(&v, "index_head_dim", &m->dsa_index_head_dim)) !=
+        if ((st = kvplan__tint(v, "index_head_dim", &m->dsa_index_head_dim)) !=
             KVPLAN_OK)
             return st;
         if (!m->dsa_index_head_dim.set)
             return kvplan__fail_at(
-                err, KVPLAN_PARSE, &v, true, "index_head_dim",
+                err, KVPLAN_PARSE, v, true, "index_head_dim",
                 "required for DeepSeek DSA (index_topk is set), "
                 "but absent");
-        if ((st = kvplan__derive_dsa_topk(m, &v)) != KVPLAN_OK)
+        if ((st = kvplan__derive_dsa_topk(m, v)) != KVPLAN_OK)
             return st;
     }
     m->info.is_minimax_sparse = (m->traits & KVPLAN__ARCH_MINIMAX_SPARSE) != 0;
     if (m->info.is_minimax_sparse &&
-        (st = kvplan__derive_minimax(m, &v)) != KVPLAN_OK)
+        (st = kvplan__derive_minimax(m, v)) != KVPLAN_OK)
         return st;
 
+    return KVPLAN_OK;
+}
+
+/* Hybrid SWA (§1.9) and the sliding windows a config names. */
+static kvplan_status derive_windows(kvplan_model *m, kvplan__view *v,
+                                    const json_t *archs)
+{
+    kvplan_error *err = v->err;
+    kvplan_status st;
     /* hybrid SWA (§1.9) */
     bool hybrid = false;
     for (size_t i = 0; i < json_array_size(archs); i++) {
@@ -454,19 +471,19 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
         uint32_t t = kvplan__arch_traits(x);
         hybrid |= (t & KVPLAN__ARCH_HYBRID_SWA) != 0;
         hybrid |= (t & KVPLAN__ARCH_HYBRID_SWA_IF_FLAG) &&
-                  json_is_true(kvplan__tget(&v, "sliding_window"));
+                  json_is_true(kvplan__tget(v, "sliding_window"));
     }
-    hybrid |= json_is_true(kvplan__tget(&v, "is_hybrid_swa"));
+    hybrid |= json_is_true(kvplan__tget(v, "is_hybrid_swa"));
     m->info.is_hybrid_swa = hybrid;
     m->hybrid_swa_compress = (m->traits & KVPLAN__ARCH_SWA_OWN_GEOMETRY) != 0;
     if (hybrid && !m->info.is_deepseek_v4 &&
-        (st = kvplan__derive_swa_ids(m, &v)) != KVPLAN_OK)
+        (st = kvplan__derive_swa_ids(m, v)) != KVPLAN_OK)
         return st;
     kvplan_opt_int sw, sws, ws, chunk;
-    if ((st = kvplan__tint(&v, "sliding_window", &sw)) != KVPLAN_OK ||
-        (st = kvplan__tint(&v, "sliding_window_size", &sws)) != KVPLAN_OK ||
-        (st = kvplan__tint(&v, "window_size", &ws)) != KVPLAN_OK ||
-        (st = kvplan__tint(&v, "attention_chunk_size", &chunk)) != KVPLAN_OK)
+    if ((st = kvplan__tint(v, "sliding_window", &sw)) != KVPLAN_OK ||
+        (st = kvplan__tint(v, "sliding_window_size", &sws)) != KVPLAN_OK ||
+        (st = kvplan__tint(v, "window_size", &ws)) != KVPLAN_OK ||
+        (st = kvplan__tint(v, "attention_chunk_size", &chunk)) != KVPLAN_OK)
         return st;
     if ((m->traits & KVPLAN__ARCH_WINDOW_MINUS_ONE) && sw.set &&
         !((m->traits & KVPLAN__ARCH_WINDOW_IF_POSITIVE) && sw.value <= 0)) {
@@ -474,7 +491,7 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
         m->class_window =
             (kvplan_opt_int){kvplan__sub(sw.value, 1, &ovf), true};
         if (ovf)
-            return kvplan__fail_at(err, KVPLAN_PARSE, &v, true,
+            return kvplan__fail_at(err, KVPLAN_PARSE, v, true,
                                    "sliding_window",
                                    "expected a window size, got %lld",
                                    (long long)sw.value);
@@ -482,9 +499,38 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
     m->config_window = sws.set ? sws : sw.set ? sw : ws;
     m->attention_chunk_size = chunk;
     if (!hybrid && !m->info.is_deepseek_v4 && sw.set &&
-        (st = kvplan__derive_hf_swa_ids(m, &v, sw.value)) != KVPLAN_OK)
+        (st = kvplan__derive_hf_swa_ids(m, v, sw.value)) != KVPLAN_OK)
         return st;
 
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
+                             kvplan_error *err)
+{
+    kvplan__view v;
+    memset(&v, 0, sizeof v);
+    v.top = root;
+    v.err = err;
+    if (!json_is_object(root))
+        return kvplan__fail(err, KVPLAN_PARSE, "",
+                            "a config.json must hold a JSON object");
+    if (kvplan__get(root, "dim") && kvplan__get(root, "n_layers") &&
+        !kvplan__get(root, "architectures") && !kvplan__get(root, "model_type"))
+        return kvplan__fail(
+            err, KVPLAN_PARSE, "",
+            "this is not a Hugging Face config.json: it holds DeepSeek's "
+            "reference-inference ModelArgs (dim, n_layers, n_heads, ...); "
+            "use the config.json of the model's Hugging Face repository");
+
+    const json_t *archs = NULL;
+    kvplan_status st = derive_architecture(m, &v, root, &archs);
+    if (st != KVPLAN_OK ||
+        (st = derive_counts(m, &v, v.model_type)) != KVPLAN_OK ||
+        (st = derive_sparse(m, &v)) != KVPLAN_OK ||
+        (st = derive_windows(m, &v, archs)) != KVPLAN_OK)
+        return st;
+    int64_t layers = m->info.num_hidden_layers;
     bool mambaish;
     if ((st = kvplan__derive_mambaish(m, &v, &mambaish)) != KVPLAN_OK)
         return st;
