@@ -98,6 +98,208 @@ static int64_t needed(const spec *s, size_t n, int64_t len, int64_t in_flight,
     return sum;
 }
 
+/* The block: --block-size, else 16 (MLA's kernels: 64); for a hybrid
+ * mamba model (HybridAttentionMambaModelConfig) the least block, a
+ * multiple of the kernel's alignment, whose page holds one mamba state.
+ * `attn_1`: one token's attention page. */
+static int64_t vllm_block(const kvplan__engine_census *c,
+                          const kvplan_engine_options *o,
+                          const kvplan_gpu *gpu, int64_t attn_1, bool *ovf)
+{
+    int64_t block = o->block_size.set ? o->block_size.value : c->mla ? 64 : 16;
+    int64_t mamba_page = c->mamba_page;
+    if (c->mambaish && mamba_page > 0) {
+        int64_t align = c->mla ? 64 : 16;
+        if (gpu->compute_capability / 10 == 10 && !c->mla && c->head_dim == 256)
+            align = 32; /* flashinfer, head 256 on Blackwell */
+        int64_t need = kvplan__mul(
+            align,
+            kvplan__ceil_div(mamba_page, kvplan__mul(align, attn_1, ovf), ovf),
+            ovf);
+        if (!o->block_size.set || o->block_size.value < need)
+            block = need;
+        if (mamba_page > kvplan__mul(block, attn_1, ovf))
+            block = kvplan__ceil_div(mamba_page, attn_1, ovf);
+    }
+    return block;
+}
+
+/* The KV specs vLLM builds, into s[5]; returns how many. */
+static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
+                         int64_t attn_1, spec s[5], bool *ovf)
+{
+    size_t n = 0;
+    int64_t mamba_page = c->mamba_page;
+    if (c->full_layers > 0)
+        s[n++] = (spec){c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
+                        c->full_layers,
+                        kvplan__mul(block, attn_1, ovf),
+                        0,
+                        block,
+                        0};
+    if (c->dsa) /* the indexer's cache: one more MLA-type layer each */
+        s[n++] = (spec){KVPLAN_KV_SPEC_MLA,
+                        c->full_layers,
+                        kvplan__mul(block, c->index_bytes, ovf),
+                        0,
+                        block,
+                        0};
+    if (c->swa_layers > 0)
+        s[n++] = (spec){
+            KVPLAN_KV_SPEC_SLIDING_WINDOW,
+            c->swa_layers,
+            kvplan__vllm_attention_page(block, c->swa_kv_heads, c->swa_head_dim,
+                                        c->swa_v_head_dim, c->kv_elem, ovf),
+            0,
+            block,
+            c->window};
+    if (c->mamba_layers > 0) { /* padded to the attention page */
+        int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
+        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA, c->mamba_layers, padded,
+                        mamba_page,           block,           0};
+    }
+    if (c->draft_layers > 0) {
+        /* an EAGLE head: full attention with its own geometry; with the
+         * target's page it is one spec with the target's full layers */
+        int64_t page =
+            kvplan__vllm_attention_page(block, c->draft_kv_heads,
+                                        c->draft_head_dim,
+                                        c->draft_v_head_dim, c->kv_elem, ovf);
+        if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
+            s[0].layers += c->draft_layers;
+        else
+            s[n++] = (spec){KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0,
+                            block, 0};
+    }
+    for (size_t i = 0; i < n; i++)
+        if (s[i].real_page == 0)
+            s[i].real_page = s[i].page;
+    return n;
+}
+
+/* The cache's bytes: --kv-cache-memory, or gpu_memory_utilization of the
+ * total less the profile's terms (weights, activation, non-torch, CUDA
+ * graphs). */
+static kvplan_status vllm_available(const kvplan_engine_options *o,
+                                    kvplan_engine_plan *p, kvplan_error *err)
+{
+    p->requested_bytes =
+        ceil(p->total_bytes * (o->gpu_memory_utilization.set
+                                   ? o->gpu_memory_utilization.value
+                                   : 0.92));
+    if (o->kv_cache_memory_bytes.set) {
+        p->available_bytes = o->kv_cache_memory_bytes.value;
+        p->available_given = true;
+        return KVPLAN_OK;
+    }
+    double a = p->requested_bytes - p->weight_bytes - p->activation_bytes -
+               p->non_torch_bytes - p->cuda_graph_bytes;
+    p->available_bytes = a > 0 ? (int64_t)a : 0;
+    KVPLAN__FAIL_IF(
+        !(a > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, "--gpu-memory-utilization",
+        "No available memory for the cache blocks. Try increasing "
+        "`gpu_memory_utilization` when initializing the engine (vLLM; "
+        "the weights take %.2f GiB of the %.2f GiB requested)",
+        p->weight_bytes / 1073741824.0, p->requested_bytes / 1073741824.0);
+    return KVPLAN_OK;
+}
+
+/* One request of max_model_len must fit: else vLLM's refusal, with the
+ * longest that would (estimate_max_model_len, by bisection). */
+static kvplan_status vllm_one_request(const spec *s, size_t n, int64_t len,
+                                      int64_t mnbt, int64_t avail, bool *ovf,
+                                      kvplan_error *err)
+{
+    int64_t need = needed(s, n, len, mnbt, ovf);
+    if (need <= avail)
+        return KVPLAN_OK;
+    int64_t lo = 1, hi = len, best = 0;
+    while (lo <= hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (needed(s, n, mid, mnbt, ovf) <= avail) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return kvplan__fail(
+        err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
+        "To serve at least one request with the model's max seq len "
+        "(%lld), (%.2f GiB KV cache is needed, which is larger than the "
+        "available KV cache memory (%.2f GiB). Based on the available "
+        "memory, the estimated maximum model length is %lld. Try "
+        "increasing `gpu_memory_utilization` or decreasing "
+        "`max_model_len` (vLLM)",
+        (long long)len, (double)need / 1073741824.0,
+        (double)avail / 1073741824.0, (long long)best);
+}
+
+/* One group: every layer the same spec, or one UniformType group (DSA:
+ * the MLA and the indexer layers, pages summed). */
+static void vllm_one_group(const spec *s, size_t n, int64_t len, int64_t mnbt,
+                           int64_t block, kvplan_engine_plan *p,
+                           int64_t *blocks, int64_t *per_req, bool *ovf)
+{
+    int64_t layers = 0, page_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        layers += s[i].layers;
+        page_sum = kvplan__add(page_sum, kvplan__mul(s[i].page, s[i].layers, ovf),
+                               ovf);
+    }
+    *blocks = p->available_bytes / page_sum;
+    *per_req = kvplan__ceil_div(len, block, ovf);
+    p->group_size = layers;
+    p->num_groups = n;
+    for (size_t i = 0; i < n; i++)
+        p->groups[i] = (kvplan_engine_group){
+            s[i].kind,      s[i].layers, 0, s[i].page,
+            s[i].real_page, s[i].block,  0, usage(&s[i], len, mnbt, ovf)};
+}
+
+/* Specs of several kinds: unify_kv_cache_spec_page_size (smaller pages
+ * grow their block), then groups of group_size layers. */
+static kvplan_status vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
+                                 kvplan_engine_plan *p, int64_t *blocks,
+                                 int64_t *per_req, bool *ovf,
+                                 kvplan_error *err)
+{
+    int64_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = kvplan__max(top, s[i].page);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].page == top)
+            continue;
+        KVPLAN__FAIL_IF(top % s[i].page != 0, err, KVPLAN_UNSUPPORTED,
+                        "--block-size",
+                        "vLLM cannot unify this model's KV pages (%lld "
+                        "and %lld bytes): \"The page size of the layer "
+                        "is not divisible by the maximum page size\"",
+                        (long long)s[i].page, (long long)top);
+        s[i].block *= top / s[i].page;
+        s[i].page = top;
+    }
+    int64_t counts[5];
+    for (size_t i = 0; i < n; i++)
+        counts[i] = s[i].layers;
+    int64_t g = kvplan__vllm_group_size(counts, n, &p->padding_layers);
+    p->group_size = g;
+    *blocks = p->available_bytes / top / g;
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t groups = kvplan__ceil_div(s[i].layers, g, ovf);
+        int64_t u = usage(&s[i], len, mnbt, ovf);
+        sum = kvplan__add(sum, kvplan__mul(u, groups, ovf), ovf);
+        int64_t pad = s[i].layers % g ? g - s[i].layers % g : 0;
+        if (p->num_groups < KVPLAN_MAX_ENGINE_GROUPS)
+            p->groups[p->num_groups++] = (kvplan_engine_group){
+                s[i].kind,      s[i].layers, pad,         s[i].page,
+                s[i].real_page, s[i].block,  s[i].window, u};
+    }
+    *per_req = kvplan__ceil_div(sum, top, ovf);
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
                                 const kvplan_engine_options *o,
                                 const kvplan_model *m, kvplan_engine_plan *p,
@@ -116,76 +318,14 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
                                       : 2048;
     int64_t len = p->max_model_len, mnbt = p->max_num_batched_tokens;
     bool ovf = false;
-    /* the block: --block-size, else 16 (MLA's kernels: 64) */
-    int64_t block = o->block_size.set ? o->block_size.value : c->mla ? 64 : 16;
     bool ds_mla = c->dsa && c->kv_fp8; /* DeepSeek V3.2's fp8_ds_mla */
     int64_t attn_1 =
         c->mla ? kvplan__vllm_mla_page(1, c->mla_dim, c->kv_elem, ds_mla, &ovf)
                : kvplan__vllm_attention_page(1, c->kv_heads, c->head_dim,
                                              c->v_head_dim, c->kv_elem, &ovf);
-    int64_t mamba_page = c->mamba_page;
-    if (c->mambaish && mamba_page > 0) {
-        /* HybridAttentionMambaModelConfig: the least block, a multiple of
-         * the kernel's alignment, whose page holds one mamba state */
-        int64_t align = c->mla ? 64 : 16;
-        if (gpu->compute_capability / 10 == 10 && !c->mla && c->head_dim == 256)
-            align = 32; /* flashinfer, head 256 on Blackwell */
-        int64_t need =
-            kvplan__mul(align,
-                        kvplan__ceil_div(
-                            mamba_page, kvplan__mul(align, attn_1, &ovf), &ovf),
-                        &ovf);
-        if (!o->block_size.set || o->block_size.value < need)
-            block = need;
-        if (mamba_page > kvplan__mul(block, attn_1, &ovf))
-            block = kvplan__ceil_div(mamba_page, attn_1, &ovf);
-    }
+    int64_t block = vllm_block(c, o, gpu, attn_1, &ovf);
     spec s[5];
-    size_t n = 0;
-    if (c->full_layers > 0)
-        s[n++] = (spec){c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
-                        c->full_layers,
-                        kvplan__mul(block, attn_1, &ovf),
-                        0,
-                        block,
-                        0};
-    if (c->dsa) /* the indexer's cache: one more MLA-type layer each */
-        s[n++] = (spec){KVPLAN_KV_SPEC_MLA,
-                        c->full_layers,
-                        kvplan__mul(block, c->index_bytes, &ovf),
-                        0,
-                        block,
-                        0};
-    if (c->swa_layers > 0)
-        s[n++] = (spec){
-            KVPLAN_KV_SPEC_SLIDING_WINDOW,
-            c->swa_layers,
-            kvplan__vllm_attention_page(block, c->swa_kv_heads, c->swa_head_dim,
-                                        c->swa_v_head_dim, c->kv_elem, &ovf),
-            0,
-            block,
-            c->window};
-    if (c->mamba_layers > 0) { /* padded to the attention page */
-        int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
-        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA, c->mamba_layers, padded,
-                        mamba_page,           block,           0};
-    }
-    if (c->draft_layers > 0) {
-        /* an EAGLE head: full attention with its own geometry; with the
-         * target's page it is one spec with the target's full layers */
-        int64_t page =
-            kvplan__vllm_attention_page(block, c->draft_kv_heads,
-                                        c->draft_head_dim,
-                                        c->draft_v_head_dim, c->kv_elem, &ovf);
-        if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
-            s[0].layers += c->draft_layers;
-        else
-            s[n++] = (spec){KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0,
-                            block, 0};
-    }
-    for (size_t i = 0; i < n; i++)
-        if (s[i].real_page == 0)
-            s[i].real_page = s[i].page;
+    size_t n = vllm_specs(c, block, attn_1, s, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--block-size",
                     "a KV page exceeds 64 bits");
     KVPLAN__FAIL_IF(n == 0, err, KVPLAN_UNSUPPORTED, "--model-path",
@@ -195,105 +335,15 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
         s[i].layers = kvplan__ceil_div(s[i].layers, o->pp_size, &ovf);
 
     kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
-    p->requested_bytes =
-        ceil(p->total_bytes * (o->gpu_memory_utilization.set
-                                   ? o->gpu_memory_utilization.value
-                                   : 0.92));
-    if (o->kv_cache_memory_bytes.set) {
-        p->available_bytes = o->kv_cache_memory_bytes.value;
-        p->available_given = true;
-    } else {
-        double a = p->requested_bytes - p->weight_bytes - p->activation_bytes -
-                   p->non_torch_bytes - p->cuda_graph_bytes;
-        p->available_bytes = a > 0 ? (int64_t)a : 0;
-        KVPLAN__FAIL_IF(
-            !(a > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, "--gpu-memory-utilization",
-            "No available memory for the cache blocks. Try increasing "
-            "`gpu_memory_utilization` when initializing the engine (vLLM; "
-            "the weights take %.2f GiB of the %.2f GiB requested)",
-            p->weight_bytes / 1073741824.0, p->requested_bytes / 1073741824.0);
-    }
-    int64_t avail = p->available_bytes;
-    int64_t need = needed(s, n, len, mnbt, &ovf);
-    if (need > avail) {
-        /* estimate_max_model_len: the longest that fits, by bisection */
-        int64_t lo = 1, hi = len, best = 0;
-        while (lo <= hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (needed(s, n, mid, mnbt, &ovf) <= avail) {
-                best = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return kvplan__fail(
-            err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
-            "To serve at least one request with the model's max seq len "
-            "(%lld), (%.2f GiB KV cache is needed, which is larger than the "
-            "available KV cache memory (%.2f GiB). Based on the available "
-            "memory, the estimated maximum model length is %lld. Try "
-            "increasing `gpu_memory_utilization` or decreasing "
-            "`max_model_len` (vLLM)",
-            (long long)len, (double)need / 1073741824.0,
-            (double)avail / 1073741824.0, (long long)best);
-    }
-
-    bool one_type = n == 1 || (n == 2 && c->dsa); /* all full attention */
-    int64_t blocks, per_req;
-    if (one_type) {
-        /* one group: every layer the same spec, or one UniformType group
-         * (DSA: the MLA and the indexer layers, pages summed) */
-        int64_t layers = 0, page_sum = 0;
-        for (size_t i = 0; i < n; i++) {
-            layers += s[i].layers;
-            page_sum = kvplan__add(
-                page_sum, kvplan__mul(s[i].page, s[i].layers, &ovf), &ovf);
-        }
-        blocks = avail / page_sum;
-        per_req = kvplan__ceil_div(len, block, &ovf);
-        p->group_size = layers;
-        p->num_groups = n;
-        for (size_t i = 0; i < n; i++)
-            p->groups[i] = (kvplan_engine_group){
-                s[i].kind,      s[i].layers, 0, s[i].page,
-                s[i].real_page, s[i].block,  0, usage(&s[i], len, mnbt, &ovf)};
-    } else {
-        /* unify_kv_cache_spec_page_size: smaller pages grow their block */
-        int64_t top = 0;
-        for (size_t i = 0; i < n; i++)
-            top = kvplan__max(top, s[i].page);
-        for (size_t i = 0; i < n; i++) {
-            if (s[i].page == top)
-                continue;
-            KVPLAN__FAIL_IF(top % s[i].page != 0, err, KVPLAN_UNSUPPORTED,
-                            "--block-size",
-                            "vLLM cannot unify this model's KV pages (%lld "
-                            "and %lld bytes): \"The page size of the layer "
-                            "is not divisible by the maximum page size\"",
-                            (long long)s[i].page, (long long)top);
-            s[i].block *= top / s[i].page;
-            s[i].page = top;
-        }
-        int64_t counts[5];
-        for (size_t i = 0; i < n; i++)
-            counts[i] = s[i].layers;
-        int64_t g = kvplan__vllm_group_size(counts, n, &p->padding_layers);
-        p->group_size = g;
-        blocks = avail / top / g;
-        int64_t sum = 0;
-        for (size_t i = 0; i < n; i++) {
-            int64_t groups = kvplan__ceil_div(s[i].layers, g, &ovf);
-            int64_t u = usage(&s[i], len, mnbt, &ovf);
-            sum = kvplan__add(sum, kvplan__mul(u, groups, &ovf), &ovf);
-            int64_t pad = s[i].layers % g ? g - s[i].layers % g : 0;
-            if (p->num_groups < KVPLAN_MAX_ENGINE_GROUPS)
-                p->groups[p->num_groups++] = (kvplan_engine_group){
-                    s[i].kind,      s[i].layers, pad,         s[i].page,
-                    s[i].real_page, s[i].block,  s[i].window, u};
-        }
-        per_req = kvplan__ceil_div(sum, top, &ovf);
-    }
+    KVPLAN__TRY(vllm_available(o, p, err));
+    KVPLAN__TRY(vllm_one_request(s, n, len, mnbt, p->available_bytes, &ovf,
+                                 err));
+    int64_t blocks = 0, per_req = 1;
+    if (n == 1 || (n == 2 && c->dsa)) /* all full attention */
+        vllm_one_group(s, n, len, mnbt, block, p, &blocks, &per_req, &ovf);
+    else
+        KVPLAN__TRY(vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf,
+                                err));
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");
     p->block_size = s[0].block;
