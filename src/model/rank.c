@@ -197,26 +197,12 @@ kvplan_status kvplan__server_args_check(const kvplan_server_args *a,
     return kvplan__server_args_check_with(a, NULL, err);
 }
 
-kvplan_status kvplan__model_rank(const kvplan_model *m,
-                                 const kvplan_server_args *a, int64_t pp_rank,
-                                 kvplan_rank *r, int64_t *context_len,
-                                 kvplan_error *err)
+/* What sglang refuses of the parallelism before building a rank: the
+ * attention's CP x DP split of --tp-size, more stages than layers. */
+static kvplan_status rank_refusals(const kvplan_model *m,
+                                   const kvplan_server_args *a,
+                                   kvplan_error *err)
 {
-    if (m == NULL || a == NULL || r == NULL)
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
-                            "kvplan_model_rank needs a model, server args "
-                            "and a rank to fill; got NULL");
-    kvplan_status st;
-    if (pp_rank < 0 || pp_rank >= a->pp_size)
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "pp_rank",
-                            "pp_rank must be in [0, %lld), got %lld",
-                            (long long)a->pp_size, (long long)pp_rank);
-    if (m->info.is_draft_only)
-        return kvplan__fail(err, KVPLAN_UNSUPPORTED, "--model-path",
-                            "%s is a speculative-decoding draft head (%s): "
-                            "pass it as --speculative-draft-model-path of "
-                            "the model it drafts for",
-                            m->name, m->arch);
     int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
     int64_t attn_split = 0; /* CP x DP attention; 0 when it overflows */
     if (__builtin_mul_overflow(a->attn_cp_size, attn_dp, &attn_split))
@@ -237,8 +223,17 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
                             (long long)a->pp_size,
                             (long long)m->info.num_hidden_layers);
 
-    kvplan_rank_init(r);
-    /* runner */
+    return KVPLAN_OK;
+}
+
+/* The rank's runner: dtypes, its layers on stage `pp_rank`, the page,
+ * speculative decoding's draft layers, the sliding window. */
+static kvplan_status rank_runner(const kvplan_model *m,
+                                 const kvplan_server_args *a, int64_t pp_rank,
+                                 int64_t attn_dp, kvplan_rank *r,
+                                 kvplan_error *err)
+{
+    kvplan_status st;
     kvplan_dtype model_dtype = kvplan__dtype_of_flag(a->dtype, m->info.dtype);
     r->runner.dtype = model_dtype;
     if ((st = kv_dtype(m, a, model_dtype, &r->runner.kv_cache_dtype, err)) !=
@@ -296,11 +291,15 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
     r->runner.enable_hisparse = a->enable_hisparse;
     r->runner.hisparse_host_to_device_ratio = a->hisparse_host_to_device_ratio;
 
-    /* parallel (§1.13) */
-    r->parallel.attn_tp_size = a->tp_size / a->attn_cp_size / attn_dp;
-    r->parallel.attn_cp_size = a->attn_cp_size;
+    return KVPLAN_OK;
+}
 
-    /* model */
+/* The model's geometry as the configurator reads it; a PP stage's layer
+ * ids (§8.7). */
+static void rank_model(const kvplan_model *m, const kvplan_server_args *a,
+                       kvplan_rank *r)
+{
+    int64_t start = r->runner.start_layer, end = r->runner.end_layer;
     r->model.num_key_value_heads = m->info.num_key_value_heads;
     r->model.swa_num_key_value_heads = m->swa_num_key_value_heads;
     r->model.head_dim = (kvplan_opt_int){m->info.head_dim, true};
@@ -334,24 +333,14 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
         all_ids(m->minimax_k_only);
     r->model.hf_config.minimax_sparse.sparse_index_dim = m->minimax_index_dim;
 
-    /* context length (§1.8) */
-    int64_t ctx = m->info.context_len;
-    if (a->context_length.set) {
-        if (a->context_length.value > ctx &&
-            !a->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN)
-            return kvplan__fail(
-                err, KVPLAN_INVALID_CONFIG, "--context-length",
-                "--context-length %lld is longer than the model's %lld "
-                "(derived from its config); sglang refuses it unless "
-                "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
-                (long long)a->context_length.value, (long long)ctx);
-        ctx = a->context_length.value;
-    }
-    r->model.context_len = (kvplan_opt_int){ctx, true};
-    if (context_len != NULL)
-        *context_len = ctx;
+}
 
-    /* server args (§1.14); DSV4 defaults its ratio to 0.1 (§4.4) */
+/* The server args (§1.14) and the environment the configurator reads;
+ * DSV4 defaults its ratio to 0.1 (§4.4). */
+static void rank_server_args(const kvplan_model *m,
+                             const kvplan_server_args *a, int64_t attn_dp,
+                             kvplan_rank *r)
+{
     r->server_args.swa_full_tokens_ratio = a->swa_full_tokens_ratio.set
                                                ? a->swa_full_tokens_ratio.value
                                            : m->info.is_deepseek_v4 ? 0.1
@@ -387,6 +376,56 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
     r->env.SGLANG_OPT_USE_ONLINE_COMPRESS = a->SGLANG_OPT_USE_ONLINE_COMPRESS;
     r->env.SGLANG_EXPERIMENTAL_ONLINE_C128_MTP =
         a->SGLANG_EXPERIMENTAL_ONLINE_C128_MTP;
+}
+
+kvplan_status kvplan__model_rank(const kvplan_model *m,
+                                 const kvplan_server_args *a, int64_t pp_rank,
+                                 kvplan_rank *r, int64_t *context_len,
+                                 kvplan_error *err)
+{
+    if (m == NULL || a == NULL || r == NULL)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, NULL,
+                            "kvplan_model_rank needs a model, server args "
+                            "and a rank to fill; got NULL");
+    kvplan_status st;
+    if (pp_rank < 0 || pp_rank >= a->pp_size)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "pp_rank",
+                            "pp_rank must be in [0, %lld), got %lld",
+                            (long long)a->pp_size, (long long)pp_rank);
+    if (m->info.is_draft_only)
+        return kvplan__fail(err, KVPLAN_UNSUPPORTED, "--model-path",
+                            "%s is a speculative-decoding draft head (%s): "
+                            "pass it as --speculative-draft-model-path of "
+                            "the model it drafts for",
+                            m->name, m->arch);
+    if ((st = rank_refusals(m, a, err)) != KVPLAN_OK)
+        return st;
+    int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
+    kvplan_rank_init(r);
+    if ((st = rank_runner(m, a, pp_rank, attn_dp, r, err)) != KVPLAN_OK)
+        return st;
+    /* parallel (§1.13) */
+    r->parallel.attn_tp_size = a->tp_size / a->attn_cp_size / attn_dp;
+    r->parallel.attn_cp_size = a->attn_cp_size;
+    rank_model(m, a, r);
+    /* context length (§1.8) */
+    int64_t ctx = m->info.context_len;
+    if (a->context_length.set) {
+        if (a->context_length.value > ctx &&
+            !a->SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN)
+            return kvplan__fail(
+                err, KVPLAN_INVALID_CONFIG, "--context-length",
+                "--context-length %lld is longer than the model's %lld "
+                "(derived from its config); sglang refuses it unless "
+                "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
+                (long long)a->context_length.value, (long long)ctx);
+        ctx = a->context_length.value;
+    }
+    r->model.context_len = (kvplan_opt_int){ctx, true};
+    if (context_len != NULL)
+        *context_len = ctx;
+
+    rank_server_args(m, a, attn_dp, r);
     return kvplan__ok(err);
 }
 
