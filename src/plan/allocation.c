@@ -52,157 +52,198 @@ static int64_t dsv4_state(int64_t size, int64_t ratio, int64_t ring,
                        layers, ovf);
 }
 
-void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
-                              kvplan_stage_plan *sp, bool *ovf)
+/* DeepSeek V4's pools: the SWA, c4 and c128 compressed caches, the c4
+ * indexer, and the compressor states. */
+static void price_dsv4(kvplan_stage_plan *sp, bool *ovf)
 {
     const kvplan_rank *r = &sp->rank;
     const kvplan_configurator *c = &sp->configurator;
     const kvplan_pool_config *p = &sp->pools;
     int64_t page = r->runner.page_size, S = p->max_total_num_tokens;
-    /* the geometry as the configurator priced it (its terms) */
     const kvplan_configurator_terms *t = &c->terms;
-    int64_t elem = t->kv_dtype_bytes;
+    kvplan_allocation *a = &sp->allocation;
+    int64_t nope = r->model.qk_nope_head_dim.value;
+    int64_t rope = r->model.qk_rope_head_dim.value;
+    int64_t ihd = r->model.index_head_dim.value;
+    int64_t win = r->model.window_size.value;
+    int64_t per_token = nope + 2 * rope + nope / 64 + 1;
+    a->kv_row_bytes = per_token;
+    int64_t lt = c->terms.num_layers_total, l4 = c->terms.num_layers_ca4,
+            l128 = c->terms.num_layers_ca128;
+    int64_t attn = nope + rope, s_elem = c->terms.c128_state_dtype_size;
+    int64_t c128_state = kvplan__max(p->c128_state_pool_size, 0);
+    a->kv_bytes =
+        dsv4_pool(p->swa_max_total_num_tokens.value, win, per_token, lt,
+                  ovf) +
+        dsv4_pool(p->c4_max_total_num_tokens, page / 4, per_token, l4,
+                  ovf) +
+        dsv4_pool(p->c128_max_total_num_tokens, page / 128, per_token, l128,
+                  ovf) +
+        /* the c4 indexer holds c128 * 32 tokens */
+        (l4 > 0 && page >= 4
+             ? kvplan__mul(
+                   kvplan__mul(
+                       kvplan__add(kvplan__mul(p->c128_max_total_num_tokens,
+                                               32, ovf),
+                                   page / 4 + 1, ovf) /
+                           (page / 4),
+                       kvplan__mul(page / 4, t->dsa_indexer_bytes, ovf),
+                       ovf),
+                   l4, ovf)
+             : 0) +
+        dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size,
+                   4 * attn, s_elem, false, 0, l4, ovf) +
+        dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size, 4 * ihd,
+                   s_elem, false, 0, l4, ovf) +
+        dsv4_state(c128_state, 128, c->terms.c128_ring_size,
+                   (c->terms.online_c128 ? 3 : 2) * attn, s_elem,
+                   c->terms.online_c128,
+                   c->terms.online_c128_mtp_max_draft_tokens, l128, ovf);
+    a->predicted_kv_bytes =
+        kvplan__trunc(kvplan__to_double(S) * c->bytes_per_full_token, ovf);
+}
+
+/* SWAKVPool: two MHA sub-pools; only the compress archs keep the SWA
+ * layers' own geometry, the others use the full one, V = head_dim.
+ * Returns a token's bytes in one full layer (a draft of the target's
+ * geometry). */
+static int64_t price_swa(const kvplan_model *m, kvplan_stage_plan *sp,
+                         bool *ovf)
+{
+    const kvplan_rank *r = &sp->rank;
+    const kvplan_configurator *c = &sp->configurator;
+    const kvplan_pool_config *p = &sp->pools;
+    int64_t page = r->runner.page_size, S = p->max_total_num_tokens;
+    const kvplan_configurator_terms *t = &c->terms;
+    kvplan_allocation *a = &sp->allocation;
+    int64_t elem = t->kv_dtype_bytes, heads = t->kv_heads;
+    int64_t hd = m->info.head_dim, vhd = m->info.v_head_dim;
+    int64_t per_layer_token = 0;
+    int64_t nf = (int64_t)r->model.full_attention_layer_ids.count;
+    int64_t ns = (int64_t)r->model.swa_attention_layer_ids.count;
+    int64_t swa_tokens = p->swa_max_total_num_tokens.value;
+    int64_t full_tokens = p->full_max_total_num_tokens.value;
+    if (m->hybrid_swa_compress) {
+        int64_t swa_heads = t->swa_kv_heads;
+        a->kv_bytes = mha_pool(swa_tokens, page, swa_heads, m->swa_head_dim,
+                               m->swa_v_head_dim, elem, ns, false, ovf) +
+                      mha_pool(full_tokens, page, heads, hd, vhd, elem, nf,
+                               false, ovf);
+        per_layer_token = kvplan__mul(
+            kvplan__mul(heads, kvplan__add(hd, vhd, ovf), ovf), elem, ovf);
+    } else {
+        a->kv_bytes = mha_pool(swa_tokens, page, heads, hd, hd, elem, ns,
+                               false, ovf) +
+                      mha_pool(full_tokens, page, heads, hd, hd, elem, nf,
+                               false, ovf);
+        per_layer_token =
+            kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
+    }
+    if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
+        /* the chunk cap prices the SWA pool at its cap, apart: swa * S *
+         * ns + full * F * (nf + d) */
+        a->predicted_kv_bytes = kvplan__add(
+            kvplan__mul(
+                kvplan__mul(swa_tokens, c->terms.swa_per_token, ovf),
+                c->terms.swa_layers_num, ovf),
+            kvplan__mul(
+                kvplan__mul(full_tokens, c->terms.full_per_token, ovf),
+                c->terms.full_layers_num + c->terms.draft_full_layers_num,
+                ovf),
+            ovf);
+    else
+        a->predicted_kv_bytes =
+            kvplan__trunc(kvplan__to_double(S) * c->cell_size, ovf);
+    return per_layer_token;
+}
+
+/* The default configurator's pool: MLA (DSA's indexer with it), MiniMax's
+ * sparse layers, or MHA. Returns a token's bytes in one layer. */
+static int64_t price_default(const kvplan_model *m, const kvplan_plan *plan,
+                             kvplan_stage_plan *sp, bool *ovf)
+{
+    const kvplan_rank *r = &sp->rank;
+    const kvplan_configurator *c = &sp->configurator;
+    const kvplan_pool_config *p = &sp->pools;
+    int64_t page = r->runner.page_size, S = p->max_total_num_tokens;
+    const kvplan_configurator_terms *t = &c->terms;
+    kvplan_allocation *a = &sp->allocation;
+    int64_t elem = t->kv_dtype_bytes, heads = t->kv_heads;
     bool fp4 = r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2;
-    int64_t heads = t->kv_heads;
     int64_t hd = m->info.head_dim, vhd = m->info.v_head_dim;
     int64_t start = r->runner.start_layer, end = r->runner.end_layer;
+    int64_t per_layer_token = 0;
+    int64_t layers = r->runner.num_effective_layers;
+    if (r->runner.is_mambaish)
+        layers = c->terms.num_layers;
+    if (r->runner.use_mla_backend) {
+        int64_t lora = r->model.kv_lora_rank.value;
+        int64_t rope = r->model.qk_rope_head_dim.value;
+        int64_t dim = lora + rope;
+        bool dsa = r->model.hf_config.is_deepseek_dsa;
+        if (dsa && r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN &&
+            strcmp(plan->attention_backend, "trtllm_mla") != 0)
+            dim = lora + (lora / 128) * 4 + rope * 2; /* 656 for 512/64 */
+        int64_t rows = kvplan__add(S, page, ovf);
+        int64_t per_row =
+            fp4 ? dim / 2 + dim / 16 : kvplan__mul(dim, elem, ovf);
+        int64_t le = t->priced_layers; /* after the DSA layer split */
+        a->kv_bytes = kvplan__mul(kvplan__mul(rows, per_row, ovf), le, ovf);
+        if (dsa) {
+            int64_t pages = kvplan__add(S, page + 1, ovf) / page;
+            a->kv_bytes = kvplan__add(
+                a->kv_bytes,
+                kvplan__mul(
+                    kvplan__mul(
+                        pages, kvplan__mul(page, t->dsa_indexer_bytes, ovf),
+                        ovf),
+                    le, ovf),
+                ovf);
+        }
+        per_layer_token = per_row;
+        a->kv_row_bytes = per_row;
+    } else if (r->model.hf_config.is_minimax_sparse) {
+        const struct kvplan_minimax_sparse *ms =
+            &r->model.hf_config.minimax_sparse;
+        int64_t idim = ms->sparse_index_dim.value;
+        int64_t isz = kvplan_dtype_size(r->runner.dtype);
+        int64_t nd =
+            kvplan__count_in_stage(ms->dense_layer_ids, start, end);
+        int64_t ns =
+            kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
+        int64_t nk = kvplan__count_k_only(ms, start, end);
+        a->kv_bytes =
+            mha_pool(S, page, heads, hd, hd, elem, nd + ns, false, ovf) +
+            mha_pool(S, page, 1, idim, idim, isz, ns - nk, false, ovf) +
+            mha_pool(S, page, 1, idim, 0, isz, nk, false, ovf);
+        per_layer_token =
+            kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
+    } else {
+        int64_t v = r->runner.is_mambaish ? hd : vhd;
+        a->kv_bytes =
+            mha_pool(S, page, heads, hd, v, elem, layers, fp4, ovf);
+        per_layer_token = kvplan__mul(
+            kvplan__mul(heads, kvplan__add(hd, v, ovf), ovf), elem, ovf);
+    }
+    a->predicted_kv_bytes = kvplan__mul(S, c->cell_size_bytes, ovf);
+    return per_layer_token;
+}
+
+void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
+                              kvplan_stage_plan *sp, bool *ovf)
+{
+    const kvplan_rank *r = &sp->rank;
+    const kvplan_configurator *c = &sp->configurator;
+    int64_t page = r->runner.page_size;
+    int64_t S = sp->pools.max_total_num_tokens;
     kvplan_allocation *a = &sp->allocation;
     int64_t per_layer_token = 0; /* for a draft of the target's geometry */
-
-    if (c->kind == KVPLAN_CONFIGURATOR_DSV4) {
-        int64_t nope = r->model.qk_nope_head_dim.value;
-        int64_t rope = r->model.qk_rope_head_dim.value;
-        int64_t ihd = r->model.index_head_dim.value;
-        int64_t win = r->model.window_size.value;
-        int64_t per_token = nope + 2 * rope + nope / 64 + 1;
-        a->kv_row_bytes = per_token;
-        int64_t lt = c->terms.num_layers_total, l4 = c->terms.num_layers_ca4,
-                l128 = c->terms.num_layers_ca128;
-        int64_t attn = nope + rope, s_elem = c->terms.c128_state_dtype_size;
-        int64_t c128_state = kvplan__max(p->c128_state_pool_size, 0);
-        a->kv_bytes =
-            dsv4_pool(p->swa_max_total_num_tokens.value, win, per_token, lt,
-                      ovf) +
-            dsv4_pool(p->c4_max_total_num_tokens, page / 4, per_token, l4,
-                      ovf) +
-            dsv4_pool(p->c128_max_total_num_tokens, page / 128, per_token, l128,
-                      ovf) +
-            /* the c4 indexer holds c128 * 32 tokens */
-            (l4 > 0 && page >= 4
-                 ? kvplan__mul(
-                       kvplan__mul(
-                           kvplan__add(kvplan__mul(p->c128_max_total_num_tokens,
-                                                   32, ovf),
-                                       page / 4 + 1, ovf) /
-                               (page / 4),
-                           kvplan__mul(page / 4, t->dsa_indexer_bytes, ovf),
-                           ovf),
-                       l4, ovf)
-                 : 0) +
-            dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size,
-                       4 * attn, s_elem, false, 0, l4, ovf) +
-            dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size, 4 * ihd,
-                       s_elem, false, 0, l4, ovf) +
-            dsv4_state(c128_state, 128, c->terms.c128_ring_size,
-                       (c->terms.online_c128 ? 3 : 2) * attn, s_elem,
-                       c->terms.online_c128,
-                       c->terms.online_c128_mtp_max_draft_tokens, l128, ovf);
-        a->predicted_kv_bytes =
-            kvplan__trunc(kvplan__to_double(S) * c->bytes_per_full_token, ovf);
-    } else if (c->kind != KVPLAN_CONFIGURATOR_DEFAULT) {
-        /* SWAKVPool: two MHA sub-pools; only the compress archs keep the
-         * SWA layers' own geometry, the others use the full one, V =
-         * head_dim */
-        int64_t nf = (int64_t)r->model.full_attention_layer_ids.count;
-        int64_t ns = (int64_t)r->model.swa_attention_layer_ids.count;
-        int64_t swa_tokens = p->swa_max_total_num_tokens.value;
-        int64_t full_tokens = p->full_max_total_num_tokens.value;
-        if (m->hybrid_swa_compress) {
-            int64_t swa_heads = t->swa_kv_heads;
-            a->kv_bytes = mha_pool(swa_tokens, page, swa_heads, m->swa_head_dim,
-                                   m->swa_v_head_dim, elem, ns, false, ovf) +
-                          mha_pool(full_tokens, page, heads, hd, vhd, elem, nf,
-                                   false, ovf);
-            per_layer_token = kvplan__mul(
-                kvplan__mul(heads, kvplan__add(hd, vhd, ovf), ovf), elem, ovf);
-        } else {
-            a->kv_bytes = mha_pool(swa_tokens, page, heads, hd, hd, elem, ns,
-                                   false, ovf) +
-                          mha_pool(full_tokens, page, heads, hd, hd, elem, nf,
-                                   false, ovf);
-            per_layer_token =
-                kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
-        }
-        if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
-            /* the chunk cap prices the SWA pool at its cap, apart: swa * S *
-             * ns + full * F * (nf + d) */
-            a->predicted_kv_bytes = kvplan__add(
-                kvplan__mul(
-                    kvplan__mul(swa_tokens, c->terms.swa_per_token, ovf),
-                    c->terms.swa_layers_num, ovf),
-                kvplan__mul(
-                    kvplan__mul(full_tokens, c->terms.full_per_token, ovf),
-                    c->terms.full_layers_num + c->terms.draft_full_layers_num,
-                    ovf),
-                ovf);
-        else
-            a->predicted_kv_bytes =
-                kvplan__trunc(kvplan__to_double(S) * c->cell_size, ovf);
-    } else {
-        int64_t layers = r->runner.num_effective_layers;
-        if (r->runner.is_mambaish)
-            layers = c->terms.num_layers;
-        if (r->runner.use_mla_backend) {
-            int64_t lora = r->model.kv_lora_rank.value;
-            int64_t rope = r->model.qk_rope_head_dim.value;
-            int64_t dim = lora + rope;
-            bool dsa = r->model.hf_config.is_deepseek_dsa;
-            if (dsa && r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN &&
-                strcmp(plan->attention_backend, "trtllm_mla") != 0)
-                dim = lora + (lora / 128) * 4 + rope * 2; /* 656 for 512/64 */
-            int64_t rows = kvplan__add(S, page, ovf);
-            int64_t per_row =
-                fp4 ? dim / 2 + dim / 16 : kvplan__mul(dim, elem, ovf);
-            int64_t le = t->priced_layers; /* after the DSA layer split */
-            a->kv_bytes = kvplan__mul(kvplan__mul(rows, per_row, ovf), le, ovf);
-            if (dsa) {
-                int64_t pages = kvplan__add(S, page + 1, ovf) / page;
-                a->kv_bytes = kvplan__add(
-                    a->kv_bytes,
-                    kvplan__mul(
-                        kvplan__mul(
-                            pages, kvplan__mul(page, t->dsa_indexer_bytes, ovf),
-                            ovf),
-                        le, ovf),
-                    ovf);
-            }
-            per_layer_token = per_row;
-            a->kv_row_bytes = per_row;
-        } else if (r->model.hf_config.is_minimax_sparse) {
-            const struct kvplan_minimax_sparse *ms =
-                &r->model.hf_config.minimax_sparse;
-            int64_t idim = ms->sparse_index_dim.value;
-            int64_t isz = kvplan_dtype_size(r->runner.dtype);
-            int64_t nd =
-                kvplan__count_in_stage(ms->dense_layer_ids, start, end);
-            int64_t ns =
-                kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
-            int64_t nk = kvplan__count_k_only(ms, start, end);
-            a->kv_bytes =
-                mha_pool(S, page, heads, hd, hd, elem, nd + ns, false, ovf) +
-                mha_pool(S, page, 1, idim, idim, isz, ns - nk, false, ovf) +
-                mha_pool(S, page, 1, idim, 0, isz, nk, false, ovf);
-            per_layer_token =
-                kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
-        } else {
-            int64_t v = r->runner.is_mambaish ? hd : vhd;
-            a->kv_bytes =
-                mha_pool(S, page, heads, hd, v, elem, layers, fp4, ovf);
-            per_layer_token = kvplan__mul(
-                kvplan__mul(heads, kvplan__add(hd, v, ovf), ovf), elem, ovf);
-        }
-        a->predicted_kv_bytes = kvplan__mul(S, c->cell_size_bytes, ovf);
-    }
+    if (c->kind == KVPLAN_CONFIGURATOR_DSV4)
+        price_dsv4(sp, ovf);
+    else if (c->kind != KVPLAN_CONFIGURATOR_DEFAULT)
+        per_layer_token = price_swa(m, sp, ovf);
+    else
+        per_layer_token = price_default(m, plan, sp, ovf);
 
     if (c->kind != KVPLAN_CONFIGURATOR_DSV4 && !r->runner.use_mla_backend)
         a->kv_row_bytes = per_layer_token;
