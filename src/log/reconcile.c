@@ -267,6 +267,91 @@ static void unbalanced(const kvplan_log_readings *r, kvplan_log_result *out)
               (long long)hi->rank, hi->free_before_gib.value);
 }
 
+/* No model to plan: the causes, and the readings alone. */
+static void not_planned(const kvplan_log_readings *r, const char *model_error,
+                        kvplan_log_result *out)
+{
+    if (strncmp(r->model_class, "Mllama", 6) == 0)
+        cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model",
+              "the log loaded %s, a cross-attention model: sglang's "
+              "reference version has no class for it, so kvplan has no "
+              "rule for its pools; the readings are shown, with no "
+              "interval",
+              r->model_class);
+    cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model", "%s",
+          model_error != NULL && model_error[0] != '\0'
+              ? model_error
+              : "no model to plan: the log names none (pass "
+                "--model-path)");
+}
+
+/* The interval of tokens the log's printed figures allow (each within
+ * 0.005 GiB), and whether the log's count lies in it. */
+static void interval(const kvplan_model *m, const kvplan_log_readings *r,
+                     kvplan_plan_options o, kvplan_plan *work,
+                     kvplan_log_result *out)
+{
+    kvplan_error e;
+    double f = out->mem_fraction_static;
+    double b = r->free_before_gib.value, a = r->free_after_gib.value;
+    if (o.gpu.total_mib / 1024.0 < b + 0.005) {
+        cause(out, KVPLAN_CAUSE_GPU_MISMATCH, "free_before",
+              "the %s has %.2f GiB, less than the %.2f GiB the log saw free "
+              "before loading: the log ran on another GPU; the interval "
+              "uses the smallest preset that holds it",
+              o.gpu.name, o.gpu.total_mib / 1024.0, b);
+        infer_gpu(b, &o.gpu);
+    }
+    o.mem_fraction_static = (kvplan_opt_double){f, true};
+    double ends[2][2] = {{b + 0.005, a - 0.005}, {b - 0.005, a + 0.005}};
+    int64_t tokens[2], avail[2];
+    for (int i = 0; i < 2; i++) {
+        double rest = ends[i][1] - ends[i][0] * (1 - f);
+        avail[i] = rest > 0 ? (int64_t)(rest * GIB) : 0;
+        kvplan_status st = plan_at(m, &o, ends[i][0], ends[i][1], work, &e);
+        if (st == KVPLAN_NOT_ENOUGH_MEMORY) {
+            tokens[i] = 0;
+        } else if (st != KVPLAN_OK) {
+            cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "tokens", "%s",
+                  e.message);
+            return;
+        } else {
+            tokens[i] = work->max_total_num_tokens;
+            avail[i] = work->stages[work->binding_stage].available_bytes;
+        }
+    }
+    out->interval = true;
+    out->available_lo = avail[0];
+    out->available_hi = avail[1];
+    out->tokens_lo = tokens[0];
+    out->tokens_hi = tokens[1];
+    if (!out->logged_tokens.set) {
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "tokens",
+              "no \"max_total_num_tokens=\" or \"#tokens:\" line: nothing "
+              "to compare the interval with");
+        return;
+    }
+    int64_t n = out->logged_tokens.value;
+    out->inside = n >= out->tokens_lo && n <= out->tokens_hi;
+    if (!out->inside) {
+        if (r->args.speculative_algorithm[0] != '\0')
+            cause(out, KVPLAN_CAUSE_SPECULATIVE, "tokens",
+                  "the log's %lld tokens lie outside [%lld, %lld] and it "
+                  "runs %s: its draft's KV is sized with the log's draft "
+                  "model, which kvplan did not load (pass "
+                  "--speculative-draft-model-path)",
+                  (long long)n, (long long)out->tokens_lo,
+                  (long long)out->tokens_hi, r->args.speculative_algorithm);
+        else
+            cause(out, KVPLAN_CAUSE_OUTSIDE, "tokens",
+                  "the log's %lld tokens lie outside [%lld, %lld]: its "
+                  "sglang sized the pool by a rule kvplan does not follow "
+                  "(a flag the log cut, or another version's)",
+                  (long long)n, (long long)out->tokens_lo,
+                  (long long)out->tokens_hi);
+    }
+}
+
 kvplan_status kvplan_log_reconcile(const kvplan_model *m,
                                    const char *model_error,
                                    const kvplan_log_readings *r,
@@ -283,18 +368,7 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
     out->logged_tokens = r->max_total_num_tokens.set ? r->max_total_num_tokens
                                                      : r->kv_tokens;
     if (m == NULL) {
-        if (strncmp(r->model_class, "Mllama", 6) == 0)
-            cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model",
-                  "the log loaded %s, a cross-attention model: sglang's "
-                  "reference version has no class for it, so kvplan has no "
-                  "rule for its pools; the readings are shown, with no "
-                  "interval",
-                  r->model_class);
-        cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model", "%s",
-              model_error != NULL && model_error[0] != '\0'
-                  ? model_error
-                  : "no model to plan: the log names none (pass "
-                    "--model-path)");
+        not_planned(r, model_error, out);
         return kvplan__ok(err);
     }
     kvplan_plan_options o = *options;
@@ -369,64 +443,6 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
               "could not be applied");
         return kvplan__ok(err);
     }
-    /* the interval: the printed figures are within 0.005 GiB */
-    double f = out->mem_fraction_static;
-    double b = r->free_before_gib.value, a = r->free_after_gib.value;
-    if (o.gpu.total_mib / 1024.0 < b + 0.005) {
-        cause(out, KVPLAN_CAUSE_GPU_MISMATCH, "free_before",
-              "the %s has %.2f GiB, less than the %.2f GiB the log saw free "
-              "before loading: the log ran on another GPU; the interval "
-              "uses the smallest preset that holds it",
-              o.gpu.name, o.gpu.total_mib / 1024.0, b);
-        infer_gpu(b, &o.gpu);
-    }
-    o.mem_fraction_static = (kvplan_opt_double){f, true};
-    double ends[2][2] = {{b + 0.005, a - 0.005}, {b - 0.005, a + 0.005}};
-    int64_t tokens[2], avail[2];
-    for (int i = 0; i < 2; i++) {
-        double rest = ends[i][1] - ends[i][0] * (1 - f);
-        avail[i] = rest > 0 ? (int64_t)(rest * GIB) : 0;
-        kvplan_status st = plan_at(m, &o, ends[i][0], ends[i][1], work, &e);
-        if (st == KVPLAN_NOT_ENOUGH_MEMORY) {
-            tokens[i] = 0;
-        } else if (st != KVPLAN_OK) {
-            cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "tokens", "%s",
-                  e.message);
-            return kvplan__ok(err);
-        } else {
-            tokens[i] = work->max_total_num_tokens;
-            avail[i] = work->stages[work->binding_stage].available_bytes;
-        }
-    }
-    out->interval = true;
-    out->available_lo = avail[0];
-    out->available_hi = avail[1];
-    out->tokens_lo = tokens[0];
-    out->tokens_hi = tokens[1];
-    if (!out->logged_tokens.set) {
-        cause(out, KVPLAN_CAUSE_MISSING_READING, "tokens",
-              "no \"max_total_num_tokens=\" or \"#tokens:\" line: nothing "
-              "to compare the interval with");
-        return kvplan__ok(err);
-    }
-    int64_t n = out->logged_tokens.value;
-    out->inside = n >= out->tokens_lo && n <= out->tokens_hi;
-    if (!out->inside) {
-        if (r->args.speculative_algorithm[0] != '\0')
-            cause(out, KVPLAN_CAUSE_SPECULATIVE, "tokens",
-                  "the log's %lld tokens lie outside [%lld, %lld] and it "
-                  "runs %s: its draft's KV is sized with the log's draft "
-                  "model, which kvplan did not load (pass "
-                  "--speculative-draft-model-path)",
-                  (long long)n, (long long)out->tokens_lo,
-                  (long long)out->tokens_hi, r->args.speculative_algorithm);
-        else
-            cause(out, KVPLAN_CAUSE_OUTSIDE, "tokens",
-                  "the log's %lld tokens lie outside [%lld, %lld]: its "
-                  "sglang sized the pool by a rule kvplan does not follow "
-                  "(a flag the log cut, or another version's)",
-                  (long long)n, (long long)out->tokens_lo,
-                  (long long)out->tokens_hi);
-    }
+    interval(m, r, o, work, out);
     return kvplan__ok(err);
 }
