@@ -131,8 +131,10 @@ static int64_t dsv4_c128_state_fixed_bytes(const kvplan_configurator *c,
 }
 
 /* Seed: DSV4PoolConfigurator.__init__. */
-kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
-                                kvplan_error *err)
+/* The head dims and the window DSV4 needs, each refused when absent. */
+static kvplan_status dsv4_dims(const kvplan_rank *r, int64_t *nope_out,
+                               int64_t *rope_out, int64_t *ihd_out,
+                               int64_t *window_out, kvplan_error *err)
 {
     kvplan_status st;
     int64_t nope = 0, rope = 0, ihd = 0, window = 0;
@@ -150,8 +152,18 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
     /* the byte formulas below stay far inside int64 with dims this small */
     if (nope > INT32_MAX || rope > INT32_MAX || ihd > INT32_MAX)
         return kvplan__overflow(err, "a DeepSeek V4 head dim");
-    c->kind = KVPLAN_CONFIGURATOR_DSV4;
+    *nope_out = nope;
+    *rope_out = rope;
+    *ihd_out = ihd;
+    *window_out = window;
+    return KVPLAN_OK;
+}
 
+/* The stage's layers by compress ratio, the window, the context, the
+ * requests per DP worker and PD decode's. */
+static kvplan_status dsv4_layout(kvplan_configurator *c, const kvplan_rank *r,
+                                 int64_t window, bool *ovf, kvplan_error *err)
+{
     /* PP-local slice of the per-layer compress ratios */
     int64_t b, e;
     py_slice((int64_t)r->model.compress_ratios.count, r->runner.start_layer,
@@ -169,11 +181,9 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
     c->terms.swa_full_tokens_ratio = r->server_args.swa_full_tokens_ratio;
     c->internal_.context_len =
         r->model.context_len.set ? r->model.context_len.value : 0;
-    bool speculative = r->runner.spec_algorithm != KVPLAN_SPEC_NONE;
     c->terms.online_c128_mtp_max_draft_tokens =
         kvplan__or_default(r->server_args.max_speculative_num_draft_tokens, 0);
 
-    bool ovf = false;
     c->internal_.requested_max_running_requests_per_worker.set = false;
     if (r->server_args.max_running_requests.set) {
         if (r->runner.dp_size == 0)
@@ -183,7 +193,7 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
         c->internal_.requested_max_running_requests_per_worker =
             (kvplan_opt_int){
                 kvplan__floordiv(r->server_args.max_running_requests.value,
-                                 r->runner.dp_size, &ovf),
+                                 r->runner.dp_size, ovf),
                 true};
     }
     c->internal_.decode_mode =
@@ -191,6 +201,14 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
     c->internal_.decode_extra_slots =
         r->server_args.disaggregation_decode_extra_slots;
 
+    return KVPLAN_OK;
+}
+
+/* HiSparse's share of the c4 pool on the device, and the compressor
+ * state rings (get_compress_state_ring_size, §2.7). */
+static kvplan_status dsv4_rings(kvplan_configurator *c, const kvplan_rank *r,
+                                bool speculative, kvplan_error *err)
+{
     /* HiSparse keeps 1/ratio of the c4 pool on the device. */
     double shrink = r->runner.enable_hisparse
                         ? r->runner.hisparse_host_to_device_ratio
@@ -221,6 +239,23 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
         c->terms.c128_ring_size = speculative ? 256 : 128;
     }
 
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
+                                kvplan_error *err)
+{
+    kvplan_status st;
+    int64_t nope = 0, rope = 0, ihd = 0, window = 0;
+    if ((st = dsv4_dims(r, &nope, &rope, &ihd, &window, err)) != KVPLAN_OK)
+        return st;
+    c->kind = KVPLAN_CONFIGURATOR_DSV4;
+    bool speculative = r->runner.spec_algorithm != KVPLAN_SPEC_NONE;
+    bool ovf = false;
+    if ((st = dsv4_layout(c, r, window, &ovf, err)) != KVPLAN_OK ||
+        (st = dsv4_rings(c, r, speculative, err)) != KVPLAN_OK)
+        return st;
+    bool online = c->terms.online_c128;
     int64_t c4_size = 0, c128_size = 0;
     if ((st = dsv4_state_dtype_sizes(r, &c4_size, &c128_size, err)) !=
         KVPLAN_OK)
