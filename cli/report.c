@@ -45,18 +45,15 @@ void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker)
             kvplan__binding_name(c, c->binding, c->binding_pool));
 }
 
-int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
-                    const kvplan_plan *p)
+/* The first lines: the model, the GPUs, the serving flags, the rules. */
+static void text_head(FILE *out, const cli_args *cli,
+                      const kvplan_model_info *info, const kvplan_plan *p,
+                      const kvplan__doc *d)
 {
-    const kvplan_model_info *info = kvplan_model_get_info(model);
     const kvplan_server_args *s = &cli->o.plan.server;
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
-    const kvplan_configurator *c = &sp->configurator;
-    const kvplan_pool_config *pools = &sp->pools;
     const kvplan_budget *b = &p->budget;
-    kvplan__doc d = cli_doc(cli, model);
-    char coef[40], f[40];
-
+    char f[40];
     fprintf(out, "kvplan %s: %s (%s)", kvplan_version(), info->name,
             info->architecture);
     long long ranks = (long long)p->fleet.gpus_per_replica;
@@ -79,7 +76,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)s->tp_size, (long long)s->pp_size, (long long)s->dp_size,
             s->enable_dp_attention ? " (dp attention)" : "",
             (long long)p->page_size,
-            kvplan__kv_dtype_name(&d, sp->rank.runner.kv_cache_dtype),
+            kvplan__kv_dtype_name(d, sp->rank.runner.kv_cache_dtype),
             p->attention_backend);
     char graphs[48];
     if (cli->o.plan.disable_cuda_graph)
@@ -106,57 +103,70 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 kvplan_sglang_profile_exact(p->sglang_version) ? "exact"
                                                                : "approximate");
     }
+}
 
-    if (!b->given) {
-        /* req_to_token, activations and cuda graphs come out of the
-         * reserve (docs/sglang-rules.md §3.4); the mamba state out of the budget */
-        double total = b->gpu_mem_mib / 1024.0;
-        double kv = (double)sp->allocation.kv_bytes / GIB;
-        double draft_kv = (double)sp->allocation.draft_kv_bytes / GIB;
-        double mamba = (double)sp->allocation.mamba_state_bytes / GIB;
-        double req = (double)sp->allocation.req_to_token_bytes / GIB;
-        double reserve = b->pre_load_gib * (1 - b->mem_fraction_static);
-        double weights =
-            (double)(sp->weight_bytes + sp->draft_weight_bytes) / GIB;
-        double ctx = b->context_overhead_bytes / GIB;
-        fprintf(out, "\none GPU's memory (PP stage %lld)%*sGiB\n",
-                (long long)sp->pp_rank, 24, "");
-        fprintf(out, "  %-44s %8.2f\n", "total", total);
-        char label[64];
-        snprintf(label, sizeof label, "CUDA context, NCCL (%s)",
-                 kvplan_source_name(b->context_source));
-        fprintf(out, "  %-44s %8.2f\n", label, ctx);
-        char measured_label[64] = "";
-        if (cli->loaded.weights_measured)
-            snprintf(measured_label, sizeof measured_label,
-                     "  (config.json's estimate: %.2f)",
-                     b->estimated_rank_weight_bytes / GIB);
-        fprintf(out, "  %-44s %8.2f%s\n",
-                cli->loaded.weights_measured && cli->loaded.hub_dir[0]
-                    ? "weights (the checkpoint's headers, measured)"
-                : cli->loaded.weights_measured ? "weights (safetensors, measured)"
-                : b->weights_source == KVPLAN_SOURCE_MEASURED
-                    ? "weights (measured: calibration)"
-                : b->weights_estimated
-                    ? "weights (estimated from config.json)"
-                    : "weights (--weight-bytes)",
-                weights, measured_label);
-        fprintf(out, "  %-44s %8.2f\n", "KV cache pools", kv);
-        if (draft_kv > 0)
-            fprintf(out, "  %-44s %8.2f\n", "draft KV pool", draft_kv);
-        if (mamba > 0)
-            fprintf(out, "  %-44s %8.2f\n", "mamba state", mamba);
-        fprintf(out, "  %-44s %8.2f\n", "reserve (1 - mem_fraction_static)",
-                reserve);
-        fprintf(out, "  %-44s %8.2f\n", "  of which the req_to_token pool",
-                req);
-        double left = total - ctx - weights - kv - draft_kv - mamba - reserve;
-        fprintf(out, "  %-44s %8.2f\n",
-                left < -0.005 ? "overcommit (pool rows beyond their price)"
-                              : "left over (padding pages, rounding)",
-                fabs(left) < 0.005 ? 0.0 : left);
-    }
+/* One GPU's memory, term by term (req_to_token, activations and CUDA
+ * graphs come out of the reserve, docs/sglang-rules.md §3.4; the mamba
+ * state out of the budget). */
+static void text_memory(FILE *out, const cli_args *cli,
+                        const kvplan_stage_plan *sp, const kvplan_budget *b)
+{
+    double total = b->gpu_mem_mib / 1024.0;
+    double kv = (double)sp->allocation.kv_bytes / GIB;
+    double draft_kv = (double)sp->allocation.draft_kv_bytes / GIB;
+    double mamba = (double)sp->allocation.mamba_state_bytes / GIB;
+    double req = (double)sp->allocation.req_to_token_bytes / GIB;
+    double reserve = b->pre_load_gib * (1 - b->mem_fraction_static);
+    double weights =
+        (double)(sp->weight_bytes + sp->draft_weight_bytes) / GIB;
+    double ctx = b->context_overhead_bytes / GIB;
+    fprintf(out, "\none GPU's memory (PP stage %lld)%*sGiB\n",
+            (long long)sp->pp_rank, 24, "");
+    fprintf(out, "  %-44s %8.2f\n", "total", total);
+    char label[64];
+    snprintf(label, sizeof label, "CUDA context, NCCL (%s)",
+             kvplan_source_name(b->context_source));
+    fprintf(out, "  %-44s %8.2f\n", label, ctx);
+    char measured_label[64] = "";
+    if (cli->loaded.weights_measured)
+        snprintf(measured_label, sizeof measured_label,
+                 "  (config.json's estimate: %.2f)",
+                 b->estimated_rank_weight_bytes / GIB);
+    fprintf(out, "  %-44s %8.2f%s\n",
+            cli->loaded.weights_measured && cli->loaded.hub_dir[0]
+                ? "weights (the checkpoint's headers, measured)"
+            : cli->loaded.weights_measured ? "weights (safetensors, measured)"
+            : b->weights_source == KVPLAN_SOURCE_MEASURED
+                ? "weights (measured: calibration)"
+            : b->weights_estimated
+                ? "weights (estimated from config.json)"
+                : "weights (--weight-bytes)",
+            weights, measured_label);
+    fprintf(out, "  %-44s %8.2f\n", "KV cache pools", kv);
+    if (draft_kv > 0)
+        fprintf(out, "  %-44s %8.2f\n", "draft KV pool", draft_kv);
+    if (mamba > 0)
+        fprintf(out, "  %-44s %8.2f\n", "mamba state", mamba);
+    fprintf(out, "  %-44s %8.2f\n", "reserve (1 - mem_fraction_static)",
+            reserve);
+    fprintf(out, "  %-44s %8.2f\n", "  of which the req_to_token pool",
+            req);
+    double left = total - ctx - weights - kv - draft_kv - mamba - reserve;
+    fprintf(out, "  %-44s %8.2f\n",
+            left < -0.005 ? "overcommit (pool rows beyond their price)"
+                          : "left over (padding pages, rounding)",
+            fabs(left) < 0.005 ? 0.0 : left);
+}
 
+/* The configurator, its pools and what they allocate, the capacity, the
+ * PP stages. */
+static void text_pools(FILE *out, const cli_args *cli, const kvplan_plan *p)
+{
+    const kvplan_server_args *s = &cli->o.plan.server;
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
+    const kvplan_configurator *c = &sp->configurator;
+    const kvplan_pool_config *pools = &sp->pools;
+    char coef[40];
     /* rounded for a person: 7705.45, not 7705.450000000001 (JSON and
      * --explain keep the exact value) */
     double coefficient = c->kind == KVPLAN_CONFIGURATOR_DSV4
@@ -217,12 +227,19 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     i == p->binding_stage ? " (binds)" : "");
         }
     }
+}
+
+/* --explain's lines, and the notes. */
+static void text_notes(FILE *out, const cli_args *cli, const kvplan_plan *p,
+                       const kvplan__doc *d)
+{
+    const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     kvplan__lines l; /* its 15 KiB of text are written before read */
     l.n = l.dropped = 0;
     if (cli->o.explain) {
         kvplan__explain_cell(&l, sp);
-        kvplan__explain_budget(&l, &d, p);
-        kvplan__explain_serving(&l, &d, p);
+        kvplan__explain_budget(&l, d, p);
+        kvplan__explain_serving(&l, d, p);
         fprintf(out, "\nexplain:\n");
         for (size_t i = 0; i < l.n; i++)
             fprintf(out, "  %s\n", l.text[i]);
@@ -231,7 +248,7 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         l.n = l.dropped = 0;
     }
     kvplan__notes(&l, p);
-    kvplan__hub_notes(&l, &d);
+    kvplan__hub_notes(&l, d);
     if (kvplan__not_read(&cli->o, 0) != NULL) {
         char names[600];
         size_t n = 0;
@@ -248,5 +265,16 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         for (size_t i = 0; i < l.n; i++)
             fprintf(out, "  - %s\n", l.text[i]);
     }
+}
+
+int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
+                    const kvplan_plan *p)
+{
+    kvplan__doc d = cli_doc(cli, model);
+    text_head(out, cli, kvplan_model_get_info(model), p, &d);
+    if (!p->budget.given)
+        text_memory(out, cli, &p->stages[p->binding_stage], &p->budget);
+    text_pools(out, cli, p);
+    text_notes(out, cli, p, &d);
     return ferror(out) ? -1 : 0;
 }
