@@ -9,6 +9,7 @@
  * its share of free memory.
  */
 #include "check.h"
+#include "core/core.h"
 #include "engine/engine.h"
 #include "kvplan.h"
 
@@ -57,13 +58,19 @@ static void test_pages(void)
     /* Llama-3.1-8B: 16 tokens x 8 heads x (128 + 128) x 2 bytes */
     CHECK_INT(kvplan__vllm_attention_page(16, 8, 128, 128, 2, &ovf), 65536);
     /* MLA: 64 x 576 x 2; fp8_ds_mla: 64 x 656 */
-    CHECK_INT(kvplan__vllm_mla_page(64, 576, 2, false, &ovf), 73728);
-    CHECK_INT(kvplan__vllm_mla_page(64, 576, 1, true, &ovf), 64 * 656);
+    CHECK_INT(kvplan__vllm_mla_page(64, 576, 2, 0, &ovf), 73728);
+    /* the row the core prices (kvplan__dsa_fp8_row_bytes): 512 fp8, 4
+     * fp32 scales, 64 bf16 rope */
+    int64_t ds_mla = kvplan__dsa_fp8_row_bytes(512, 64, &ovf);
+    CHECK_INT(ds_mla, 656);
+    CHECK_INT(kvplan__vllm_mla_page(64, 576, 1, ds_mla, &ovf), 64 * 656);
+    int64_t v4 = kvplan__dsv4_row_bytes(448, 64, &ovf); /* 448 + 128 + 8 */
+    CHECK_INT(v4, 584);
     /* DeepSeek V4: (256 / 4) x 584 = 37376; aligned to 576: 65 x 576 */
-    CHECK_INT(kvplan__vllm_dsv4_page(256, 4, 0, &ovf), 37376);
-    CHECK_INT(kvplan__vllm_dsv4_page(256, 4, 576, &ovf), 65 * 576);
+    CHECK_INT(kvplan__vllm_dsv4_page(256, 4, v4, 0, &ovf), 37376);
+    CHECK_INT(kvplan__vllm_dsv4_page(256, 4, v4, 576, &ovf), 65 * 576);
     /* c128: 2 x 584 = 1168, up to 3 x 576 */
-    CHECK_INT(kvplan__vllm_dsv4_page(256, 128, 576, &ovf), 3 * 576);
+    CHECK_INT(kvplan__vllm_dsv4_page(256, 128, v4, 576, &ovf), 3 * 576);
     CHECK(!ovf);
     kvplan__vllm_attention_page(INT64_MAX / 2, 8, 128, 128, 2, &ovf);
     CHECK(ovf);

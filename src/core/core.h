@@ -250,6 +250,17 @@ static inline bool kvplan__is_dflash_family(kvplan_spec_algorithm a)
  * DeepSeek V4's c4 indexer). */
 int64_t kvplan__dsa_indexer_bytes(int64_t index_head_dim, bool *ovf);
 
+/* An MLA row as DSA's fp8 pool lays it out (later sglang's
+ * KVPLAN_RULE_DSA_FP8_656, what it allocates, vLLM's fp8_ds_mla): the fp8
+ * latent, its fp32 scales per 128, a bf16 rope: kv_lora_rank +
+ * kv_lora_rank // 128 * 4 + rope * 2 (656 bytes for 512 and 64). */
+int64_t kvplan__dsa_fp8_row_bytes(int64_t kv_lora_rank, int64_t rope,
+                                  bool *ovf);
+
+/* DeepSeek V4's KV bytes per token and layer: fp8 NoPE, bf16 RoPE and 8
+ * scale bytes, nope + rope * 2 + 8 (584 for 448 and 64). */
+int64_t kvplan__dsv4_row_bytes(int64_t nope, int64_t rope, bool *ovf);
+
 /* sglang's default max_running_requests for a token capacity
  * (_resolve_max_num_reqs, §3.3; DSV4's c128 estimate, §2.15):
  * min(clamp(int(tokens / context_len * 512), 2048, 4096), tokens // 2).

@@ -58,14 +58,9 @@ static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
     int64_t c = kvplan__mul(kvplan__mul(latent, layers, &ovf), kv_size, &ovf);
     if (kvplan__dsa_fp8_rows(r)) {
         /* later sglang (KVPLAN_RULE_DSA_FP8_656): the rows as DSA's fp8
-         * pool lays them out, an fp8 latent, its fp32 scales per 128 and
-         * a bf16 rope: kv_lora_rank + kv_lora_rank // 128 * 4 + rope * 2 */
-        int64_t row = kvplan__add(
-            kvplan__add(lora, kvplan__mul(kvplan__floordiv(lora, 128, &ovf), 4,
-                                          &ovf),
-                        &ovf),
-            kvplan__mul(rope, 2, &ovf), &ovf);
-        c = kvplan__mul(row, layers, &ovf);
+         * pool lays them out */
+        c = kvplan__mul(kvplan__dsa_fp8_row_bytes(lora, rope, &ovf), layers,
+                        &ovf);
     }
     if (r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2) {
         /* packed fp4 halves the bytes, plus one scale per 16 values */

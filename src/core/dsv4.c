@@ -268,7 +268,7 @@ kvplan_status kvplan__dsv4_init(kvplan_configurator *c, const kvplan_rank *r,
                             "(the c4 state ring is priced per window), got 0");
 
     /* fp8 nope, bf16 rope, 8 scale bytes per token and layer */
-    c->terms.dsv4_kv_bytes = nope + rope * 2 + 8;
+    c->terms.dsv4_kv_bytes = kvplan__dsv4_row_bytes(nope, rope, &ovf);
     double bpft = dsv4_bytes_per_full_token(c, nope, rope, ihd, c4_size,
                                             c->terms.swa_full_tokens_ratio);
     if (speculative) {

@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 
 #include "common/option_table.h"
+#include "core/core.h"
 
 #include <math.h>
 #include <string.h>
@@ -137,10 +138,14 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
         c->kv_lora_rank = r.model.kv_lora_rank.value;
         c->rope_dim = r.model.qk_rope_head_dim.value;
         c->mla_dim = c->kv_lora_rank + c->rope_dim;
+        bool ovf = false;
+        c->ds_mla_row =
+            kvplan__dsa_fp8_row_bytes(c->kv_lora_rank, c->rope_dim, &ovf);
     }
     if (c->dsa && r.model.hf_config.index_head_dim.set) {
         int64_t ihd = r.model.hf_config.index_head_dim.value;
-        c->index_bytes = ihd + ihd / 128 * 4;
+        bool ovf = false; /* a dim sglang's rank took */
+        c->index_bytes = kvplan__dsa_indexer_bytes(ihd, &ovf);
     }
     if (c->hybrid_swa) {
         c->full_layers = (int64_t)r.model.full_attention_layer_ids.count;

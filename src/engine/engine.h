@@ -29,6 +29,7 @@ typedef struct kvplan__engine_census {
     int64_t window;  /* the config's sliding window */
     int64_t mla_dim; /* kv_lora_rank + qk_rope_head_dim */
     int64_t kv_lora_rank, rope_dim;
+    int64_t ds_mla_row; /* fp8_ds_mla's bytes a token (the core's rule) */
     int64_t index_bytes; /* DSA indexer per token and layer (fp8 + scales) */
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */
     int64_t context_len; /* the model's */
@@ -50,15 +51,17 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
 /* ---- vllm.c ---------------------------------------------------------- */
 
 /* vLLM's per-layer page bytes (kv_cache_interface.py), for `block` tokens:
- * attention K + V of `heads` heads; MLA's latent (fp8_ds_mla: 656 bytes a
- * token); DeepSeek V4's 584 bytes per compressed token, aligned up. */
+ * attention K + V of `heads` heads; MLA's latent, or fp8_ds_mla's
+ * `ds_mla_row` bytes a token (kvplan__dsa_fp8_row_bytes: 656) when not 0;
+ * DeepSeek V4's `row` bytes per compressed token (kvplan__dsv4_row_bytes:
+ * 584), aligned up. */
 int64_t kvplan__vllm_attention_page(int64_t block, int64_t heads,
                                     int64_t head_dim, int64_t v_head_dim,
                                     int64_t elem, bool *ovf);
 int64_t kvplan__vllm_mla_page(int64_t block, int64_t mla_dim, int64_t elem,
-                              bool fp8_ds_mla, bool *ovf);
+                              int64_t ds_mla_row, bool *ovf);
 int64_t kvplan__vllm_dsv4_page(int64_t block, int64_t compress_ratio,
-                               int64_t alignment, bool *ovf);
+                               int64_t row, int64_t alignment, bool *ovf);
 
 /* _get_kv_cache_groups_uniform_page_size: the group size for layer counts
  * `counts` of `n` spec types (the least, or the most when it is below 1.5

@@ -23,18 +23,17 @@ int64_t kvplan__vllm_attention_page(int64_t block, int64_t heads,
 }
 
 int64_t kvplan__vllm_mla_page(int64_t block, int64_t mla_dim, int64_t elem,
-                              bool fp8_ds_mla, bool *ovf)
+                              int64_t ds_mla_row, bool *ovf)
 {
-    if (fp8_ds_mla) /* 512 fp8 + 4 fp32 scales + 64 bf16 rope */
-        return kvplan__mul(block, 656, ovf);
+    if (ds_mla_row > 0) /* fp8 latent, its fp32 scales, bf16 rope */
+        return kvplan__mul(block, ds_mla_row, ovf);
     return kvplan__mul(kvplan__mul(block, mla_dim, ovf), elem, ovf);
 }
 
 int64_t kvplan__vllm_dsv4_page(int64_t block, int64_t compress_ratio,
-                               int64_t alignment, bool *ovf)
+                               int64_t row, int64_t alignment, bool *ovf)
 {
-    /* 448 fp8 NoPE + 128 bf16 RoPE + 8 scale bytes per stored token */
-    int64_t page = kvplan__mul(block / compress_ratio, 584, ovf);
+    int64_t page = kvplan__mul(block / compress_ratio, row, ovf);
     if (alignment > 0)
         page =
             kvplan__mul(kvplan__ceil_div(page, alignment, ovf), alignment, ovf);
@@ -320,7 +319,8 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
     bool ovf = false;
     bool ds_mla = c->dsa && c->kv_fp8; /* DeepSeek V3.2's fp8_ds_mla */
     int64_t attn_1 =
-        c->mla ? kvplan__vllm_mla_page(1, c->mla_dim, c->kv_elem, ds_mla, &ovf)
+        c->mla ? kvplan__vllm_mla_page(1, c->mla_dim, c->kv_elem,
+                                       ds_mla ? c->ds_mla_row : 0, &ovf)
                : kvplan__vllm_attention_page(1, c->kv_heads, c->head_dim,
                                              c->v_head_dim, c->kv_elem, &ovf);
     int64_t block = vllm_block(c, o, gpu, attn_1, &ovf);

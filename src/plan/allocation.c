@@ -183,7 +183,7 @@ static int64_t price_default(const kvplan_model *m, const kvplan_plan *plan,
         bool dsa = r->model.hf_config.is_deepseek_dsa;
         if (dsa && r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT8_E4M3FN &&
             strcmp(plan->attention_backend, "trtllm_mla") != 0)
-            dim = lora + (lora / 128) * 4 + rope * 2; /* 656 for 512/64 */
+            dim = kvplan__dsa_fp8_row_bytes(lora, rope, ovf); /* 656 */
         int64_t rows = kvplan__add(S, page, ovf);
         int64_t per_row =
             fp4 ? dim / 2 + dim / 16 : kvplan__mul(dim, elem, ovf);
