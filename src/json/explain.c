@@ -8,6 +8,8 @@
  */
 #include "json/doc.h"
 
+#include "model/model.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -289,7 +291,7 @@ void kvplan__explain_serving(kvplan__lines *l, const kvplan__doc *d,
                 "dtype unless its config or the GPU says fp8 (§1.11)",
                 kv);
     int64_t t = p->max_total_num_tokens;
-    int64_t dp = p->resolved.enable_dp_attention ? p->resolved.dp_size : 1;
+    int64_t dp = kvplan__attn_dp(&p->resolved);
     if (s->max_running_requests.set)
         kvplan__lines_add(l,
                 "max_running_requests = min(%lld / %lld (dp), %lld // 2) = "

@@ -201,6 +201,22 @@ kvplan_status kvplan__derive_minimax(kvplan_model *m, const kvplan__view *v);
 /* The DSA top-k schedule (index_topk_freq, index_skip_topk_offset,
  * index_topk_pattern, indexer_types), into dsa_topk_ids. */
 kvplan_status kvplan__derive_dsa_topk(kvplan_model *m, const kvplan__view *v);
+/* sglang's attention DP size: dp_size under --enable-dp-attention, else 1
+ * (one attention group). */
+static inline int64_t kvplan__attn_dp(const kvplan_server_args *a)
+{
+    return a->enable_dp_attention ? a->dp_size : 1;
+}
+
+/* The attention's TP size (§1.13): tp_size / attn_cp_size / attn_dp, at
+ * least 1 (kvplan_model_rank refuses a --tp-size they do not divide). */
+static inline int64_t kvplan__attn_tp(const kvplan_server_args *a)
+{
+    int64_t dp = kvplan__attn_dp(a), cp = a->attn_cp_size;
+    int64_t tp = dp > 0 && cp > 0 ? a->tp_size / cp / dp : 0;
+    return tp > 1 ? tp : 1;
+}
+
 /* rank.c: the checks of kvplan_server_args (ranges, enums) that
  * kvplan_model_rank and kvplan_plan_options_validate make. */
 kvplan_status kvplan__server_args_check(const kvplan_server_args *a,

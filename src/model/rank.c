@@ -203,7 +203,7 @@ static kvplan_status rank_refusals(const kvplan_model *m,
                                    const kvplan_server_args *a,
                                    kvplan_error *err)
 {
-    int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
+    int64_t attn_dp = kvplan__attn_dp(a);
     int64_t attn_split = 0; /* CP x DP attention; 0 when it overflows */
     if (__builtin_mul_overflow(a->attn_cp_size, attn_dp, &attn_split))
         attn_split = 0;
@@ -400,12 +400,12 @@ kvplan_status kvplan__model_rank(const kvplan_model *m,
                             m->name, m->arch);
     if ((st = rank_refusals(m, a, err)) != KVPLAN_OK)
         return st;
-    int64_t attn_dp = a->enable_dp_attention ? a->dp_size : 1;
+    int64_t attn_dp = kvplan__attn_dp(a);
     kvplan_rank_init(r);
     if ((st = rank_runner(m, a, pp_rank, attn_dp, r, err)) != KVPLAN_OK)
         return st;
     /* parallel (§1.13) */
-    r->parallel.attn_tp_size = a->tp_size / a->attn_cp_size / attn_dp;
+    r->parallel.attn_tp_size = kvplan__attn_tp(a);
     r->parallel.attn_cp_size = a->attn_cp_size;
     rank_model(m, a, r);
     /* context length (§1.8) */

@@ -33,8 +33,8 @@ kvplan_status kvplan__plan_refuse(const kvplan_model *m, const kvplan_gpu *gpu,
                                   const kvplan_plan *out, kvplan_error *err)
 {
     const kvplan_server_args *s = &out->resolved;
-    int64_t attn_dp = s->enable_dp_attention ? s->dp_size : 1;
-    int64_t attn_tp = kvplan__max(1, s->tp_size / attn_dp / s->attn_cp_size);
+    int64_t attn_dp = kvplan__attn_dp(s);
+    int64_t attn_tp = kvplan__attn_tp(s);
     int64_t heads = m->info.num_attention_heads;
     KVPLAN__FAIL_IF(
         heads % attn_tp != 0, err, KVPLAN_INVALID_CONFIG, "--tp-size",
@@ -151,8 +151,7 @@ kvplan_status kvplan__plan_check(const kvplan_model *m,
              "max_total_tokens=%lld is larger than the profiled value %lld. "
              "Use the profiled value instead.",
              (long long)o->max_total_tokens.value, (long long)profiled);
-    int64_t attn_dp =
-        out->resolved.enable_dp_attention ? out->resolved.dp_size : 1;
+    int64_t attn_dp = kvplan__attn_dp(&out->resolved);
     if (o->server.max_running_requests.set &&
         out->max_running_requests <
             o->server.max_running_requests.value / attn_dp)

@@ -126,7 +126,7 @@ static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
                            kvplan_budget *b, kvplan__weights_estimate_out *e)
 {
     const kvplan_server_args *s = &out->resolved;
-    int64_t attn_dp = s->enable_dp_attention ? s->dp_size : 1;
+    int64_t attn_dp = kvplan__attn_dp(s);
     int64_t first = sp->rank.runner.start_layer;
     int64_t end =
         kvplan__min(sp->rank.runner.end_layer, m->info.num_hidden_layers);
@@ -135,7 +135,7 @@ static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
         .dtype_bytes = kvplan_dtype_size(p->model_dtype),
         .quantization = p->o->quantization,
         .tp = s->tp_size,
-        .attn_tp = kvplan__max(1, s->tp_size / attn_dp / s->attn_cp_size),
+        .attn_tp = kvplan__attn_tp(s),
         .dp_attention = s->enable_dp_attention && attn_dp > 1,
         .start_layer = (double)first,
         .end_layer = (double)end,
@@ -271,7 +271,7 @@ static kvplan_status available(kvplan__pipeline *p, kvplan_plan *out, kvplan_err
 {
     const kvplan_server_args *s = &out->resolved;
     const kvplan_model *m = p->m;
-    p->attn_dp = s->enable_dp_attention ? s->dp_size : 1;
+    p->attn_dp = kvplan__attn_dp(s);
     p->mamba_ratio = 1;
     if (m->info.is_mambaish) {
         /* the ssm state's dtype: the flag (it sets the variable), the
