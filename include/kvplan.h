@@ -1229,8 +1229,13 @@ typedef struct kvplan_plan {
     /* The server args as sglang resolved them: page size and backend,
      * prefill chunk, the model's and the speculative hooks' values
      * (max_running_requests, speculative parameters), PD decode's radix
-     * cache, the KV and model dtypes (never auto). Pointers are NULL. */
+     * cache, and the flags that name the dtypes run (auto where no flag's
+     * word does: a float16 or float32 KV cache). Pointers are NULL. */
     kvplan_server_args resolved;
+    /* The dtypes the ranks run, in their own type: the model's and the KV
+     * cache's (float16 under --dtype float16, where resolved.kv_cache_dtype
+     * stays auto). */
+    kvplan_dtype dtype, kv_cache_dtype;
     int64_t page_size;            /* = resolved.page_size */
     int64_t chunked_prefill_size; /* = resolved.chunked_prefill_size */
     int64_t max_prefill_tokens;

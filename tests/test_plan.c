@@ -508,6 +508,28 @@ static void test_resolved(void)
     CHECK_INT(r->model.swa_attention_layer_ids.count, 18);
     CHECK(r->model.full_attention_layer_ids.ids == NULL);
     free(p);
+
+    /* --dtype float16: the KV cache runs float16, which no
+     * --kv-cache-dtype word names: the flag stays auto, the plan's own
+     * dtypes say it (architecture review 3: resolved in resolved types) */
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err),
+              KVPLAN_OK);
+    o = on_gpu("H100-80GB");
+    o.server.dtype = KVPLAN_DT_FLOAT16;
+    p = malloc(sizeof *p);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->resolved.dtype, KVPLAN_DT_FLOAT16);
+    CHECK_INT(p->resolved.kv_cache_dtype, KVPLAN_KV_AUTO);
+    CHECK_INT(p->dtype, KVPLAN_DTYPE_FLOAT16);
+    CHECK_INT(p->kv_cache_dtype, KVPLAN_DTYPE_FLOAT16);
+    /* and the words both ways, from one table */
+    CHECK_INT(p->stages[0].rank.runner.kv_cache_dtype, KVPLAN_DTYPE_FLOAT16);
+    o.server.kv_cache_dtype = KVPLAN_KV_FP8_E4M3;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT(p->kv_cache_dtype, KVPLAN_DTYPE_FLOAT8_E4M3FN);
+    CHECK_INT(p->resolved.kv_cache_dtype, KVPLAN_KV_FP8_E4M3);
+    kvplan_model_free(m);
+    free(p);
 }
 
 /* Only the header and the stages used are written: a plan is large, and

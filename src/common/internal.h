@@ -96,10 +96,17 @@ static inline int64_t kvplan__elem_bytes(kvplan_dtype dtype)
     return 0;
 }
 
-/* The model dtype sglang runs for --dtype `flag` (auto: the model's own,
- * `model_default`). */
+/* The dtype flags both ways, from one table of their words (names.c):
+ * the model dtype sglang runs for --dtype `flag` (auto: the model's own,
+ * `model_default`) and the flag that names a dtype (auto: none does); the
+ * KV dtype --kv-cache-dtype `flag` runs (auto: KVPLAN_DTYPE_UNSET, the
+ * rank decides) and the flag that names one (auto: none does, float16
+ * and float32). */
 kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
                                    kvplan_dtype model_default);
+kvplan_dtype_flag kvplan__dtype_flag(kvplan_dtype dtype);
+kvplan_dtype kvplan__kv_dtype_of_flag(kvplan_kv_cache_dtype_flag flag);
+kvplan_kv_cache_dtype_flag kvplan__kv_dtype_flag(kvplan_dtype dtype);
 
 /* ---- files.c: reading files without blocking ---------------------------- */
 

@@ -97,131 +97,121 @@ const char *kvplan_configurator_name(kvplan_configurator_kind k)
     return NULL;
 }
 
-kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
-                                   kvplan_dtype model_default)
-{
-    switch (flag) {
-    case KVPLAN_DT_FLOAT16:
-        return KVPLAN_DTYPE_FLOAT16;
-    case KVPLAN_DT_BFLOAT16:
-        return KVPLAN_DTYPE_BFLOAT16;
-    case KVPLAN_DT_FLOAT32:
-        return KVPLAN_DTYPE_FLOAT32;
-    case KVPLAN_DT_AUTO:
-        break;
-    }
-    return model_default;
-}
 
 /* ---- the words of sglang's flags --------------------------------------- */
 
 typedef struct word {
     const char *word;
     int value;
-    bool alias; /* another spelling: never the canonical name */
+    bool alias;         /* another spelling: never the canonical name */
+    kvplan_dtype dtype; /* --dtype, --kv-cache-dtype: the dtype it runs
+                           (auto: none, the model's) */
 } word;
+
+#define WORD(w, v) {(w), (v), false, KVPLAN_DTYPE_UNSET}
+#define ALIAS(w, v) {(w), (v), true, KVPLAN_DTYPE_UNSET}
 
 /* Each set in the order sglang's --help lists it. */
 
 /* --kv-cache-dtype (server_args.py choices) */
 static const word kv_cache_dtype_words[] = {
-    {"auto", KVPLAN_KV_AUTO, false},
-    {"fp8_e5m2", KVPLAN_KV_FP8_E5M2, false},
-    {"fp8_e4m3", KVPLAN_KV_FP8_E4M3, false},
-    {"bf16", KVPLAN_KV_BF16, false},
-    {"bfloat16", KVPLAN_KV_BF16, true},
-    {"fp4_e2m1", KVPLAN_KV_FP4_E2M1, false},
+    {"auto", KVPLAN_KV_AUTO, false, KVPLAN_DTYPE_UNSET},
+    {"fp8_e5m2", KVPLAN_KV_FP8_E5M2, false, KVPLAN_DTYPE_FLOAT8_E5M2},
+    {"fp8_e4m3", KVPLAN_KV_FP8_E4M3, false, KVPLAN_DTYPE_FLOAT8_E4M3FN},
+    {"bf16", KVPLAN_KV_BF16, false, KVPLAN_DTYPE_BFLOAT16},
+    {"bfloat16", KVPLAN_KV_BF16, true, KVPLAN_DTYPE_BFLOAT16},
+    {"fp4_e2m1", KVPLAN_KV_FP4_E2M1, false, KVPLAN_DTYPE_FLOAT4_E2M1FN_X2},
 };
 
 /* --dtype */
 static const word dtype_words[] = {
-    {"auto", KVPLAN_DT_AUTO, false},
-    {"half", KVPLAN_DT_FLOAT16, true},
-    {"float16", KVPLAN_DT_FLOAT16, false},
-    {"bfloat16", KVPLAN_DT_BFLOAT16, false},
-    {"float", KVPLAN_DT_FLOAT32, true},
-    {"float32", KVPLAN_DT_FLOAT32, false},
+    {"auto", KVPLAN_DT_AUTO, false, KVPLAN_DTYPE_UNSET},
+    {"half", KVPLAN_DT_FLOAT16, true, KVPLAN_DTYPE_FLOAT16},
+    {"float16", KVPLAN_DT_FLOAT16, false, KVPLAN_DTYPE_FLOAT16},
+    {"bfloat16", KVPLAN_DT_BFLOAT16, false, KVPLAN_DTYPE_BFLOAT16},
+    {"float", KVPLAN_DT_FLOAT32, true, KVPLAN_DTYPE_FLOAT32},
+    {"float32", KVPLAN_DT_FLOAT32, false, KVPLAN_DTYPE_FLOAT32},
 };
 
 /* --speculative-algorithm, in sglang's spelling; NEXTN and FROZEN_KV_MTP
  * run as EAGLE */
 static const word spec_words[] = {
-    {"EAGLE", KVPLAN_SPEC_EAGLE, false},
-    {"EAGLE3", KVPLAN_SPEC_EAGLE3, false},
-    {"NEXTN", KVPLAN_SPEC_EAGLE, true},
-    {"STANDALONE", KVPLAN_SPEC_STANDALONE, false},
-    {"DFLASH", KVPLAN_SPEC_DFLASH, false},
-    {"DSPARK", KVPLAN_SPEC_DSPARK, false},
-    {"NGRAM", KVPLAN_SPEC_NGRAM, false},
-    {"FROZEN_KV_MTP", KVPLAN_SPEC_EAGLE, true},
+    WORD("EAGLE", KVPLAN_SPEC_EAGLE),
+    WORD("EAGLE3", KVPLAN_SPEC_EAGLE3),
+    ALIAS("NEXTN", KVPLAN_SPEC_EAGLE),
+    WORD("STANDALONE", KVPLAN_SPEC_STANDALONE),
+    WORD("DFLASH", KVPLAN_SPEC_DFLASH),
+    WORD("DSPARK", KVPLAN_SPEC_DSPARK),
+    WORD("NGRAM", KVPLAN_SPEC_NGRAM),
+    ALIAS("FROZEN_KV_MTP", KVPLAN_SPEC_EAGLE),
 };
 
 /* --disaggregation-mode */
 static const word disagg_words[] = {
-    {"null", KVPLAN_DISAGG_NULL, false},
-    {"prefill", KVPLAN_DISAGG_PREFILL, false},
-    {"decode", KVPLAN_DISAGG_DECODE, false},
+    WORD("null", KVPLAN_DISAGG_NULL),
+    WORD("prefill", KVPLAN_DISAGG_PREFILL),
+    WORD("decode", KVPLAN_DISAGG_DECODE),
 };
 
 /* --attention-backend: sglang's ATTENTION_BACKEND_CHOICES (nsa and
  * compressed are its deprecated aliases of dsa and dsv4) */
 static const word backend_words[] = {
-    {"triton", 0, false},
-    {"torch_native", 1, false},
-    {"flex_attention", 2, false},
-    {"dsa", 3, false},
-    {"nsa", 3, true},
-    {"dsv4", 4, false},
-    {"compressed", 4, true},
-    {"cutlass_mla", 5, false},
-    {"fa3", 6, false},
-    {"fa4", 7, false},
-    {"flashinfer", 8, false},
-    {"flashmla", 9, false},
-    {"trtllm_mla", 10, false},
-    {"cutedsl_mla", 11, false},
-    {"tokenspeed_mla", 12, false},
-    {"trtllm_mha", 13, false},
-    {"dual_chunk_flash_attn", 14, false},
-    {"hpc_ops", 15, false},
-    {"minicpm_flashattn", 16, false},
-    {"minicpm_flashinfer", 17, false},
-    {"aiter", 18, false},
-    {"wave", 19, false},
-    {"intel_amx", 20, false},
-    {"ascend", 21, false},
-    {"intel_xpu", 22, false},
-    {"mlu", 23, false},
+    WORD("triton", 0),
+    WORD("torch_native", 1),
+    WORD("flex_attention", 2),
+    WORD("dsa", 3),
+    ALIAS("nsa", 3),
+    WORD("dsv4", 4),
+    ALIAS("compressed", 4),
+    WORD("cutlass_mla", 5),
+    WORD("fa3", 6),
+    WORD("fa4", 7),
+    WORD("flashinfer", 8),
+    WORD("flashmla", 9),
+    WORD("trtllm_mla", 10),
+    WORD("cutedsl_mla", 11),
+    WORD("tokenspeed_mla", 12),
+    WORD("trtllm_mha", 13),
+    WORD("dual_chunk_flash_attn", 14),
+    WORD("hpc_ops", 15),
+    WORD("minicpm_flashattn", 16),
+    WORD("minicpm_flashinfer", 17),
+    WORD("aiter", 18),
+    WORD("wave", 19),
+    WORD("intel_amx", 20),
+    WORD("ascend", 21),
+    WORD("intel_xpu", 22),
+    WORD("mlu", 23),
 };
 
 /* --quantization (server_args.py QUANTIZATION_CHOICES) */
 static const word quantization_words[] = {
-    {"awq", 0, false},          {"fp8", 1, false},
-    {"gptq", 2, false},         {"marlin", 3, false},
-    {"gptq_marlin", 4, false},  {"awq_marlin", 5, false},
-    {"bitsandbytes", 6, false}, {"gguf", 7, false},
-    {"modelopt", 8, false},     {"modelopt_fp8", 9, false},
-    {"modelopt_fp4", 10, false}, {"petit_nvfp4", 11, false},
-    {"w8a8_int8", 12, false},   {"w8a8_fp8", 13, false},
-    {"moe_wna16", 14, false},   {"qoq", 15, false},
-    {"w4afp8", 16, false},      {"mxfp4", 17, false},
-    {"mxfp8", 18, false},       {"compressed-tensors", 19, false},
-    {"fbgemm_fp8", 20, false},  {"auto-round", 21, false},
-    {"quark", 22, false},
+    WORD("awq", 0),          WORD("fp8", 1),
+    WORD("gptq", 2),         WORD("marlin", 3),
+    WORD("gptq_marlin", 4),  WORD("awq_marlin", 5),
+    WORD("bitsandbytes", 6), WORD("gguf", 7),
+    WORD("modelopt", 8),     WORD("modelopt_fp8", 9),
+    WORD("modelopt_fp4", 10), WORD("petit_nvfp4", 11),
+    WORD("w8a8_int8", 12),   WORD("w8a8_fp8", 13),
+    WORD("moe_wna16", 14),   WORD("qoq", 15),
+    WORD("w4afp8", 16),      WORD("mxfp4", 17),
+    WORD("mxfp8", 18),       WORD("compressed-tensors", 19),
+    WORD("fbgemm_fp8", 20),  WORD("auto-round", 21),
+    WORD("quark", 22),
 };
 
 /* --moe-a2a-backend */
 static const word a2a_words[] = {
-    {"none", 0, false},     {"deepep", 1, false},
-    {"mooncake", 2, false}, {"mori", 3, false},
-    {"ascend_fuseep", 4, false}, {"flashinfer", 5, false},
+    WORD("none", 0),     WORD("deepep", 1),
+    WORD("mooncake", 2), WORD("mori", 3),
+    WORD("ascend_fuseep", 4), WORD("flashinfer", 5),
 };
 
 /* --mamba-ssm-dtype: the value is the element's bytes */
 static const word ssm_dtype_words[] = {
-    {"float32", 4, false},
-    {"bfloat16", 2, false},
-    {"float16", 2, false},
+    WORD("float32", 4),
+    WORD("bfloat16", 2),
+    WORD("float16", 2),
 };
 
 static const struct {
@@ -284,4 +274,46 @@ const char *kvplan_word_name(kvplan_word_set set, int value)
         if (sets[set].words[i].value == value && !sets[set].words[i].alias)
             return sets[set].words[i].word;
     return NULL;
+}
+
+/* ---- the dtype flags, both ways, from their words' dtypes --------------- */
+
+static kvplan_dtype dtype_of_value(kvplan_word_set set, int value)
+{
+    for (size_t i = 0; i < sets[set].count; i++)
+        if (sets[set].words[i].value == value)
+            return sets[set].words[i].dtype;
+    return KVPLAN_DTYPE_UNSET;
+}
+
+static int value_of_dtype(kvplan_word_set set, kvplan_dtype dtype)
+{
+    for (size_t i = 0; i < sets[set].count; i++)
+        if (sets[set].words[i].dtype == dtype && !sets[set].words[i].alias &&
+            dtype != KVPLAN_DTYPE_UNSET)
+            return sets[set].words[i].value;
+    return 0; /* auto */
+}
+
+kvplan_dtype kvplan__dtype_of_flag(kvplan_dtype_flag flag,
+                                   kvplan_dtype model_default)
+{
+    kvplan_dtype d = dtype_of_value(KVPLAN_WORDS_DTYPE, (int)flag);
+    return d != KVPLAN_DTYPE_UNSET ? d : model_default;
+}
+
+kvplan_dtype_flag kvplan__dtype_flag(kvplan_dtype dtype)
+{
+    return (kvplan_dtype_flag)value_of_dtype(KVPLAN_WORDS_DTYPE, dtype);
+}
+
+kvplan_dtype kvplan__kv_dtype_of_flag(kvplan_kv_cache_dtype_flag flag)
+{
+    return dtype_of_value(KVPLAN_WORDS_KV_CACHE_DTYPE, (int)flag);
+}
+
+kvplan_kv_cache_dtype_flag kvplan__kv_dtype_flag(kvplan_dtype dtype)
+{
+    return (kvplan_kv_cache_dtype_flag)value_of_dtype(
+        KVPLAN_WORDS_KV_CACHE_DTYPE, dtype);
 }

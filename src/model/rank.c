@@ -121,23 +121,13 @@ static kvplan_status kv_dtype(const kvplan_model *m,
     } else if (m->info.is_deepseek_v4 && f == KVPLAN_KV_AUTO) {
         f = KVPLAN_KV_FP8_E4M3;
     }
-    switch (f) {
-    case KVPLAN_KV_AUTO:
+    if (f == KVPLAN_KV_AUTO) {
         *out = m->kv_fp8_quant ? KVPLAN_DTYPE_FLOAT8_E4M3FN : model_dtype;
         return KVPLAN_OK;
-    case KVPLAN_KV_FP8_E5M2:
-        *out = KVPLAN_DTYPE_FLOAT8_E5M2;
-        return KVPLAN_OK;
-    case KVPLAN_KV_FP8_E4M3:
-        *out = KVPLAN_DTYPE_FLOAT8_E4M3FN;
-        return KVPLAN_OK;
-    case KVPLAN_KV_BF16:
-        *out = KVPLAN_DTYPE_BFLOAT16;
-        return KVPLAN_OK;
-    case KVPLAN_KV_FP4_E2M1:
-        *out = KVPLAN_DTYPE_FLOAT4_E2M1FN_X2;
-        return KVPLAN_OK;
     }
+    *out = kvplan__kv_dtype_of_flag(f);
+    if (*out != KVPLAN_DTYPE_UNSET)
+        return KVPLAN_OK;
     return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                         "--kv-cache-dtype: unknown value %d", (int)f);
 }

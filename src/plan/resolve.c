@@ -148,23 +148,11 @@ void kvplan__resolve_dtypes(kvplan_plan *out, kvplan_dtype model_dtype,
                             kvplan_dtype kv_dtype)
 {
     kvplan_server_args *s = &out->resolved;
-    s->dtype = model_dtype == KVPLAN_DTYPE_FLOAT16   ? KVPLAN_DT_FLOAT16
-               : model_dtype == KVPLAN_DTYPE_FLOAT32 ? KVPLAN_DT_FLOAT32
-                                                     : KVPLAN_DT_BFLOAT16;
-    switch (kv_dtype) {
-    case KVPLAN_DTYPE_BFLOAT16:
-        s->kv_cache_dtype = KVPLAN_KV_BF16;
-        break;
-    case KVPLAN_DTYPE_FLOAT8_E4M3FN:
-        s->kv_cache_dtype = KVPLAN_KV_FP8_E4M3;
-        break;
-    case KVPLAN_DTYPE_FLOAT8_E5M2:
-        s->kv_cache_dtype = KVPLAN_KV_FP8_E5M2;
-        break;
-    case KVPLAN_DTYPE_FLOAT4_E2M1FN_X2:
-        s->kv_cache_dtype = KVPLAN_KV_FP4_E2M1;
-        break;
-    default:
-        break; /* float16, float32: no word; auto runs them */
-    }
+    s->dtype = kvplan__dtype_flag(model_dtype);
+    /* float16, float32: no word; auto runs them */
+    kvplan_kv_cache_dtype_flag kv = kvplan__kv_dtype_flag(kv_dtype);
+    if (kv != KVPLAN_KV_AUTO)
+        s->kv_cache_dtype = kv;
+    out->dtype = model_dtype;
+    out->kv_cache_dtype = kv_dtype;
 }
