@@ -30,6 +30,55 @@ typedef struct cost {
     bool g_idx;
 } cost;
 
+/* The quantization schemes kvplan prices, by quant_method (one table:
+ * what prices a scheme and whether it is priced at all). */
+typedef enum scheme {
+    SCHEME_NONE,  /* priced as the dtype */
+    SCHEME_FP8,   /* 8-bit floats, a float32 scale per block or row */
+    SCHEME_INT8,  /* 8-bit ints */
+    SCHEME_MXFP4, /* the experts in 4 bits, an e8m0 scale per 32 */
+    SCHEME_FP4,   /* 4 bits, an fp8 scale per 16 */
+    SCHEME_COMPRESSED, /* compressed-tensors: ints packed in int32 */
+    SCHEME_PACKED,     /* AWQ-style: packed ints, a scale and zeros per
+                          group */
+    SCHEME_PACKED_G_IDX /* GPTQ: the same, with g_idx and sort indices */
+} scheme;
+
+static const struct {
+    const char *method;
+    scheme kind;
+} schemes[] = {
+    {"fp8", SCHEME_FP8},
+    {"fbgemm_fp8", SCHEME_FP8},
+    {"modelopt", SCHEME_FP8},
+    {"modelopt_fp8", SCHEME_FP8},
+    {"w8a8_fp8", SCHEME_FP8},
+    {"w8a8_int8", SCHEME_INT8},
+    {"mxfp4", SCHEME_MXFP4},
+    {"modelopt_fp4", SCHEME_FP4},
+    {"nvfp4", SCHEME_FP4},
+    {"w4afp8", SCHEME_FP4},
+    {"compressed-tensors", SCHEME_COMPRESSED},
+    {"awq", SCHEME_PACKED},
+    {"awq_marlin", SCHEME_PACKED},
+    {"moe_wna16", SCHEME_PACKED},
+    {"gptq", SCHEME_PACKED_G_IDX},
+    {"gptq_marlin", SCHEME_PACKED_G_IDX},
+};
+
+static scheme scheme_of(const char *method)
+{
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+        if (strcmp(schemes[i].method, method) == 0)
+            return schemes[i].kind;
+    return SCHEME_NONE;
+}
+
+bool kvplan__priced_quantization(const char *method)
+{
+    return scheme_of(method) != SCHEME_NONE;
+}
+
 /* The scheme `method` for class `c` (KVPLAN__W_*), `dtype` bytes for what
  * it leaves alone. */
 static cost scheme_cost(const kvplan__weight_shape *w, const char *method,
@@ -40,9 +89,8 @@ static cost scheme_cost(const kvplan__weight_shape *w, const char *method,
         return k;
     double bits = w->quant_bits > 0 ? w->quant_bits : 4;
     double group = w->quant_group;
-    if (strcmp(method, "fp8") == 0 || strcmp(method, "fbgemm_fp8") == 0 ||
-        strcmp(method, "modelopt") == 0 || strcmp(method, "modelopt_fp8") == 0 ||
-        strcmp(method, "w8a8_fp8") == 0) {
+    switch (scheme_of(method)) {
+    case SCHEME_FP8:
         if (c == KVPLAN__W_LM_HEAD)
             return k; /* FP8 checkpoints keep the LM head at 16 bits */
         k.elem = 1;
@@ -50,61 +98,41 @@ static cost scheme_cost(const kvplan__weight_shape *w, const char *method,
         if (w->quant_block > 0)
             k.scale = 4.0 / ((double)w->quant_block * (double)w->quant_block);
         return k;
-    }
-    if (strcmp(method, "w8a8_int8") == 0) {
+    case SCHEME_INT8:
         if (c != KVPLAN__W_LM_HEAD)
             k.elem = 1;
         return k;
-    }
-    if (strcmp(method, "mxfp4") == 0) {
-        if (c == KVPLAN__W_EXPERT) { /* 4 bits, an e8m0 scale per 32 */
+    case SCHEME_MXFP4:
+        if (c == KVPLAN__W_EXPERT) {
             k.elem = 0.5;
             k.scale = 1.0 / 32;
         }
         return k;
-    }
-    if (strcmp(method, "modelopt_fp4") == 0 || strcmp(method, "nvfp4") == 0 ||
-        strcmp(method, "w4afp8") == 0) {
-        if (c != KVPLAN__W_LM_HEAD) { /* 4 bits, an fp8 scale per 16 */
+    case SCHEME_FP4:
+        if (c != KVPLAN__W_LM_HEAD) {
             k.elem = 0.5;
             k.scale = 1.0 / 16;
         }
         return k;
-    }
-    if (strcmp(method, "compressed-tensors") == 0) {
-        /* int weights packed in int32, a 16-bit scale per group (per row
-         * when there is no group) */
+    case SCHEME_COMPRESSED:
+        /* a 16-bit scale per group (per row when there is no group) */
         k.elem = bits / 8;
         k.scale = group > 0 ? 2.0 / group : 0;
         k.g_idx = bits < 8 && c == KVPLAN__W_EXPERT;
         return k;
-    }
-    if (strcmp(method, "awq") == 0 || strcmp(method, "awq_marlin") == 0 ||
-        strcmp(method, "gptq") == 0 || strcmp(method, "gptq_marlin") == 0 ||
-        strcmp(method, "moe_wna16") == 0) {
+    case SCHEME_PACKED:
+    case SCHEME_PACKED_G_IDX:
         if (c == KVPLAN__W_LM_HEAD)
             return k;
         /* packed weights; per group a 16-bit scale and packed zeros */
-        double g = group > 0 ? group : 128;
         k.elem = bits / 8;
-        k.scale = (2 + bits / 8) / g;
-        k.g_idx = strncmp(method, "gptq", 4) == 0;
+        k.scale = (2 + bits / 8) / (group > 0 ? group : 128);
+        k.g_idx = scheme_of(method) == SCHEME_PACKED_G_IDX;
         return k;
+    case SCHEME_NONE:
+        break;
     }
     return k; /* a scheme kvplan does not know: priced as the dtype */
-}
-
-bool kvplan__priced_quantization(const char *method)
-{
-    static const char *const priced[] = {
-        "fp8",         "fbgemm_fp8",   "modelopt",           "modelopt_fp8",
-        "w8a8_fp8",    "w8a8_int8",    "mxfp4",              "modelopt_fp4",
-        "nvfp4",       "w4afp8",       "compressed-tensors", "awq",
-        "awq_marlin",  "gptq",         "gptq_marlin",        "moe_wna16"};
-    for (size_t i = 0; i < sizeof priced / sizeof priced[0]; i++)
-        if (strcmp(priced[i], method) == 0)
-            return true;
-    return false;
 }
 
 /* PyTorch's CUDA caching allocator: up to 1 MiB in shared 2 MiB blocks, up
