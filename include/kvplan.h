@@ -1082,7 +1082,9 @@ typedef struct kvplan_warning {
     char message[240];
 } kvplan_warning;
 
-#define KVPLAN_MAX_WARNINGS 6
+/* One slot per code: a plan warns of each at most once, so none is ever
+ * left out. */
+#define KVPLAN_MAX_WARNINGS 8
 
 /* ---- Capacity: what the pools hold and what one request costs ------------
  * docs/capacity.md. Per DP worker, on the binding stage. */

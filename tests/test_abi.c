@@ -38,7 +38,7 @@ int main(void)
         {"kvplan_capacity", sizeof(kvplan_capacity), 664},
         {"kvplan_usage", sizeof(kvplan_usage), 72},
         {"kvplan_admission", sizeof(kvplan_admission), 80},
-        {"kvplan_plan", sizeof(kvplan_plan), 89488},
+        {"kvplan_plan", sizeof(kvplan_plan), 90000},
         {"kvplan_target", sizeof(kvplan_target), 16},
         {"kvplan_hub_options", sizeof(kvplan_hub_options), 80},
         {"kvplan_hub_result", sizeof(kvplan_hub_result), 4168},

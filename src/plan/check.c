@@ -9,7 +9,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* A warning for the caller; the first KVPLAN_MAX_WARNINGS are kept. */
+/* A warning for the caller. Each code is warned of once at most, and
+ * there is a slot for each: none is left out. */
+_Static_assert(KVPLAN_WARN_NO_DRAFT <= KVPLAN_MAX_WARNINGS,
+               "a slot for every warning code (the last is NO_DRAFT)");
 static void warn(kvplan_plan *out, kvplan_warning_code code, const char *field,
                  const char *fmt, ...) KVPLAN_PRINTF(4, 5);
 
