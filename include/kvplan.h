@@ -36,7 +36,27 @@
  *   struct's size, for bindings that mirror them.
  * - "Auto" is spelled as such (KVPLAN_PAGE_SIZE_AUTO, KVPLAN_KV_AUTO,
  *   an absent kvplan_opt_int); what the library resolved it to is in the
- *   result (kvplan_plan.resolved), never written back into a request.
+ *   result (kvplan_plan.resolved, kvplan_plan.dtype), never written back
+ *   into a request.
+ *
+ * Contents, in tiers: each builds on the one above it, and a caller may
+ * stop at any (search for the section's title).
+ *
+ *   1. The configurator, exact against sglang's pool_configurator.py:
+ *        Status codes and errors; Element types; The resolved description
+ *        of one runner rank; sglang versions; Configurators.
+ *   2. The plan: a model and a GPU to the pools a server would allocate:
+ *        Models; GPUs and the whole plan (budget, allocation, capacity,
+ *        fleet; sglang versions side by side); Models on the Hugging Face
+ *        Hub and in its local cache.
+ *   3. Questions over plans:
+ *        Questions: fit and solve; Other engines (vLLM, TensorRT-LLM) and
+ *        the three side by side; Reading an sglang start-up log.
+ *   4. Options by name: every option in one table, set from text, loaded
+ *      (model, GPU, Hub, calibration), and the sweep. The command, the JSON
+ *      entry point (kvplan_json.h, its own header) and Python are built on
+ *      this tier.
+ *   Helpers: names, formats, versions.
  */
 #ifndef KVPLAN_H
 #define KVPLAN_H

@@ -66,6 +66,9 @@ static void price_dsv4(kvplan_stage_plan *sp, bool *ovf)
     int64_t rope = r->model.qk_rope_head_dim.value;
     int64_t ihd = r->model.index_head_dim.value;
     int64_t win = r->model.window_size.value;
+    /* the pool's own row (DeepSeekV4SingleKVPool: a scale byte per 64
+     * NoPE values and one more), which sglang asserts is the
+     * configurator's (kvplan__dsv4_row_bytes, 584); the pool's is priced */
     int64_t per_token = nope + 2 * rope + nope / 64 + 1;
     a->kv_row_bytes = per_token;
     int64_t lt = c->terms.num_layers_total, l4 = c->terms.num_layers_ca4,
