@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *cli_read_stream(FILE *f, size_t max, const char *field,
-                      const char *what, size_t *len, kvplan_error *err)
+char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
+                      size_t *len, kvplan_error *err)
 {
     size_t cap = 1 << 16, n = 0, got;
     char *buf = malloc(cap);
@@ -75,8 +75,7 @@ int cli_run(int argc, char **argv)
         if (strcmp(argv[i], "--list-models") == 0 ||
             strcmp(argv[i], "--list-gpus") == 0 ||
             strcmp(argv[i], "--version") == 0) {
-            fprintf(stderr,
-                    "kvplan: %s takes no other option (run it alone)\n",
+            fprintf(stderr, "kvplan: %s takes no other option (run it alone)\n",
                     argv[i]);
             return CLI_EXIT_USAGE;
         }
@@ -130,8 +129,8 @@ kvplan_status cli_usage_error(kvplan_error *err, const char *field,
     return KVPLAN_INVALID_ARGUMENT;
 }
 
-int cli_take_own(int argc, char **argv, int first, cli_own_flag *own,
-                 size_t n, char **rest, kvplan_error *err)
+int cli_take_own(int argc, char **argv, int first, cli_own_flag *own, size_t n,
+                 char **rest, kvplan_error *err)
 {
     int out = 0;
     rest[out++] = argv[0];

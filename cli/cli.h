@@ -21,8 +21,8 @@ enum {
 /* The whole of `f`, at most `max` bytes, NUL-terminated (free it); NULL
  * with `err` (naming `field`, the stream as `what`) when it cannot be read,
  * is larger, or memory runs out. */
-char *cli_read_stream(FILE *f, size_t max, const char *field,
-                      const char *what, size_t *len, kvplan_error *err);
+char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
+                      size_t *len, kvplan_error *err);
 /* The kvplan command: argv as main's; returns the exit status. */
 int cli_run(int argc, char **argv);
 
@@ -64,8 +64,8 @@ typedef struct cli_own_flag {
 /* Moves the command's own flags (FLAG VALUE or FLAG=VALUE) out of
  * argv[first..] into `own`; the rest go to `rest` (argv[0] first). Returns
  * the new argc, or -1 with `err` for a flag without its value. */
-int cli_take_own(int argc, char **argv, int first, cli_own_flag *own,
-                 size_t n, char **rest, kvplan_error *err);
+int cli_take_own(int argc, char **argv, int first, cli_own_flag *own, size_t n,
+                 char **rest, kvplan_error *err);
 
 /* The commands (argv as main's). */
 int cli_cmd_plan(int argc, char **argv);

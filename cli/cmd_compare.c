@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void text(const kvplan_model *m, const cli_args *cli,
                  const kvplan_comparison *x)
 {
@@ -20,12 +19,13 @@ static void text(const kvplan_model *m, const cli_args *cli,
     const kvplan_engine_column *c = x->columns;
     const kvplan_model_info *info = kvplan_model_get_info(m);
     const kvplan_plan_options *p = &cli->o.plan;
-    fprintf(out,
-            "kvplan %s compare: %s (%s) on %s, tp %lld, pp %lld: %lld GPU%s\n\n",
-            kvplan_version(), info->name, info->architecture,
-            p->gpu_set ? p->gpu.name : KVPLAN_DEFAULT_GPU,
-            (long long)p->server.tp_size, (long long)p->server.pp_size,
-            (long long)x->fleet.gpus, x->fleet.gpus == 1 ? "" : "s");
+    fprintf(
+        out,
+        "kvplan %s compare: %s (%s) on %s, tp %lld, pp %lld: %lld GPU%s\n\n",
+        kvplan_version(), info->name, info->architecture,
+        p->gpu_set ? p->gpu.name : KVPLAN_DEFAULT_GPU,
+        (long long)p->server.tp_size, (long long)p->server.pp_size,
+        (long long)x->fleet.gpus, x->fleet.gpus == 1 ? "" : "s");
     fprintf(out, "  %-30s %16s %16s %16s\n", "",
             kvplan_engine_name(c[0].engine), kvplan_engine_name(c[1].engine),
             kvplan_engine_name(c[2].engine));
@@ -39,7 +39,8 @@ static void text(const kvplan_model *m, const cli_args *cli,
             if (c[i].status == KVPLAN_OK) {
                 switch (r) {
                 case 0:
-                    snprintf(cell, sizeof cell, "%.2f", c[i].weight_bytes / GIB);
+                    snprintf(cell, sizeof cell, "%.2f",
+                             c[i].weight_bytes / GIB);
                     break;
                 case 1:
                     snprintf(cell, sizeof cell, "%.2f", c[i].kv_bytes / GIB);
@@ -76,7 +77,8 @@ static void text(const kvplan_model *m, const cli_args *cli,
                     kvplan_engine_name(c[i].engine), c[i].error);
     fprintf(out, "\nwhy they differ:\n");
     for (size_t i = 0; i < x->num_reasons; i++)
-        fprintf(out, "  - %s\n", kvplan__reason_text(x->reasons[i], x->sglang_rules));
+        fprintf(out, "  - %s\n",
+                kvplan__reason_text(x->reasons[i], x->sglang_rules));
     fprintf(out, "\nvLLM's and TensorRT-LLM's activation, non-torch and CUDA "
                  "graph terms are estimates (kvplan --engine vllm shows "
                  "them; set them from a log)\n");

@@ -25,8 +25,8 @@ static char *read_all(const char *path, size_t *len, kvplan_error *err)
     bool in = strcmp(path, "-") == 0;
     FILE *f = in ? stdin : fopen(path, "rb");
     struct stat sb;
-    if (f == NULL || (!in && (fstat(fileno(f), &sb) != 0 ||
-                              !S_ISREG(sb.st_mode)))) {
+    if (f == NULL ||
+        (!in && (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)))) {
         if (f != NULL && !in)
             fclose(f);
         memset(err, 0, sizeof *err);
@@ -67,13 +67,15 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                         const char *model, const kvplan_log_result *x,
                         kvplan_sglang_profile version)
 {
-    fprintf(stdout, "kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
-           kvplan_version(), path, (long long)r->lines,
-           (long long)r->lines_used, (long long)(r->ranks ? r->ranks : 1),
-           r->ranks > 1 ? "s" : "", r->date[0] ? "; dated " : "", r->date);
-    fprintf(stdout, "model: %s%s%s%s\n", model != NULL && model[0] ? model : "none",
-           r->model_class[0] ? " (the log loaded " : "", r->model_class,
-           r->model_class[0] ? ")" : "");
+    fprintf(stdout,
+            "kvplan %s log %s: %lld lines, %lld read; %lld rank%s%s%s\n",
+            kvplan_version(), path, (long long)r->lines,
+            (long long)r->lines_used, (long long)(r->ranks ? r->ranks : 1),
+            r->ranks > 1 ? "s" : "", r->date[0] ? "; dated " : "", r->date);
+    fprintf(stdout, "model: %s%s%s%s\n",
+            model != NULL && model[0] ? model : "none",
+            r->model_class[0] ? " (the log loaded " : "", r->model_class,
+            r->model_class[0] ? ")" : "");
     if (r->sglang_version[0] != '\0' || version != KVPLAN_SGLANG_SEED)
         fprintf(stdout, "sglang: %s%s%s; planned with the rules of %s\n",
                 r->sglang_version[0] ? r->sglang_version : "not named",
@@ -85,28 +87,31 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                     : "",
                 kvplan_sglang_profile_name(version));
     if (x->gpu.name[0] != '\0')
-        fprintf(stdout, "GPU: %s, %.0f MiB (%s)\n", x->gpu.name, x->gpu.total_mib,
-               x->gpu_inferred ? "inferred: the smallest preset holding the "
-                                 "log's free memory; pass --gpu"
-                               : "given");
+        fprintf(stdout, "GPU: %s, %.0f MiB (%s)\n", x->gpu.name,
+                x->gpu.total_mib,
+                x->gpu_inferred ? "inferred: the smallest preset holding the "
+                                  "log's free memory; pass --gpu"
+                                : "given");
     if (r->num_rank_readings > 1) {
         fprintf(stdout, "free before / after loading per rank, GiB:");
         for (size_t i = 0; i < r->num_rank_readings; i++) {
             const kvplan_log_rank *k = &r->rank_readings[i];
             fprintf(stdout, "%s TP%lld %.2f/%.2f", i % 4 == 0 ? "\n " : ",",
-                   (long long)k->rank, k->free_before_gib.value,
-                   k->free_after_gib.value);
+                    (long long)k->rank, k->free_before_gib.value,
+                    k->free_after_gib.value);
         }
         fprintf(stdout, "\n");
     }
     if (x->interval || x->modelled)
-        fprintf(stdout, "mem_fraction_static: %.4g (%s)\n", x->mem_fraction_static,
-               x->fraction_from_log ? "the log's" : "kvplan's rule");
+        fprintf(stdout, "mem_fraction_static: %.4g (%s)\n",
+                x->mem_fraction_static,
+                x->fraction_from_log ? "the log's" : "kvplan's rule");
     char a[48], b[48], c[48];
-    fprintf(stdout, "\n  %-26s %14s %27s %12s\n", "", "log", "kvplan", "difference");
+    fprintf(stdout, "\n  %-26s %14s %27s %12s\n", "", "log", "kvplan",
+            "difference");
     /* the free memory and the weights, GiB */
-    const kvplan_opt_double logs[3] = {
-        r->free_before_gib, r->free_after_gib, kvplan_log_weights_gib(r)};
+    const kvplan_opt_double logs[3] = {r->free_before_gib, r->free_after_gib,
+                                       kvplan_log_weights_gib(r)};
     const double mine[3] = {x->free_before_gib, x->free_after_gib,
                             x->weights_gib};
     static const char *const names[3] = {"free before loading, GiB",
@@ -142,9 +147,10 @@ static void text_report(const char *path, const kvplan_log_readings *r,
     if (x->modelled) {
         snprintf(b, sizeof b, "%lld (modelled)", (long long)x->tokens);
         if (x->logged_tokens.set && x->logged_tokens.value > 0)
-            snprintf(c, sizeof c, "%+.2f%%",
-                     100.0 * ((double)x->tokens / (double)x->logged_tokens.value -
-                              1));
+            snprintf(
+                c, sizeof c, "%+.2f%%",
+                100.0 *
+                    ((double)x->tokens / (double)x->logged_tokens.value - 1));
         else
             snprintf(c, sizeof c, "-");
         row("", "", b, c);
@@ -173,14 +179,16 @@ static void text_report(const char *path, const kvplan_log_readings *r,
     }
     fprintf(stdout, "\ncauses:%s\n", x->num_causes ? "" : " none");
     for (size_t i = 0; i < x->num_causes; i++)
-        fprintf(stdout, "  - %s (%s): %s\n", kvplan_log_cause_name(x->causes[i].code),
-               x->causes[i].row, x->causes[i].text);
+        fprintf(stdout, "  - %s (%s): %s\n",
+                kvplan_log_cause_name(x->causes[i].code), x->causes[i].row,
+                x->causes[i].text);
     if (x->interval && x->logged_tokens.set)
-        fprintf(stdout, "\nthe logged %lld tokens lie %s kvplan's interval [%lld, "
-               "%lld]\n",
-               (long long)x->logged_tokens.value,
-               x->inside ? "inside" : "OUTSIDE", (long long)x->tokens_lo,
-               (long long)x->tokens_hi);
+        fprintf(stdout,
+                "\nthe logged %lld tokens lie %s kvplan's interval [%lld, "
+                "%lld]\n",
+                (long long)x->logged_tokens.value,
+                x->inside ? "inside" : "OUTSIDE", (long long)x->tokens_lo,
+                (long long)x->tokens_hi);
 }
 
 static int usage(FILE *out)
@@ -228,8 +236,7 @@ int cli_cmd_log(int argc, char **argv)
     kvplan_model *model = NULL, *draft = NULL;
     int rc = CLI_EXIT_OK;
     kvplan_status st;
-    if (rest == NULL || r == NULL || cli == NULL || work == NULL ||
-        x == NULL) {
+    if (rest == NULL || r == NULL || cli == NULL || work == NULL || x == NULL) {
         fprintf(stderr, "kvplan log: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
         goto done;
@@ -257,9 +264,9 @@ int cli_cmd_log(int argc, char **argv)
     model = ans.model;
     draft = ans.draft;
     if (st != KVPLAN_OK) {
-        rc = fail(&err, err.code == KVPLAN_INVALID_ARGUMENT
-                            ? CLI_EXIT_USAGE
-                            : cli_exit_for(err.code),
+        rc = fail(&err,
+                  err.code == KVPLAN_INVALID_ARGUMENT ? CLI_EXIT_USAGE
+                                                      : cli_exit_for(err.code),
                   json);
         goto done;
     }
@@ -284,8 +291,7 @@ int cli_cmd_log(int argc, char **argv)
         } else if (cli_calibration_write(calibrate, path, r, &o,
                                          x->gpu_inferred,
                                          model_name ? model_name : "") != 0) {
-            fprintf(stderr, "kvplan log: %s: cannot be written\n",
-                    calibrate);
+            fprintf(stderr, "kvplan log: %s: cannot be written\n", calibrate);
             rc = CLI_EXIT_INTERNAL;
         } else if (x->gpu_inferred) {
             fprintf(stderr,

@@ -18,8 +18,7 @@
 #include <unistd.h>
 
 /* The Hub's progress, on a terminal. */
-static void on_progress(void *ctx, size_t done, size_t total,
-                        const char *file)
+static void on_progress(void *ctx, size_t done, size_t total, const char *file)
 {
     const char *repo = ctx;
     fprintf(stderr, "\rkvplan: %s from the Hub: %zu of %zu files (%.60s)%s",
@@ -119,8 +118,8 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
     if (o->model_path != NULL && strcmp(o->model_path, "-") == 0) {
         /* --model-path -: config.json's text on standard input */
         size_t len = 0;
-        text = cli_read_stream(stdin, 64u << 20, "--model-path",
-                               "config.json", &len, err);
+        text = cli_read_stream(stdin, 64u << 20, "--model-path", "config.json",
+                               &len, err);
         if (text == NULL)
             return err->code;
         o->model_config = text;
@@ -199,7 +198,8 @@ int cli_cmd_list_gpus(void)
  * of it. */
 int cli_cmd_list_models(void)
 {
-    fprintf(stdout, "%-36s %-48s %s\n", "NAME", "HUGGING FACE ID", "ARCHITECTURE");
+    fprintf(stdout, "%-36s %-48s %s\n", "NAME", "HUGGING FACE ID",
+            "ARCHITECTURE");
     for (size_t i = 0; kvplan_catalog_name(i) != NULL; i++) {
         kvplan_model *m = NULL;
         kvplan_error err;
@@ -217,8 +217,8 @@ int cli_cmd_list_models(void)
             what = buf;
         }
         const char *hf = kvplan_catalog_hf_id(i);
-        fprintf(stdout, "%-36s %-48s %s\n", kvplan_catalog_name(i), hf[0] ? hf : "-",
-               what);
+        fprintf(stdout, "%-36s %-48s %s\n", kvplan_catalog_name(i),
+                hf[0] ? hf : "-", what);
         kvplan_model_free(m);
     }
     return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;

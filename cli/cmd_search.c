@@ -33,8 +33,8 @@ typedef struct session {
 } session;
 
 /* Returns 0 when ready (or -1 after --help), else the exit status. */
-static int open_session(session *s, int argc, char **argv,
-                        const char *question, int (*help)(FILE *))
+static int open_session(session *s, int argc, char **argv, const char *question,
+                        int (*help)(FILE *))
 {
     s->json = cli_wants_json(argc, argv);
     s->cli = malloc(sizeof *s->cli);
@@ -223,9 +223,8 @@ int cli_cmd_solve(int argc, char **argv)
         } else {
             kvplan__writer w = {0};
             kvplan__doc_solve_none(&w, e, &sol);
-            rc = kvplan__w_print(&w, stdout, true) != 0
-                     ? CLI_EXIT_INTERNAL
-                     : CLI_EXIT_DOES_NOT_FIT;
+            rc = kvplan__w_print(&w, stdout, true) != 0 ? CLI_EXIT_INTERNAL
+                                                        : CLI_EXIT_DOES_NOT_FIT;
         }
         close_session(&s);
         return rc;

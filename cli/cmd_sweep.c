@@ -160,8 +160,7 @@ static int split_args(int argc, char **argv, sweep_args *a, bool json)
 }
 
 /* The row's command line: argv[0], its swept flags, the held ones. */
-static int row_args(const sweep_args *a, const kvplan_sweep_row *r,
-                    char **out)
+static int row_args(const sweep_args *a, const kvplan_sweep_row *r, char **out)
 {
     int n = 0;
     out[n++] = a->held[0];
@@ -199,8 +198,8 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
     for (size_t k = 0; k < NDIMS; k++)
         if (a->d[k].n > 0)
             fprintf(out, " %-12s", dim_names[k].head);
-    fprintf(out, " %12s %9s %9s %8s %10s %s\n", "tokens", "requests",
-            "at ctx", "per GPU", "longest", "binds");
+    fprintf(out, " %12s %9s %9s %8s %10s %s\n", "tokens", "requests", "at ctx",
+            "per GPU", "longest", "binds");
     for (size_t i = 0; i < n; i++) {
         const kvplan_sweep_row *r = &rows[order[i]];
         fprintf(out, "%-4zu", i + 1);
@@ -208,13 +207,14 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
             if (a->d[k].n > 0)
                 fprintf(out, " %-12.12s", text_value(a, r, k, axis++));
         if (r->status == KVPLAN_OK)
-            fprintf(out, " %12lld %9lld %9lld %8.3g %10lld %s%s\n",
-                    (long long)r->max_total_num_tokens,
-                    (long long)r->max_running_requests,
-                    (long long)r->fleet.concurrency_at_context_len,
-                    r->fleet.concurrency_per_gpu,
-                    (long long)r->longest_request_tokens, kvplan__row_binding(r),
-                    r->fits ? "" : " (does not fit: no request of context_len)");
+            fprintf(
+                out, " %12lld %9lld %9lld %8.3g %10lld %s%s\n",
+                (long long)r->max_total_num_tokens,
+                (long long)r->max_running_requests,
+                (long long)r->fleet.concurrency_at_context_len,
+                r->fleet.concurrency_per_gpu,
+                (long long)r->longest_request_tokens, kvplan__row_binding(r),
+                r->fits ? "" : " (does not fit: no request of context_len)");
         else
             fprintf(out, " does not plan: %s: %.160s\n",
                     kvplan_status_name(r->status), r->error.message);
@@ -264,12 +264,11 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
         char per[32], f[32];
         kvplan_format_double(r->fleet.concurrency_per_gpu, per, sizeof per);
         kvplan_format_double(r->mem_fraction_static, f, sizeof f);
-        fprintf(out,
-                "%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
+        fprintf(out, "%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
                 i + 1, r->fits ? "true" : "false",
                 (long long)r->max_total_num_tokens,
-                (long long)r->max_running_requests,
-                (long long)r->context_len, (long long)r->longest_request_tokens,
+                (long long)r->max_running_requests, (long long)r->context_len,
+                (long long)r->longest_request_tokens,
                 (long long)r->fleet.concurrency_at_context_len,
                 (long long)r->fleet.gpus, per, kvplan__row_binding(r), f,
                 (long long)r->page_size, r->kv_cache_dtype_name);
@@ -286,8 +285,8 @@ static bool row_plan(const cli_args *base, cli_args *cli,
 {
     *cli = *base;
     return r->status == KVPLAN_OK &&
-           kvplan_sweep_row_options(&base->o, axes, naxes, r, &cli->o,
-                                    NULL) == KVPLAN_OK &&
+           kvplan_sweep_row_options(&base->o, axes, naxes, r, &cli->o, NULL) ==
+               KVPLAN_OK &&
            kvplan_plan_compute(model, &cli->o.plan, plan, NULL) == KVPLAN_OK;
 }
 
@@ -311,8 +310,8 @@ static int draw(const char *path, const sweep_args *a,
                     len += (size_t)snprintf(label + len, size - len, "%s%s",
                                             len ? " " : "", v);
                 else
-                    len += (size_t)snprintf(label + len, size - len,
-                                            "%s%s %s", len ? " " : "",
+                    len += (size_t)snprintf(label + len, size - len, "%s%s %s",
+                                            len ? " " : "",
                                             dim_names[k].flag + 2, v);
             }
         bars[i].fits = r->fits;
@@ -334,11 +333,11 @@ static int draw(const char *path, const sweep_args *a,
 }
 
 /* The rows as --json: streamed, a row at a time (json.dumps's "[a, b]"). */
-static int write_json(const sweep_args *a, const cli_args *base,
-                      cli_args *cli, const kvplan_model *model,
-                      kvplan_plan *plan, const kvplan_sweep_axis *axes,
-                      size_t naxes, const kvplan_sweep_row *rows,
-                      const size_t *order, size_t n, char **args)
+static int write_json(const sweep_args *a, const cli_args *base, cli_args *cli,
+                      const kvplan_model *model, kvplan_plan *plan,
+                      const kvplan_sweep_axis *axes, size_t naxes,
+                      const kvplan_sweep_row *rows, const size_t *order,
+                      size_t n, char **args)
 {
     FILE *out = stdout;
     int rc = fputc('[', out) == EOF ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
@@ -384,8 +383,8 @@ int cli_cmd_sweep(int argc, char **argv)
         goto done;
     for (size_t k = 0; k < NDIMS; k++)
         if (a.d[k].n > 0) {
-            axes[naxes++] = (kvplan_sweep_axis){dim_names[k].flag,
-                                                a.d[k].values, a.d[k].n};
+            axes[naxes++] =
+                (kvplan_sweep_axis){dim_names[k].flag, a.d[k].values, a.d[k].n};
             n *= a.d[k].n;
             if (n > KVPLAN_MAX_SWEEP_ROWS) {
                 rc = usage(json, dim_names[k].flag,
@@ -431,8 +430,8 @@ int cli_cmd_sweep(int argc, char **argv)
     if (a.csv)
         rc = write_csv(&a, rows, order, n);
     else if (json)
-        rc = write_json(&a, base, cli, model, work, axes, naxes, rows, order,
-                        n, args);
+        rc = write_json(&a, base, cli, model, work, axes, naxes, rows, order, n,
+                        args);
     else
         rc = write_text(&a, rows, order, n);
     if (rc == CLI_EXIT_OK && base->svg_path != NULL)

@@ -60,10 +60,11 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 "indexer cache, block_size %lld\n",
                 (long long)p->groups[0].layers, (long long)p->block_size);
     else if (vllm)
-        fprintf(
-            out, "\nKV cache: %lld group%s of %lld layers, block_size %lld\n",
-            (long long)kvplan__engine_groups(p), kvplan__engine_groups(p) == 1 ? "" : "s",
-            (long long)p->group_size, (long long)p->block_size);
+        fprintf(out,
+                "\nKV cache: %lld group%s of %lld layers, block_size %lld\n",
+                (long long)kvplan__engine_groups(p),
+                kvplan__engine_groups(p) == 1 ? "" : "s",
+                (long long)p->group_size, (long long)p->block_size);
     else
         fprintf(out, "\nKV cache: %lld layers, tokens_per_block %lld\n",
                 (long long)p->group_size, (long long)p->block_size);
@@ -86,7 +87,8 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "\nas vLLM logs it:\n  GPU KV cache size: %s tokens\n",
                 kvplan__grouped(p->kv_cache_tokens, tok, sizeof tok));
         fprintf(out, "  Maximum concurrency for %s tokens per request: %.2fx\n",
-                kvplan__grouped(p->max_model_len, len, sizeof len), p->max_concurrency);
+                kvplan__grouped(p->max_model_len, len, sizeof len),
+                p->max_concurrency);
     } else {
         fprintf(out, "  %-26s %lld bytes\n", "kv size per token",
                 (long long)p->bytes_per_token);

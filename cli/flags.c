@@ -196,8 +196,8 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
             else
                 cli->help = true;
         } else if (own != NULL) {
-            CLI_TRY(value_of(argc, argv, &i, eq, own->name, &cli->svg_path,
-                             err));
+            CLI_TRY(
+                value_of(argc, argv, &i, eq, own->name, &cli->svg_path, err));
         } else if (o != NULL) {
             CLI_TRY(table_flag(argc, argv, &i, eq, o, question, cli, err));
         } else {

@@ -17,14 +17,17 @@ static const char help_head[] =
     "       kvplan [KVPLAN FLAGS] -- python3 -m sglang.launch_server ARGS...\n"
     "       kvplan [KVPLAN FLAGS] -- sglang serve [MODEL] ARGS...\n"
     "       kvplan pools < scenarios.jsonl\n"
-    "       kvplan log FILE|- [--model-path MODEL] [--gpu NAME] [FLAGS] [--json]\n"
-    "              [--calibrate OUT]   (an sglang start-up log beside the plan)\n"
+    "       kvplan log FILE|- [--model-path MODEL] [--gpu NAME] [FLAGS] "
+    "[--json]\n"
+    "              [--calibrate OUT]   (an sglang start-up log beside the "
+    "plan)\n"
     "       kvplan fit --concurrency N | --context-length L [FLAGS] [--json]\n"
     "                                  (the longest context for N requests,\n"
     "                                  or the most requests of L tokens)\n"
     "       kvplan solve --target-tokens T | --target-concurrency N\n"
     "              [--solve-for KNOB] [FLAGS] [--json]\n"
-    "                                  (the least value of a knob that reaches it)\n"
+    "                                  (the least value of a knob that reaches "
+    "it)\n"
     "       kvplan sweep [FLAGS, some as comma lists] [--rank-by KEY]\n"
     "              [--json | --csv]     (one plan per combination, ranked)\n"
     "       kvplan --list-models | --list-gpus | --version\n"
@@ -116,8 +119,8 @@ static void help_row(FILE *out, const char *name, const char *alias,
                  (w = kvplan_word_at((kvplan_word_set)words, i, NULL)) &&
                  k < sizeof m;
                  i++)
-                k += (size_t)snprintf(m + k, sizeof m - k, "%s%s",
-                                      i ? "|" : "", w);
+                k += (size_t)snprintf(m + k, sizeof m - k, "%s%s", i ? "|" : "",
+                                      w);
         }
         n += snprintf(left + n, sizeof left - (size_t)n, " %s", m);
     }
@@ -137,14 +140,13 @@ static void help_row(FILE *out, const char *name, const char *alias,
 static bool in_help(const kvplan_option *o)
 {
     return o->type != KVPLAN_OPTION_NOT_READ &&
-           o->scope != KVPLAN_SCOPE_QUESTION &&
-           o->scope != KVPLAN_SCOPE_OUTPUT;
+           o->scope != KVPLAN_SCOPE_QUESTION && o->scope != KVPLAN_SCOPE_OUTPUT;
 }
 
 static void help_option(FILE *out, const kvplan_option *o)
 {
-    help_row(out, o->flag, o->alias, o->alias2,
-             o->type != KVPLAN_OPTION_SWITCH, o->meta, o->words, o->help);
+    help_row(out, o->flag, o->alias, o->alias2, o->type != KVPLAN_OPTION_SWITCH,
+             o->meta, o->words, o->help);
 }
 
 int cli_help(FILE *out)
@@ -162,8 +164,7 @@ int cli_help(FILE *out)
     fprintf(out, "\noutput:\n");
     help_row(out, "--json", NULL, NULL, false, NULL, -1,
              "the plan as JSON (schema: docs/plan.schema.json)");
-    help_row(out, "--svg", NULL, NULL, true, "FILE",
-             -1,
+    help_row(out, "--svg", NULL, NULL, true, "FILE", -1,
              "also draw it as SVG: one GPU's memory and the requests at once "
              "against the context length (a sweep: its rows as bars)");
     help_option(out, kvplan_option_find("explain"));

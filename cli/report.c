@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* A fraction for a person: 4 significant digits ("0.826", not
  * 0.8260405859375; JSON keeps the exact value). */
 static const char *rounded(double x, char *buf)
@@ -31,9 +30,8 @@ void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker)
         char bpt[32];
         snprintf(bpt, sizeof bpt, "%.10g", pl->bytes_per_token);
         fprintf(out, "  %-12s %14lld %14s %6lld %14lld\n",
-                kvplan_pool_kind_name(pl->kind),
-                (long long)pl->capacity_tokens, bpt,
-                (long long)pl->page_size, (long long)cost[i]);
+                kvplan_pool_kind_name(pl->kind), (long long)pl->capacity_tokens,
+                bpt, (long long)pl->page_size, (long long)cost[i]);
     }
     fprintf(out, "  %-26s %lld tokens (%s binds)\n", "longest request",
             (long long)c->longest_request_tokens,
@@ -61,15 +59,16 @@ static void text_head(FILE *out, const cli_args *cli,
     if (b->given)
         fprintf(out, ", available_bytes given (defaults as on %s)\n",
                 cli->o.plan.gpu_set ? cli->o.plan.gpu.name
-                                     : KVPLAN_DEFAULT_GPU);
+                                    : KVPLAN_DEFAULT_GPU);
     else if (replicas > 1)
-        fprintf(out, " on %s (%.0f MiB, %s), %lld GPUs: %lld replicas of %lld\n",
+        fprintf(out,
+                " on %s (%.0f MiB, %s), %lld GPUs: %lld replicas of %lld\n",
                 cli->o.plan.gpu.name, b->gpu_mem_mib, cli->o.plan.gpu.arch,
                 (long long)p->fleet.gpus, replicas, ranks);
     else
-        fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n", cli->o.plan.gpu.name,
-                b->gpu_mem_mib, cli->o.plan.gpu.arch, ranks,
-                ranks > 1 ? "s" : "");
+        fprintf(out, " on %s (%.0f MiB, %s), %lld GPU%s\n",
+                cli->o.plan.gpu.name, b->gpu_mem_mib, cli->o.plan.gpu.arch,
+                ranks, ranks > 1 ? "s" : "");
     fprintf(out,
             "serving: tp %lld, pp %lld, dp %lld%s, page_size %lld, "
             "kv_cache_dtype %s, attention_backend %s\n",
@@ -117,8 +116,7 @@ static void text_memory(FILE *out, const cli_args *cli,
     double mamba = (double)sp->allocation.mamba_state_bytes / GIB;
     double req = (double)sp->allocation.req_to_token_bytes / GIB;
     double reserve = b->pre_load_gib * (1 - b->mem_fraction_static);
-    double weights =
-        (double)(sp->weight_bytes + sp->draft_weight_bytes) / GIB;
+    double weights = (double)(sp->weight_bytes + sp->draft_weight_bytes) / GIB;
     double ctx = b->context_overhead_bytes / GIB;
     fprintf(out, "\none GPU's memory (PP stage %lld)%*sGiB\n",
             (long long)sp->pp_rank, 24, "");
@@ -138,9 +136,8 @@ static void text_memory(FILE *out, const cli_args *cli,
             : cli->loaded.weights_measured ? "weights (safetensors, measured)"
             : b->weights_source == KVPLAN_SOURCE_MEASURED
                 ? "weights (measured: calibration)"
-            : b->weights_estimated
-                ? "weights (estimated from config.json)"
-                : "weights (--weight-bytes)",
+            : b->weights_estimated ? "weights (estimated from config.json)"
+                                   : "weights (--weight-bytes)",
             weights, measured_label);
     fprintf(out, "  %-44s %8.2f\n", "KV cache pools", kv);
     if (draft_kv > 0)
@@ -149,8 +146,7 @@ static void text_memory(FILE *out, const cli_args *cli,
         fprintf(out, "  %-44s %8.2f\n", "mamba state", mamba);
     fprintf(out, "  %-44s %8.2f\n", "reserve (1 - mem_fraction_static)",
             reserve);
-    fprintf(out, "  %-44s %8.2f\n", "  of which the req_to_token pool",
-            req);
+    fprintf(out, "  %-44s %8.2f\n", "  of which the req_to_token pool", req);
     double left = total - ctx - weights - kv - draft_kv - mamba - reserve;
     fprintf(out, "  %-44s %8.2f\n",
             left < -0.005 ? "overcommit (pool rows beyond their price)"

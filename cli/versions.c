@@ -71,8 +71,8 @@ int cli_compare_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             continue;
         }
         fprintf(out, "  %s %-22s (%s; %s) %s\n", d->in_plan ? "-" : "+",
-                r->name, d->in_plan ? a : b,
-                r->exact ? "exact" : "approximate", r->source);
+                r->name, d->in_plan ? a : b, r->exact ? "exact" : "approximate",
+                r->source);
         fprintf(out, "      %s\n", r->summary);
         if (f->status != KVPLAN_OK)
             fprintf(out, "      alone: does not start: %s\n", f->error);

@@ -35,8 +35,7 @@ int main(void)
         return 1;
     }
     printf("%s: %lld bytes per token, %lld tokens\n",
-           kvplan_configurator_name(conf.kind),
-           (long long)conf.cell_size_bytes,
+           kvplan_configurator_name(conf.kind), (long long)conf.cell_size_bytes,
            (long long)pools.max_total_num_tokens);
     return 0;
 }

@@ -20,8 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int64_t tp, pp, dp;
         bool dp_attention;
         int64_t page;
-    } sets[] = {{1, 1, 1, false, 1}, {8, 2, 1, false, 64},
-                {8, 1, 4, true, 16}, {3, 3, 1, false, 256}};
+    } sets[] = {{1, 1, 1, false, 1},
+                {8, 2, 1, false, 64},
+                {8, 1, 4, true, 16},
+                {3, 3, 1, false, 256}};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         kvplan_server_args a;
         kvplan_server_args_init(&a);

@@ -16,10 +16,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const models[] = {
-    "llama-3.1-8b-instruct", "deepseek-v3.2",   "gpt-oss-120b",
-    "deepseek-v4-flash",     "qwen3-next-80b-a3b-thinking", "mimo-v2-flash",
-    "deepseek-v3",           "gemma-4-26b-a4b"};
+static const char *const models[] = {"llama-3.1-8b-instruct",
+                                     "deepseek-v3.2",
+                                     "gpt-oss-120b",
+                                     "deepseek-v4-flash",
+                                     "qwen3-next-80b-a3b-thinking",
+                                     "mimo-v2-flash",
+                                     "deepseek-v3",
+                                     "gemma-4-26b-a4b"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -73,15 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             memcpy(u.used, v + 3, sizeof u.used);
             kvplan_admission a;
             kvplan_admit(&plan->capacity, &u, v[1], v[2], &a, &err);
-            kvplan_request_cost(&plan->capacity, v[1] & 0xffffff,
-                                v[2] & 0xffff, a.cost, &err);
+            kvplan_request_cost(&plan->capacity, v[1] & 0xffffff, v[2] & 0xffff,
+                                a.cost, &err);
             /* a sweep's next row, on another GPU and fraction */
             kvplan_plan *next = malloc(sizeof *next);
             kvplan_plan_options o = cli->o.plan;
-            if (next != NULL && kvplan_gpu_preset_at((size_t)v[1] % 16, &o.gpu)) {
+            if (next != NULL &&
+                kvplan_gpu_preset_at((size_t)v[1] % 16, &o.gpu)) {
                 o.gpu_set = true;
-                o.mem_fraction_static =
-                    (kvplan_opt_double){0.5 + (double)(v[2] & 0xff) / 600, true};
+                o.mem_fraction_static = (kvplan_opt_double){
+                    0.5 + (double)(v[2] & 0xff) / 600, true};
                 kvplan_plan_update(loaded[which], &o, &cli->o.plan, plan, next,
                                    &err);
             }

@@ -12,8 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    json_t *obj = json_loadb((const char *)data, size, 0,
-                             NULL);
+    json_t *obj = json_loadb((const char *)data, size, 0, NULL);
     if (obj == NULL)
         return 0;
     kvplan__scenario s;

@@ -239,25 +239,25 @@ typedef enum kvplan_sglang_profile {
 } kvplan_sglang_profile;
 
 /* The rules, one bit each; kvplan_sglang_rules(profile) gives a profile's. */
-#define KVPLAN_RULE_DSA_FP8_656 (1ull << 0)      /* #31992 */
-#define KVPLAN_RULE_DSA_SKIP_TOPK (1ull << 1)    /* #30531 */
-#define KVPLAN_RULE_FP4_MHA_WORKSPACE (1ull << 2) /* #21601 */
-#define KVPLAN_RULE_DCP_KV_HEADS (1ull << 3)     /* #32828 */
-#define KVPLAN_RULE_SWA_FLOOR_ERROR (1ull << 4)  /* #31681, #37610 */
-#define KVPLAN_RULE_DSV4_DRAFT_PAD (1ull << 5)   /* #34189 */
-#define KVPLAN_RULE_MAMBA_PAD_SLOT (1ull << 6)   /* #32184 */
-#define KVPLAN_RULE_MM_RESERVE (1ull << 7)       /* #34141 */
-#define KVPLAN_RULE_MLA_PREFILL_GRAPH (1ull << 8) /* #33661, #30898 */
-#define KVPLAN_RULE_DCP_NO_PREFILL_GRAPH (1ull << 9) /* #31532 */
-#define KVPLAN_RULE_DEEPEP_PREFILL (1ull << 10)  /* #31987 */
+#define KVPLAN_RULE_DSA_FP8_656 (1ull << 0)           /* #31992 */
+#define KVPLAN_RULE_DSA_SKIP_TOPK (1ull << 1)         /* #30531 */
+#define KVPLAN_RULE_FP4_MHA_WORKSPACE (1ull << 2)     /* #21601 */
+#define KVPLAN_RULE_DCP_KV_HEADS (1ull << 3)          /* #32828 */
+#define KVPLAN_RULE_SWA_FLOOR_ERROR (1ull << 4)       /* #31681, #37610 */
+#define KVPLAN_RULE_DSV4_DRAFT_PAD (1ull << 5)        /* #34189 */
+#define KVPLAN_RULE_MAMBA_PAD_SLOT (1ull << 6)        /* #32184 */
+#define KVPLAN_RULE_MM_RESERVE (1ull << 7)            /* #34141 */
+#define KVPLAN_RULE_MLA_PREFILL_GRAPH (1ull << 8)     /* #33661, #30898 */
+#define KVPLAN_RULE_DCP_NO_PREFILL_GRAPH (1ull << 9)  /* #31532 */
+#define KVPLAN_RULE_DEEPEP_PREFILL (1ull << 10)       /* #31987 */
 #define KVPLAN_RULE_PREFILL_BS_UNCLAMPED (1ull << 11) /* #30206 */
-#define KVPLAN_RULE_VLM_PD_DECODE (1ull << 12)   /* #34262 */
-#define KVPLAN_RULE_FRACTION_TIERS (1ull << 13)  /* E2: #7054 */
-#define KVPLAN_RULE_SPEC_RESERVE (1ull << 14)    /* E3: removed by #23862 */
-#define KVPLAN_RULE_DRAFT_UNPRICED (1ull << 15)  /* E2, E3 */
-#define KVPLAN_RULE_MRR_AS_GIVEN (1ull << 16)    /* E2, E3: #20142, #27399 */
+#define KVPLAN_RULE_VLM_PD_DECODE (1ull << 12)        /* #34262 */
+#define KVPLAN_RULE_FRACTION_TIERS (1ull << 13)       /* E2: #7054 */
+#define KVPLAN_RULE_SPEC_RESERVE (1ull << 14)   /* E3: removed by #23862 */
+#define KVPLAN_RULE_DRAFT_UNPRICED (1ull << 15) /* E2, E3 */
+#define KVPLAN_RULE_MRR_AS_GIVEN (1ull << 16)   /* E2, E3: #20142, #27399 */
 #define KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH (1ull << 17) /* #30898, #31682 */
-#define KVPLAN_RULE_DSV4_SWA_FLOOR (1ull << 18)  /* #37610 */
+#define KVPLAN_RULE_DSV4_SWA_FLOOR (1ull << 18)        /* #37610 */
 
 /* What one rule is. */
 typedef struct kvplan_rule_info {
@@ -285,8 +285,9 @@ KVPLAN_API bool kvplan_sglang_profile_exact(kvplan_sglang_profile p);
  * kvplan has no profile for (older than 0.4.8, newer than 0.5.19, or not a
  * version), with a message that lists the known.
  */
-KVPLAN_API kvplan_status kvplan_sglang_profile_parse(
-    const char *version, kvplan_sglang_profile *out, kvplan_error *err);
+KVPLAN_API kvplan_status kvplan_sglang_profile_parse(const char *version,
+                                                     kvplan_sglang_profile *out,
+                                                     kvplan_error *err);
 
 /*
  * Everything the reference configurator reads about one rank. The sections
@@ -313,7 +314,7 @@ typedef struct kvplan_rank {
          * a KV cache. Read only when `is_mambaish`. */
         bool is_mambaish;
         kvplan_ids mambaish_full_attention_layer_ids;
-        kvplan_spec_algorithm spec_algorithm; /* default none */
+        kvplan_spec_algorithm spec_algorithm;   /* default none */
         kvplan_opt_int eagle_draft_num_layers;  /* absent = unknown */
         kvplan_opt_int dflash_draft_num_layers; /* absent = unknown */
         kvplan_opt_int sliding_window_size;     /* absent = none */
@@ -327,13 +328,14 @@ typedef struct kvplan_rank {
         int64_t attn_cp_size; /* context-parallel size; default 1 */
     } parallel;
     struct {
-        int64_t num_key_value_heads;           /* total; required */
-        kvplan_opt_int swa_num_key_value_heads; /* absent: num_key_value_heads */
+        int64_t num_key_value_heads; /* total; required */
+        kvplan_opt_int
+            swa_num_key_value_heads; /* absent: num_key_value_heads */
         kvplan_opt_int head_dim;
         /* Absent or 0: falls back as sglang's `x or y` does. */
-        kvplan_opt_int v_head_dim;     /* fallback head_dim */
-        kvplan_opt_int swa_head_dim;   /* fallback head_dim */
-        kvplan_opt_int swa_v_head_dim; /* fallback swa_head_dim */
+        kvplan_opt_int v_head_dim;       /* fallback head_dim */
+        kvplan_opt_int swa_head_dim;     /* fallback head_dim */
+        kvplan_opt_int swa_v_head_dim;   /* fallback swa_head_dim */
         kvplan_opt_int kv_lora_rank;     /* MLA */
         kvplan_opt_int qk_rope_head_dim; /* MLA, DeepSeek V4 */
         kvplan_opt_int qk_nope_head_dim; /* DeepSeek V4 */
@@ -369,7 +371,7 @@ typedef struct kvplan_rank {
         kvplan_opt_int speculative_eagle_topk;
         kvplan_opt_int speculative_num_draft_tokens;
         kvplan_opt_int max_speculative_num_draft_tokens;
-        bool disable_overlap_schedule; /* default false */
+        bool disable_overlap_schedule;                  /* default false */
         kvplan_disaggregation_mode disaggregation_mode; /* default null */
         int64_t disaggregation_decode_extra_slots;      /* default 0 */
         bool enable_dsa_cache_layer_split;              /* default false */
@@ -387,8 +389,8 @@ typedef struct kvplan_rank {
     /* Later sglang: the rules that differ from the seed's, and what only
      * they read. Default 0: the seed. */
     struct {
-        uint64_t rules;           /* KVPLAN_RULE_* bits */
-        int64_t dcp_size;         /* --dcp-size; default 1 */
+        uint64_t rules;   /* KVPLAN_RULE_* bits */
+        int64_t dcp_size; /* --dcp-size; default 1 */
         /* KVPLAN_RULE_DSA_SKIP_TOPK: the global ids of the DSA layers that
          * compute their own top-k, when the config gives a schedule
          * (index_topk_freq, index_topk_pattern, indexer_types). */
@@ -533,8 +535,8 @@ KVPLAN_API kvplan_status kvplan_configurator_init(kvplan_configurator *out,
  * message of a failure.
  */
 KVPLAN_API kvplan_status kvplan_calculate_pool_sizes(
-    const kvplan_configurator *conf, int64_t available_bytes,
-    int64_t page_size, kvplan_pool_config *out, kvplan_error *err);
+    const kvplan_configurator *conf, int64_t available_bytes, int64_t page_size,
+    kvplan_pool_config *out, kvplan_error *err);
 
 /*
  * Constraint path: pool sizes from a token count, such as a
@@ -613,22 +615,23 @@ typedef struct kvplan_model_info {
     int64_t v_head_dim;
     int64_t hidden_size;
     int64_t vocab_size;
-    int64_t context_len;                /* derived, before --context-length */
-    kvplan_opt_int num_nextn_predict_layers; /* MTP layers, if the config says */
-    kvplan_dtype dtype;                 /* the model dtype with --dtype auto */
-    bool is_mla;                        /* sglang's MLA attention */
+    int64_t context_len; /* derived, before --context-length */
+    kvplan_opt_int
+        num_nextn_predict_layers; /* MTP layers, if the config says */
+    kvplan_dtype dtype;           /* the model dtype with --dtype auto */
+    bool is_mla;                  /* sglang's MLA attention */
     bool is_deepseek_dsa;
     bool is_deepseek_v4;
     bool is_minimax_sparse;
-    bool is_hybrid_swa;  /* before --disable-hybrid-swa-memory */
-    bool is_mambaish;    /* mamba / linear-attention hybrid */
-    bool is_draft_only;  /* an EAGLE3 draft head: serves only as a draft */
+    bool is_hybrid_swa;    /* before --disable-hybrid-swa-memory */
+    bool is_mambaish;      /* mamba / linear-attention hybrid */
+    bool is_draft_only;    /* an EAGLE3 draft head: serves only as a draft */
     int64_t num_kv_layers; /* layers holding a KV cache (all stages) */
 } kvplan_model_info;
 
 /* Never NULL for a loaded model. */
-KVPLAN_API const kvplan_model_info *kvplan_model_get_info(
-    const kvplan_model *model);
+KVPLAN_API const kvplan_model_info *
+kvplan_model_get_info(const kvplan_model *model);
 
 /* The built-in catalog: `index` from 0; NULL past the end. */
 KVPLAN_API const char *kvplan_catalog_name(size_t index);
@@ -669,10 +672,10 @@ typedef enum kvplan_word_set {
     KVPLAN_WORDS_DTYPE = 1,          /* --dtype: kvplan_dtype_flag */
     KVPLAN_WORDS_SPECULATIVE_ALGORITHM = 2, /* kvplan_spec_algorithm */
     KVPLAN_WORDS_DISAGGREGATION_MODE = 3,   /* kvplan_disaggregation_mode */
-    KVPLAN_WORDS_ATTENTION_BACKEND = 4, /* names only; value = index */
-    KVPLAN_WORDS_QUANTIZATION = 5,      /* --quantization; names only */
-    KVPLAN_WORDS_MOE_A2A_BACKEND = 6,   /* --moe-a2a-backend; names only */
-    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7    /* --mamba-ssm-dtype; value: bytes */
+    KVPLAN_WORDS_ATTENTION_BACKEND = 4,     /* names only; value = index */
+    KVPLAN_WORDS_QUANTIZATION = 5,          /* --quantization; names only */
+    KVPLAN_WORDS_MOE_A2A_BACKEND = 6,       /* --moe-a2a-backend; names only */
+    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7 /* --mamba-ssm-dtype; value: bytes */
 } kvplan_word_set;
 
 /* The `index`-th word a set accepts, aliases included, in the order
@@ -704,11 +707,11 @@ KVPLAN_API int kvplan_edit_distance(const char *a, const char *b);
 
 typedef struct kvplan_server_args {
     uint32_t struct_size; /* set by kvplan_server_args_init */
-    int64_t tp_size;   /* default 1 */
-    int64_t pp_size;   /* default 1 */
-    int64_t dp_size;   /* default 1 */
+    int64_t tp_size;      /* default 1 */
+    int64_t pp_size;      /* default 1 */
+    int64_t dp_size;      /* default 1 */
     bool enable_dp_attention;
-    int64_t attn_cp_size;  /* context parallel; default 1 */
+    int64_t attn_cp_size; /* context parallel; default 1 */
     /* Tokens per KV page; default KVPLAN_PAGE_SIZE_AUTO: sglang's default,
      * 1 for kvplan_model_rank(), the backend's for kvplan_plan_compute().
      * Negative values are refused. */
@@ -740,8 +743,8 @@ typedef struct kvplan_server_args {
     /* Environment, as sglang reads it (NULL: unset). */
     const char *SGLANG_PP_LAYER_PARTITION;
     bool SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN;
-    int64_t SGLANG_SWA_EVICTION_INTERVAL;           /* default 128 */
-    const char *SGLANG_DSV4_COMPRESS_STATE_DTYPE;   /* NULL: "float32" */
+    int64_t SGLANG_SWA_EVICTION_INTERVAL;         /* default 128 */
+    const char *SGLANG_DSV4_COMPRESS_STATE_DTYPE; /* NULL: "float32" */
     bool SGLANG_OPT_USE_ONLINE_COMPRESS;
     bool SGLANG_EXPERIMENTAL_ONLINE_C128_MTP;
 } kvplan_server_args;
@@ -770,11 +773,11 @@ KVPLAN_API kvplan_status kvplan_model_rank(const kvplan_model *model,
 
 typedef struct kvplan_gpu { /* (declared above: kvplan_kv_dtype_name) */
     char name[64];
-    double total_mib;       /* memory.total as nvidia-smi reports it */
+    double total_mib; /* memory.total as nvidia-smi reports it */
     /* CUDA's major * 10 + minor: 90 Hopper, 100 Blackwell; 0 for AMD. */
     int compute_capability;
-    bool is_hip;            /* AMD Instinct */
-    char arch[16];          /* "sm90", "sm100", "gfx942", "gfx950" */
+    bool is_hip;   /* AMD Instinct */
+    char arch[16]; /* "sm90", "sm100", "gfx942", "gfx950" */
     /* The driver's reserve, outside CUDA's view: CUDA's total
      * (torch.cuda.mem_get_info, vLLM's and TensorRT-LLM's total) is
      * total_mib - reserved_mib. NVML's on a probed GPU, measured for a
@@ -858,11 +861,11 @@ KVPLAN_API bool kvplan_hub_cache_dir(const char *hf_hub_cache,
                                      char *out, size_t size);
 
 typedef struct kvplan_hub_result {
-    char dir[4096];      /* the snapshot folder: load and measure it */
-    char commit[48];     /* the revision's commit (as the Hub said it) */
-    bool from_cache;     /* no request made: the cache's snapshot */
-    int64_t files;       /* files fetched */
-    int64_t bytes;       /* bytes fetched */
+    char dir[4096];  /* the snapshot folder: load and measure it */
+    char commit[48]; /* the revision's commit (as the Hub said it) */
+    bool from_cache; /* no request made: the cache's snapshot */
+    int64_t files;   /* files fetched */
+    int64_t bytes;   /* bytes fetched */
 } kvplan_hub_result;
 
 /*
@@ -891,8 +894,8 @@ KVPLAN_API kvplan_status kvplan_hub_fetch(const char *repo_id,
  * model (kvplan_model_free), `result` (optional) says where it came from;
  * measure its weights with kvplan_weights_from_dir(result->dir). */
 KVPLAN_API kvplan_status kvplan_model_load_hub(
-    const char *repo_id, const kvplan_hub_options *options,
-    kvplan_model **out, kvplan_hub_result *result, kvplan_error *err);
+    const char *repo_id, const kvplan_hub_options *options, kvplan_model **out,
+    kvplan_hub_result *result, kvplan_error *err);
 
 #define KVPLAN_MAX_PP_STAGES 64
 
@@ -929,8 +932,8 @@ typedef struct kvplan_plan_options {
     int64_t ep_size;             /* --ep-size, divides tp_size; default 1 */
     int64_t dcp_size;            /* --dcp-size, divides tp_size; default 1 */
     const char *moe_a2a_backend; /* --moe-a2a-backend; NULL: "none" */
-    kvplan_opt_int max_mamba_cache_size;        /* >= 1 */
-    kvplan_opt_double mamba_full_memory_ratio;  /* > 0; absent: 0.9 */
+    kvplan_opt_int max_mamba_cache_size;       /* >= 1 */
+    kvplan_opt_double mamba_full_memory_ratio; /* > 0; absent: 0.9 */
     /* The mamba ssm state's dtype: --mamba-ssm-dtype, else the
      * SGLANG_MAMBA_SSM_DTYPE environment variable, else the config's
      * mamba_ssm_dtype, else float32. "float32", "bfloat16", "float16". */
@@ -968,38 +971,38 @@ KVPLAN_API kvplan_status kvplan_plan_options_validate(
 /* Bytes the pools really take (docs/sglang-rules.md §5), beside the
  * configurator's price. */
 typedef struct kvplan_allocation {
-    int64_t kv_bytes;            /* target KV pools, padding page included */
+    int64_t kv_bytes; /* target KV pools, padding page included */
     /* Bytes per token and layer of the main KV pool as allocated: MHA K+V
      * rows, MLA latent rows (DSA fp8: fp8 latent, its scales and a bf16
      * rope), DeepSeek V4's rows. */
     int64_t kv_row_bytes;
-    int64_t draft_kv_bytes;      /* the draft's pool at the same tokens */
-    int64_t req_to_token_bytes;  /* int32 (rows, context_len + extra) */
-    int64_t mamba_state_bytes;   /* mamba / linear hybrids */
-    int64_t predicted_kv_bytes;  /* tokens * the configurator's coefficient */
+    int64_t draft_kv_bytes;     /* the draft's pool at the same tokens */
+    int64_t req_to_token_bytes; /* int32 (rows, context_len + extra) */
+    int64_t mamba_state_bytes;  /* mamba / linear hybrids */
+    int64_t predicted_kv_bytes; /* tokens * the configurator's coefficient */
 } kvplan_allocation;
 
 /* One tensor of a weight estimate, as the binding rank holds it. */
 typedef struct kvplan_weight_tensor {
-    const char *name;            /* static: "self_attn.qkv_proj" */
-    int64_t rows, cols;          /* the whole tensor */
+    const char *name;             /* static: "self_attn.qkv_proj" */
+    int64_t rows, cols;           /* the whole tensor */
     int64_t rank_rows, rank_cols; /* the rank's part of it */
-    int64_t count;               /* copies on the rank (its layers) */
-    double elem_bytes;           /* per element, scales included */
-    int64_t rank_bytes;          /* one copy, as PyTorch's allocator rounds it
-                                    (g_idx included) */
+    int64_t count;                /* copies on the rank (its layers) */
+    double elem_bytes;            /* per element, scales included */
+    int64_t rank_bytes;           /* one copy, as PyTorch's allocator rounds it
+                                     (g_idx included) */
 } kvplan_weight_tensor;
 
 #define KVPLAN_MAX_WEIGHT_TENSORS 32
 
 /* Where a budget term comes from. */
 typedef enum kvplan_source {
-    KVPLAN_SOURCE_GIVEN = 0,  /* the caller's (a flag) */
-    KVPLAN_SOURCE_MEASURED,   /* read from the model directory or the GPU,
-                                 or a public log of this GPU at this rank
-                                 count */
-    KVPLAN_SOURCE_PRESET,     /* a GPU preset's figure */
-    KVPLAN_SOURCE_ESTIMATED   /* modelled */
+    KVPLAN_SOURCE_GIVEN = 0, /* the caller's (a flag) */
+    KVPLAN_SOURCE_MEASURED,  /* read from the model directory or the GPU,
+                                or a public log of this GPU at this rank
+                                count */
+    KVPLAN_SOURCE_PRESET,    /* a GPU preset's figure */
+    KVPLAN_SOURCE_ESTIMATED  /* modelled */
 } kvplan_source;
 
 /* "given", "measured", "preset", "estimated"; "?" out of range. */
@@ -1015,32 +1018,32 @@ typedef struct kvplan_stage_plan {
     kvplan_pool_config pools;    /* after --max-total-tokens, the PP min,
                                     max_running_requests and finalize */
     kvplan_allocation allocation;
-    int64_t weight_bytes;        /* this rank's share */
+    int64_t weight_bytes; /* this rank's share */
     int64_t draft_weight_bytes;
     int64_t max_mamba_cache_size; /* requests; 0 unless mambaish */
 } kvplan_stage_plan;
 
 /* The budget's terms (docs/sglang-rules.md §3.1, §4.1), in sglang's units. */
 typedef struct kvplan_budget {
-    bool given;                  /* --available-bytes: no budget computed */
+    bool given; /* --available-bytes: no budget computed */
     double gpu_mem_mib;
     double mem_fraction_static;
     bool mem_fraction_auto;
-    double reserved_mib;         /* the rule's reserve */
+    double reserved_mib; /* the rule's reserve */
     double activation_mib;
     double graph_mib;
     int64_t prefill_graph_bs_count;
     double context_overhead_bytes; /* CUDA context, NCCL: an estimate */
-    double pre_load_gib;         /* free before the weights */
-    double post_load_gib;        /* free after target and draft weights */
-    double rest_gib;             /* post - pre * (1 - f), before mamba */
-    double mamba_gib;            /* the mamba state reservation */
+    double pre_load_gib;           /* free before the weights */
+    double post_load_gib;          /* free after target and draft weights */
+    double rest_gib;               /* post - pre * (1 - f), before mamba */
+    double mamba_gib;              /* the mamba state reservation */
     bool weights_estimated;
     bool draft_weights_estimated;
     /* Where the terms come from, and what they rest on (static text). */
-    kvplan_source gpu_source;       /* the total: a preset's, or the
-                                       caller's kvplan_gpu */
-    kvplan_source context_source;   /* context_overhead_bytes */
+    kvplan_source gpu_source;     /* the total: a preset's, or the
+                                     caller's kvplan_gpu */
+    kvplan_source context_source; /* context_overhead_bytes */
     const char *context_basis;
     kvplan_source weights_source;
     /* The rule that made the reserve (kvplan_plan.rules): the seed's sum,
@@ -1051,15 +1054,15 @@ typedef struct kvplan_budget {
      * reserve_ranks x tier_per_rank_gib) x 1024 + spec_reserve_mib +
      * dp_attention_mib. */
     bool fraction_tiers;
-    double reserve_ranks;     /* tp_size x pp_size, as the rule read them */
-    double floor_mib;         /* 10240 above 60 GiB; 0 */
+    double reserve_ranks; /* tp_size x pp_size, as the rule read them */
+    double floor_mib;     /* 10240 above 60 GiB; 0 */
     double tier_base_gib, tier_per_rank_gib;
-    double dp_attention_mib;  /* the tiers' 4096 with DP attention */
+    double dp_attention_mib; /* the tiers' 4096 with DP attention */
     /* sglang's rule: round(...) before its factors, and the factors */
     double fraction_rule;
-    double vision_factor;           /* 0.95 * adj, or 1 */
-    double aiter_factor;            /* 0.85 (aiter, context > 8192), or 1 */
-    double deepep_mib;              /* the DeepEP reserve, in the rule */
+    double vision_factor; /* 0.95 * adj, or 1 */
+    double aiter_factor;  /* 0.85 (aiter, context > 8192), or 1 */
+    double deepep_mib;    /* the DeepEP reserve, in the rule */
     /* The reserve the fixed pools live in, pre * (1 - f), and what they
      * take of it: req_to_token, the DeepEP buffers, the pools' rows beyond
      * their price (more than the reserve: sglang could not start). */
@@ -1067,7 +1070,7 @@ typedef struct kvplan_budget {
     double fixed_gib;
     /* The estimate, tensor by tensor, for the rank with the most weights
      * (none when the weights were given or measured). */
-    double load_overhead_bytes;     /* beyond the tensors, per rank */
+    double load_overhead_bytes; /* beyond the tensors, per rank */
     /* What the budget subtracts for the rank with the most weights: its
      * weights as loaded (the overhead included) and its draft's. */
     double rank_weight_bytes;
@@ -1086,19 +1089,20 @@ typedef struct kvplan_budget {
 
 /* What a plan that fits still warns of. */
 typedef enum kvplan_warning_code {
-    KVPLAN_WARN_CONTEXT_TOO_LONG = 1, /* one request at context_len cannot fit */
+    KVPLAN_WARN_CONTEXT_TOO_LONG =
+        1, /* one request at context_len cannot fit */
     KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED, /* sglang's warning */
     KVPLAN_WARN_MAX_RUNNING_REQUESTS_REDUCED,    /* sglang's warning */
-    KVPLAN_WARN_QUANTIZATION_UNKNOWN, /* priced at the model dtype */
-    KVPLAN_WARN_NAME_SAYS_QUANTIZED,  /* "FP8" in the name, no config */
-    KVPLAN_WARN_RESERVE_TIGHT, /* little room left for graphs, activations */
+    KVPLAN_WARN_QUANTIZATION_UNKNOWN,            /* priced at the model dtype */
+    KVPLAN_WARN_NAME_SAYS_QUANTIZED, /* "FP8" in the name, no config */
+    KVPLAN_WARN_RESERVE_TIGHT,    /* little room left for graphs, activations */
     KVPLAN_WARN_SWA_BELOW_WINDOW, /* later sglang refuses it (ValueError) */
     KVPLAN_WARN_NO_DRAFT /* a draft algorithm, no draft model: unpriced */
 } kvplan_warning_code;
 
 typedef struct kvplan_warning {
     kvplan_warning_code code;
-    const char *field;   /* the flag that changes it (static), or NULL */
+    const char *field; /* the flag that changes it (static), or NULL */
     char message[240];
 } kvplan_warning;
 
@@ -1143,7 +1147,7 @@ typedef struct kvplan_pool_info {
      * the DSA indexer; DeepSeek V4's full pool is its bytes per full token,
      * all pools together); the state pools': as allocated. */
     double bytes_per_token;
-    int64_t page_size;       /* allocation granule, tokens (slots) */
+    int64_t page_size; /* allocation granule, tokens (slots) */
     /* the cost rule above */
     double tokens_per_unit;
     int64_t request_cap;
@@ -1169,7 +1173,7 @@ KVPLAN_API const char *kvplan_limit_name(kvplan_limit limit);
 typedef struct kvplan_capacity {
     size_t num_pools;
     kvplan_pool_info pools[KVPLAN_MAX_POOLS];
-    int64_t page_size;            /* the plan's: requests are rounded to it */
+    int64_t page_size; /* the plan's: requests are rounded to it */
     int64_t context_len;
     int64_t max_running_requests; /* per DP worker */
     int64_t req_to_token_rows;    /* request slots (PD decode's included) */
@@ -1194,8 +1198,8 @@ typedef struct kvplan_usage {
 
 typedef struct kvplan_admission {
     bool admit;
-    kvplan_limit refused_by; /* NONE when admitted */
-    size_t pool;             /* with KVPLAN_LIMIT_POOL */
+    kvplan_limit refused_by;        /* NONE when admitted */
+    size_t pool;                    /* with KVPLAN_LIMIT_POOL */
     int64_t cost[KVPLAN_MAX_POOLS]; /* the request's, per pool */
 } kvplan_admission;
 
@@ -1218,9 +1222,8 @@ KVPLAN_API kvplan_status kvplan_request_cost(const kvplan_capacity *capacity,
  * index). Allocation-free and thread-safe; err only for bad arguments.
  */
 KVPLAN_API kvplan_status kvplan_admit(const kvplan_capacity *capacity,
-                                      const kvplan_usage *usage,
-                                      int64_t prompt, int64_t decode,
-                                      kvplan_admission *out,
+                                      const kvplan_usage *usage, int64_t prompt,
+                                      int64_t decode, kvplan_admission *out,
                                       kvplan_error *err);
 
 /*
@@ -1280,7 +1283,7 @@ typedef struct kvplan_plan {
     kvplan_fleet fleet;
     kvplan_budget budget;
     size_t num_stages;
-    size_t binding_stage;         /* the stage with the fewest tokens */
+    size_t binding_stage; /* the stage with the fewest tokens */
     kvplan_stage_plan stages[KVPLAN_MAX_PP_STAGES];
 } kvplan_plan;
 
@@ -1413,9 +1416,9 @@ typedef struct kvplan_version_figures {
 /* One rule in which the two versions differ, and what it alone changes. */
 typedef struct kvplan_rule_delta {
     kvplan_rule_info rule;
-    bool in_plan;  /* the plan's version has it (else the compared one) */
-    bool changes;  /* switched alone, a figure moves (or it no longer
-                      starts) */
+    bool in_plan; /* the plan's version has it (else the compared one) */
+    bool changes; /* switched alone, a figure moves (or it no longer
+                     starts) */
     kvplan_version_figures alone; /* the plan with this rule switched */
 } kvplan_rule_delta;
 
@@ -1449,7 +1452,7 @@ typedef enum kvplan_sweep_key {
     KVPLAN_SWEEP_TOKENS,                  /* max_total_num_tokens */
     KVPLAN_SWEEP_TOKENS_PER_GPU,
     KVPLAN_SWEEP_LONGEST_REQUEST,
-    KVPLAN_SWEEP_GPUS                     /* fewest first */
+    KVPLAN_SWEEP_GPUS /* fewest first */
 } kvplan_sweep_key;
 
 /* "concurrency-per-gpu", "concurrency", "tokens", "tokens-per-gpu",
@@ -1590,10 +1593,10 @@ KVPLAN_API kvplan_status kvplan_engine_compute(
  * not None): a piece the log cut ("...") stays unset, never defaulted.
  * Strings are cut to their field (see model_path_cut). */
 typedef struct kvplan_log_args {
-    bool present;                  /* the line was in the log */
+    bool present; /* the line was in the log */
     char model_path[256];
-    bool model_path_cut;           /* longer than its field */
-    char dtype[24];                /* "auto", "bfloat16", ... */
+    bool model_path_cut; /* longer than its field */
+    char dtype[24];      /* "auto", "bfloat16", ... */
     char kv_cache_dtype[24];
     char quantization[32];
     char attention_backend[32];
@@ -1612,7 +1615,7 @@ typedef struct kvplan_log_args {
 
 /* One rank's readings, where the log prefixes its lines "TPn". */
 typedef struct kvplan_log_rank {
-    int64_t rank;                      /* n of "TPn" */
+    int64_t rank; /* n of "TPn" */
     kvplan_opt_double free_before_gib, free_after_gib, weights_gib;
 } kvplan_log_rank;
 
@@ -1637,14 +1640,14 @@ typedef struct kvplan_log_readings {
     kvplan_opt_double pool_end_gib;    /* "Memory pool end. avail mem=" */
     kvplan_opt_int kv_tokens;          /* "KV Cache is allocated. #tokens:" */
     kvplan_opt_double k_size_gib, v_size_gib; /* "K size:", "V size:" */
-    kvplan_opt_double kv_size_gib;     /* "KV size:" (MLA, newer builds) */
+    kvplan_opt_double kv_size_gib; /* "KV size:" (MLA, newer builds) */
     /* the closing line: "max_total_num_tokens=N, ..." */
     kvplan_opt_int max_total_num_tokens, max_prefill_tokens;
     kvplan_opt_int max_running_requests, context_len;
     kvplan_opt_double available_gpu_mem_gib; /* its "available_gpu_mem=" */
-    char model_class[96];              /* "type=LlamaForCausalLM" */
-    char model_dtype[24];              /* "dtype=torch.bfloat16": "bfloat16" */
-    char kv_dtype[24];                 /* "Using KV cache dtype: torch.X" */
+    char model_class[96];                    /* "type=LlamaForCausalLM" */
+    char model_dtype[24]; /* "dtype=torch.bfloat16": "bfloat16" */
+    char kv_dtype[24];    /* "Using KV cache dtype: torch.X" */
     kvplan_log_args args;
     /* per rank, in the order first met (the first 64 ranks) */
     size_t num_rank_readings;
@@ -1667,8 +1670,8 @@ KVPLAN_API kvplan_status kvplan_log_parse(const char *text, size_t len,
 
 /* One rank's weights as the log shows them, GiB: "mem usage", else the
  * free memory before loading less after; unset when it shows neither. */
-KVPLAN_API kvplan_opt_double kvplan_log_weights_gib(
-    const kvplan_log_readings *readings);
+KVPLAN_API kvplan_opt_double
+kvplan_log_weights_gib(const kvplan_log_readings *readings);
 
 /*
  * The plan options the log's server arguments give: each printed flag
@@ -1685,15 +1688,15 @@ KVPLAN_API kvplan_status kvplan_log_options(const kvplan_log_readings *readings,
 /* Why a log and a plan differ. */
 typedef enum kvplan_log_cause_code {
     KVPLAN_CAUSE_MODEL_NOT_PLANNED = 1, /* no model, or one kvplan refuses */
-    KVPLAN_CAUSE_MISSING_READING,  /* a line the comparison needs is absent */
-    KVPLAN_CAUSE_FLAG_NOT_SHOWN,   /* a memory flag the log does not print */
-    KVPLAN_CAUSE_BUSY_GPU,         /* free before loading below an idle GPU's */
-    KVPLAN_CAUSE_OLDER_RULES,      /* the log's sglang follows another rule */
-    KVPLAN_CAUSE_SPECULATIVE,      /* a speculative draft sized another way */
-    KVPLAN_CAUSE_WEIGHTS,          /* the weights differ from the estimate */
-    KVPLAN_CAUSE_OUTSIDE,          /* the count is outside, cause unknown */
-    KVPLAN_CAUSE_GPU_MISMATCH      /* the GPU named holds less than the log
-                                      saw free: it ran on another */
+    KVPLAN_CAUSE_MISSING_READING, /* a line the comparison needs is absent */
+    KVPLAN_CAUSE_FLAG_NOT_SHOWN,  /* a memory flag the log does not print */
+    KVPLAN_CAUSE_BUSY_GPU,        /* free before loading below an idle GPU's */
+    KVPLAN_CAUSE_OLDER_RULES,     /* the log's sglang follows another rule */
+    KVPLAN_CAUSE_SPECULATIVE,     /* a speculative draft sized another way */
+    KVPLAN_CAUSE_WEIGHTS,         /* the weights differ from the estimate */
+    KVPLAN_CAUSE_OUTSIDE,         /* the count is outside, cause unknown */
+    KVPLAN_CAUSE_GPU_MISMATCH     /* the GPU named holds less than the log
+                                     saw free: it ran on another */
 } kvplan_log_cause_code;
 
 /* "model_not_planned", "missing_reading", ...; "?" out of range. */
@@ -1701,8 +1704,8 @@ KVPLAN_API const char *kvplan_log_cause_name(kvplan_log_cause_code code);
 
 typedef struct kvplan_log_cause {
     kvplan_log_cause_code code;
-    char row[24];       /* the compared figure: "tokens", "free_before", ... */
-    char text[232];     /* one sentence */
+    char row[24];   /* the compared figure: "tokens", "free_before", ... */
+    char text[232]; /* one sentence */
 } kvplan_log_cause;
 
 #define KVPLAN_MAX_LOG_CAUSES 8
@@ -1711,23 +1714,23 @@ typedef struct kvplan_log_cause {
 typedef struct kvplan_log_result {
     /* The log's free figures, read back to the bytes sglang handed the
      * configurator: an interval, as they print with 2 decimals. */
-    kvplan_gpu gpu;                     /* the options', or inferred */
-    bool gpu_inferred;                  /* the smallest preset holding the
-                                           log's free memory */
-    bool interval;                      /* computed (model and readings) */
-    double mem_fraction_static;         /* the one used */
-    bool fraction_from_log;             /* else kvplan's rule (a GPU given) */
+    kvplan_gpu gpu;             /* the options', or inferred */
+    bool gpu_inferred;          /* the smallest preset holding the
+                                   log's free memory */
+    bool interval;              /* computed (model and readings) */
+    double mem_fraction_static; /* the one used */
+    bool fraction_from_log;     /* else kvplan's rule (a GPU given) */
     int64_t available_lo, available_hi;
-    int64_t tokens_lo, tokens_hi;       /* max_total_num_tokens at each end */
-    kvplan_opt_int logged_tokens;       /* max_total_num_tokens, else #tokens */
-    bool inside;                        /* tokens_lo <= logged <= tokens_hi */
+    int64_t tokens_lo, tokens_hi; /* max_total_num_tokens at each end */
+    kvplan_opt_int logged_tokens; /* max_total_num_tokens, else #tokens */
+    bool inside;                  /* tokens_lo <= logged <= tokens_hi */
     /* The plan of the same server on the options' GPU, from kvplan's own
      * budget (no log figure): what kvplan would have said before the
      * launch. */
     bool modelled;
     double free_before_gib, free_after_gib, weights_gib;
     int64_t tokens;
-    int64_t kv_bytes;                   /* the KV pools as allocated */
+    int64_t kv_bytes; /* the KV pools as allocated */
     int64_t max_running_requests, context_len;
     size_t num_causes;
     kvplan_log_cause causes[KVPLAN_MAX_LOG_CAUSES];
@@ -1789,19 +1792,19 @@ typedef struct kvplan_option {
     const char *trtllm; /* TensorRT-LLM's (trtllm-serve); NULL */
     kvplan_option_type type;
     kvplan_option_scope scope;
-    const char *unit;   /* of a number or a bare size: "bytes", "MiB",
-                           "tokens"; NULL */
-    double min, max;    /* INTEGER, NUMBER: the bounds */
+    const char *unit;        /* of a number or a bare size: "bytes", "MiB",
+                                "tokens"; NULL */
+    double min, max;         /* INTEGER, NUMBER: the bounds */
     bool min_open, max_open; /* the bound itself excluded */
-    int words;          /* WORD: a kvplan_word_set; -1 for none */
-    const char *expect; /* what a value must be, in words; NULL */
-    const char *meta;   /* the value in --help ("N"); NULL: its words.
-                           NOT_READ: "VALUE" for a flag that takes one or
-                           several, NULL for a switch */
-    const char *help;   /* one line */
-    const char *section; /* the title of the --help section it opens */
-    bool echo;          /* written back in the documents' "requested" */
-    bool sweep;         /* kvplan sweep takes a list of its values */
+    int words;               /* WORD: a kvplan_word_set; -1 for none */
+    const char *expect;      /* what a value must be, in words; NULL */
+    const char *meta;        /* the value in --help ("N"); NULL: its words.
+                                NOT_READ: "VALUE" for a flag that takes one or
+                                several, NULL for a switch */
+    const char *help;        /* one line */
+    const char *section;     /* the title of the --help section it opens */
+    bool echo;               /* written back in the documents' "requested" */
+    bool sweep;              /* kvplan sweep takes a list of its values */
     /* QUESTION: the one that reads it ("fit", "solve", "sweep") */
     const char *question;
     /* NOT_READ: how it changes GPU memory in a way kvplan does not model
@@ -1905,8 +1908,7 @@ KVPLAN_API void kvplan_options_init(kvplan_options *options);
  * does not read is taken and listed as not read.
  */
 KVPLAN_API kvplan_status kvplan_options_set(kvplan_options *options,
-                                            const char *name,
-                                            const char *text,
+                                            const char *name, const char *text,
                                             kvplan_error *err);
 /* The same with a number (a JSON request's, a Python int or float): an
  * INTEGER option takes a whole one, a SIZE one a number in its unit; any
@@ -1922,8 +1924,7 @@ KVPLAN_API kvplan_status kvplan_options_set_number(kvplan_options *options,
 /* A SWITCH on or off; any other type refuses true and false ("tp_size:
  * expected a positive integer, got true"). */
 KVPLAN_API kvplan_status kvplan_options_set_switch(kvplan_options *options,
-                                                   const char *name,
-                                                   bool value,
+                                                   const char *name, bool value,
                                                    kvplan_error *err);
 
 /*
@@ -2010,16 +2011,16 @@ typedef struct kvplan_sweep_row {
     size_t pick[KVPLAN_MAX_SWEEP_AXES]; /* each axis's value */
     kvplan_status status;               /* KVPLAN_OK: the row plans */
     kvplan_error error;                 /* why it does not */
-    bool fits; /* it plans, and one request of context_len runs */
+    bool fits;    /* it plans, and one request of context_len runs */
     char gpu[64]; /* the GPU's name; "" when --available-bytes is given */
     int64_t max_total_num_tokens, max_running_requests, context_len;
     int64_t longest_request_tokens, page_size;
     double mem_fraction_static;
     kvplan_dtype kv_cache_dtype;
-    char kv_cache_dtype_name[24]; /* as sglang names it on this GPU */
-    kvplan_limit binding;         /* what bounds the concurrency */
+    char kv_cache_dtype_name[24];  /* as sglang names it on this GPU */
+    kvplan_limit binding;          /* what bounds the concurrency */
     kvplan_pool_kind binding_pool; /* with KVPLAN_LIMIT_POOL */
-    kvplan_fleet fleet;           /* GPUs, and the concurrency on them */
+    kvplan_fleet fleet;            /* GPUs, and the concurrency on them */
 } kvplan_sweep_row;
 
 /*
@@ -2045,9 +2046,8 @@ KVPLAN_API kvplan_status kvplan_sweep(const kvplan_model *model,
 /* The options of row `row` (base with its values set), for its whole plan
  * or document. */
 KVPLAN_API kvplan_status kvplan_sweep_row_options(
-    const kvplan_options *base, const kvplan_sweep_axis *axes,
-    size_t num_axes, const kvplan_sweep_row *row, kvplan_options *out,
-    kvplan_error *err);
+    const kvplan_options *base, const kvplan_sweep_axis *axes, size_t num_axes,
+    const kvplan_sweep_row *row, kvplan_options *out, kvplan_error *err);
 
 /* The rows' ranking by `key` into order[0..n): the rows that fit first,
  * then those that plan, then the rest, each best first, ties in the

@@ -89,8 +89,8 @@ KVPLAN_API kvplan_status kvplan_json_session_call(kvplan_json_session *session,
 /* kvplan_json_session_call, the answer written in `encoding`
  * (KVPLAN_INVALID_ARGUMENT, and no answer, for one not listed). */
 KVPLAN_API kvplan_status kvplan_json_session_call_as(
-    kvplan_json_session *session, kvplan_encoding encoding,
-    const char *request, size_t len, char **response, size_t *response_len);
+    kvplan_json_session *session, kvplan_encoding encoding, const char *request,
+    size_t len, char **response, size_t *response_len);
 /* Frees the session and its models; NULL is ignored. */
 KVPLAN_API void kvplan_json_session_free(kvplan_json_session *session);
 

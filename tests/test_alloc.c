@@ -91,7 +91,8 @@ static long exhaust(const char *name, const char *overrides)
         live = 0;
         kvplan_model *m = (kvplan_model *)1;
         kvplan_error err;
-        kvplan_status st = kvplan_model_load_override(name, overrides, &m, &err);
+        kvplan_status st =
+            kvplan_model_load_override(name, overrides, &m, &err);
         bool failed_here = calls >= fail_at;
         if (st == KVPLAN_OK)
             kvplan_model_free(m);
@@ -106,8 +107,8 @@ static long exhaust(const char *name, const char *overrides)
         if (st == KVPLAN_OK)
             continue; /* a failure the loader could do without */
         if (m != NULL)
-            CHECK_FAIL_("%s: allocation %ld failed but a model came back",
-                        name, fail_at);
+            CHECK_FAIL_("%s: allocation %ld failed but a model came back", name,
+                        fail_at);
         if (err.message[0] == '\0')
             CHECK_FAIL_("%s: allocation %ld failed without a message", name,
                         fail_at);
@@ -150,20 +151,21 @@ int main(void)
     json_set_alloc_funcs(json_malloc, __wrap_free);
     long n = 0;
     n += exhaust("llama-3.1-8b-instruct", NULL);
-    n += exhaust("gemma-4-26b-a4b", NULL);        /* text_config, SWA ids */
-    n += exhaust("deepseek-v4-flash", NULL);      /* compress ratios */
+    n += exhaust("gemma-4-26b-a4b", NULL);         /* text_config, SWA ids */
+    n += exhaust("deepseek-v4-flash", NULL);       /* compress ratios */
     n += exhaust("nemotron-3-nano-30b-a3b", NULL); /* NaN/Infinity, mamba */
     n += exhaust("llama-3.2-1b-instruct", "{\"num_hidden_layers\": 8}");
     n += exhaust(KVPLAN_TEST_DATA "/tiny-safetensors", NULL); /* files */
     n += exhaust("jamba-v0.1", NULL); /* refused: the error path */
-    exhaust_scenario("{\"runner\": {\"kv_cache_dtype\": \"bfloat16\", "
-                     "\"start_layer\": 0, \"end_layer\": 4, "
-                     "\"num_effective_layers\": 4, \"page_size\": 1, "
-                     "\"mambaish_full_attention_layer_ids\": [1, 3]}, "
-                     "\"model\": {\"num_key_value_heads\": 8, \"head_dim\": 128}, "
-                     "\"env\": {\"SGLANG_DSV4_COMPRESS_STATE_DTYPE\": \"bf16\"}, "
-                     "\"calls\": [{\"entry\": \"available_bytes\", \"value\": "
-                     "1000000000, \"page_size\": 1}]}");
+    exhaust_scenario(
+        "{\"runner\": {\"kv_cache_dtype\": \"bfloat16\", "
+        "\"start_layer\": 0, \"end_layer\": 4, "
+        "\"num_effective_layers\": 4, \"page_size\": 1, "
+        "\"mambaish_full_attention_layer_ids\": [1, 3]}, "
+        "\"model\": {\"num_key_value_heads\": 8, \"head_dim\": 128}, "
+        "\"env\": {\"SGLANG_DSV4_COMPRESS_STATE_DTYPE\": \"bf16\"}, "
+        "\"calls\": [{\"entry\": \"available_bytes\", \"value\": "
+        "1000000000, \"page_size\": 1}]}");
     printf("%ld allocation failures injected\n", n);
     CHECK(n >= 7);
     return check_report();

@@ -71,7 +71,8 @@ static void test_trunc(void)
 
 static void test_py_float_floordiv(void)
 {
-    /* docs/sglang-rules.md §0.2: floor(a / b) is one too big here; Python's // is not. */
+    /* docs/sglang-rules.md §0.2: floor(a / b) is one too big here; Python's //
+     * is not. */
     CHECK_DOUBLE(kvplan__py_float_floordiv(185850181272.0, 8215.6), 22621619.0);
     CHECK(floor(185850181272.0 / 8215.6) == 22621620.0);
     CHECK_DOUBLE(kvplan__py_float_floordiv(193987661574.0, 3132.3), 61931379.0);
@@ -140,14 +141,14 @@ static void test_fast_floordiv_agrees(void)
  * binary value) and their neighbours, and across magnitudes and signs. */
 static void test_py_round3(void)
 {
-    CHECK_DOUBLE(kvplan__py_round3(0.0625), 0.062);  /* an exact tie: even */
-    CHECK_DOUBLE(kvplan__py_round3(0.1875), 0.188);  /* an exact tie: even */
-    CHECK_DOUBLE(kvplan__py_round3(2.675), 2.675);   /* already 3 places */
-    CHECK_DOUBLE(kvplan__py_round3(0.0005), 0.001);  /* just above a half */
-    CHECK_DOUBLE(kvplan__py_round3(0.0015), 0.002);  /* just above a half */
-    CHECK_DOUBLE(kvplan__py_round3(0.0025), 0.003);  /* just above a half */
-    CHECK_DOUBLE(kvplan__py_round3(0.0045), 0.004);  /* just below a half */
-    CHECK_DOUBLE(kvplan__py_round3(1.0005), 1.0);    /* just below a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0625), 0.062); /* an exact tie: even */
+    CHECK_DOUBLE(kvplan__py_round3(0.1875), 0.188); /* an exact tie: even */
+    CHECK_DOUBLE(kvplan__py_round3(2.675), 2.675);  /* already 3 places */
+    CHECK_DOUBLE(kvplan__py_round3(0.0005), 0.001); /* just above a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0015), 0.002); /* just above a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0025), 0.003); /* just above a half */
+    CHECK_DOUBLE(kvplan__py_round3(0.0045), 0.004); /* just below a half */
+    CHECK_DOUBLE(kvplan__py_round3(1.0005), 1.0);   /* just below a half */
     CHECK_DOUBLE(kvplan__py_round3(0.8774176), 0.877);
     CHECK_DOUBLE(kvplan__py_round3(-0.0004), -0.0);
     CHECK(signbit(kvplan__py_round3(-0.0004)));
@@ -165,22 +166,25 @@ static void test_py_round3(void)
             break;
         case 1: { /* a half-thousandth, exact or as near as a double gets */
             double h = ((double)(lcg() % 4000000) - 2000000.0 + 0.5) / 1000.0;
-            x = i % 8 == 1 ? h : nextafter(h, (lcg() & 1) ? INFINITY : -INFINITY);
+            x = i % 8 == 1 ? h
+                           : nextafter(h, (lcg() & 1) ? INFINITY : -INFINITY);
             break;
         }
         case 2: /* exact binary halves: k / 2^n with x * 1000 a tie */
-            x = ldexp((double)(int64_t)(lcg() % 2000001 - 1000000), -(int)(lcg() % 16));
+            x = ldexp((double)(int64_t)(lcg() % 2000001 - 1000000),
+                      -(int)(lcg() % 16));
             break;
         default: /* any magnitude, either sign */
-            x = ldexp((double)lcg() / 9007199254740992.0, (int)(lcg() % 100) - 60);
+            x = ldexp((double)lcg() / 9007199254740992.0,
+                      (int)(lcg() % 100) - 60);
             if (lcg() & 1)
                 x = -x;
             break;
         }
         double want = kvplan__py_round3_ref(x), got = kvplan__py_round3(x);
         if (memcmp(&want, &got, sizeof want) != 0 && mismatches++ < 5)
-            fprintf(stderr, "round(%.17g, 3): %.17g, reference %.17g\n", x,
-                    got, want);
+            fprintf(stderr, "round(%.17g, 3): %.17g, reference %.17g\n", x, got,
+                    want);
         if (fabs(x) < 1e12 && nearbyint(x * 1000.0) / 1000.0 != want)
             naive_wrong++;
     }

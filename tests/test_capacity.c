@@ -33,8 +33,8 @@ static const kvplan_capacity *plan_of(const char *model, const char *draft,
     return &plan->capacity;
 }
 
-static int64_t cost_of(const kvplan_capacity *c, int64_t prompt,
-                       int64_t decode, size_t pool)
+static int64_t cost_of(const kvplan_capacity *c, int64_t prompt, int64_t decode,
+                       size_t pool)
 {
     int64_t cost[KVPLAN_MAX_POOLS];
     CHECK_INT(kvplan_request_cost(c, prompt, decode, cost, NULL), KVPLAN_OK);

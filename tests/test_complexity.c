@@ -32,8 +32,8 @@ typedef struct text {
     size_t len, cap;
 } text;
 
-__attribute__((format(printf, 2, 3)))
-static void add(text *t, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void add(text *t, const char *fmt,
+                                                      ...)
 {
     for (;;) {
         va_list ap;
@@ -75,14 +75,15 @@ typedef struct family {
 static void kimi_linear(text *t, int n)
 {
     /* a whole config: kda layers 1..n-1, the last one full attention */
-    add(t, "{\"architectures\": [\"KimiLinearForCausalLM\"], \"model_type\": "
-           "\"kimi_linear\", \"hidden_size\": 2048, \"num_attention_heads\": "
-           "16, \"num_key_value_heads\": 16, \"head_dim\": 128, "
-           "\"vocab_size\": 1000, \"max_position_embeddings\": 4096, "
-           "\"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64, "
-           "\"qk_nope_head_dim\": 128, \"v_head_dim\": 128, "
-           "\"num_hidden_layers\": %d, \"linear_attn_config\": {"
-           "\"num_heads\": 16, \"head_dim\": 128, \"kda_layers\": [",
+    add(t,
+        "{\"architectures\": [\"KimiLinearForCausalLM\"], \"model_type\": "
+        "\"kimi_linear\", \"hidden_size\": 2048, \"num_attention_heads\": "
+        "16, \"num_key_value_heads\": 16, \"head_dim\": 128, "
+        "\"vocab_size\": 1000, \"max_position_embeddings\": 4096, "
+        "\"kv_lora_rank\": 512, \"qk_rope_head_dim\": 64, "
+        "\"qk_nope_head_dim\": 128, \"v_head_dim\": 128, "
+        "\"num_hidden_layers\": %d, \"linear_attn_config\": {"
+        "\"num_heads\": 16, \"head_dim\": 128, \"kda_layers\": [",
         n);
     for (int i = 1; i < n; i++)
         add(t, "%s%d", i > 1 ? "," : "", i);
@@ -93,13 +94,14 @@ static void minimax_sparse(text *t, int n)
 {
     /* a whole config: the sparse attention of MiniMax M3 */
     static const char *const freq[] = {"0", "1", "1", "1"};
-    add(t, "{\"architectures\": [\"MiniMaxM3SparseForCausalLM\"], "
-           "\"model_type\": \"minimax_m3\", \"hidden_size\": 2048, "
-           "\"num_attention_heads\": 16, \"num_key_value_heads\": 4, "
-           "\"head_dim\": 128, \"vocab_size\": 1000, "
-           "\"max_position_embeddings\": 4096, \"num_hidden_layers\": %d, "
-           "\"sparse_attention_config\": {\"sparse_index_dim\": 128, "
-           "\"sparse_disable_index_value\": ",
+    add(t,
+        "{\"architectures\": [\"MiniMaxM3SparseForCausalLM\"], "
+        "\"model_type\": \"minimax_m3\", \"hidden_size\": 2048, "
+        "\"num_attention_heads\": 16, \"num_key_value_heads\": 4, "
+        "\"head_dim\": 128, \"vocab_size\": 1000, "
+        "\"max_position_embeddings\": 4096, \"num_hidden_layers\": %d, "
+        "\"sparse_attention_config\": {\"sparse_index_dim\": 128, "
+        "\"sparse_disable_index_value\": ",
         n);
     cycle_list(t, n, freq, 4);
     add(t, ", \"sparse_attention_freq\": ");
@@ -109,8 +111,7 @@ static void minimax_sparse(text *t, int n)
 
 static void minimax_types(text *t, int n)
 {
-    static const char *const type[] = {"0", "0", "0", "0",
-                                       "0", "0", "0", "1"};
+    static const char *const type[] = {"0", "0", "0", "0", "0", "0", "0", "1"};
     add(t, "{\"num_hidden_layers\": %d, \"attn_type_list\": ", n);
     cycle_list(t, n, type, 8);
     add(t, "}");
@@ -178,8 +179,8 @@ static const family families[] = {
     {"DeepSeek V4 (compress_ratios)", "deepseek-v4-flash", dsv4_ratios, 20},
     {"Nemotron-H (hybrid_override_pattern)", "nemotron-h-56b-base-8k",
      nemotron_pattern, 20},
-    {"DeciLM (block_configs)", "llama-3.3-nemotron-super-49b-v1",
-     decilm_blocks, 16},
+    {"DeciLM (block_configs)", "llama-3.3-nemotron-super-49b-v1", decilm_blocks,
+     16},
     {"Qwen3-Next (full_attention_interval)", "qwen3-next-80b-a3b-thinking",
      layers_only, 20},
     {"dense (Llama)", "llama-3.1-8b-instruct", layers_only, 20},

@@ -58,7 +58,8 @@ static int64_t tokens_for(const kvplan_configurator *c, int64_t bytes,
     return cfg.max_total_num_tokens;
 }
 
-/* docs/sglang-rules.md §0.5: Llama-3.1-8B, bf16, 32 layers, 8 KV heads of 128. */
+/* docs/sglang-rules.md §0.5: Llama-3.1-8B, bf16, 32 layers, 8 KV heads of 128.
+ */
 static void test_llama_3_1_8b(void)
 {
     kvplan_rank r = gqa(32, 8, 128);
@@ -77,9 +78,9 @@ static void test_llama_3_1_8b(void)
     CHECK_INT(tokens_for(&c, GiB100 - 1, 64), 819136); /* one page less */
 
     kvplan_pool_config cfg;
-    CHECK_INT(kvplan_calculate_pool_sizes_from_max_tokens(&c, 100000, 64, &cfg,
-                                                          NULL),
-              KVPLAN_OK);
+    CHECK_INT(
+        kvplan_calculate_pool_sizes_from_max_tokens(&c, 100000, 64, &cfg, NULL),
+        KVPLAN_OK);
     CHECK_INT(cfg.max_total_num_tokens, 99968); /* 100000 // 64 * 64 */
     CHECK(!cfg.full_max_total_num_tokens.set);
     CHECK(!cfg.swa_max_total_num_tokens.set);
@@ -93,7 +94,7 @@ static void test_tp_wider_than_heads(void)
     r.parallel.attn_tp_size = 16;
     kvplan_configurator c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 16384); /* 1 * 256 * 32 * 2 */
-    CHECK_INT(c.terms.kv_heads, 1); /* max(1, 8 // 16) */
+    CHECK_INT(c.terms.kv_heads, 1);      /* max(1, 8 // 16) */
     r.parallel.attn_tp_size = 4;
     c = build(&r, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 32768); /* 2 * 256 * 32 * 2 */
@@ -116,7 +117,8 @@ static void test_fp4(void)
     CHECK_INT(c.cell_size_bytes, 19764);
 }
 
-/* docs/sglang-rules.md §0.5: DeepSeek-V3 (MLA) and V3.2 (DSA), bf16, 61 layers. */
+/* docs/sglang-rules.md §0.5: DeepSeek-V3 (MLA) and V3.2 (DSA), bf16, 61 layers.
+ */
 static void test_deepseek(void)
 {
     kvplan_rank r = mla(61);
@@ -135,15 +137,15 @@ static void test_deepseek(void)
     d.model.hf_config.is_deepseek_dsa = true;
     d.model.hf_config.index_head_dim = OPT(128);
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
-    CHECK_INT(c.cell_size_bytes, 78324); /* 70272 + (128 + 4) * 61 */
+    CHECK_INT(c.cell_size_bytes, 78324);       /* 70272 + (128 + 4) * 61 */
     CHECK_INT(c.terms.dsa_indexer_bytes, 132); /* 128 + 128 // 128 * 4 */
     d.runner.spec_algorithm = KVPLAN_SPEC_EAGLE;
     d.runner.eagle_draft_num_layers = OPT(1);
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
     CHECK_INT(c.cell_size_bytes, 79608); /* int(78324 * (1 + 1/61)) */
 
-    /* docs/sglang-rules.md §2.5: the DSA layer split keeps ceil(61 / 4) + 1 = 17 layers per
-     * CP rank, but the EAGLE ratio still divides by 61. */
+    /* docs/sglang-rules.md §2.5: the DSA layer split keeps ceil(61 / 4) + 1 =
+     * 17 layers per CP rank, but the EAGLE ratio still divides by 61. */
     d.server_args.enable_dsa_cache_layer_split = true;
     d.parallel.attn_cp_size = 4;
     c = build(&d, KVPLAN_CONFIGURATOR_DEFAULT);
@@ -157,7 +159,8 @@ static void test_deepseek(void)
     CHECK_INT(c.cell_size_bytes, 78324);
 }
 
-/* docs/sglang-rules.md §8.1: the EAGLE scaling truncates a float and can lose one byte. */
+/* docs/sglang-rules.md §8.1: the EAGLE scaling truncates a float and can lose
+ * one byte. */
 static void test_eagle_truncates(void)
 {
     kvplan_rank r = gqa(3, 1, 144); /* 1 * 288 * 3 * 2 = 1728 */
@@ -240,7 +243,8 @@ static void test_minimax_sparse(void)
     CHECK_INT(c.cell_size_bytes, 8192 + 1536);
 }
 
-/* docs/sglang-rules.md §0.5: gpt-oss-120b, 18 full + 18 sliding layers, 8 KV heads of 64. */
+/* docs/sglang-rules.md §0.5: gpt-oss-120b, 18 full + 18 sliding layers, 8 KV
+ * heads of 64. */
 static void test_gpt_oss_120b(void)
 {
     static int64_t full[18], swa[18];
@@ -283,9 +287,9 @@ static void test_gpt_oss_120b(void)
      * // (2048 * 18) = 106163831296 // 36864 = 2879878 */
     CHECK_INT(cfg.swa_max_total_num_tokens.value, 32833);
     CHECK_INT(cfg.full_max_total_num_tokens.value, 2879878);
-    CHECK_INT(kvplan_calculate_pool_sizes_from_max_tokens(&c, 1000, 1, &cfg,
-                                                          NULL),
-              KVPLAN_OK);
+    CHECK_INT(
+        kvplan_calculate_pool_sizes_from_max_tokens(&c, 1000, 1, &cfg, NULL),
+        KVPLAN_OK);
     CHECK_INT(cfg.swa_max_total_num_tokens.value, 1000); /* min(cap, t) */
 
     /* spec v2 (overlap on): eagle, 3 steps, topk 1, 4 draft tokens, page
@@ -320,12 +324,13 @@ static void test_gpt_oss_120b(void)
     CHECK_CONTAINS(err.message, "(44096 tokens, 1.51 GiB)");
 }
 
-/* docs/sglang-rules.md §0.2: available bytes an exact multiple of a fractional cell. */
+/* docs/sglang-rules.md §0.2: available bytes an exact multiple of a fractional
+ * cell. */
 static void test_swa_float_floordiv(void)
 {
-    static const int64_t full[] = {18}, swa[] = {0, 1, 2, 3, 4, 5, 6, 7, 8,
-                                                 9, 10, 11, 12, 13, 14, 15,
-                                                 16, 17};
+    static const int64_t full[] = {18},
+                         swa[] = {0, 1,  2,  3,  4,  5,  6,  7,  8,
+                                  9, 10, 11, 12, 13, 14, 15, 16, 17};
     kvplan_rank r = gqa(19, 1, 64);
     r.runner.is_hybrid_swa = true;
     r.runner.sliding_window_size = OPT(127);
@@ -409,8 +414,8 @@ static void test_dsv4(void)
      * full = int((4e10 - 135790592) / 724.1625) = 55048707 -> 55048704 */
     CHECK_INT(cfg.max_total_num_tokens, 55048704);
     CHECK_INT(cfg.swa_max_total_num_tokens.value, 5504768);
-    CHECK_INT(cfg.c4_max_total_num_tokens, 13762176);  /* full // 4 */
-    CHECK_INT(cfg.c128_max_total_num_tokens, 430068);  /* full // 128 */
+    CHECK_INT(cfg.c4_max_total_num_tokens, 13762176); /* full // 4 */
+    CHECK_INT(cfg.c128_max_total_num_tokens, 430068); /* full // 128 */
     CHECK_INT(cfg.c4_state_pool_size, 344048);        /* swa // 128 * 8 */
     CHECK_INT(cfg.c128_state_pool_size, 0);
     cfg.max_running_requests = OPT(256);
@@ -505,8 +510,7 @@ static void test_errors(void)
 
     /* a list with entries but no storage */
     h.model.swa_attention_layer_ids = (kvplan_ids){NULL, 3};
-    CHECK_INT(kvplan_configurator_init(&c, &h, &err),
-              KVPLAN_INVALID_ARGUMENT);
+    CHECK_INT(kvplan_configurator_init(&c, &h, &err), KVPLAN_INVALID_ARGUMENT);
 
     /* overflow is refused, never wrapped */
     kvplan_rank big = gqa(32, 8, INT64_MAX / 4);
@@ -557,12 +561,12 @@ static void test_names(void)
     CHECK_INT(v, KVPLAN_SPEC_EAGLE3);
     CHECK(kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, "NEXTN", &v));
     CHECK_INT(v, KVPLAN_SPEC_EAGLE);
-    CHECK(kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
-                            "frozen_kv_mtp", &v));
+    CHECK(kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, "frozen_kv_mtp",
+                            &v));
     CHECK_INT(v, KVPLAN_SPEC_EAGLE);
-    CHECK_STR(kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
-                               KVPLAN_SPEC_EAGLE),
-              "EAGLE");
+    CHECK_STR(
+        kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, KVPLAN_SPEC_EAGLE),
+        "EAGLE");
     CHECK(kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
                            KVPLAN_SPEC_NONE) == NULL);
     /* the other sets exactly, as argparse: bf16 and bfloat16 */
@@ -578,8 +582,8 @@ static void test_names(void)
     CHECK_STR(kvplan_word_name(KVPLAN_WORDS_DISAGGREGATION_MODE,
                                KVPLAN_DISAGG_DECODE),
               "decode");
-    CHECK(kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "trtllm_mha",
-                            NULL));
+    CHECK(
+        kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "trtllm_mha", NULL));
     CHECK(kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "nsa", NULL));
     CHECK(!kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, "no-such", NULL));
     CHECK(!kvplan_word_value(KVPLAN_WORDS_ATTENTION_BACKEND, NULL, NULL));

@@ -255,8 +255,7 @@ static void test_drafts(void)
     CHECK_INT(p.groups[0].layers, 62);
     CHECK_INT(p.num_gpu_blocks, 16 * GIB / (64 * 576 * 2) / 62);
     kvplan_model_free(draft);
-    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &draft, NULL),
-              KVPLAN_OK);
+    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &draft, NULL), KVPLAN_OK);
     kvplan_engine_options t = vllm_on("H100-80GB", 1);
     t.engine = KVPLAN_ENGINE_TRTLLM;
     t.speculative_algorithm = KVPLAN_SPEC_EAGLE3;

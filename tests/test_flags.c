@@ -68,8 +68,8 @@ static void test_parsing(void)
 {
     cli_args *cli = malloc(sizeof *cli);
     kvplan_error err;
-    char *a1[] = {"kvplan", "--tp", "2 ", "--mem-fraction-static", " 0.5 ",
-                  NULL};
+    char *a1[] = {"kvplan", "--tp", "2 ", "--mem-fraction-static",
+                  " 0.5 ",  NULL};
     CHECK_INT(cli_parse(5, a1, 1, NULL, cli, &err), KVPLAN_OK);
     CHECK_INT(cli->o.plan.server.tp_size, 2);
     CHECK_DOUBLE(cli->o.plan.mem_fraction_static.value, 0.5);
@@ -79,10 +79,23 @@ static void test_parsing(void)
     CHECK_INT(cli_parse(3, a3, 1, NULL, cli, &err), KVPLAN_PARSE);
     /* a pasted command: the interpreter skipped, sglang's own flags
      * accepted and listed, --flag=value and nargs values taken */
-    char *a4[] = {"kvplan", "--", "python3", "-m", "sglang.launch_server",
-                  "--model", "qwen3-8b", "--host", "0.0.0.0",
-                  "--trust-remote-code", "--lora-paths", "a=/x", "b=/y",
-                  "--tp=2", "--log-level", "info", NULL};
+    char *a4[] = {"kvplan",
+                  "--",
+                  "python3",
+                  "-m",
+                  "sglang.launch_server",
+                  "--model",
+                  "qwen3-8b",
+                  "--host",
+                  "0.0.0.0",
+                  "--trust-remote-code",
+                  "--lora-paths",
+                  "a=/x",
+                  "b=/y",
+                  "--tp=2",
+                  "--log-level",
+                  "info",
+                  NULL};
     CHECK_INT(cli_parse(16, a4, 1, NULL, cli, &err), KVPLAN_OK);
     CHECK_STR(cli->o.model_path, "qwen3-8b");
     CHECK_INT(cli->o.plan.server.tp_size, 2);
@@ -90,8 +103,8 @@ static void test_parsing(void)
     CHECK_STR(kvplan__not_read(&cli->o, 0)->flag, "--host");
     CHECK(kvplan__not_read(&cli->o, 4) == NULL);
     CHECK(cli->launch_command);
-    char *a5[] = {"kvplan", "--", "sglang", "serve", "qwen3-8b", "--port",
-                  "8000", NULL};
+    char *a5[] = {"kvplan",   "--",     "sglang", "serve",
+                  "qwen3-8b", "--port", "8000",   NULL};
     CHECK_INT(cli_parse(7, a5, 1, NULL, cli, &err), KVPLAN_OK);
     CHECK_STR(cli->o.model_path, "qwen3-8b");
     /* an unknown flag: named, with the nearest */

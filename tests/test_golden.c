@@ -10,8 +10,8 @@
  * Prints one line per differing scenario (the first 20) and then
  * "N passed, N failed", counting calls. The replay also checks that the
  * prepared scenarios' writer (kvplan_scenarios_run) writes each scenario's
- * results byte for byte as the document writer does. Exits non-zero on any failure, or
- * when no call was checked at all.
+ * results byte for byte as the document writer does. Exits non-zero on any
+ * failure, or when no call was checked at all.
  */
 #include "json/doc.h"
 #include "json/scenario.h"

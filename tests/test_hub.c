@@ -29,7 +29,7 @@
 #error "KVPLAN_TEST_CONFIG: a config.json of the catalog"
 #endif
 
-static char root[256];   /* the served tree: ROOT/org/name/file */
+static char root[256]; /* the served tree: ROOT/org/name/file */
 static int port;
 static int listener;
 static volatile int stopping;
@@ -41,7 +41,8 @@ static long whole_shard; /* requests for a whole shard */
 
 #define COMMIT_MAIN "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
-/* ---- the tree ------------------------------------------------------------- */
+/* ---- the tree -------------------------------------------------------------
+ */
 
 static void put(const char *path, const void *data, size_t len)
 {
@@ -139,7 +140,8 @@ static void repo(const char *org, const char *name, bool index,
     put(path, text, (size_t)n);
 }
 
-/* ---- the server ----------------------------------------------------------- */
+/* ---- the server -----------------------------------------------------------
+ */
 
 static void answer(int fd, int status, const char *extra, const char *body,
                    size_t len)
@@ -181,8 +183,8 @@ static void serve(int fd)
     const char *range = strstr(req, "Range: bytes=");
     if (range != NULL)
         sscanf(range, "Range: bytes=%ld-%ld", &first, &last);
-    bool shard = strstr(file, ".safetensors") != NULL &&
-                 strstr(file, ".json") == NULL;
+    bool shard =
+        strstr(file, ".safetensors") != NULL && strstr(file, ".json") == NULL;
     pthread_mutex_lock(&lock);
     requests++;
     if (shard && range != NULL)
@@ -192,8 +194,9 @@ static void serve(int fd)
     pthread_mutex_unlock(&lock);
     char extra[256];
     snprintf(extra, sizeof extra, "X-Repo-Commit: %s\r\n",
-             strcmp(rev, "main") == 0 ? COMMIT_MAIN
-                                      : "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+             strcmp(rev, "main") == 0
+                 ? COMMIT_MAIN
+                 : "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
     if (strcmp(org, "gated") == 0 &&
         strstr(req, "Authorization: Bearer hub-test-token") == NULL) {
         answer(fd, 401, NULL, "", 0);
@@ -239,11 +242,11 @@ static void serve(int fd)
     }
     size_t len = to >= from ? (size_t)(to - from + 1) : 0;
     char head[512];
-    int hn = snprintf(head, sizeof head,
-                      "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n"
-                      "Connection: close\r\n%s\r\n",
-                      status, status == 206 ? "Partial Content" : "OK", len,
-                      extra);
+    int hn =
+        snprintf(head, sizeof head,
+                 "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n"
+                 "Connection: close\r\n%s\r\n",
+                 status, status == 206 ? "Partial Content" : "OK", len, extra);
     if (write(fd, head, (size_t)hn) < 0) {
         fclose(f);
         return;
@@ -302,7 +305,8 @@ static void start_server(void)
     pthread_detach(t);
 }
 
-/* ---- the tests ------------------------------------------------------------ */
+/* ---- the tests ------------------------------------------------------------
+ */
 
 static char endpoint[64], cache[300];
 
@@ -379,7 +383,7 @@ static void test_fetch(void)
     CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
     CHECK(!r.from_cache);
     CHECK_STR(r.commit, COMMIT_MAIN);
-    CHECK_INT(r.files, 4); /* config, index, two headers */
+    CHECK_INT(r.files, 4);           /* config, index, two headers */
     CHECK_INT(requests - before, 6); /* config, index, 2 x 2 ranges */
     CHECK_INT(whole_shard, 0);
     CHECK_INT(shard_reads, 4);
@@ -407,8 +411,7 @@ static void test_fetch(void)
     kvplan_model *m = NULL;
     CHECK_INT(kvplan_model_load_hub("testorg/tiny-llama", &o, &m, NULL, &err),
               KVPLAN_OK);
-    CHECK(m != NULL &&
-          kvplan_model_get_info(m)->num_hidden_layers == 32);
+    CHECK(m != NULL && kvplan_model_get_info(m)->num_hidden_layers == 32);
     kvplan_model_free(m);
     /* again: the cache, no request */
     before = requests;
@@ -523,9 +526,8 @@ static void test_command(const char *kvplan)
     CHECK_STR(json_string_value(json_object_get(hub, "model_source")), "hub");
     CHECK_INT(json_integer_value(json_object_get(hub, "max_total_num_tokens")),
               json_integer_value(json_object_get(dir, "max_total_num_tokens")));
-    json_t *w = json_object_get(json_object_get(json_object_get(hub, "budget"),
-                                                "terms"),
-                                "weights");
+    json_t *w = json_object_get(
+        json_object_get(json_object_get(hub, "budget"), "terms"), "weights");
     CHECK_STR(json_string_value(json_object_get(w, "source")), "measured");
     CHECK_CONTAINS(json_string_value(json_object_get(w, "basis")),
                    "headers, read from the Hub");

@@ -193,8 +193,8 @@ static void test_no_files(void)
         fclose(f);
     }
     json_t *req = json_pack("{s:s, s:s%, s:b, s:{s:s}}", "command", "log",
-                            "log", text ? text : "", n, "calibrate", 1,
-                            "flags", "gpu", "H100-80GB");
+                            "log", text ? text : "", n, "calibrate", 1, "flags",
+                            "gpu", "H100-80GB");
     char *body = json_dumps(req, 0);
     int rc = -1;
     char *r = body ? call(body, &rc) : NULL;
@@ -233,10 +233,9 @@ static void test_fleet(void)
         CHECK_INT(rc, KVPLAN_OK);
         json_t *doc = r ? json_loads(r, 0, NULL) : NULL;
         json_t *gpus =
-            i == 0 ? json_object_get(json_object_get(doc, "fleet"), "gpus")
-            : i == 1
-                ? json_object_get(json_array_get(doc, 0), "gpus")
-                : json_object_get(doc, "gpus");
+            i == 0   ? json_object_get(json_object_get(doc, "fleet"), "gpus")
+            : i == 1 ? json_object_get(json_array_get(doc, 0), "gpus")
+                     : json_object_get(doc, "gpus");
         CHECK_INT(json_integer_value(gpus), 2);
         if (i == 0)
             CHECK_INT(json_integer_value(json_object_get(
@@ -290,8 +289,7 @@ static void test_session(void)
              source_dir);
     FILE *f = fopen(path, "rb");
     char *text = malloc(4 << 20);
-    size_t n = f != NULL && text != NULL ? fread(text, 1, (4 << 20) - 1, f)
-                                         : 0;
+    size_t n = f != NULL && text != NULL ? fread(text, 1, (4 << 20) - 1, f) : 0;
     if (f != NULL)
         fclose(f);
     CHECK(n > 100000);
@@ -302,17 +300,17 @@ static void test_session(void)
     char *results = NULL;
     CHECK_INT(kvplan_scenarios_run(sc, &results, NULL), KVPLAN_OK);
     json_t *got = results ? json_loads(results, 0, NULL) : NULL;
-    json_t *req = json_pack("{s:s, s:s%}", "command", "pools", "scenarios",
-                            text, n);
+    json_t *req =
+        json_pack("{s:s, s:s%}", "command", "pools", "scenarios", text, n);
     char *body = json_dumps(req, 0), *answer = NULL;
     CHECK_INT(kvplan_json(body, strlen(body), &answer, NULL), KVPLAN_OK);
     json_t *want = answer ? json_loads(answer, 0, NULL) : NULL;
     CHECK_INT(json_array_size(got), 813);
     size_t same = 0;
     for (size_t i = 0; i < json_array_size(want); i++)
-        same += json_equal(json_array_get(got, i),
-                           json_object_get(json_array_get(want, i),
-                                           "results")) != 0;
+        same += json_equal(
+                    json_array_get(got, i),
+                    json_object_get(json_array_get(want, i), "results")) != 0;
     CHECK_INT(same, 813);
     json_decref(got);
     json_decref(want);
@@ -323,8 +321,7 @@ static void test_session(void)
     kvplan_scenarios_free(sc);
     /* a scenario it cannot read names it and its field */
     const char *bad = "[{\"runner\": {}}]";
-    CHECK_INT(kvplan_scenarios_load(bad, strlen(bad), &sc, &err),
-              KVPLAN_PARSE);
+    CHECK_INT(kvplan_scenarios_load(bad, strlen(bad), &sc, &err), KVPLAN_PARSE);
     CHECK_STR(err.field, "/scenarios/0/model");
     free(text);
 }
@@ -590,10 +587,10 @@ int main(int argc, char **argv)
     refused("{\"env\": {\"SGLANG_X\": 3}}", KVPLAN_INVALID_ARGUMENT, 2,
             "SGLANG_X", "a variable is a string, or null");
     /* the command's own flags are not options of a request */
-    refused("{\"flags\": {\"help\": true}}", KVPLAN_INVALID_ARGUMENT, 2,
-            "help", "help: unknown option");
-    refused("{\"flags\": {\"json\": true}}", KVPLAN_INVALID_ARGUMENT, 2,
-            "json", "json: unknown option");
+    refused("{\"flags\": {\"help\": true}}", KVPLAN_INVALID_ARGUMENT, 2, "help",
+            "help: unknown option");
+    refused("{\"flags\": {\"json\": true}}", KVPLAN_INVALID_ARGUMENT, 2, "json",
+            "json: unknown option");
     /* svg: the picture, a member of the answer */
     r = call("{\"model\": \"qwen3-8b\", \"flags\": {\"gpu\": \"L4\"}, "
              "\"svg\": true}",

@@ -36,15 +36,15 @@ static const struct printed {
 } printed[] = {
     {"01-meta-llama-3-1-8b-instruct.log", 78.59, 63.5, -1, 442913, -1, -1, -1,
      -1, 1, "2024-10-28", "LlamaForCausalLM", 1, 0.88},
-    {"05-llama-3-2-1b-instruct.log", 78.59, 75.68, -1, 2170757, -1, -1, -1,
-     -1, 1, "2024-11-02", "LlamaForCausalLM", 1, 0.88},
+    {"05-llama-3-2-1b-instruct.log", 78.59, 75.68, -1, 2170757, -1, -1, -1, -1,
+     1, "2024-11-02", "LlamaForCausalLM", 1, 0.88},
     {"07-gte-qwen2-7b-instruct.log", 78.81, 64.38, -1, 1028326, -1, 27.46,
      27.46, -1, 1, "2025-01-28", "Qwen2ForCausalLM", 1, 0.88},
     {"09-llama-3-2-11b-vision-instruct.log", 78.81, 58.63, -1, 299531, -1,
      22.85, 22.85, -1, 1, "2025-01-28", "MllamaForConditionalGeneration", 1,
      0.88},
-    {"14-kimi-k2-5.log", 283.53, 209.96, 73.58, -1, 2454421, -1, -1, 160.63,
-     8, "2026-02-26", "KimiK25ForConditionalGeneration", 8, 0.8260405859375},
+    {"14-kimi-k2-5.log", 283.53, 209.96, 73.58, -1, 2454421, -1, -1, 160.63, 8,
+     "2026-02-26", "KimiK25ForConditionalGeneration", 8, 0.8260405859375},
     {"18-qwq-32b.log", 21.63, 6.09, 15.54, 46611, 46611, 1.42, 1.42, -1, 1,
      "2025-03-08", "Qwen2ForCausalLM", 4, 0.85},
     {"20-qwen3-0-6b.log", 3.23, 2.03, 1.20, 15387, 15387, 0.82, 0.82, -1, 0,
@@ -89,7 +89,8 @@ static bool read_log(const char *dir, const char *log, kvplan_log_readings *r)
         const struct printed *w = &printed[i];
         if (strcmp(w->log, log) != 0)
             continue;
-        check_double_or_unset(r->free_before_gib, w->before, log, "free before");
+        check_double_or_unset(r->free_before_gib, w->before, log,
+                              "free before");
         check_double_or_unset(r->free_after_gib, w->after, log, "free after");
         check_double_or_unset(r->weights_gib, w->usage, log, "mem usage");
         check_int_or_unset(r->max_total_num_tokens, w->max_total, log,
@@ -222,8 +223,9 @@ static void test_parser(void)
     CHECK_DOUBLE(r.rank_readings[0].free_before_gib.value, 70.5);
     CHECK(!r.rank_readings[0].free_after_gib.set);
     CHECK_INT(r.rank_readings[1].rank, 0);
-    CHECK_DOUBLE(r.rank_readings[1].free_before_gib.value, 70.25); /* not
-                                                                      the draft's 50 */
+    CHECK_DOUBLE(r.rank_readings[1].free_before_gib.value,
+                 70.25); /* not
+                            the draft's 50 */
     CHECK_DOUBLE(r.rank_readings[1].free_after_gib.value, 49.0);
     CHECK_STR(r.date, "2026-01-02");
     CHECK_STR(r.model_class, "X");
@@ -265,8 +267,7 @@ static void test_parser(void)
     CHECK(!r.free_before_gib.set && !r.max_total_num_tokens.set);
     /* a model_path longer than its field is cut, and says so */
     char long_line[600];
-    snprintf(long_line, sizeof long_line, "ServerArgs(model_path='%0300d')",
-             0);
+    snprintf(long_line, sizeof long_line, "ServerArgs(model_path='%0300d')", 0);
     CHECK_INT(parse(long_line, &r), KVPLAN_OK);
     CHECK(r.args.model_path_cut);
     CHECK_INT(strlen(r.args.model_path), sizeof r.args.model_path - 1);
@@ -291,8 +292,10 @@ static void test_ranks(const char *dir)
     CHECK_INT(r.num_rank_readings, 8);
     double before[8], after[8];
     for (size_t i = 0; i < r.num_rank_readings; i++) {
-        before[r.rank_readings[i].rank & 7] = r.rank_readings[i].free_before_gib.value;
-        after[r.rank_readings[i].rank & 7] = r.rank_readings[i].free_after_gib.value;
+        before[r.rank_readings[i].rank & 7] =
+            r.rank_readings[i].free_before_gib.value;
+        after[r.rank_readings[i].rank & 7] =
+            r.rank_readings[i].free_after_gib.value;
     }
     CHECK_DOUBLE(before[1], 283.96);
     CHECK_DOUBLE(after[1], 210.38);
@@ -363,8 +366,8 @@ static void test_calibration(const char *dir)
     CHECK_INT(kvplan_plan_compute(m, &c, p, &err), KVPLAN_OK);
     CHECK_INT(p->budget.context_source, KVPLAN_SOURCE_MEASURED);
     CHECK_INT(p->budget.weights_source, KVPLAN_SOURCE_MEASURED);
-    CHECK_DOUBLE(p->budget.pre_load_gib, (double)(float)(283.53 * 1073741824.0) /
-                                             1073741824.0);
+    CHECK_DOUBLE(p->budget.pre_load_gib,
+                 (double)(float)(283.53 * 1073741824.0) / 1073741824.0);
     double error = (double)p->max_total_num_tokens / 2454421.0 - 1;
     printf("calibrated kimi-k2.5 on MI355X: %lld tokens, %+.3f %% from the "
            "log's\n",
@@ -450,8 +453,8 @@ int main(int argc, char **argv)
             if (strcmp(check, "1%") == 0) {
                 held++;
                 if (!(fabs(error) < 1.0))
-                    CHECK_FAIL_("%s: %+.2f %% from the logged %lld tokens",
-                                log, error, logged);
+                    CHECK_FAIL_("%s: %+.2f %% from the logged %lld tokens", log,
+                                error, logged);
                 else
                     check_passed_++;
             }

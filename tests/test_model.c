@@ -20,44 +20,54 @@
 
 typedef struct expected {
     const char *name;
-    int kind;          /* 0: refused or a draft head */
+    int kind; /* 0: refused or a draft head */
     int64_t layers;
     int64_t kv_heads;
     int64_t head_dim;
     int64_t v_head_dim;
-    const char *cell;  /* or the refusal status name, or "draft" */
+    const char *cell; /* or the refusal status name, or "draft" */
     int64_t context_len;
 } expected;
 
 static const expected catalog[] = {
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"c4ai-command-r7b-12-2024", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 8192},
+    {"c4ai-command-r7b-12-2024", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128,
+     "131072", 8192},
     /* 8 kv * (128 + 128) * 48 layers * 2 B */
-    {"codellama-34b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 48, 8, 128, 128, "196608", 16384},
+    {"codellama-34b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 48, 8, 128, 128,
+     "196608", 16384},
     /* MLA (512 + 64) * 61 layers * 2 B */
-    {"deepseek-r1", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "70272", 163840},
+    {"deepseek-r1", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "70272",
+     163840},
     /* 8 kv * (128 + 128) * 64 layers * 2 B */
-    {"deepseek-r1-distill-qwen-32b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 8, 128, 128, "262144", 131072},
+    {"deepseek-r1-distill-qwen-32b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 8, 128,
+     128, "262144", 131072},
     /* refused: not a Hugging Face config.json */
     {"deepseek-v2-236b-inference-format", 0, 0, 0, 0, 0, "KVPLAN_PARSE", 0},
     /* MLA (512 + 64) * 27 layers * 2 B */
-    {"deepseek-v2-lite", KVPLAN_CONFIGURATOR_DEFAULT, 27, 16, 256, 128, "31104", 163840},
+    {"deepseek-v2-lite", KVPLAN_CONFIGURATOR_DEFAULT, 27, 16, 256, 128, "31104",
+     163840},
     /* refused: not a Hugging Face config.json */
     {"deepseek-v2-lite-inference-format", 0, 0, 0, 0, 0, "KVPLAN_PARSE", 0},
     /* MLA (512 + 64) * 61 layers * 2 B */
-    {"deepseek-v3", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "70272", 163840},
+    {"deepseek-v3", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "70272",
+     163840},
     /* refused: not a Hugging Face config.json */
     {"deepseek-v3-inference-format", 0, 0, 0, 0, 0, "KVPLAN_PARSE", 0},
     /* MLA (512 + 64) * 61 layers * 2 B */
-    {"deepseek-v3.1", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "70272", 163840},
+    {"deepseek-v3.1", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "70272",
+     163840},
     /* MLA (512 + 64) * 61 layers * 2 B + DSA (128 + 4) * 61 */
-    {"deepseek-v3.2", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "78324", 163840},
+    {"deepseek-v3.2", KVPLAN_CONFIGURATOR_DEFAULT, 61, 128, 256, 128, "78324",
+     163840},
     /* refused: not a Hugging Face config.json */
     {"deepseek-v3.2-exp-inference-format", 0, 0, 0, 0, 0, "KVPLAN_PARSE", 0},
     /* DSV4 kv 584 over 43 layers (21 c4, 20 c128), ratio 0.1, fp32 states */
-    {"deepseek-v4-flash", KVPLAN_CONFIGURATOR_DSV4, 43, 1, 512, 512, "7705.450000000001", 1048576},
+    {"deepseek-v4-flash", KVPLAN_CONFIGURATOR_DSV4, 43, 1, 512, 512,
+     "7705.450000000001", 1048576},
     /* DSV4 kv 584 over 61 layers (30 c4, 31 c128), ratio 0.1, fp32 states */
-    {"deepseek-v4-pro", KVPLAN_CONFIGURATOR_DSV4, 61, 1, 512, 512, "10993.837500000001", 1048576},
+    {"deepseek-v4-pro", KVPLAN_CONFIGURATOR_DSV4, 61, 1, 512, 512,
+     "10993.837500000001", 1048576},
     /* an EAGLE3 draft head of 1 layer: refused as a target */
     {"eagle3-deepseek-v3", 0, 1, 0, 0, 0, "draft", 0},
     /* an EAGLE3 draft head of 1 layer: refused as a target */
@@ -73,133 +83,189 @@ static const expected catalog[] = {
     /* an EAGLE3 draft head of 1 layer: refused as a target */
     {"eagle3-qwen3-next-80b-a3b", 0, 1, 0, 0, 0, "draft", 0},
     /* 16 kv * (128 + 128) * 46 layers * 2 B */
-    {"gemma-2-27b-it", KVPLAN_CONFIGURATOR_DEFAULT, 46, 16, 128, 128, "376832", 8192},
+    {"gemma-2-27b-it", KVPLAN_CONFIGURATOR_DEFAULT, 46, 16, 128, 128, "376832",
+     8192},
     /* 8 kv * (256 + 256) * 42 layers * 2 B */
-    {"gemma-2-9b-it", KVPLAN_CONFIGURATOR_DEFAULT, 42, 8, 256, 256, "344064", 8192},
+    {"gemma-2-9b-it", KVPLAN_CONFIGURATOR_DEFAULT, 42, 8, 256, 256, "344064",
+     8192},
     /* 1 kv * (256 + 256) * 18 layers * 2 B */
-    {"gemma-3-270m-derived", KVPLAN_CONFIGURATOR_DEFAULT, 18, 1, 256, 256, "18432", 32768},
+    {"gemma-3-270m-derived", KVPLAN_CONFIGURATOR_DEFAULT, 18, 1, 256, 256,
+     "18432", 32768},
     /* 4 kv * (256 + 256) * 34 layers * 2 B */
-    {"gemma-3-4b-it", KVPLAN_CONFIGURATOR_DEFAULT, 34, 4, 256, 256, "139264", 131072},
+    {"gemma-3-4b-it", KVPLAN_CONFIGURATOR_DEFAULT, 34, 4, 256, 256, "139264",
+     131072},
     /* hybrid SWA F 4096 * 5 full + 0.8 * S 8192 * 25 sliding */
-    {"gemma-4-26b-a4b", KVPLAN_CONFIGURATOR_HYBRID_SWA, 30, 2, 512, 512, "184320.0", 262144},
+    {"gemma-4-26b-a4b", KVPLAN_CONFIGURATOR_HYBRID_SWA, 30, 2, 512, 512,
+     "184320.0", 262144},
     /* MLA (512 + 64) * 78 layers * 2 B + DSA (128 + 4) * 78 */
     {"glm-5", KVPLAN_CONFIGURATOR_DEFAULT, 78, 64, 256, 256, "100152", 202752},
     /* MLA (512 + 64) * 78 layers * 2 B + DSA (128 + 4) * 78 */
-    {"glm-5.1", KVPLAN_CONFIGURATOR_DEFAULT, 78, 64, 256, 256, "100152", 202752},
+    {"glm-5.1", KVPLAN_CONFIGURATOR_DEFAULT, 78, 64, 256, 256, "100152",
+     202752},
     /* hybrid SWA F 2048 * 18 full + 0.8 * S 2048 * 18 sliding */
-    {"gpt-oss-120b", KVPLAN_CONFIGURATOR_HYBRID_SWA, 36, 8, 64, 64, "66355.2", 131072},
+    {"gpt-oss-120b", KVPLAN_CONFIGURATOR_HYBRID_SWA, 36, 8, 64, 64, "66355.2",
+     131072},
     /* hybrid SWA F 2048 * 12 full + 0.8 * S 2048 * 12 sliding */
-    {"gpt-oss-20b", KVPLAN_CONFIGURATOR_HYBRID_SWA, 24, 8, 64, 64, "44236.8", 131072},
+    {"gpt-oss-20b", KVPLAN_CONFIGURATOR_HYBRID_SWA, 24, 8, 64, 64, "44236.8",
+     131072},
     /* refused: JambaForCausalLM */
     {"jamba-tiny-random", 0, 0, 0, 0, 0, "KVPLAN_UNSUPPORTED", 0},
     /* refused: JambaForCausalLM */
     {"jamba-v0.1", 0, 0, 0, 0, 0, "KVPLAN_UNSUPPORTED", 0},
     /* MLA (512 + 64) * 61 layers * 2 B */
-    {"kimi-k2-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 61, 64, 256, 128, "70272", 131072},
+    {"kimi-k2-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 61, 64, 256, 128, "70272",
+     131072},
     /* MLA (512 + 64) * 61 layers * 2 B */
-    {"kimi-k2.5", KVPLAN_CONFIGURATOR_DEFAULT, 61, 64, 256, 128, "70272", 262144},
+    {"kimi-k2.5", KVPLAN_CONFIGURATOR_DEFAULT, 61, 64, 256, 128, "70272",
+     262144},
     /* refused: KimiK3ForConditionalGeneration */
     {"kimi-k3", 0, 0, 0, 0, 0, "KVPLAN_UNSUPPORTED", 0},
     /* 8 kv * (128 + 128) * 80 layers * 2 B */
-    {"llama-2-70b", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680", 4096},
+    {"llama-2-70b", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680",
+     4096},
     /* 32 kv * (128 + 128) * 32 layers * 2 B */
-    {"llama-2-7b", KVPLAN_CONFIGURATOR_DEFAULT, 32, 32, 128, 128, "524288", 4096},
+    {"llama-2-7b", KVPLAN_CONFIGURATOR_DEFAULT, 32, 32, 128, 128, "524288",
+     4096},
     /* 8 kv * (128 + 128) * 126 layers * 2 B */
-    {"llama-3.1-405b", KVPLAN_CONFIGURATOR_DEFAULT, 126, 8, 128, 128, "516096", 131072},
+    {"llama-3.1-405b", KVPLAN_CONFIGURATOR_DEFAULT, 126, 8, 128, 128, "516096",
+     131072},
     /* 8 kv * (128 + 128) * 80 layers * 2 B */
-    {"llama-3.1-70b", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680", 131072},
+    {"llama-3.1-70b", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680",
+     131072},
     /* 8 kv * (128 + 128) * 80 layers * 2 B */
-    {"llama-3.1-70b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680", 131072},
+    {"llama-3.1-70b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128,
+     "327680", 131072},
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"llama-3.1-8b", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 131072},
+    {"llama-3.1-8b", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072",
+     131072},
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"llama-3.1-8b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 131072},
+    {"llama-3.1-8b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128,
+     "131072", 131072},
     /* 8 kv * (64 + 64) * 16 layers * 2 B */
-    {"llama-3.2-1b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 16, 8, 64, 64, "32768", 131072},
+    {"llama-3.2-1b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 16, 8, 64, 64,
+     "32768", 131072},
     /* 8 kv * (128 + 128) * 28 layers * 2 B */
-    {"llama-3.2-3b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 28, 8, 128, 128, "114688", 131072},
+    {"llama-3.2-3b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 28, 8, 128, 128,
+     "114688", 131072},
     /* 8 kv * (128 + 128) * 80 layers * 2 B */
-    {"llama-3.3-70b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680", 131072},
+    {"llama-3.3-70b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128,
+     "327680", 131072},
     /* 8 kv * (128 + 128) * 80 layers * 2 B */
-    {"llama-3.3-nemotron-super-49b-v1", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680", 131072},
+    {"llama-3.3-nemotron-super-49b-v1", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128,
+     128, "327680", 131072},
     /* hybrid SWA F 4096 * 12 full + 0.8 * S 4096 * 36 sliding */
-    {"llama-4-maverick-17b-128e-instruct", KVPLAN_CONFIGURATOR_HYBRID_SWA, 48, 8, 128, 128, "167116.8", 1048576},
+    {"llama-4-maverick-17b-128e-instruct", KVPLAN_CONFIGURATOR_HYBRID_SWA, 48,
+     8, 128, 128, "167116.8", 1048576},
     /* hybrid SWA F 4096 * 12 full + 0.8 * S 4096 * 36 sliding */
-    {"llama-4-scout-17b-16e-instruct", KVPLAN_CONFIGURATOR_HYBRID_SWA, 48, 8, 128, 128, "167116.8", 10485760},
+    {"llama-4-scout-17b-16e-instruct", KVPLAN_CONFIGURATOR_HYBRID_SWA, 48, 8,
+     128, 128, "167116.8", 10485760},
     /* 8 kv * (128 + 128) * 36 layers * 2 B */
-    {"mimo-7b-base", KVPLAN_CONFIGURATOR_DEFAULT, 36, 8, 128, 128, "147456", 32768},
+    {"mimo-7b-base", KVPLAN_CONFIGURATOR_DEFAULT, 36, 8, 128, 128, "147456",
+     32768},
     /* hybrid SWA F 2560 * 9 full + 0.8 * S 5120 * 39 sliding */
-    {"mimo-v2-flash", KVPLAN_CONFIGURATOR_HYBRID_SWA, 48, 4, 192, 128, "182784.0", 262144},
+    {"mimo-v2-flash", KVPLAN_CONFIGURATOR_HYBRID_SWA, 48, 4, 192, 128,
+     "182784.0", 262144},
     /* refused: MiniMaxM1ForCausalLM */
     {"minimax-m1", 0, 0, 0, 0, 0, "KVPLAN_UNSUPPORTED", 0},
     /* 8 kv * (128 + 128) * 62 layers * 2 B */
-    {"minimax-m2.7", KVPLAN_CONFIGURATOR_DEFAULT, 62, 8, 128, 128, "253952", 204800},
+    {"minimax-m2.7", KVPLAN_CONFIGURATOR_DEFAULT, 62, 8, 128, 128, "253952",
+     204800},
     /* refused: MiniMaxM3ForCausalLM */
     {"minimax-m3", 0, 0, 0, 0, 0, "KVPLAN_UNSUPPORTED", 0},
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"mistral-7b-instruct-v0.3", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 32768},
+    {"mistral-7b-instruct-v0.3", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128,
+     "131072", 32768},
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"mistral-7b-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 32768},
+    {"mistral-7b-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072",
+     32768},
     /* 8 kv * (128 + 128) * 40 layers * 2 B */
-    {"mistral-nemo-instruct-2407", KVPLAN_CONFIGURATOR_DEFAULT, 40, 8, 128, 128, "163840", 131072},
+    {"mistral-nemo-instruct-2407", KVPLAN_CONFIGURATOR_DEFAULT, 40, 8, 128, 128,
+     "163840", 131072},
     /* 8 kv * (128 + 128) * 56 layers * 2 B */
-    {"mixtral-8x22b-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 56, 8, 128, 128, "229376", 65536},
+    {"mixtral-8x22b-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 56, 8, 128, 128,
+     "229376", 65536},
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"mixtral-8x7b-instruct-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 32768},
+    {"mixtral-8x7b-instruct-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128,
+     "131072", 32768},
     /* 8 kv * (128 + 128) * 32 layers * 2 B */
-    {"mixtral-8x7b-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128, "131072", 32768},
+    {"mixtral-8x7b-v0.1", KVPLAN_CONFIGURATOR_DEFAULT, 32, 8, 128, 128,
+     "131072", 32768},
     /* mamba hybrid 2 kv * (128 + 128) * 6 attention layers * 2 B */
-    {"nemotron-3-nano-30b-a3b", KVPLAN_CONFIGURATOR_DEFAULT, 52, 2, 128, 128, "6144", 262144},
+    {"nemotron-3-nano-30b-a3b", KVPLAN_CONFIGURATOR_DEFAULT, 52, 2, 128, 128,
+     "6144", 262144},
     /* mamba hybrid 2 kv * (128 + 128) * 8 attention layers * 2 B */
-    {"nemotron-3-super-120b-a12b-fp8", KVPLAN_CONFIGURATOR_DEFAULT, 88, 2, 128, 128, "8192", 262144},
+    {"nemotron-3-super-120b-a12b-fp8", KVPLAN_CONFIGURATOR_DEFAULT, 88, 2, 128,
+     128, "8192", 262144},
     /* mamba hybrid 2 kv * (128 + 128) * 12 attention layers * 2 B */
-    {"nemotron-3-ultra-550b-a55b", KVPLAN_CONFIGURATOR_DEFAULT, 108, 2, 128, 128, "12288", 262144},
+    {"nemotron-3-ultra-550b-a55b", KVPLAN_CONFIGURATOR_DEFAULT, 108, 2, 128,
+     128, "12288", 262144},
     /* mamba hybrid 8 kv * (128 + 128) * 10 attention layers * 2 B */
-    {"nemotron-h-56b-base-8k", KVPLAN_CONFIGURATOR_DEFAULT, 118, 8, 128, 128, "40960", 8192},
+    {"nemotron-h-56b-base-8k", KVPLAN_CONFIGURATOR_DEFAULT, 118, 8, 128, 128,
+     "40960", 8192},
     /* 10 kv * (128 + 128) * 40 layers * 2 B */
-    {"phi-3-medium-128k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 40, 10, 128, 128, "204800", 131072},
+    {"phi-3-medium-128k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 40, 10, 128,
+     128, "204800", 131072},
     /* 10 kv * (128 + 128) * 40 layers * 2 B */
-    {"phi-3-medium-4k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 40, 10, 128, 128, "204800", 4096},
+    {"phi-3-medium-4k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 40, 10, 128, 128,
+     "204800", 4096},
     /* 32 kv * (96 + 96) * 32 layers * 2 B */
-    {"phi-3-mini-128k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 32, 32, 96, 96, "393216", 131072},
+    {"phi-3-mini-128k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 32, 32, 96, 96,
+     "393216", 131072},
     /* 32 kv * (96 + 96) * 32 layers * 2 B */
-    {"phi-3-mini-4k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 32, 32, 96, 96, "393216", 4096},
+    {"phi-3-mini-4k-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 32, 32, 96, 96,
+     "393216", 4096},
     /* 10 kv * (128 + 128) * 40 layers * 2 B */
     {"phi-4", KVPLAN_CONFIGURATOR_DEFAULT, 40, 10, 128, 128, "204800", 16384},
     /* 2 kv * (128 + 128) * 28 layers * 2 B */
-    {"qwen2.5-1.5b", KVPLAN_CONFIGURATOR_DEFAULT, 28, 2, 128, 128, "28672", 131072},
+    {"qwen2.5-1.5b", KVPLAN_CONFIGURATOR_DEFAULT, 28, 2, 128, 128, "28672",
+     131072},
     /* 8 kv * (128 + 128) * 64 layers * 2 B */
-    {"qwen2.5-32b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 8, 128, 128, "262144", 131072},
+    {"qwen2.5-32b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 8, 128, 128, "262144",
+     131072},
     /* 8 kv * (128 + 128) * 80 layers * 2 B */
-    {"qwen2.5-72b", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680", 131072},
+    {"qwen2.5-72b", KVPLAN_CONFIGURATOR_DEFAULT, 80, 8, 128, 128, "327680",
+     131072},
     /* 4 kv * (128 + 128) * 28 layers * 2 B */
-    {"qwen2.5-7b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 28, 4, 128, 128, "57344", 32768},
+    {"qwen2.5-7b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 28, 4, 128, 128,
+     "57344", 32768},
     /* 8 kv * (128 + 128) * 28 layers * 2 B */
-    {"qwen3-0.6b", KVPLAN_CONFIGURATOR_DEFAULT, 28, 8, 128, 128, "114688", 40960},
+    {"qwen3-0.6b", KVPLAN_CONFIGURATOR_DEFAULT, 28, 8, 128, 128, "114688",
+     40960},
     /* 8 kv * (128 + 128) * 28 layers * 2 B */
-    {"qwen3-1.7b", KVPLAN_CONFIGURATOR_DEFAULT, 28, 8, 128, 128, "114688", 40960},
+    {"qwen3-1.7b", KVPLAN_CONFIGURATOR_DEFAULT, 28, 8, 128, 128, "114688",
+     40960},
     /* 8 kv * (128 + 128) * 40 layers * 2 B */
-    {"qwen3-14b", KVPLAN_CONFIGURATOR_DEFAULT, 40, 8, 128, 128, "163840", 40960},
+    {"qwen3-14b", KVPLAN_CONFIGURATOR_DEFAULT, 40, 8, 128, 128, "163840",
+     40960},
     /* 4 kv * (128 + 128) * 94 layers * 2 B */
-    {"qwen3-235b-a22b", KVPLAN_CONFIGURATOR_DEFAULT, 94, 4, 128, 128, "192512", 40960},
+    {"qwen3-235b-a22b", KVPLAN_CONFIGURATOR_DEFAULT, 94, 4, 128, 128, "192512",
+     40960},
     /* 4 kv * (128 + 128) * 48 layers * 2 B */
-    {"qwen3-30b-a3b", KVPLAN_CONFIGURATOR_DEFAULT, 48, 4, 128, 128, "98304", 40960},
+    {"qwen3-30b-a3b", KVPLAN_CONFIGURATOR_DEFAULT, 48, 4, 128, 128, "98304",
+     40960},
     /* 8 kv * (128 + 128) * 64 layers * 2 B */
-    {"qwen3-32b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 8, 128, 128, "262144", 40960},
+    {"qwen3-32b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 8, 128, 128, "262144",
+     40960},
     /* 8 kv * (128 + 128) * 36 layers * 2 B */
     {"qwen3-8b", KVPLAN_CONFIGURATOR_DEFAULT, 36, 8, 128, 128, "147456", 40960},
     /* 8 kv * (128 + 128) * 62 layers * 2 B */
-    {"qwen3-coder-480b-a35b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 62, 8, 128, 128, "253952", 262144},
+    {"qwen3-coder-480b-a35b-instruct", KVPLAN_CONFIGURATOR_DEFAULT, 62, 8, 128,
+     128, "253952", 262144},
     /* mamba hybrid 2 kv * (256 + 256) * 12 attention layers * 2 B */
-    {"qwen3-next-80b-a3b-thinking", KVPLAN_CONFIGURATOR_DEFAULT, 48, 2, 256, 256, "24576", 262144},
+    {"qwen3-next-80b-a3b-thinking", KVPLAN_CONFIGURATOR_DEFAULT, 48, 2, 256,
+     256, "24576", 262144},
     /* mamba hybrid 2 kv * (256 + 256) * 12 attention layers * 2 B */
-    {"qwen3.5-122b-a10b", KVPLAN_CONFIGURATOR_DEFAULT, 48, 2, 256, 256, "24576", 262144},
+    {"qwen3.5-122b-a10b", KVPLAN_CONFIGURATOR_DEFAULT, 48, 2, 256, 256, "24576",
+     262144},
     /* mamba hybrid 4 kv * (256 + 256) * 16 attention layers * 2 B */
-    {"qwen3.5-27b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 4, 256, 256, "65536", 262144},
+    {"qwen3.5-27b", KVPLAN_CONFIGURATOR_DEFAULT, 64, 4, 256, 256, "65536",
+     262144},
     /* mamba hybrid 2 kv * (256 + 256) * 10 attention layers * 2 B */
-    {"qwen3.5-35b-a3b", KVPLAN_CONFIGURATOR_DEFAULT, 40, 2, 256, 256, "20480", 262144},
+    {"qwen3.5-35b-a3b", KVPLAN_CONFIGURATOR_DEFAULT, 40, 2, 256, 256, "20480",
+     262144},
     /* mamba hybrid 2 kv * (256 + 256) * 15 attention layers * 2 B */
-    {"qwen3.5-397b-a17b", KVPLAN_CONFIGURATOR_DEFAULT, 60, 2, 256, 256, "30720", 262144},
+    {"qwen3.5-397b-a17b", KVPLAN_CONFIGURATOR_DEFAULT, 60, 2, 256, 256, "30720",
+     262144},
     /* 8 kv * (128 + 128) * 60 layers * 2 B */
     {"yi-34b", KVPLAN_CONFIGURATOR_DEFAULT, 60, 8, 128, 128, "245760", 4096},
 };
@@ -277,8 +343,9 @@ static void test_catalog_names(void)
     CHECK_INT(kvplan_edit_distance("", "abc"), 3);
     CHECK_INT(kvplan_edit_distance("a", "abcdefghijklmnop"), 4); /* capped */
     CHECK_INT(kvplan_edit_distance("abcdefgh", "hgfedcba"), 4);
-    CHECK_INT(kvplan_edit_distance("--mem-fraction-statc",
-                                   "--mem-fraction-static"), 1);
+    CHECK_INT(
+        kvplan_edit_distance("--mem-fraction-statc", "--mem-fraction-static"),
+        1);
     CHECK_INT(kvplan_edit_distance("ab", "ba"), 2);
     CHECK_INT(kvplan_edit_distance(NULL, "a"), 4);
 }
@@ -569,8 +636,7 @@ static void test_flags(void)
 
     /* an EAGLE3 draft of one layer: int(131072 * (1 + 1/32)) = 135168 */
     kvplan_model *draft = NULL;
-    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &draft, &err),
-              KVPLAN_OK);
+    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &draft, &err), KVPLAN_OK);
     a.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
     a.speculative_draft_model = draft;
     CHECK_INT(kvplan_model_rank(m, &a, 0, &r, NULL, &err), KVPLAN_OK);
@@ -630,11 +696,12 @@ static void test_errors(void)
     CHECK(m == NULL);
 
     /* a missing field is named by its JSON pointer, text config included */
-    CHECK_INT(load_text("{\"architectures\": [\"Gemma3ForConditionalGeneration\"],"
-                        " \"text_config\": {\"model_type\": \"llama\","
-                        " \"hidden_size\": 4096, \"num_hidden_layers\": 32}}",
-                        &m, &err),
-              KVPLAN_PARSE);
+    CHECK_INT(
+        load_text("{\"architectures\": [\"Gemma3ForConditionalGeneration\"],"
+                  " \"text_config\": {\"model_type\": \"llama\","
+                  " \"hidden_size\": 4096, \"num_hidden_layers\": 32}}",
+                  &m, &err),
+        KVPLAN_PARSE);
     CHECK_STR(err.field, "/text_config/num_attention_heads");
     CHECK_CONTAINS(err.message, "required");
 
@@ -657,8 +724,7 @@ static void test_errors(void)
 
     /* not an object; not a model of the catalog */
     CHECK_INT(load_text("[1, 2]", &m, &err), KVPLAN_PARSE);
-    CHECK_INT(kvplan_model_load("no-such-model-anywhere", &m, &err),
-              KVPLAN_IO);
+    CHECK_INT(kvplan_model_load("no-such-model-anywhere", &m, &err), KVPLAN_IO);
     CHECK_CONTAINS(err.message, "--list-models");
 
     /* a minimal config with its defaults: heads default to attention

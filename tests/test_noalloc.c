@@ -43,10 +43,15 @@ void *__wrap_realloc(void *p, size_t size)
 
 int main(void)
 {
-    static const char *const models[] = {
-        "llama-3.1-8b-instruct", "deepseek-v3.2", "gpt-oss-120b",
-        "deepseek-v4-flash", "qwen3-next-80b-a3b-thinking", "mimo-v2-flash",
-        "gemma-3-4b-it", "nemotron-3-nano-30b-a3b", "kimi-k2.5"};
+    static const char *const models[] = {"llama-3.1-8b-instruct",
+                                         "deepseek-v3.2",
+                                         "gpt-oss-120b",
+                                         "deepseek-v4-flash",
+                                         "qwen3-next-80b-a3b-thinking",
+                                         "mimo-v2-flash",
+                                         "gemma-3-4b-it",
+                                         "nemotron-3-nano-30b-a3b",
+                                         "kimi-k2.5"};
     kvplan_plan *plan = malloc(sizeof *plan), *next = malloc(sizeof *next);
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         kvplan_model *m = NULL;

@@ -112,8 +112,7 @@ static void test_values(void)
     CHECK(o.compare_version_set && o.compare_version == KVPLAN_SGLANG_MAIN);
     CHECK_INT(kvplan_options_set(&o, "engine", "vllm", &err), KVPLAN_OK);
     CHECK_INT(o.engine, KVPLAN_ENGINE_VLLM);
-    CHECK_INT(kvplan_options_set(&o, "solve_for", "tp-size", &err),
-              KVPLAN_OK);
+    CHECK_INT(kvplan_options_set(&o, "solve_for", "tp-size", &err), KVPLAN_OK);
     CHECK_INT(o.solve_for, KVPLAN_KNOB_TP_SIZE);
     CHECK_INT(kvplan_options_set(&o, "rank_by", "tokens", &err), KVPLAN_OK);
     CHECK_INT(o.rank_by, KVPLAN_SWEEP_TOKENS);
@@ -155,8 +154,7 @@ static void test_refusals(void)
     CHECK_INT(kvplan_options_set_number(&o, "kv_cache_dtype", 8, &err),
               KVPLAN_PARSE);
     /* out of bounds: the same words as the command's */
-    CHECK_INT(kvplan_options_set_integer(&o, "tp_size", 0, &err),
-              KVPLAN_PARSE);
+    CHECK_INT(kvplan_options_set_integer(&o, "tp_size", 0, &err), KVPLAN_PARSE);
     CHECK_STR(err.message, "tp_size: expected a positive integer, got '0'");
     CHECK_INT(kvplan_options_set(&o, "--tp", "0", &err), KVPLAN_PARSE);
     CHECK_STR(err.field, "--tp-size");

@@ -232,8 +232,7 @@ static void test_pipeline(void)
     for (size_t i = 0; i < 3; i++)
         CHECK_INT(p->stages[i].pools.max_total_num_tokens,
                   p->max_total_num_tokens);
-    CHECK(p->stages[0].profiled.max_total_num_tokens >
-          p->max_total_num_tokens);
+    CHECK(p->stages[0].profiled.max_total_num_tokens > p->max_total_num_tokens);
     free(p);
 }
 
@@ -247,9 +246,9 @@ static void test_weights_and_gpus(void)
                                       &bytes, &err),
               KVPLAN_OK);
     CHECK_INT(bytes, 14); /* 8 + 6 */
-    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/tiny-index", &bytes,
-                                      &err),
-              KVPLAN_OK);
+    CHECK_INT(
+        kvplan_weights_from_dir(KVPLAN_TEST_DATA "/tiny-index", &bytes, &err),
+        KVPLAN_OK);
     CHECK_INT(bytes, 1503238553);
     CHECK_INT(kvplan_model_load(KVPLAN_TEST_DATA "/tiny-index", &m, &err),
               KVPLAN_OK);
@@ -270,13 +269,13 @@ static void test_weights_and_gpus(void)
     free(p);
     kvplan_model_free(m);
     /* a directory without safetensors, or no directory: refused */
-    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/../golden", &bytes,
-                                      &err),
-              KVPLAN_IO);
+    CHECK_INT(
+        kvplan_weights_from_dir(KVPLAN_TEST_DATA "/../golden", &bytes, &err),
+        KVPLAN_IO);
     CHECK_STR(err.field, "--model-path");
-    CHECK_INT(kvplan_weights_from_dir(KVPLAN_TEST_DATA "/no-such-dir", &bytes,
-                                      &err),
-              KVPLAN_IO);
+    CHECK_INT(
+        kvplan_weights_from_dir(KVPLAN_TEST_DATA "/no-such-dir", &bytes, &err),
+        KVPLAN_IO);
 
     kvplan_gpu g;
     CHECK(kvplan_gpu_preset("h100-80gb", &g));
@@ -326,13 +325,13 @@ static void test_weight_estimates(void)
         const char *name;
         double bytes; /* published parameters x checkpoint bytes */
     } models[] = {
-        {"llama-3.1-8b-instruct", 8.03e9 * 2},   /* bf16 */
+        {"llama-3.1-8b-instruct", 8.03e9 * 2}, /* bf16 */
         {"llama-3.1-70b-instruct", 70.6e9 * 2},
         {"qwen3-235b-a22b", 235e9 * 2},
-        {"deepseek-v3", 671e9 * 1},              /* fp8 */
-        {"kimi-k2.5", 595e9},                    /* int4 experts */
+        {"deepseek-v3", 671e9 * 1}, /* fp8 */
+        {"kimi-k2.5", 595e9},       /* int4 experts */
         {"llama-4-maverick-17b-128e-instruct", 400e9 * 2},
-        {"gpt-oss-120b", 65e9},                  /* mxfp4 experts */
+        {"gpt-oss-120b", 65e9},                        /* mxfp4 experts */
         {"nemotron-3-super-120b-a12b-fp8", 120e9 * 2}, /* bf16 config */
         {"qwen3-next-80b-a3b-thinking", 80e9 * 2},
     };
@@ -359,46 +358,69 @@ static void test_options_checked(void)
 {
     kvplan_model *m = NULL;
     kvplan_error err;
-    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err),
-              KVPLAN_OK);
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err), KVPLAN_OK);
     kvplan_plan *p = malloc(sizeof *p);
     static const struct {
         const char *field;
         kvplan_status status;
     } want[] = {
-        {"--mem-fraction-static", KVPLAN_INVALID_ARGUMENT}, /* 5.0 */
-        {"--mem-fraction-static", KVPLAN_INVALID_ARGUMENT}, /* NaN */
-        {"--page-size", KVPLAN_INVALID_ARGUMENT},           /* -3 */
-        {"--max-running-requests", KVPLAN_INVALID_ARGUMENT}, /* 0 */
-        {"--max-total-tokens", KVPLAN_INVALID_ARGUMENT},    /* -1 */
+        {"--mem-fraction-static", KVPLAN_INVALID_ARGUMENT},   /* 5.0 */
+        {"--mem-fraction-static", KVPLAN_INVALID_ARGUMENT},   /* NaN */
+        {"--page-size", KVPLAN_INVALID_ARGUMENT},             /* -3 */
+        {"--max-running-requests", KVPLAN_INVALID_ARGUMENT},  /* 0 */
+        {"--max-total-tokens", KVPLAN_INVALID_ARGUMENT},      /* -1 */
         {"--speculative-algorithm", KVPLAN_INVALID_ARGUMENT}, /* 42 */
-        {"--dtype", KVPLAN_INVALID_ARGUMENT},               /* -1 */
-        {"--weight-bytes", KVPLAN_INVALID_ARGUMENT},        /* -100 */
-        {"--attention-backend", KVPLAN_INVALID_ARGUMENT},   /* unknown */
+        {"--dtype", KVPLAN_INVALID_ARGUMENT},                 /* -1 */
+        {"--weight-bytes", KVPLAN_INVALID_ARGUMENT},          /* -100 */
+        {"--attention-backend", KVPLAN_INVALID_ARGUMENT},     /* unknown */
         {"--swa-full-tokens-ratio", KVPLAN_INVALID_ARGUMENT}, /* 1.5 */
-        {"--cuda-graph-max-bs", KVPLAN_INVALID_ARGUMENT},   /* 0 */
-        {"--hisparse-config", KVPLAN_INVALID_ARGUMENT},     /* ratio 0.5 */
-        {"struct_size", KVPLAN_INVALID_ARGUMENT},           /* not init */
+        {"--cuda-graph-max-bs", KVPLAN_INVALID_ARGUMENT},     /* 0 */
+        {"--hisparse-config", KVPLAN_INVALID_ARGUMENT},       /* ratio 0.5 */
+        {"struct_size", KVPLAN_INVALID_ARGUMENT},             /* not init */
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         kvplan_plan_options o = on_gpu("H100-80GB");
         switch (i) {
-        case 0: o.mem_fraction_static = (kvplan_opt_double){5.0, true}; break;
-        case 1: o.mem_fraction_static = (kvplan_opt_double){NAN, true}; break;
-        case 2: o.server.page_size = -3; break;
-        case 3: o.server.max_running_requests = (kvplan_opt_int){0, true}; break;
-        case 4: o.max_total_tokens = (kvplan_opt_int){-1, true}; break;
-        case 5: o.server.speculative_algorithm = (kvplan_spec_algorithm)42; break;
-        case 6: o.server.dtype = (kvplan_dtype_flag)-1; break;
-        case 7: o.weight_bytes = (kvplan_opt_int){-100, true}; break;
-        case 8: o.attention_backend = "no-such-backend"; break;
-        case 9: o.server.swa_full_tokens_ratio = (kvplan_opt_double){1.5, true}; break;
-        case 10: o.cuda_graph_max_bs = (kvplan_opt_int){0, true}; break;
+        case 0:
+            o.mem_fraction_static = (kvplan_opt_double){5.0, true};
+            break;
+        case 1:
+            o.mem_fraction_static = (kvplan_opt_double){NAN, true};
+            break;
+        case 2:
+            o.server.page_size = -3;
+            break;
+        case 3:
+            o.server.max_running_requests = (kvplan_opt_int){0, true};
+            break;
+        case 4:
+            o.max_total_tokens = (kvplan_opt_int){-1, true};
+            break;
+        case 5:
+            o.server.speculative_algorithm = (kvplan_spec_algorithm)42;
+            break;
+        case 6:
+            o.server.dtype = (kvplan_dtype_flag)-1;
+            break;
+        case 7:
+            o.weight_bytes = (kvplan_opt_int){-100, true};
+            break;
+        case 8:
+            o.attention_backend = "no-such-backend";
+            break;
+        case 9:
+            o.server.swa_full_tokens_ratio = (kvplan_opt_double){1.5, true};
+            break;
+        case 10:
+            o.cuda_graph_max_bs = (kvplan_opt_int){0, true};
+            break;
         case 11:
             o.server.enable_hisparse = true;
             o.server.hisparse_host_to_device_ratio = 0.5;
             break;
-        default: o.struct_size = 0; break;
+        default:
+            o.struct_size = 0;
+            break;
         }
         CHECK_INT(kvplan_plan_options_validate(&o, &err), want[i].status);
         CHECK_INT(kvplan_plan_compute(m, &o, p, &err), want[i].status);
@@ -412,10 +434,18 @@ static void test_options_checked(void)
             "--cuda-graph-max-bs", "--max-running-requests"};
         kvplan_plan_options o = on_gpu("H100-80GB");
         switch (i) {
-        case 0: o.server.page_size = INT64_MIN; break;
-        case 1: o.weight_bytes = (kvplan_opt_int){-1000000000000000000, true}; break;
-        case 2: o.draft_weight_bytes = (kvplan_opt_int){-1000000000000000000, true}; break;
-        case 3: o.cuda_graph_max_bs = (kvplan_opt_int){INT64_MIN, true}; break;
+        case 0:
+            o.server.page_size = INT64_MIN;
+            break;
+        case 1:
+            o.weight_bytes = (kvplan_opt_int){-1000000000000000000, true};
+            break;
+        case 2:
+            o.draft_weight_bytes = (kvplan_opt_int){-1000000000000000000, true};
+            break;
+        case 3:
+            o.cuda_graph_max_bs = (kvplan_opt_int){INT64_MIN, true};
+            break;
         default: /* decode with INT64_MIN requests (D4/D5) */
             o.server.disaggregation_mode = KVPLAN_DISAGG_DECODE;
             o.server.max_running_requests = (kvplan_opt_int){INT64_MIN, true};
@@ -430,7 +460,8 @@ static void test_options_checked(void)
         kvplan_plan_options o = on_gpu("H100-80GB");
         o.server.tp_size = 5222222222222222222;
         o.server.pp_size = 3;
-        CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+        CHECK_INT(kvplan_plan_compute(m, &o, p, &err),
+                  KVPLAN_NOT_ENOUGH_MEMORY);
         CHECK_STR(err.field, "--tp-size");
     }
     /* sglang's names of the backends are taken */
@@ -512,8 +543,7 @@ static void test_resolved(void)
     /* --dtype float16: the KV cache runs float16, which no
      * --kv-cache-dtype word names: the flag stays auto, the plan's own
      * dtypes say it (architecture review 3: resolved in resolved types) */
-    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err),
-              KVPLAN_OK);
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, &err), KVPLAN_OK);
     o = on_gpu("H100-80GB");
     o.server.dtype = KVPLAN_DT_FLOAT16;
     p = malloc(sizeof *p);
@@ -538,8 +568,7 @@ static void test_plan_writes_what_it_uses(void)
 {
     kvplan_model *m = NULL;
     kvplan_error err;
-    CHECK_INT(kvplan_model_load("llama-3.1-70b-instruct", &m, &err),
-              KVPLAN_OK);
+    CHECK_INT(kvplan_model_load("llama-3.1-70b-instruct", &m, &err), KVPLAN_OK);
     kvplan_plan *p = malloc(sizeof *p);
     memset(p, 0xA5, sizeof *p);
     kvplan_plan_options o = on_gpu("H100-80GB");
@@ -712,12 +741,13 @@ static void test_modelopt_dir(void)
     char dir[] = "/tmp/kvplan-modelopt-XXXXXX", path[256];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(path, sizeof path, "%s/config.json", dir);
-    write_text(path, "{\"architectures\": [\"LlamaForCausalLM\"], "
-                     "\"model_type\": \"llama\", \"hidden_size\": 4096, "
-                     "\"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
-                     "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
-                     "\"vocab_size\": 128256, \"max_position_embeddings\": 8192, "
-                     "\"torch_dtype\": \"bfloat16\"}");
+    write_text(path,
+               "{\"architectures\": [\"LlamaForCausalLM\"], "
+               "\"model_type\": \"llama\", \"hidden_size\": 4096, "
+               "\"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+               "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
+               "\"vocab_size\": 128256, \"max_position_embeddings\": 8192, "
+               "\"torch_dtype\": \"bfloat16\"}");
     kvplan_plan_options o = on_gpu("H100-80GB");
     kvplan_plan *p = plan_of(dir, &o, KVPLAN_OK);
     double bf16 = rank_gib(p);
@@ -830,9 +860,12 @@ static void test_hostile_safetensors(void)
     unlink(path);
     /* many shards: each read, the sum exact */
     for (int i = 0; i < 500; i++) {
-        snprintf(path, sizeof path, "%s/model-%05d-of-00500.safetensors", dir, i);
-        write_shard(path, "{\"w\": {\"dtype\": \"BF16\", \"shape\": [3], "
-                          "\"data_offsets\": [0, 6]}}", 6);
+        snprintf(path, sizeof path, "%s/model-%05d-of-00500.safetensors", dir,
+                 i);
+        write_shard(path,
+                    "{\"w\": {\"dtype\": \"BF16\", \"shape\": [3], "
+                    "\"data_offsets\": [0, 6]}}",
+                    6);
     }
     CHECK_INT(kvplan_weights_from_dir(dir, &bytes, &err), KVPLAN_OK);
     CHECK_INT(bytes, 500 * 6);
@@ -849,7 +882,8 @@ static void test_hostile_safetensors(void)
     CHECK_CONTAINS(err.message, "model-extra.safetensors: not a regular file");
     unlink(link);
     for (int i = 0; i < 500; i++) {
-        snprintf(path, sizeof path, "%s/model-%05d-of-00500.safetensors", dir, i);
+        snprintf(path, sizeof path, "%s/model-%05d-of-00500.safetensors", dir,
+                 i);
         unlink(path);
     }
     /* an index's total_size at the extreme: read, then a plan that does
@@ -936,8 +970,7 @@ static void test_budget_flags(void)
     CHECK_INT(p->max_running_requests, 20); /* 100 // ratio 5 */
     free(p);
     o.max_mamba_cache_size = (kvplan_opt_int){100000000, true};
-    free(plan_of("qwen3-next-80b-a3b-thinking", &o,
-                 KVPLAN_NOT_ENOUGH_MEMORY));
+    free(plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_NOT_ENOUGH_MEMORY));
     o.max_mamba_cache_size.set = false;
     o.mamba_full_memory_ratio = (kvplan_opt_double){0.45, true};
     p = plan_of("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK);
@@ -1043,8 +1076,7 @@ static void test_refusals_and_warnings(void)
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
     CHECK_INT(p->num_warnings, 1);
     CHECK_INT(p->warnings[0].code, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED);
-    CHECK_CONTAINS(p->warnings[0].message,
-                   "is larger than the profiled value");
+    CHECK_CONTAINS(p->warnings[0].message, "is larger than the profiled value");
     /* a user's max_running_requests the pool cannot hold: reduced, warned */
     o.max_total_tokens.set = false;
     o.server.max_running_requests = (kvplan_opt_int){20000, true};

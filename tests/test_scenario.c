@@ -84,9 +84,9 @@ static void test_type_errors(void)
     CHECK_INT(parse_with("runner", "kv_cache_dtype", "\"fp8\"", &s, &err),
               KVPLAN_PARSE);
     CHECK_STR(err.field, "/runner/kv_cache_dtype");
-    CHECK_INT(parse_with("model", "full_attention_layer_ids", "[1, \"2\"]", &s,
-                         &err),
-              KVPLAN_PARSE);
+    CHECK_INT(
+        parse_with("model", "full_attention_layer_ids", "[1, \"2\"]", &s, &err),
+        KVPLAN_PARSE);
     CHECK_STR(err.field, "/model/full_attention_layer_ids/1");
     CHECK_INT(parse_with("runner", "spec_algorithm", "\"medusa\"", &s, &err),
               KVPLAN_PARSE);
@@ -114,9 +114,9 @@ static void test_env_strings(void)
     CHECK_INT(s.rank.env.SGLANG_SWA_EVICTION_INTERVAL, 1024);
     kvplan__scenario_free(&s);
     /* not an int: the default stays */
-    CHECK_INT(parse_with("env", "SGLANG_SWA_EVICTION_INTERVAL", "\"12x\"", &s,
-                         &err),
-              KVPLAN_OK);
+    CHECK_INT(
+        parse_with("env", "SGLANG_SWA_EVICTION_INTERVAL", "\"12x\"", &s, &err),
+        KVPLAN_OK);
     CHECK_INT(s.rank.env.SGLANG_SWA_EVICTION_INTERVAL, 128);
     kvplan__scenario_free(&s);
     /* EnvBool words, any case */
@@ -143,11 +143,15 @@ static char *dump(const char *text)
 static void test_json_text(void)
 {
     /* What Python's json.dumps(..., sort_keys=True) writes */
-    char *t = dump("{\"b\": [1, 0.8, null], \"a\": {\"y\": true, \"x\": \"\\u00e9\\n\"}}");
-    CHECK_STR(t, "{\"a\": {\"x\": \"\\u00e9\\n\", \"y\": true}, \"b\": [1, 0.8, null]}");
+    char *t = dump(
+        "{\"b\": [1, 0.8, null], \"a\": {\"y\": true, \"x\": \"\\u00e9\\n\"}}");
+    CHECK_STR(
+        t,
+        "{\"a\": {\"x\": \"\\u00e9\\n\", \"y\": true}, \"b\": [1, 0.8, null]}");
     free(t);
     t = dump("[1e16, 0.1, -0.0, 12345678901234567890.0, \"\\ud83d\\ude00\"]");
-    CHECK_STR(t, "[1e+16, 0.1, -0.0, 1.2345678901234567e+19, \"\\ud83d\\ude00\"]");
+    CHECK_STR(t,
+              "[1e+16, 0.1, -0.0, 1.2345678901234567e+19, \"\\ud83d\\ude00\"]");
     free(t);
 }
 
@@ -161,9 +165,9 @@ static void test_json_invalid_utf8(void)
         {"plain", "\"plain\""},
         {"caf\xc3\xa9", "\"caf\\u00e9\""},
         {"dir\xff", "\"dir\\ufffd\""},
-        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},         /* overlong */
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},            /* overlong */
         {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""}, /* surrogate */
-        {"\xe2\x82", "\"\\ufffd\\ufffd\""},         /* truncated */
+        {"\xe2\x82", "\"\\ufffd\\ufffd\""},            /* truncated */
         {"\xf0\x9f\x98\x80", "\"\\ud83d\\ude00\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -63,13 +63,15 @@ static void check(const json_t *s, const json_t *v, const char *path)
             fail(path, "not one of the enum values");
     }
     const json_t *min = json_object_get(s, "minimum");
-    if (min && json_is_number(v) && json_number_value(v) < json_number_value(min))
+    if (min && json_is_number(v) &&
+        json_number_value(v) < json_number_value(min))
         fail(path, "below the minimum");
     if (json_is_object(v)) {
         const json_t *req = json_object_get(s, "required");
         size_t i;
         const json_t *x;
-        json_array_foreach(req, i, x) if (!json_object_get(v, json_string_value(x)))
+        json_array_foreach(req, i,
+                           x) if (!json_object_get(v, json_string_value(x)))
         {
             char p[256];
             snprintf(p, sizeof p, "%s/%s", path, json_string_value(x));

@@ -115,8 +115,7 @@ static void check_solve(const char *model, kvplan_plan_options o,
     switch (knob) {
     case KVPLAN_KNOB_MEM_FRACTION_STATIC:
         at.mem_fraction_static = (kvplan_opt_double){sol.value, true};
-        below.mem_fraction_static =
-            (kvplan_opt_double){sol.value - 1e-6, true};
+        below.mem_fraction_static = (kvplan_opt_double){sol.value - 1e-6, true};
         has_below = sol.value > 1.5e-6;
         break;
     case KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO:
@@ -210,13 +209,12 @@ static void test_solve(void)
     CHECK_INT(kvplan_solve(m, &o, (kvplan_knob)99, &far, work, &sol, &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--solve-for");
-    CHECK_INT(kvplan_solve(m, &o, KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO,
-                           &requests, work, &sol, &err),
+    CHECK_INT(kvplan_solve(m, &o, KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO, &requests,
+                           work, &sol, &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_CONTAINS(err.message, "sliding-window");
     o.available_bytes = (kvplan_opt_int){1LL << 34, true};
-    CHECK_INT(kvplan_solve(m, &o, KVPLAN_KNOB_GPU, &requests, work, &sol,
-                           &err),
+    CHECK_INT(kvplan_solve(m, &o, KVPLAN_KNOB_GPU, &requests, work, &sol, &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--available-bytes");
     kvplan_knob k;

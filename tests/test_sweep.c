@@ -67,8 +67,8 @@ static void same_plan(const kvplan_plan *x, const kvplan_plan *y)
         CHECK_INT(s->configurator.kind, t->configurator.kind);
         CHECK_INT(s->configurator.cell_size_bytes,
                   t->configurator.cell_size_bytes);
-        CHECK(same_double(s->configurator.cell_size,
-                          t->configurator.cell_size));
+        CHECK(
+            same_double(s->configurator.cell_size, t->configurator.cell_size));
         CHECK(same_double(s->configurator.bytes_per_full_token,
                           t->configurator.bytes_per_full_token));
         CHECK_INT(s->configurator.swa_cap, t->configurator.swa_cap);
@@ -105,7 +105,7 @@ static void same_plan(const kvplan_plan *x, const kvplan_plan *y)
     CHECK_INT(c->binding_pool, d->binding_pool);
 }
 
-static const char *const gpus[] = {"H100-80GB", "H200", "H20", "B200",
+static const char *const gpus[] = {"H100-80GB", "H200", "H20",    "B200",
                                    "GB200",     "L4",   "MI300X", "MI355X"};
 static const double fractions[] = {0, 0.6, 0.85, 0.93};
 

@@ -50,8 +50,8 @@ static void *work(void *arg)
         kvplan_model *own = NULL;
         kvplan_error err;
         if (round % 20 == 0) {
-            failures[id] += kvplan_model_load(names[k], &own, &err) !=
-                            KVPLAN_OK;
+            failures[id] +=
+                kvplan_model_load(names[k], &own, &err) != KVPLAN_OK;
             failures[id] += own != NULL && tokens(own, p) != want[k];
             kvplan_model_free(own);
         }
@@ -62,9 +62,9 @@ static void *work(void *arg)
         failures[id] += kvplan_admit(&shared_capacity[k], &u, 4000, 96, &a,
                                      NULL) != KVPLAN_OK;
         if (round == 0)
-            failures[id] += memcmp(a.cost, want_admit[k].cost,
-                                   sizeof a.cost) != 0 ||
-                            a.admit != want_admit[k].admit;
+            failures[id] +=
+                memcmp(a.cost, want_admit[k].cost, sizeof a.cost) != 0 ||
+                a.admit != want_admit[k].admit;
         char buf[32];
         failures[id] += kvplan_format_double(0.1 * round, buf, sizeof buf) == 0;
         kvplan_gpu g;

@@ -569,9 +569,9 @@ static void test_version_compare(void)
         if (c->rules[i].rule.bit == KVPLAN_RULE_DSA_FP8_656)
             CHECK_INT(c->rules[i].alone.max_total_num_tokens,
                       p->max_total_num_tokens);
-    CHECK_INT(kvplan_version_compare(m, &o, (kvplan_sglang_profile)9, p, c,
-                                     &err),
-              KVPLAN_INVALID_ARGUMENT);
+    CHECK_INT(
+        kvplan_version_compare(m, &o, (kvplan_sglang_profile)9, p, c, &err),
+        KVPLAN_INVALID_ARGUMENT);
     free(p);
     free(c);
     kvplan_model_free(m);

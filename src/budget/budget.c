@@ -77,9 +77,10 @@ static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
 {
     double g = in->gpu_mib, ps = (double)in->tp_size * (double)in->pp_size;
     /* GiB: base + tp x pp x per rank, by the GPU's tier */
-    b->tier_base_gib = g < 35 * 1024 ? 2.8 : g < 90 * 1024 ? 9.5
-                       : g < 160 * 1024                    ? 12
-                                                           : 32;
+    b->tier_base_gib = g < 35 * 1024    ? 2.8
+                       : g < 90 * 1024  ? 9.5
+                       : g < 160 * 1024 ? 12
+                                        : 32;
     b->tier_per_rank_gib = g < 35 * 1024 ? 0.1 : g < 160 * 1024 ? 0.5 : 0;
     double gib = g < 35 * 1024    ? 2.8 + ps / 10
                  : g < 90 * 1024  ? 9.5 + ps / 2
@@ -190,7 +191,8 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
     b->activation_mib = act * 1.5;
     b->graph_mib = graph;
     b->reserved_mib = reserved;
-    b->fraction_rule = kvplan__py_round3((in->gpu_mib - reserved) / in->gpu_mib);
+    b->fraction_rule =
+        kvplan__py_round3((in->gpu_mib - reserved) / in->gpu_mib);
     b->mem_fraction_static = b->fraction_rule;
     b->vision_factor = 1;
     bool vlm_exempt = (in->rules & KVPLAN_RULE_VLM_PD_DECODE) && pd_decode;
@@ -241,9 +243,8 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
         double q = in->mamba_full_memory_ratio;
         double budget = *rest * q / (1 + q);
         /* later sglang counts the pool's padding slot in the solve */
-        double pad = (in->rules & KVPLAN_RULE_MAMBA_PAD_SLOT)
-                         ? mamba_per * (1 + d)
-                         : 0;
+        double pad =
+            (in->rules & KVPLAN_RULE_MAMBA_PAD_SLOT) ? mamba_per * (1 + d) : 0;
         if (d > 0) {
             n = kvplan__trunc(
                 kvplan__py_float_floordiv(budget * 1073741824.0 - pad,
@@ -255,10 +256,9 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
             *rest -= mamba_per * (double)kvplan__min(reqs, n / ratio) * d /
                      1073741824.0;
         } else {
-            n = kvplan__trunc(
-                kvplan__py_float_floordiv(budget * 1073741824.0 - pad,
-                                          mamba_per),
-                &ovf);
+            n = kvplan__trunc(kvplan__py_float_floordiv(
+                                  budget * 1073741824.0 - pad, mamba_per),
+                              &ovf);
         }
     }
     KVPLAN__FAIL_IF(n <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
@@ -268,13 +268,12 @@ static kvplan_status reserve_mamba(const kvplan__available_inputs *in,
                     mamba_per);
     int64_t slots = (in->rules & KVPLAN_RULE_MAMBA_PAD_SLOT) ? n + 1 : n;
     *rest -= (double)slots * mamba_per / 1073741824.0;
-    KVPLAN__FAIL_IF(*rest <= 0 && field != NULL, err,
-                    KVPLAN_NOT_ENOUGH_MEMORY, field,
+    KVPLAN__FAIL_IF(*rest <= 0 && field != NULL, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                    field,
                     "the mamba state of %lld requests (%s) takes %.2f GiB, "
                     "more than the %.2f GiB the KV cache and it share; lower "
                     "%s",
-                    (long long)n, field,
-                    (double)n * mamba_per / 1073741824.0,
+                    (long long)n, field, (double)n * mamba_per / 1073741824.0,
                     *rest + (double)n * mamba_per / 1073741824.0, field);
     *max_mamba = n;
     return KVPLAN_OK;
@@ -302,7 +301,8 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
                     "a GPU of %.0f MiB does not hold even the CUDA context "
                     "and communicators (%.2f GiB); --gpu-memory takes MiB "
                     "unless a unit is given (80GB, 81559MiB)",
-                    in->gpu->total_mib, b->context_overhead_bytes / 1073741824.0);
+                    in->gpu->total_mib,
+                    b->context_overhead_bytes / 1073741824.0);
     double post = pre - in->rank_weight_bytes - in->rank_draft_bytes;
     if (world > 1) { /* min-reduced through a float32 tensor */
         pre = to_f32(pre);

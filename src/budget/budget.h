@@ -76,9 +76,9 @@ typedef struct kvplan__fraction_inputs {
     bool disable_cuda_graph;
     bool model_is_llama2; /* the model path names "llama-2" */
     bool is_mla, is_deepseek_v4;
-    bool deepep;        /* --moe-a2a-backend deepep */
-    bool moe_a2a;       /* any MoE all-to-all backend */
-    bool aiter;         /* the attention backend is aiter */
+    bool deepep;         /* --moe-a2a-backend deepep */
+    bool moe_a2a;        /* any MoE all-to-all backend */
+    bool aiter;          /* the attention backend is aiter */
     int64_t context_len; /* the served context, for aiter's factor */
     kvplan__vision_shape vision;
     /* the sglang version's rules (KVPLAN_RULE_*), and what they read */
@@ -95,7 +95,7 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
 /* What the available-bytes formula (§3.1) reads. */
 typedef struct kvplan__available_inputs {
     const kvplan_gpu *gpu;
-    double ranks;            /* tp * pp: the world that min-reduces */
+    double ranks;             /* tp * pp: the world that min-reduces */
     double rank_weight_bytes; /* the target's, on the rank with the most */
     double rank_draft_bytes;  /* the draft's */
     double fraction;          /* mem_fraction_static, resolved */

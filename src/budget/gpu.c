@@ -27,7 +27,9 @@ static const struct preset {
     double context_gib;
     const char *basis;
 } presets[] = {
-    {{"H100-80GB", 81559, 90, false, "sm90", 0}, LINK_NVLINK, 0.95,
+    {{"H100-80GB", 81559, 90, false, "sm90", 0},
+     LINK_NVLINK,
+     0.95,
      "measured: H100 at TP1, 1.06 GiB (tests/logs 01, 05) and 0.84 GiB "
      "(07, 09); their mean"},
     {{"H100-NVL", 95830, 90, false, "sm90", 0}, LINK_NVLINK, 0, NULL},
@@ -38,14 +40,18 @@ static const struct preset {
     {{"A100-80GB", 81920, 80, false, "sm80", 0}, LINK_NVLINK, 0, NULL},
     {{"A100-40GB", 40960, 80, false, "sm80", 0}, LINK_NVLINK, 0, NULL},
     {{"L40S", 46068, 89, false, "sm89", 0}, LINK_PCIE, 0, NULL},
-    {{"L4", 23034, 89, false, "sm89", 0}, LINK_PCIE, 0.73,
+    {{"L4", 23034, 89, false, "sm89", 0},
+     LINK_PCIE,
+     0.73,
      "measured: 4x L4 at TP4 less PCIe's per-rank share (tests/logs/18)"},
     {{"A10G", 23028, 86, false, "sm86", 0}, LINK_PCIE, 0, NULL},
     {{"RTX-4090", 24564, 89, false, "sm89", 0}, LINK_PCIE, 0, NULL},
     {{"RTX-5090", 32607, 120, false, "sm120", 0}, LINK_PCIE, 0, NULL},
     {{"MI300X", 196592, 0, true, "gfx942", 0}, LINK_XGMI, 0, NULL},
     {{"MI325X", 262128, 0, true, "gfx942", 0}, LINK_XGMI, 0, NULL},
-    {{"MI355X", 294896, 0, true, "gfx950", 0}, LINK_XGMI, 0.80,
+    {{"MI355X", 294896, 0, true, "gfx950", 0},
+     LINK_XGMI,
+     0.80,
      "measured: MI355X at TP1 (docs/budget.md)"},
 };
 
@@ -111,7 +117,8 @@ static const struct {
     const char *basis;
 } measured[] = {
     {"L4", 4, 0.86, "measured: QwQ-32B at TP4 on 4x L4 (tests/logs/18)"},
-    {"MI355X", 8, 4.45, "measured: Kimi-K2.5 at TP8 on 8x MI355X (tests/logs/14)"},
+    {"MI355X", 8, 4.45,
+     "measured: Kimi-K2.5 at TP8 on 8x MI355X (tests/logs/14)"},
     {"H200", 8, 3.10, "measured: sglang at TP8 on 8x H200 (docs/budget.md)"},
 };
 

@@ -86,8 +86,8 @@ kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count, kvplan_error *err)
             }
             /* a driver that fails or answers nonsense: sm0, never an
              * overflow (major and minor are single CUDA digits) */
-            if (get_cc(dev, &major, &minor) != 0 || major < 0 ||
-                major > 99 || minor < 0 || minor > 9)
+            if (get_cc(dev, &major, &minor) != 0 || major < 0 || major > 99 ||
+                minor < 0 || minor > 9)
                 major = minor = 0;
             get_name(dev, name, sizeof name);
             double mib = (double)(mem.total >> 20);

@@ -33,14 +33,14 @@ typedef struct cost {
 /* The quantization schemes kvplan prices, by quant_method (one table:
  * what prices a scheme and whether it is priced at all). */
 typedef enum scheme {
-    SCHEME_NONE,  /* priced as the dtype */
-    SCHEME_FP8,   /* 8-bit floats, a float32 scale per block or row */
-    SCHEME_INT8,  /* 8-bit ints */
-    SCHEME_MXFP4, /* the experts in 4 bits, an e8m0 scale per 32 */
-    SCHEME_FP4,   /* 4 bits, an fp8 scale per 16 */
-    SCHEME_COMPRESSED, /* compressed-tensors: ints packed in int32 */
-    SCHEME_PACKED,     /* AWQ-style: packed ints, a scale and zeros per
-                          group */
+    SCHEME_NONE,        /* priced as the dtype */
+    SCHEME_FP8,         /* 8-bit floats, a float32 scale per block or row */
+    SCHEME_INT8,        /* 8-bit ints */
+    SCHEME_MXFP4,       /* the experts in 4 bits, an e8m0 scale per 32 */
+    SCHEME_FP4,         /* 4 bits, an fp8 scale per 16 */
+    SCHEME_COMPRESSED,  /* compressed-tensors: ints packed in int32 */
+    SCHEME_PACKED,      /* AWQ-style: packed ints, a scale and zeros per
+                           group */
     SCHEME_PACKED_G_IDX /* GPTQ: the same, with g_idx and sort indices */
 } scheme;
 
@@ -171,8 +171,7 @@ static void add(builder *b, const char *name, double rows, double cols,
                  (k->g_idx ? 2 * allocated(b->gidx_rows * rank_cols * 4) : 0);
     kvplan__weights_estimate_out *o = b->out;
     o->rank_bytes += one * count;
-    o->rank_exact_bytes +=
-        rank_rows * rank_cols * (k->elem + k->scale) * count;
+    o->rank_exact_bytes += rank_rows * rank_cols * (k->elem + k->scale) * count;
     o->model_bytes += rows * cols * (k->elem + k->scale) * all;
     if (count <= 0 || o->tensors == NULL ||
         o->num_tensors >= KVPLAN_MAX_WEIGHT_TENSORS)
@@ -251,8 +250,7 @@ static void attention(builder *b, double count, double all)
     double rkv = kv >= atp ? div_ceil(kv, atp) : 1;
     double q_in = w->q_lora > 0 ? w->q_lora : h;
     if (w->q_lora > 0)
-        add(b, "self_attn.q_a_proj", w->q_lora, h, w->q_lora, h, count, all,
-            k);
+        add(b, "self_attn.q_a_proj", w->q_lora, h, w->q_lora, h, count, all, k);
     add(b, "self_attn.qkv_proj", (heads + 2 * kv) * hd, q_in,
         (rh + 2 * rkv) * hd, q_in, count, all, k);
     add(b, "self_attn.o_proj", h, heads * hd, h, rh * hd, count, all, k);
@@ -286,9 +284,9 @@ static void experts(builder *b, double mats, double width, double count,
         count, all, k);
     b->gidx_rows = 1;
     if (w->shared > 0)
-        mlp(b, "mlp.shared_experts.gate_up_proj", "mlp.shared_experts.down_proj",
-            w->shared * w->shared_inter, mats, count, all,
-            &b->costs[KVPLAN__W_SHARED]);
+        mlp(b, "mlp.shared_experts.gate_up_proj",
+            "mlp.shared_experts.down_proj", w->shared * w->shared_inter, mats,
+            count, all, &b->costs[KVPLAN__W_SHARED]);
 }
 
 static void vision(builder *b)
@@ -340,8 +338,8 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
     double share = L > 0 ? here / L : 0; /* of layers counted, not placed */
     if (w->nemotron_h) {
         double d_inner = w->mamba_heads * w->mamba_head_dim;
-        double in_rows = 2 * d_inner + 2 * w->mamba_groups * w->mamba_state +
-                         w->mamba_heads;
+        double in_rows =
+            2 * d_inner + 2 * w->mamba_groups * w->mamba_state + w->mamba_heads;
         const cost *k = &b.costs[KVPLAN__W_ATTN];
         add(&b, "mixer.in_proj (mamba)", in_rows, h, div_ceil(in_rows, tp), h,
             w->n_mamba * share, w->n_mamba, k);

@@ -95,8 +95,8 @@ static kvplan_status safetensors_bytes(const char *path, bool header_only,
 {
     bool special;
     FILE *f = kvplan__open_regular(path, &special);
-    KVPLAN__FAIL_IF(f == NULL, err, KVPLAN_PARSE, "--model-path",
-                    "%.200s: %s", path,
+    KVPLAN__FAIL_IF(f == NULL, err, KVPLAN_PARSE, "--model-path", "%.200s: %s",
+                    path,
                     special ? "not a regular file (a FIFO, a device or a "
                               "directory)"
                             : "cannot be read");
@@ -121,9 +121,10 @@ static kvplan_status safetensors_bytes(const char *path, bool header_only,
     fclose(f);
     if (!ok) {
         free(hdr);
-        return kvplan__fail(err, hdr ? KVPLAN_PARSE : KVPLAN_NOMEM, "--model-path",
-                            "%.200s: %s", path,
-                            hdr ? "its header cannot be read" : "out of memory");
+        return kvplan__fail(err, hdr ? KVPLAN_PARSE : KVPLAN_NOMEM,
+                            "--model-path", "%.200s: %s", path,
+                            hdr ? "its header cannot be read"
+                                : "out of memory");
     }
     json_t *h = json_loadb(hdr, (size_t)n, 0, NULL);
     free(hdr);

@@ -138,11 +138,11 @@ size_t kvplan_format_double(double x, char *buf, size_t size)
 {
     char out[64];
     size_t len = 0;
-    const char *word = isnan(x)      ? "nan"
-                       : isinf(x)    ? (x < 0 ? "-inf" : "inf")
-                       : x != 0.0    ? NULL
+    const char *word = isnan(x)     ? "nan"
+                       : isinf(x)   ? (x < 0 ? "-inf" : "inf")
+                       : x != 0.0   ? NULL
                        : signbit(x) ? "-0.0"
-                                     : "0.0";
+                                    : "0.0";
     if (word != NULL) {
         len = strlen(word);
         memcpy(out, word, len + 1);

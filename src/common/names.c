@@ -97,7 +97,6 @@ const char *kvplan_configurator_name(kvplan_configurator_kind k)
     return NULL;
 }
 
-
 /* ---- the words of sglang's flags --------------------------------------- */
 
 typedef struct word {
@@ -108,8 +107,14 @@ typedef struct word {
                            (auto: none, the model's) */
 } word;
 
-#define WORD(w, v) {(w), (v), false, KVPLAN_DTYPE_UNSET}
-#define ALIAS(w, v) {(w), (v), true, KVPLAN_DTYPE_UNSET}
+#define WORD(w, v)                                                             \
+    {                                                                          \
+        (w), (v), false, KVPLAN_DTYPE_UNSET                                    \
+    }
+#define ALIAS(w, v)                                                            \
+    {                                                                          \
+        (w), (v), true, KVPLAN_DTYPE_UNSET                                     \
+    }
 
 /* Each set in the order sglang's --help lists it. */
 
@@ -186,25 +191,24 @@ static const word backend_words[] = {
 
 /* --quantization (server_args.py QUANTIZATION_CHOICES) */
 static const word quantization_words[] = {
-    WORD("awq", 0),          WORD("fp8", 1),
-    WORD("gptq", 2),         WORD("marlin", 3),
-    WORD("gptq_marlin", 4),  WORD("awq_marlin", 5),
-    WORD("bitsandbytes", 6), WORD("gguf", 7),
-    WORD("modelopt", 8),     WORD("modelopt_fp8", 9),
+    WORD("awq", 0),           WORD("fp8", 1),
+    WORD("gptq", 2),          WORD("marlin", 3),
+    WORD("gptq_marlin", 4),   WORD("awq_marlin", 5),
+    WORD("bitsandbytes", 6),  WORD("gguf", 7),
+    WORD("modelopt", 8),      WORD("modelopt_fp8", 9),
     WORD("modelopt_fp4", 10), WORD("petit_nvfp4", 11),
-    WORD("w8a8_int8", 12),   WORD("w8a8_fp8", 13),
-    WORD("moe_wna16", 14),   WORD("qoq", 15),
-    WORD("w4afp8", 16),      WORD("mxfp4", 17),
-    WORD("mxfp8", 18),       WORD("compressed-tensors", 19),
-    WORD("fbgemm_fp8", 20),  WORD("auto-round", 21),
+    WORD("w8a8_int8", 12),    WORD("w8a8_fp8", 13),
+    WORD("moe_wna16", 14),    WORD("qoq", 15),
+    WORD("w4afp8", 16),       WORD("mxfp4", 17),
+    WORD("mxfp8", 18),        WORD("compressed-tensors", 19),
+    WORD("fbgemm_fp8", 20),   WORD("auto-round", 21),
     WORD("quark", 22),
 };
 
 /* --moe-a2a-backend */
 static const word a2a_words[] = {
-    WORD("none", 0),     WORD("deepep", 1),
-    WORD("mooncake", 2), WORD("mori", 3),
-    WORD("ascend_fuseep", 4), WORD("flashinfer", 5),
+    WORD("none", 0), WORD("deepep", 1),        WORD("mooncake", 2),
+    WORD("mori", 3), WORD("ascend_fuseep", 4), WORD("flashinfer", 5),
 };
 
 /* --mamba-ssm-dtype: the value is the element's bytes */
@@ -235,11 +239,13 @@ static const struct {
                                    sizeof quantization_words /
                                        sizeof quantization_words[0],
                                    false},
-    [KVPLAN_WORDS_MOE_A2A_BACKEND] =
-        {a2a_words, sizeof a2a_words / sizeof a2a_words[0], false},
-    [KVPLAN_WORDS_MAMBA_SSM_DTYPE] =
-        {ssm_dtype_words, sizeof ssm_dtype_words / sizeof ssm_dtype_words[0],
-         false},
+    [KVPLAN_WORDS_MOE_A2A_BACKEND] = {a2a_words,
+                                      sizeof a2a_words / sizeof a2a_words[0],
+                                      false},
+    [KVPLAN_WORDS_MAMBA_SSM_DTYPE] = {ssm_dtype_words,
+                                      sizeof ssm_dtype_words /
+                                          sizeof ssm_dtype_words[0],
+                                      false},
 };
 
 const char *kvplan_word_at(kvplan_word_set set, size_t index, int *value)

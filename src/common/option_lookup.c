@@ -66,11 +66,11 @@ const char *kvplan__option_nearest(const char *name, size_t len, char *buf,
     for (int pass = 0; pass < 2; pass++) {
         const kvplan__option_row *rows =
             pass == 0 ? kvplan__option_rows : kvplan__sglang_rows;
-        size_t n = pass == 0 ? kvplan__num_option_rows
-                             : kvplan__num_sglang_rows;
+        size_t n =
+            pass == 0 ? kvplan__num_option_rows : kvplan__num_sglang_rows;
         for (size_t i = 0; i < n; i++) {
-            int x = kvplan_edit_distance(
-                given, flag ? rows[i].pub.flag : rows[i].pub.name);
+            int x = kvplan_edit_distance(given, flag ? rows[i].pub.flag
+                                                     : rows[i].pub.name);
             if (x < d) {
                 d = x;
                 best = &rows[i].pub;
@@ -82,4 +82,3 @@ const char *kvplan__option_nearest(const char *name, size_t len, char *buf,
     snprintf(buf, size, "%s", flag ? best->flag : best->name);
     return buf;
 }
-

@@ -41,6 +41,7 @@
 #define FOR_ENGINE .scope = KVPLAN_SCOPE_ENGINE, .echo = true
 #define QUESTION .scope = KVPLAN_SCOPE_QUESTION
 
+/* clang-format off */
 const kvplan__option_row kvplan__option_rows[] = {
     /* ---- the model */
     {{.name = "model_path", .flag = "--model-path", .alias = "--model",
@@ -392,6 +393,7 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_RANK_KEY, OPTS(rank_by),
 },
 };
+/* clang-format on */
 
 const size_t kvplan__num_option_rows =
     sizeof kvplan__option_rows / sizeof kvplan__option_rows[0];
@@ -477,8 +479,8 @@ static kvplan_status check_row(const kvplan__option_row *row, const void *base,
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   i ? ", " : "", w);
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
-                            "%s '%.40s' is not one of sglang's: %s", o->flag,
-                            v, list);
+                            "%s '%.40s' is not one of sglang's: %s", o->flag, v,
+                            list);
     }
     default:
         return KVPLAN_OK; /* checked where they are read */
@@ -532,7 +534,8 @@ kvplan_status kvplan__options_check(const void *plan, const void *server,
     /* unrolled, each row's region and store are constants: the rows of
      * other regions, and those never refused here, leave no code */
 #pragma GCC unroll 256
-    for (size_t i = 0; i < sizeof kvplan__option_rows / sizeof *kvplan__option_rows; i++) {
+    for (size_t i = 0;
+         i < sizeof kvplan__option_rows / sizeof *kvplan__option_rows; i++) {
         const kvplan__option_row *row = &kvplan__option_rows[i];
         const char *base = bases[row->region];
         if (base == NULL || !to_check(row, base + row->offset))
@@ -543,8 +546,7 @@ kvplan_status kvplan__options_check(const void *plan, const void *server,
 }
 
 kvplan_status kvplan__options_check_region(kvplan__region region,
-                                           const void *base,
-                                           kvplan_error *err)
+                                           const void *base, kvplan_error *err)
 {
     return kvplan__options_check(region == KVPLAN__IN_PLAN ? base : NULL,
                                  region == KVPLAN__IN_SERVER ? base : NULL,

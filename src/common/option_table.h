@@ -81,8 +81,7 @@ const char *kvplan__option_nearest(const char *name, size_t len, char *buf,
  * `base`) against its bounds and words. KVPLAN_INVALID_ARGUMENT naming
  * the flag of the first out of range. */
 kvplan_status kvplan__options_check_region(kvplan__region region,
-                                           const void *base,
-                                           kvplan_error *err);
+                                           const void *base, kvplan_error *err);
 
 /* The same for the rows of several regions in one walk: a
  * kvplan_plan_options (`plan`), its server args, an engine's options;

@@ -11,11 +11,18 @@
 #define V true  /* takes a value (or several: nargs) */
 #define B false /* store_true */
 #define ROW(f, n, value, mem)                                                  \
-    {{.name = (n), .flag = (f), .type = KVPLAN_OPTION_NOT_READ,                \
-      .scope = KVPLAN_SCOPE_SGLANG, .words = -1,                              \
-      .meta = (value) ? "VALUE" : NULL, .memory = (mem)},                     \
-     .store = KVPLAN__STORE_NONE}
+    {                                                                          \
+        {.name = (n),                                                          \
+         .flag = (f),                                                          \
+         .type = KVPLAN_OPTION_NOT_READ,                                       \
+         .scope = KVPLAN_SCOPE_SGLANG,                                         \
+         .words = -1,                                                          \
+         .meta = (value) ? "VALUE" : NULL,                                     \
+         .memory = (mem)},                                                     \
+            .store = KVPLAN__STORE_NONE                                        \
+    }
 
+/* clang-format off */
 const kvplan__option_row kvplan__sglang_rows[] = {
     /* model and tokenizer */
     ROW("--tokenizer-path", "tokenizer_path", V, NULL),
@@ -356,6 +363,7 @@ const kvplan__option_row kvplan__sglang_rows[] = {
     ROW("--nsa-prefill", "nsa_prefill", V, NULL),
     ROW("--nsa-decode", "nsa_decode", V, NULL),
 };
+/* clang-format on */
 
 const size_t kvplan__num_sglang_rows =
     sizeof kvplan__sglang_rows / sizeof kvplan__sglang_rows[0];

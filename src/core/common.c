@@ -236,14 +236,12 @@ int64_t kvplan__dsa_indexer_bytes(int64_t index_head_dim, bool *ovf)
         kvplan__mul(kvplan__floordiv(index_head_dim, 128, ovf), 4, ovf), ovf);
 }
 
-int64_t kvplan__dsa_fp8_row_bytes(int64_t kv_lora_rank, int64_t rope,
-                                  bool *ovf)
+int64_t kvplan__dsa_fp8_row_bytes(int64_t kv_lora_rank, int64_t rope, bool *ovf)
 {
     return kvplan__add(
-        kvplan__add(kv_lora_rank,
-                    kvplan__mul(kvplan__floordiv(kv_lora_rank, 128, ovf), 4,
-                                ovf),
-                    ovf),
+        kvplan__add(
+            kv_lora_rank,
+            kvplan__mul(kvplan__floordiv(kv_lora_rank, 128, ovf), 4, ovf), ovf),
         kvplan__mul(rope, 2, ovf), ovf);
 }
 

@@ -81,8 +81,8 @@ static kvplan_status mla_cell_size(const kvplan_rank *r, int64_t layers,
         int64_t per_token = kvplan__dsa_indexer_bytes(ihd, &ovf);
         c = kvplan__add(
             c,
-            kvplan__mul(kvplan__mul(per_token, kvplan__dsa_topk_layers(r, layers),
-                                    &ovf),
+            kvplan__mul(kvplan__mul(per_token,
+                                    kvplan__dsa_topk_layers(r, layers), &ovf),
                         1, &ovf),
             &ovf);
     }
@@ -182,8 +182,9 @@ static kvplan_status mha_cell_size(const kvplan_rank *r, int64_t layers,
              * heads * head_dim * 2 * elem per token */
             c = kvplan__add(
                 c,
-                kvplan__mul(kvplan__mul(kvplan__mul(n, head_dim, &ovf), 2, &ovf),
-                            kv_size, &ovf),
+                kvplan__mul(
+                    kvplan__mul(kvplan__mul(n, head_dim, &ovf), 2, &ovf),
+                    kv_size, &ovf),
                 &ovf);
     }
     if (ovf)

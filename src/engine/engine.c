@@ -68,8 +68,8 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
     KVPLAN__TRY(kvplan__check_least(o->pp_size, 1, "--pp-size", err));
     /* the engines' own flags: the option table's bounds */
     KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_ENGINE, o, err));
-    KVPLAN__TRY(kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes",
-                                        err));
+    KVPLAN__TRY(
+        kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
     KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP4_E2M1, err,
                     KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                     "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",

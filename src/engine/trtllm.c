@@ -36,14 +36,13 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     int64_t per_token = kvplan__mul(per_layer, layers, &ovf);
     /* an EAGLE head's layers share the manager, in their own geometry
      * (with PP they are on the last stage, counted here in full) */
-    per_token = kvplan__add(
-        per_token,
-        kvplan__mul(kvplan__vllm_attention_page(1, c->draft_kv_heads,
-                                                c->draft_head_dim,
-                                                c->draft_v_head_dim,
-                                                c->kv_elem, &ovf),
-                    c->draft_layers, &ovf),
-        &ovf);
+    per_token =
+        kvplan__add(per_token,
+                    kvplan__mul(kvplan__vllm_attention_page(
+                                    1, c->draft_kv_heads, c->draft_head_dim,
+                                    c->draft_v_head_dim, c->kv_elem, &ovf),
+                                c->draft_layers, &ovf),
+                    &ovf);
     KVPLAN__FAIL_IF(ovf || per_token <= 0, err, KVPLAN_OVERFLOW, "--model-path",
                     "the KV bytes per token exceed 64 bits");
     p->bytes_per_token = per_token;

@@ -102,8 +102,8 @@ static int64_t needed(const spec *s, size_t n, int64_t len, int64_t in_flight,
  * multiple of the kernel's alignment, whose page holds one mamba state.
  * `attn_1`: one token's attention page. */
 static int64_t vllm_block(const kvplan__engine_census *c,
-                          const kvplan_engine_options *o,
-                          const kvplan_gpu *gpu, int64_t attn_1, bool *ovf)
+                          const kvplan_engine_options *o, const kvplan_gpu *gpu,
+                          int64_t attn_1, bool *ovf)
 {
     int64_t block = o->block_size.set ? o->block_size.value : c->mla ? 64 : 16;
     int64_t mamba_page = c->mamba_page;
@@ -160,15 +160,14 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
     if (c->draft_layers > 0) {
         /* an EAGLE head: full attention with its own geometry; with the
          * target's page it is one spec with the target's full layers */
-        int64_t page =
-            kvplan__vllm_attention_page(block, c->draft_kv_heads,
-                                        c->draft_head_dim,
-                                        c->draft_v_head_dim, c->kv_elem, ovf);
+        int64_t page = kvplan__vllm_attention_page(
+            block, c->draft_kv_heads, c->draft_head_dim, c->draft_v_head_dim,
+            c->kv_elem, ovf);
         if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
             s[0].layers += c->draft_layers;
         else
-            s[n++] = (spec){KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0,
-                            block, 0};
+            s[n++] =
+                (spec){KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0, block, 0};
     }
     for (size_t i = 0; i < n; i++)
         if (s[i].real_page == 0)
@@ -243,8 +242,8 @@ static void vllm_one_group(const spec *s, size_t n, int64_t len, int64_t mnbt,
     int64_t layers = 0, page_sum = 0;
     for (size_t i = 0; i < n; i++) {
         layers += s[i].layers;
-        page_sum = kvplan__add(page_sum, kvplan__mul(s[i].page, s[i].layers, ovf),
-                               ovf);
+        page_sum = kvplan__add(page_sum,
+                               kvplan__mul(s[i].page, s[i].layers, ovf), ovf);
     }
     *blocks = p->available_bytes / page_sum;
     *per_req = kvplan__ceil_div(len, block, ovf);
@@ -260,8 +259,7 @@ static void vllm_one_group(const spec *s, size_t n, int64_t len, int64_t mnbt,
  * grow their block), then groups of group_size layers. */
 static kvplan_status vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
                                  kvplan_engine_plan *p, int64_t *blocks,
-                                 int64_t *per_req, bool *ovf,
-                                 kvplan_error *err)
+                                 int64_t *per_req, bool *ovf, kvplan_error *err)
 {
     int64_t top = 0;
     for (size_t i = 0; i < n; i++)
@@ -336,14 +334,14 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
 
     kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
     KVPLAN__TRY(vllm_available(o, p, err));
-    KVPLAN__TRY(vllm_one_request(s, n, len, mnbt, p->available_bytes, &ovf,
-                                 err));
+    KVPLAN__TRY(
+        vllm_one_request(s, n, len, mnbt, p->available_bytes, &ovf, err));
     int64_t blocks = 0, per_req = 1;
     if (n == 1 || (n == 2 && c->dsa)) /* all full attention */
         vllm_one_group(s, n, len, mnbt, block, p, &blocks, &per_req, &ovf);
     else
-        KVPLAN__TRY(vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf,
-                                err));
+        KVPLAN__TRY(
+            vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf, err));
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");
     p->block_size = s[0].block;

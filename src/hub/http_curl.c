@@ -52,7 +52,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
     kvplan__http_response *o = arg;
     size_t len = size * n;
     static const char name[] = "x-repo-commit:";
-    if (len > sizeof name - 1 && strncasecmp(data, name, sizeof name - 1) == 0) {
+    if (len > sizeof name - 1 &&
+        strncasecmp(data, name, sizeof name - 1) == 0) {
         const char *v = data + sizeof name - 1;
         size_t k = 0;
         while (v < data + len && (*v == ' ' || *v == '\t'))
@@ -66,7 +67,10 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static void init_curl(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+static void init_curl(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
 
 /* One try. */
 static kvplan_status get_once(CURL *c, const char *url, const char *token,

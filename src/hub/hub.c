@@ -192,8 +192,8 @@ typedef struct fetch {
 
 static void url_of(const fetch *f, const char *file, char *url, size_t size)
 {
-    const char *e = f->o->endpoint && f->o->endpoint[0] ? f->o->endpoint
-                                                        : DEFAULT_ENDPOINT;
+    const char *e =
+        f->o->endpoint && f->o->endpoint[0] ? f->o->endpoint : DEFAULT_ENDPOINT;
     size_t n = strlen(e);
     while (n > 0 && e[n - 1] == '/')
         n--;
@@ -236,7 +236,9 @@ static kvplan_status get(fetch *f, const char *file, int64_t first,
 {
     url_of(f, file, url, url_size);
     double timeout = f->o->timeout_s > 0 ? f->o->timeout_s : 30;
-    int retries = f->o->retries < 0 ? 0 : f->o->retries > 10 ? 10 : f->o->retries;
+    int retries = f->o->retries < 0    ? 0
+                  : f->o->retries > 10 ? 10
+                                       : f->o->retries;
     kvplan_status st = kvplan__http_get(url, f->o->token, first, count, max,
                                         timeout, retries, h);
     if (st == KVPLAN_NOMEM)
@@ -326,8 +328,8 @@ static kvplan_status header(fetch *f, const char *shard, kvplan_error *err)
                              : refused(f, url, &h, err);
     if (st == KVPLAN_OK && h.len != n)
         st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                          "%s: %s: the header is %llu bytes, %zu came",
-                          f->r.id, shard, (unsigned long long)n, h.len);
+                          "%s: %s: the header is %llu bytes, %zu came", f->r.id,
+                          shard, (unsigned long long)n, h.len);
     json_t *j = st == KVPLAN_OK ? json_loadb(h.body, h.len, 0, NULL) : NULL;
     if (st == KVPLAN_OK && !json_is_object(j))
         st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
@@ -356,8 +358,7 @@ static kvplan_status header(fetch *f, const char *shard, kvplan_error *err)
 
 /* The shards the index names (each once), or the single file. */
 static kvplan_status shards_of(fetch *f, const json_t *index,
-                               const char **names, size_t *n,
-                               kvplan_error *err)
+                               const char **names, size_t *n, kvplan_error *err)
 {
     *n = 0;
     if (index == NULL) {
@@ -382,10 +383,9 @@ static kvplan_status shards_of(fetch *f, const json_t *index,
         while (i < *n && strcmp(names[i], s) != 0)
             i++;
         if (i == *n) {
-            KVPLAN__FAIL_IF(*n == MAX_SHARDS, err, KVPLAN_PARSE,
-                            "--model-path",
-                            "%s: the index names more than %d shards",
-                            f->r.id, MAX_SHARDS);
+            KVPLAN__FAIL_IF(*n == MAX_SHARDS, err, KVPLAN_PARSE, "--model-path",
+                            "%s: the index names more than %d shards", f->r.id,
+                            MAX_SHARDS);
             names[(*n)++] = s;
         }
     }
@@ -473,8 +473,7 @@ static kvplan_status from_hub(fetch *f, kvplan_error *err)
     return keep(f, ".kvplan-complete", "", 0, err);
 }
 
-kvplan_status kvplan_hub_fetch(const char *repo_id,
-                               const kvplan_hub_options *o,
+kvplan_status kvplan_hub_fetch(const char *repo_id, const kvplan_hub_options *o,
                                kvplan_hub_result *out, kvplan_error *err)
 {
     KVPLAN__FAIL_IF(o == NULL || out == NULL, err, KVPLAN_INVALID_ARGUMENT,

@@ -15,13 +15,13 @@
 
 /* One GET's answer. `body` is malloc'ed (free it), NUL-terminated. */
 typedef struct kvplan__http_response {
-    long status;        /* the HTTP status; 0 when none came */
+    long status; /* the HTTP status; 0 when none came */
     char *body;
     size_t len;
-    char commit[48];    /* the X-Repo-Commit header, "" when absent */
-    char why[200];      /* no answer: libcurl's words (a timeout, DNS) */
+    char commit[48]; /* the X-Repo-Commit header, "" when absent */
+    char why[200];   /* no answer: libcurl's words (a timeout, DNS) */
     bool timed_out;
-    bool too_large;     /* the body passed max_bytes: cut off */
+    bool too_large; /* the body passed max_bytes: cut off */
 } kvplan__http_response;
 
 /*

@@ -90,8 +90,7 @@ void kvplan__scenario_answer(kvplan__writer *w, const json_t *obj,
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)obj, key, v) /* its results replaced */
-        if (strcmp(key, "results") != 0)
-            kvplan__w_json(w, key, v);
+        if (strcmp(key, "results") != 0) kvplan__w_json(w, key, v);
     kvplan__scenario_results(w, "results", s);
     kvplan__w_end(w);
 }

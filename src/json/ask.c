@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The plan document: as the answer, or as "plan" in the question's head
  * (fit's, solve's), which it closes. */
 static kvplan_status plan_doc(kvplan__writer *w, const request *rq,
@@ -158,24 +157,22 @@ static kvplan_status ask_sweep(kvplan__writer *w, const kvplan__doc *d,
     kvplan_status st = KVPLAN_OK;
     if (rows == NULL || order == NULL || row == NULL) {
         st = kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL, "out of memory");
-    } else if (kvplan_sweep(d->model, base, axes, naxes, rows, n, work,
-                            &err) != KVPLAN_OK) {
+    } else if (kvplan_sweep(d->model, base, axes, naxes, rows, n, work, &err) !=
+               KVPLAN_OK) {
         st = kvplan__failed(w, &err, true);
     } else {
         kvplan_sweep_rank(rows, n, base->rank_by, order);
         kvplan__w_array(w, NULL);
-        for (size_t i = 0; i < n && !w->t.bad;
-             i++) {
+        for (size_t i = 0; i < n && !w->t.bad; i++) {
             const kvplan_sweep_row *r = &rows[order[i]];
             const char *flags[2 * KVPLAN_MAX_SWEEP_AXES + MAX_HELD];
             size_t nf = row_flags(ax, naxes, h, r, flags);
             kvplan__doc rd = {row, d->loaded, d->model};
-            bool planned =
-                r->status == KVPLAN_OK &&
-                kvplan_sweep_row_options(base, axes, naxes, r, row, NULL) ==
-                    KVPLAN_OK &&
-                kvplan_plan_compute(d->model, &row->plan, work, NULL) ==
-                    KVPLAN_OK;
+            bool planned = r->status == KVPLAN_OK &&
+                           kvplan_sweep_row_options(base, axes, naxes, r, row,
+                                                    NULL) == KVPLAN_OK &&
+                           kvplan_plan_compute(d->model, &row->plan, work,
+                                               NULL) == KVPLAN_OK;
             kvplan__doc_sweep_row(w, axes, naxes, r, i + 1, flags, nf, &rd,
                                   planned ? work : NULL);
         }
@@ -199,8 +196,7 @@ static kvplan_status first_row(kvplan__writer *w, kvplan_options *o,
         const kvplan_option *opt = kvplan_option_find(ax[k].key);
         if (ax[k].n == 0) {
             return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, ax[k].key,
-                                  "%s: expected a value or a list",
-                                  ax[k].key);
+                                  "%s: expected a value or a list", ax[k].key);
         }
         if (strcmp(opt->name, "speculative_algorithm") == 0 &&
             strcmp(ax[k].values[0], "none") == 0)
@@ -250,9 +246,9 @@ kvplan_status kvplan__ask(kvplan__writer *w, request *rq, kvplan_options *o,
     return st;
 }
 
-kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq,
-                              kvplan_options *o, held *h, axis *ax,
-                              size_t *naxes, kvplan_plan *work)
+kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq, kvplan_options *o,
+                              held *h, axis *ax, size_t *naxes,
+                              kvplan_plan *work)
 {
     kvplan_log_readings *r = malloc(sizeof *r);
     kvplan_log_result *x = malloc(sizeof *x);

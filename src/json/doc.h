@@ -67,8 +67,8 @@ typedef struct kvplan__writer {
     size_t depth;
     char *scratch;
     size_t scratch_cap;
-    const char *nonfinite; /* the first member that was not finite */
-    bool pickle;           /* Python's pickle (protocol 2), not JSON text */
+    const char *nonfinite;     /* the first member that was not finite */
+    bool pickle;               /* Python's pickle (protocol 2), not JSON text */
     struct kvplan__memo *memo; /* pickle: the keys made once */
     size_t memo_count, memo_cap;
     kvplan__text memo_keys;
@@ -172,8 +172,8 @@ const kvplan_option *kvplan__not_read(const kvplan_options *o, size_t index);
 /* ---- doc_plan.c: the plan (schema docs/plan.schema.json) ---------------- */
 
 /* The plan's document; with `svg`, its picture as "svg" too. */
-void kvplan__doc_plan(kvplan__writer *w, const char *key,
-                      const kvplan__doc *d, const kvplan_plan *p, bool svg);
+void kvplan__doc_plan(kvplan__writer *w, const char *key, const kvplan__doc *d,
+                      const kvplan_plan *p, bool svg);
 /* The plan's "capacity" object (docs/capacity.md). */
 void kvplan__doc_capacity(kvplan__writer *w, const char *key,
                           const kvplan_capacity *c);
@@ -219,8 +219,8 @@ void kvplan__doc_fit_head(kvplan__writer *w, int64_t n, const kvplan_plan *p);
 /* solve's head, into an open object, the answer's value as its knob
  * writes it. */
 void kvplan__doc_solve_head(kvplan__writer *w, kvplan_knob knob,
-                            const kvplan_solution *sol,
-                            const kvplan_target *t, const kvplan_plan *p);
+                            const kvplan_solution *sol, const kvplan_target *t,
+                            const kvplan_plan *p);
 /* solve that found none: the error document with the best reached. */
 void kvplan__doc_solve_none(kvplan__writer *w, const kvplan_error *e,
                             const kvplan_solution *sol);
@@ -231,14 +231,14 @@ void kvplan__solution_apply(kvplan_options *o, kvplan_knob knob,
 /* A sweep row, a list's element: `flags` its command line; `plan` its
  * plan (with `rd`, its options), NULL when it does not plan. */
 void kvplan__doc_sweep_row(kvplan__writer *w, const kvplan_sweep_axis *axes,
-                           size_t naxes, const kvplan_sweep_row *r,
-                           size_t rank, const char *const *flags,
-                           size_t nflags, const kvplan__doc *rd,
-                           const kvplan_plan *plan);
+                           size_t naxes, const kvplan_sweep_row *r, size_t rank,
+                           const char *const *flags, size_t nflags,
+                           const kvplan__doc *rd, const kvplan_plan *plan);
 /* What binds a sweep row's concurrency, in words. */
 const char *kvplan__row_binding(const kvplan_sweep_row *r);
 
-/* ---- doc_log.c: kvplan log ------------------------------------------------ */
+/* ---- doc_log.c: kvplan log ------------------------------------------------
+ */
 
 /* The log's document, into an open object. */
 void kvplan__doc_log_members(kvplan__writer *w, const kvplan_log_readings *r,
@@ -251,14 +251,16 @@ void kvplan__doc_calibration(kvplan__writer *w, const char *key,
                              const kvplan_plan_options *o, bool gpu_inferred,
                              const char *model);
 
-/* ---- doc_lists.c: what is built in ---------------------------------------- */
+/* ---- doc_lists.c: what is built in ----------------------------------------
+ */
 
 void kvplan__doc_models(kvplan__writer *w);
 void kvplan__doc_gpus(kvplan__writer *w);
 void kvplan__doc_options(kvplan__writer *w);
 void kvplan__doc_version_info(kvplan__writer *w);
 
-/* ---- svg.c: the pictures (plain SVG) -------------------------------------- */
+/* ---- svg.c: the pictures (plain SVG) --------------------------------------
+ */
 
 /* One GPU's memory split and the requests at once against the context
  * length (forward plans at --context-length 256, 512, ... the model's),

@@ -81,11 +81,16 @@ static const char *kind_name(const kvplan_option *o)
 static const char *scope_name(kvplan_option_scope s)
 {
     switch (s) {
-    case KVPLAN_SCOPE_SGLANG: return "sglang";
-    case KVPLAN_SCOPE_KVPLAN: return "kvplan";
-    case KVPLAN_SCOPE_ENGINE: return "engine";
-    case KVPLAN_SCOPE_QUESTION: return "question";
-    case KVPLAN_SCOPE_OUTPUT: return "output";
+    case KVPLAN_SCOPE_SGLANG:
+        return "sglang";
+    case KVPLAN_SCOPE_KVPLAN:
+        return "kvplan";
+    case KVPLAN_SCOPE_ENGINE:
+        return "engine";
+    case KVPLAN_SCOPE_QUESTION:
+        return "question";
+    case KVPLAN_SCOPE_OUTPUT:
+        return "output";
     }
     return "?";
 }
@@ -94,8 +99,8 @@ void kvplan__doc_options(kvplan__writer *w)
 {
     const kvplan_option *o;
     kvplan__w_array(w, NULL);
-    for (size_t i = 0; (o = kvplan_option_at(i)) != NULL &&
-                       o->type != KVPLAN_OPTION_NOT_READ;
+    for (size_t i = 0;
+         (o = kvplan_option_at(i)) != NULL && o->type != KVPLAN_OPTION_NOT_READ;
          i++) {
         kvplan__w_object(w, NULL);
         kvplan__w_str(w, "flag", o->flag);

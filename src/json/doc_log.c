@@ -193,8 +193,9 @@ void kvplan__doc_calibration(kvplan__writer *w, const char *key,
     kvplan__w_int(w, "pp_size", o->server.pp_size);
     kvplan__w_real(w, "free_before_gib", before);
     /* what the GPU held before the weights: context, communicators */
-    kvplan__w_int(w, "context_bytes",
-                  (int64_t)(o->gpu.total_mib * 1048576.0 - before * KVPLAN__GIB));
+    kvplan__w_int(
+        w, "context_bytes",
+        (int64_t)(o->gpu.total_mib * 1048576.0 - before * KVPLAN__GIB));
     kvplan__w_int(w, "rank_weight_bytes", (int64_t)(weights * KVPLAN__GIB));
     kvplan__w_end(w);
 }

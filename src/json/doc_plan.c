@@ -126,13 +126,17 @@ static void tensors_json(kvplan__writer *w, const kvplan_budget *b)
 static const char *weights_basis(const kvplan__doc *d, const kvplan_budget *b)
 {
     if (d->loaded->weights_measured)
-        return d->loaded->hub_dir[0] ? "the checkpoint's safetensors headers, "
-                                 "read from the Hub or its cache"
-                               : "the model directory's safetensors headers";
+        return d->loaded->hub_dir[0]
+                   ? "the checkpoint's safetensors headers, "
+                     "read from the Hub or its cache"
+                   : "the model directory's safetensors headers";
     switch (b->weights_source) {
-    case KVPLAN_SOURCE_GIVEN: return "--weight-bytes";
-    case KVPLAN_SOURCE_MEASURED: return "a calibration (kvplan log --calibrate)";
-    default: return "config.json, tensor by tensor";
+    case KVPLAN_SOURCE_GIVEN:
+        return "--weight-bytes";
+    case KVPLAN_SOURCE_MEASURED:
+        return "a calibration (kvplan log --calibrate)";
+    default:
+        return "config.json, tensor by tensor";
     }
 }
 
@@ -145,9 +149,10 @@ static void budget_terms(kvplan__writer *w, const kvplan__doc *d,
     kvplan__w_object(w, "terms");
     kvplan__w_object(w, "gpu");
     kvplan__w_real(w, "total_mib", b->gpu_mem_mib);
-    kvplan__w_str(w, "source", d->o->gpu_memory_mib.set ? "given"
-                               : d->o->gpu_auto         ? "measured"
-                                                        : "preset");
+    kvplan__w_str(w, "source",
+                  d->o->gpu_memory_mib.set ? "given"
+                  : d->o->gpu_auto         ? "measured"
+                                           : "preset");
     kvplan__w_end(w);
     kvplan__w_real(w, "fraction_rule", b->fraction_rule);
     kvplan__w_real(w, "vision_factor", b->vision_factor);
@@ -388,7 +393,8 @@ static void echo(kvplan__writer *w, const char *key, const kvplan_options *o,
         return;
     case KVPLAN__STORE_HISPARSE:
         if (in->hisparse_text)
-            kvplan__w_real(w, key, o->plan.server.hisparse_host_to_device_ratio);
+            kvplan__w_real(w, key,
+                           o->plan.server.hisparse_host_to_device_ratio);
         else
             kvplan__w_null(w, key);
         return;
@@ -457,8 +463,8 @@ static void picture(kvplan__writer *w, const kvplan__doc *d,
     free(buf);
 }
 
-void kvplan__doc_plan(kvplan__writer *w, const char *key,
-                      const kvplan__doc *d, const kvplan_plan *p, bool svg)
+void kvplan__doc_plan(kvplan__writer *w, const char *key, const kvplan__doc *d,
+                      const kvplan_plan *p, bool svg)
 {
     const kvplan_model_info *info = kvplan_model_get_info(d->model);
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];

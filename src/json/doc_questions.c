@@ -53,8 +53,8 @@ void kvplan__solution_apply(kvplan_options *opts, kvplan_knob knob,
 }
 
 void kvplan__doc_solve_head(kvplan__writer *w, kvplan_knob knob,
-                            const kvplan_solution *sol,
-                            const kvplan_target *t, const kvplan_plan *p)
+                            const kvplan_solution *sol, const kvplan_target *t,
+                            const kvplan_plan *p)
 {
     kvplan__w_str(w, "solve_for", kvplan_knob_name(knob));
     switch (knob) {
@@ -110,10 +110,9 @@ const char *kvplan__row_binding(const kvplan_sweep_row *r)
 }
 
 void kvplan__doc_sweep_row(kvplan__writer *w, const kvplan_sweep_axis *axes,
-                           size_t naxes, const kvplan_sweep_row *r,
-                           size_t rank, const char *const *flags,
-                           size_t nflags, const kvplan__doc *rd,
-                           const kvplan_plan *plan)
+                           size_t naxes, const kvplan_sweep_row *r, size_t rank,
+                           const char *const *flags, size_t nflags,
+                           const kvplan__doc *rd, const kvplan_plan *plan)
 {
     kvplan__w_object(w, NULL);
     kvplan__w_int(w, "rank", (int64_t)rank);

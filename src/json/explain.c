@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 void kvplan__lines_add(kvplan__lines *l, const char *fmt, ...)
 {
     if (l->n >= sizeof l->text / sizeof l->text[0]) {
@@ -73,22 +72,24 @@ void kvplan__explain_cell(kvplan__lines *l, const kvplan_stage_plan *sp)
                 (long long)r->model.qk_rope_head_dim.value,
                 (long long)t->priced_layers, (long long)elem, dt);
             if (r->model.hf_config.is_deepseek_dsa)
-                kvplan__lines_add(l,
-                        "cell_size: + DSA indexer (index_head_dim %lld + %lld "
-                        "scale bytes) x %lld layers x 1 byte",
-                        (long long)r->model.hf_config.index_head_dim.value,
-                        (long long)(t->dsa_indexer_bytes -
-                                    r->model.hf_config.index_head_dim.value),
-                        (long long)t->priced_layers);
+                kvplan__lines_add(
+                    l,
+                    "cell_size: + DSA indexer (index_head_dim %lld + %lld "
+                    "scale bytes) x %lld layers x 1 byte",
+                    (long long)r->model.hf_config.index_head_dim.value,
+                    (long long)(t->dsa_indexer_bytes -
+                                r->model.hf_config.index_head_dim.value),
+                    (long long)t->priced_layers);
         } else if (r->model.hf_config.is_minimax_sparse) {
-            kvplan__lines_add(l,
-                    "cell_size: MiniMax sparse: K+V of every local layer, %lld "
-                    "heads x head_dim %lld x %lld bytes, plus the indexer "
-                    "(sparse_index_dim %lld, model dtype)",
-                    (long long)heads, (long long)r->model.head_dim.value,
-                    (long long)elem,
-                    (long long)r->model.hf_config.minimax_sparse
-                        .sparse_index_dim.value);
+            kvplan__lines_add(
+                l,
+                "cell_size: MiniMax sparse: K+V of every local layer, %lld "
+                "heads x head_dim %lld x %lld bytes, plus the indexer "
+                "(sparse_index_dim %lld, model dtype)",
+                (long long)heads, (long long)r->model.head_dim.value,
+                (long long)elem,
+                (long long)
+                    r->model.hf_config.minimax_sparse.sparse_index_dim.value);
         } else {
             kvplan__lines_add(
                 l,
@@ -100,14 +101,16 @@ void kvplan__explain_cell(kvplan__lines *l, const kvplan_stage_plan *sp)
                 (long long)r->model.v_head_dim.value,
                 (long long)t->priced_layers, (long long)elem, dt);
             if (r->runner.kv_cache_dtype == KVPLAN_DTYPE_FLOAT4_E2M1FN_X2)
-                kvplan__lines_add(l, "cell_size: fp4 packs two values a byte (// 2) and "
-                           "adds one scale byte per 16 K and V values");
+                kvplan__lines_add(
+                    l, "cell_size: fp4 packs two values a byte (// 2) and "
+                       "adds one scale byte per 16 K and V values");
         }
         if (t->draft_layers > 0 && r->runner.eagle_draft_num_layers.set)
-            kvplan__lines_add(l,
-                    "cell_size: x (1 + %lld draft layers / %lld layers), in "
-                    "floats, truncated (EAGLE/MTP draft KV)",
-                    (long long)t->draft_layers, (long long)t->num_layers);
+            kvplan__lines_add(
+                l,
+                "cell_size: x (1 + %lld draft layers / %lld layers), in "
+                "floats, truncated (EAGLE/MTP draft KV)",
+                (long long)t->draft_layers, (long long)t->num_layers);
         if (t->draft_layers > 0 && r->runner.dflash_draft_num_layers.set)
             kvplan__lines_add(
                 l,
@@ -116,49 +119,54 @@ void kvplan__explain_cell(kvplan__lines *l, const kvplan_stage_plan *sp)
                 (long long)t->num_layers, (long long)t->draft_layers,
                 (long long)t->num_layers);
         kvplan__lines_add(l, "cell_size = %lld bytes per token",
-                (long long)c->cell_size_bytes);
+                          (long long)c->cell_size_bytes);
         break;
     case KVPLAN_CONFIGURATOR_HYBRID_SWA:
     case KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP:
-        kvplan__lines_add(l,
-                "full layer bytes per token F = %lld; sliding-window layer S = "
-                "%lld (%s)",
-                (long long)c->terms.full_per_token,
-                (long long)c->terms.swa_per_token, dt);
+        kvplan__lines_add(
+            l,
+            "full layer bytes per token F = %lld; sliding-window layer S = "
+            "%lld (%s)",
+            (long long)c->terms.full_per_token,
+            (long long)c->terms.swa_per_token, dt);
         if (c->terms.full_layers_num == 0)
-            kvplan__lines_add(l,
-                    "cell_size = S x %lld sliding layers + F x %lld draft "
-                    "layers (all sliding: no ratio)",
-                    (long long)c->terms.swa_layers_num,
-                    (long long)c->terms.draft_full_layers_num);
+            kvplan__lines_add(
+                l,
+                "cell_size = S x %lld sliding layers + F x %lld draft "
+                "layers (all sliding: no ratio)",
+                (long long)c->terms.swa_layers_num,
+                (long long)c->terms.draft_full_layers_num);
         else
-            kvplan__lines_add(l,
-                    "cell_size = F x (%lld full + %lld draft layers) + "
-                    "swa_full_tokens_ratio %s x S x %lld sliding layers = %s",
-                    (long long)c->terms.full_layers_num,
-                    (long long)c->terms.draft_full_layers_num,
-                    kvplan__repr(c->terms.swa_full_tokens_ratio, a),
-                    (long long)c->terms.swa_layers_num,
-                    kvplan__repr(c->cell_size, b));
+            kvplan__lines_add(
+                l,
+                "cell_size = F x (%lld full + %lld draft layers) + "
+                "swa_full_tokens_ratio %s x S x %lld sliding layers = %s",
+                (long long)c->terms.full_layers_num,
+                (long long)c->terms.draft_full_layers_num,
+                kvplan__repr(c->terms.swa_full_tokens_ratio, a),
+                (long long)c->terms.swa_layers_num,
+                kvplan__repr(c->cell_size, b));
         if (c->kind == KVPLAN_CONFIGURATOR_SWA_CHUNK_CAP)
-            kvplan__lines_add(l,
-                    "swa_cap = per request (window + eviction interval x draft "
-                    "tokens + page + one decode allocation) x requests + "
-                    "prefill chunks in flight + page = %lld tokens",
-                    (long long)c->swa_cap);
+            kvplan__lines_add(
+                l,
+                "swa_cap = per request (window + eviction interval x draft "
+                "tokens + page + one decode allocation) x requests + "
+                "prefill chunks in flight + page = %lld tokens",
+                (long long)c->swa_cap);
         break;
     case KVPLAN_CONFIGURATOR_DSV4:
-        kvplan__lines_add(l,
-                "bytes_per_full_token: %lld layers (%lld c4, %lld c128); "
-                "ratio %s x %lld KV bytes on every layer, 1/4 (c4) and 1/128 "
-                "(c128) of them compressed, the c4 indexer and states",
-                (long long)c->terms.num_layers_total,
-                (long long)c->terms.num_layers_ca4,
-                (long long)c->terms.num_layers_ca128,
-                kvplan__repr(c->terms.swa_full_tokens_ratio, a),
-                (long long)c->terms.dsv4_kv_bytes);
+        kvplan__lines_add(
+            l,
+            "bytes_per_full_token: %lld layers (%lld c4, %lld c128); "
+            "ratio %s x %lld KV bytes on every layer, 1/4 (c4) and 1/128 "
+            "(c128) of them compressed, the c4 indexer and states",
+            (long long)c->terms.num_layers_total,
+            (long long)c->terms.num_layers_ca4,
+            (long long)c->terms.num_layers_ca128,
+            kvplan__repr(c->terms.swa_full_tokens_ratio, a),
+            (long long)c->terms.dsv4_kv_bytes);
         kvplan__lines_add(l, "bytes_per_full_token = %s",
-                kvplan__repr(c->bytes_per_full_token, b));
+                          kvplan__repr(c->bytes_per_full_token, b));
         break;
     }
 }
@@ -169,12 +177,13 @@ void kvplan__explain_budget(kvplan__lines *l, const kvplan__doc *d,
     const kvplan_budget *b = &p->budget;
     char f[40];
     if (b->given) {
-        kvplan__lines_add(l, "available_bytes = %lld, given with --available-bytes",
-                (long long)p->stages[0].available_bytes);
+        kvplan__lines_add(
+            l, "available_bytes = %lld, given with --available-bytes",
+            (long long)p->stages[0].available_bytes);
         return;
     }
     kvplan__lines_add(l, "gpu memory = %.0f MiB (%s)", b->gpu_mem_mib,
-            d->o->plan.gpu.name);
+                      d->o->plan.gpu.name);
     if (b->mem_fraction_auto && b->fraction_tiers) {
         /* sglang 0.4.8 - 0.5.2: a reserve per GPU tier */
         char per_rank[64] = "";
@@ -182,10 +191,10 @@ void kvplan__explain_budget(kvplan__lines *l, const kvplan__doc *d,
             snprintf(per_rank, sizeof per_rank, " + %.0f x %g (tp x pp)",
                      b->reserve_ranks, b->tier_per_rank_gib);
         kvplan__lines_add(l,
-                "reserved = (%g%s) x 1024 (this GPU's tier) + %.0f "
-                "(speculative) + %.0f (DP attention) MiB = %.0f MiB",
-                b->tier_base_gib, per_rank, b->spec_reserve_mib,
-                b->dp_attention_mib, b->reserved_mib);
+                          "reserved = (%g%s) x 1024 (this GPU's tier) + %.0f "
+                          "(speculative) + %.0f (DP attention) MiB = %.0f MiB",
+                          b->tier_base_gib, per_rank, b->spec_reserve_mib,
+                          b->dp_attention_mib, b->reserved_mib);
     } else if (b->mem_fraction_auto) {
         char floor[48] = "";
         if (b->floor_mib > 0)
@@ -198,45 +207,52 @@ void kvplan__explain_budget(kvplan__lines *l, const kvplan__doc *d,
             b->activation_mib, b->reserve_ranks, b->graph_mib, floor,
             b->reserved_mib);
         if (b->deepep_mib > 0)
-            kvplan__lines_add(l, "reserved += %.0f MiB (DeepEP all-to-all buffers)",
-                    b->deepep_mib);
+            kvplan__lines_add(
+                l, "reserved += %.0f MiB (DeepEP all-to-all buffers)",
+                b->deepep_mib);
         if (b->spec_reserve_mib > 0)
-            kvplan__lines_add(l, "reserved += %.0f MiB (the draft's flat reserve)",
-                    b->spec_reserve_mib);
+            kvplan__lines_add(l,
+                              "reserved += %.0f MiB (the draft's flat reserve)",
+                              b->spec_reserve_mib);
     }
     if (b->mem_fraction_auto) {
-        kvplan__lines_add(l, "mem_fraction_static = round((%.0f - %.0f) / %.0f, 3) = %s",
-                b->gpu_mem_mib, b->reserved_mib, b->gpu_mem_mib,
-                kvplan__repr(b->fraction_rule, f));
+        kvplan__lines_add(
+            l, "mem_fraction_static = round((%.0f - %.0f) / %.0f, 3) = %s",
+            b->gpu_mem_mib, b->reserved_mib, b->gpu_mem_mib,
+            kvplan__repr(b->fraction_rule, f));
         if (b->vision_factor != 1)
-            kvplan__lines_add(l,
-                    "  x %.6g (vision tower: 0.95 x clamp(1 - 0.1 x (layers x "
-                    "hidden^2 / (24 x 1024^2) - 1), 0.8, 1.05))",
-                    b->vision_factor);
+            kvplan__lines_add(
+                l,
+                "  x %.6g (vision tower: 0.95 x clamp(1 - 0.1 x (layers x "
+                "hidden^2 / (24 x 1024^2) - 1), 0.8, 1.05))",
+                b->vision_factor);
         if (b->aiter_factor != 1)
-            kvplan__lines_add(l,
-                    "  x 0.85 (the aiter backend with context_len %lld > "
-                    "8192)",
-                    (long long)p->context_len);
+            kvplan__lines_add(
+                l,
+                "  x 0.85 (the aiter backend with context_len %lld > "
+                "8192)",
+                (long long)p->context_len);
         if (b->vision_factor != 1 || b->aiter_factor != 1)
             kvplan__lines_add(l, "  = %.6g", b->mem_fraction_static);
         snprintf(f, sizeof f, "%.6g", b->mem_fraction_static);
     } else {
         kvplan__lines_add(l, "mem_fraction_static = %s, given",
-                kvplan__repr(b->mem_fraction_static, f));
+                          kvplan__repr(b->mem_fraction_static, f));
     }
-    kvplan__lines_add(l,
-            "free before loading = %.0f MiB - %.2f GiB CUDA context and "
-            "communicators (%s) = %.4f GiB",
-            b->gpu_mem_mib, b->context_overhead_bytes / KVPLAN__GIB,
-            b->context_basis ? b->context_basis : "estimated", b->pre_load_gib);
+    kvplan__lines_add(
+        l,
+        "free before loading = %.0f MiB - %.2f GiB CUDA context and "
+        "communicators (%s) = %.4f GiB",
+        b->gpu_mem_mib, b->context_overhead_bytes / KVPLAN__GIB,
+        b->context_basis ? b->context_basis : "estimated", b->pre_load_gib);
     const kvplan_stage_plan *heavy = &p->stages[0];
     for (size_t i = 1; i < p->num_stages; i++)
         if (p->stages[i].weight_bytes > heavy->weight_bytes)
             heavy = &p->stages[i];
     if (b->num_weight_tensors > 0) {
-        kvplan__lines_add(l, "weights on one GPU (PP stage %lld), tensor by tensor:",
-                (long long)heavy->pp_rank);
+        kvplan__lines_add(
+            l, "weights on one GPU (PP stage %lld), tensor by tensor:",
+            (long long)heavy->pp_rank);
         for (size_t i = 0; i < b->num_weight_tensors; i++) {
             const kvplan_weight_tensor *t = &b->weight_tensors[i];
             char shape[96];
@@ -247,26 +263,30 @@ void kvplan__explain_budget(kvplan__lines *l, const kvplan__doc *d,
             else
                 snprintf(shape, sizeof shape, "%lld x %lld, whole",
                          (long long)t->rows, (long long)t->cols);
-            kvplan__lines_add(l, "  %-38s %lld x [%s] x %.4g B = %.4f GiB", t->name,
-                    (long long)t->count, shape, t->elem_bytes,
-                    (double)t->rank_bytes * (double)t->count / KVPLAN__GIB);
+            kvplan__lines_add(
+                l, "  %-38s %lld x [%s] x %.4g B = %.4f GiB", t->name,
+                (long long)t->count, shape, t->elem_bytes,
+                (double)t->rank_bytes * (double)t->count / KVPLAN__GIB);
         }
-        kvplan__lines_add(l, "  %-38s %.4f GiB (estimated: kernels, RoPE caches)",
-                "loading overhead", b->load_overhead_bytes / KVPLAN__GIB);
+        kvplan__lines_add(
+            l, "  %-38s %.4f GiB (estimated: kernels, RoPE caches)",
+            "loading overhead", b->load_overhead_bytes / KVPLAN__GIB);
     }
-    kvplan__lines_add(l,
-            "free after loading = %.4f GiB - weights %.4f GiB (%s) - draft "
-            "%.4f GiB = %.4f GiB",
-            b->pre_load_gib, (double)heavy->weight_bytes / KVPLAN__GIB,
-            kvplan_source_name(b->weights_source),
-            (double)heavy->draft_weight_bytes / KVPLAN__GIB, b->post_load_gib);
-    kvplan__lines_add(l, "rest = %.4f - %.4f x (1 - %s) = %.4f GiB", b->post_load_gib,
-            b->pre_load_gib, f, b->rest_gib);
+    kvplan__lines_add(
+        l,
+        "free after loading = %.4f GiB - weights %.4f GiB (%s) - draft "
+        "%.4f GiB = %.4f GiB",
+        b->pre_load_gib, (double)heavy->weight_bytes / KVPLAN__GIB,
+        kvplan_source_name(b->weights_source),
+        (double)heavy->draft_weight_bytes / KVPLAN__GIB, b->post_load_gib);
+    kvplan__lines_add(l, "rest = %.4f - %.4f x (1 - %s) = %.4f GiB",
+                      b->post_load_gib, b->pre_load_gib, f, b->rest_gib);
     if (b->mamba_gib > 0)
         kvplan__lines_add(l, "mamba state for %lld requests: - %.4f GiB",
-                (long long)p->stages[0].max_mamba_cache_size, b->mamba_gib);
+                          (long long)p->stages[0].max_mamba_cache_size,
+                          b->mamba_gib);
     kvplan__lines_add(l, "available_bytes = int(rest x 2^30) = %lld",
-            (long long)p->stages[0].available_bytes);
+                      (long long)p->stages[0].available_bytes);
 }
 
 /* Where the served values come from: context_len, the KV dtype, the
@@ -278,42 +298,46 @@ void kvplan__explain_serving(kvplan__lines *l, const kvplan__doc *d,
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     if (s->context_length.set)
         kvplan__lines_add(l, "context_len = %lld, given with --context-length",
-                (long long)p->context_len);
+                          (long long)p->context_len);
     else
-        kvplan__lines_add(l, "context_len = %lld, the model's (config.json, §1.8)",
-                (long long)kvplan_model_get_info(d->model)->context_len);
+        kvplan__lines_add(
+            l, "context_len = %lld, the model's (config.json, §1.8)",
+            (long long)kvplan_model_get_info(d->model)->context_len);
     const char *kv = kvplan__kv_dtype_name(d, sp->rank.runner.kv_cache_dtype);
     if (s->kv_cache_dtype != KVPLAN_KV_AUTO)
-        kvplan__lines_add(l, "kv_cache_dtype = %s, given with --kv-cache-dtype", kv);
+        kvplan__lines_add(l, "kv_cache_dtype = %s, given with --kv-cache-dtype",
+                          kv);
     else
-        kvplan__lines_add(l,
-                "kv_cache_dtype = %s: --kv-cache-dtype auto, the model's "
-                "dtype unless its config or the GPU says fp8 (§1.11)",
-                kv);
+        kvplan__lines_add(
+            l,
+            "kv_cache_dtype = %s: --kv-cache-dtype auto, the model's "
+            "dtype unless its config or the GPU says fp8 (§1.11)",
+            kv);
     int64_t t = p->max_total_num_tokens;
     int64_t dp = kvplan__attn_dp(&p->resolved);
     if (s->max_running_requests.set)
-        kvplan__lines_add(l,
-                "max_running_requests = min(%lld / %lld (dp), %lld // 2) = "
-                "%lld%s",
-                (long long)s->max_running_requests.value, (long long)dp,
-                (long long)t, (long long)p->max_running_requests,
-                sp->max_mamba_cache_size > 0 ? ", then the mamba cap" : "");
+        kvplan__lines_add(
+            l,
+            "max_running_requests = min(%lld / %lld (dp), %lld // 2) = "
+            "%lld%s",
+            (long long)s->max_running_requests.value, (long long)dp,
+            (long long)t, (long long)p->max_running_requests,
+            sp->max_mamba_cache_size > 0 ? ", then the mamba cap" : "");
     else
-        kvplan__lines_add(l,
-                "max_running_requests = min(clamp(int(%lld / %lld x 512), "
-                "2048, 4096), %lld // 2)%s = %lld%s",
-                (long long)t, (long long)p->context_len, (long long)t,
-                sp->max_mamba_cache_size > 0 ? ", min mamba slots / ratio"
-                                             : "",
-                (long long)p->max_running_requests,
-                p->resolved.max_running_requests.set
-                    ? " (the model's or the speculative hook's value first)"
-                    : "");
+        kvplan__lines_add(
+            l,
+            "max_running_requests = min(clamp(int(%lld / %lld x 512), "
+            "2048, 4096), %lld // 2)%s = %lld%s",
+            (long long)t, (long long)p->context_len, (long long)t,
+            sp->max_mamba_cache_size > 0 ? ", min mamba slots / ratio" : "",
+            (long long)p->max_running_requests,
+            p->resolved.max_running_requests.set
+                ? " (the model's or the speculative hook's value first)"
+                : "");
     size_t ignored = d->o->internal_.num_not_read;
     if (ignored > 0)
         kvplan__lines_add(l, "%zu sglang flag%s not read by kvplan (see notes)",
-                ignored, ignored == 1 ? "" : "s");
+                          ignored, ignored == 1 ? "" : "s");
 }
 
 /* Where kvplan's figures are estimates, and where sglang allocates more
@@ -323,12 +347,12 @@ void kvplan__notes(kvplan__lines *l, const kvplan_plan *p)
     const kvplan_stage_plan *sp = &p->stages[p->binding_stage];
     const kvplan_allocation *a = &sp->allocation;
     if (!p->budget.given)
-        kvplan__lines_add(l,
-                "the budget models the free memory sglang measures (CUDA "
-                "context, weights%s); pass --available-bytes from a real "
-                "log for sglang's exact numbers",
-                p->budget.weights_estimated ? " estimated from config.json"
-                                            : "");
+        kvplan__lines_add(
+            l,
+            "the budget models the free memory sglang measures (CUDA "
+            "context, weights%s); pass --available-bytes from a real "
+            "log for sglang's exact numbers",
+            p->budget.weights_estimated ? " estimated from config.json" : "");
     /* the configurator prices the draft's KV too (EAGLE/DFLASH scaling) */
     int64_t allocated = a->kv_bytes + a->draft_kv_bytes;
     if (allocated != a->predicted_kv_bytes && a->predicted_kv_bytes > 0) {
@@ -366,15 +390,16 @@ void kvplan__notes(kvplan__lines *l, const kvplan_plan *p)
 void kvplan__hub_notes(kvplan__lines *l, const kvplan__doc *d)
 {
     const kvplan_loaded *ld = d->loaded;
-    const char *from = ld->source == NULL                  ? NULL
+    const char *from = ld->source == NULL                     ? NULL
                        : strcmp(ld->source, "hub") == 0       ? "the Hub"
                        : strcmp(ld->source, "hub_cache") == 0 ? "the Hub cache"
                                                               : NULL;
     if (from != NULL)
-        kvplan__lines_add(l,
-                "%s read from %s at commit %s: its config.json, and its "
-                "weights from the safetensors headers alone",
-                d->o->model_path, from, ld->hub_commit);
+        kvplan__lines_add(
+            l,
+            "%s read from %s at commit %s: its config.json, and its "
+            "weights from the safetensors headers alone",
+            d->o->model_path, from, ld->hub_commit);
     if (ld->note[0] != '\0')
         kvplan__lines_add(l, "%s", ld->note);
 }

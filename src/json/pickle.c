@@ -45,7 +45,8 @@ void kvplan__pk_string(kvplan__text *t, const char *str, size_t len)
         if (p == end)
             break;
         const unsigned char *c = p;
-        if (kvplan__utf8_next(&p, end) == 0xFFFD) { /* U+FFFD, or an invalid byte */
+        if (kvplan__utf8_next(&p, end) ==
+            0xFFFD) { /* U+FFFD, or an invalid byte */
             memcpy(t->text + t->len, "\xEF\xBF\xBD", 3);
             t->len += 3;
         } else {
@@ -111,8 +112,9 @@ static uint32_t memo_index(kvplan__writer *w, const char *key, size_t n,
             struct kvplan__memo *e = &w->memo[i];
             if (!e->used)
                 continue;
-            size_t h = (size_t)((e->prefix ^ e->len) * 0x9E3779B97F4A7C15u >>
-                                32) & (cap - 1);
+            size_t h =
+                (size_t)((e->prefix ^ e->len) * 0x9E3779B97F4A7C15u >> 32) &
+                (cap - 1);
             while (t[h].used)
                 h = (h + 1) & (cap - 1);
             t[h] = *e;
@@ -121,8 +123,8 @@ static uint32_t memo_index(kvplan__writer *w, const char *key, size_t n,
         w->memo = t;
         w->memo_cap = cap;
     }
-    size_t h = (size_t)((prefix ^ n) * 0x9E3779B97F4A7C15u >> 32) &
-               (w->memo_cap - 1);
+    size_t h =
+        (size_t)((prefix ^ n) * 0x9E3779B97F4A7C15u >> 32) & (w->memo_cap - 1);
     for (;; h = (h + 1) & (w->memo_cap - 1)) {
         struct kvplan__memo *e = &w->memo[h];
         if (!e->used)
@@ -135,8 +137,8 @@ static uint32_t memo_index(kvplan__writer *w, const char *key, size_t n,
     kvplan__text_put(&w->memo_keys, key, n);
     if (w->memo_keys.bad)
         return UINT32_MAX;
-    w->memo[h] = (struct kvplan__memo){prefix, at, n,
-                                       (uint32_t)w->memo_count, true};
+    w->memo[h] =
+        (struct kvplan__memo){prefix, at, n, (uint32_t)w->memo_count, true};
     return (uint32_t)w->memo_count++;
 }
 
@@ -174,7 +176,7 @@ void kvplan__pk_finish(kvplan__writer *w)
             by_index[w->memo[i].index] = &w->memo[i];
     for (size_t i = 0; i < w->memo_count; i++) {
         kvplan__pk_string(&out, w->memo_keys.text + by_index[i]->at,
-                  by_index[i]->len);
+                          by_index[i]->len);
         pk_memo_op(&out, PK_BINPUT, PK_LONG_BINPUT, (uint32_t)i);
         kvplan__text_put1(&out, PK_POP);
     }
@@ -189,7 +191,6 @@ void kvplan__pk_finish(kvplan__writer *w)
     free(w->t.text);
     w->t = out;
 }
-
 
 bool kvplan__pk_key(kvplan__writer *w, const char *key, size_t n,
                     uint64_t prefix)

@@ -49,8 +49,8 @@ kvplan_status kvplan__ask_pools(kvplan__writer *w, const json_t *scenarios)
             const char *nl = memchr(t + at, '\n', len - at);
             size_t end = nl != NULL ? (size_t)(nl - t) : len;
             json_error_t jerr;
-            json_t *one = end > at ? json_loadb(t + at, end - at, 0, &jerr)
-                                   : NULL;
+            json_t *one =
+                end > at ? json_loadb(t + at, end - at, 0, &jerr) : NULL;
             if (end > at && one == NULL) {
                 size_t line = json_array_size(parsed) + 1;
                 json_decref(parsed);
@@ -71,7 +71,8 @@ kvplan_status kvplan__ask_pools(kvplan__writer *w, const json_t *scenarios)
     return st;
 }
 
-/* ---- prepared scenarios (kvplan_scenarios) -------------------------------- */
+/* ---- prepared scenarios (kvplan_scenarios) --------------------------------
+ */
 
 struct kvplan_scenarios {
     size_t n;
@@ -135,8 +136,9 @@ kvplan_status kvplan_scenarios_load(const char *text, size_t len,
                                     kvplan_scenarios **out, kvplan_error *err)
 {
     KVPLAN__FAIL_IF(text == NULL || out == NULL, err, KVPLAN_INVALID_ARGUMENT,
-                    NULL, "kvplan_scenarios_load needs text and a result; got "
-                          "NULL");
+                    NULL,
+                    "kvplan_scenarios_load needs text and a result; got "
+                    "NULL");
     *out = NULL;
     json_t *list = read_list(text, len, err);
     if (list == NULL)
@@ -172,11 +174,12 @@ kvplan_status kvplan_scenarios_load(const char *text, size_t len,
 }
 
 kvplan_status kvplan_scenarios_run_as(const kvplan_scenarios *s,
-                                      kvplan_encoding encoding,
-                                      char **response, size_t *response_len)
+                                      kvplan_encoding encoding, char **response,
+                                      size_t *response_len)
 {
     if (s == NULL || response == NULL ||
-        (encoding != KVPLAN_ENCODING_JSON && encoding != KVPLAN_ENCODING_PICKLE))
+        (encoding != KVPLAN_ENCODING_JSON &&
+         encoding != KVPLAN_ENCODING_PICKLE))
         return KVPLAN_INVALID_ARGUMENT;
     kvplan__writer w = {.pickle = encoding == KVPLAN_ENCODING_PICKLE};
     kvplan__w_array(&w, NULL);

@@ -59,9 +59,9 @@ kvplan_status kvplan__failed(kvplan__writer *w, const kvplan_error *err,
 static const char *const commands[] = {"plan",    "fit",   "solve",  "sweep",
                                        "compare", "log",   "pools",  "models",
                                        "gpus",    "flags", "version"};
-static const char *const members[] = {
-    "command", "model", "config", "flags",    "log",
-    "scenarios", "svg", "env",    "calibrate"};
+static const char *const members[] = {"command", "model", "config",
+                                      "flags",   "log",   "scenarios",
+                                      "svg",     "env",   "calibrate"};
 
 static bool one_of(const char *s, const char *const *list, size_t n)
 {
@@ -78,71 +78,77 @@ static kvplan_status check_members(const request *rq, kvplan__writer *w)
     bool is_pools = strcmp(rq->command, "pools") == 0;
     bool pictured = one_of(rq->command, commands, 3); /* plan, fit, solve */
     if (rq->model != NULL && !json_is_string(rq->model))
-        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "model",
-                    "model must be a string: a catalog name, a Hugging Face "
-                    "id or a path");
+        return kvplan__refuse(
+            w, KVPLAN_INVALID_ARGUMENT, 2, "model",
+            "model must be a string: a catalog name, a Hugging Face "
+            "id or a path");
     if (rq->config != NULL && !json_is_object(rq->config) &&
-             !json_is_string(rq->config))
-        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "config",
-                    "config must be config.json: an object, or its text");
+        !json_is_string(rq->config))
+        return kvplan__refuse(
+            w, KVPLAN_INVALID_ARGUMENT, 2, "config",
+            "config must be config.json: an object, or its text");
     if (rq->flags != NULL && !json_is_object(rq->flags))
-        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "flags",
-                    "flags must be an object of options by their names: "
-                    "{\"tp_size\": 2}");
+        return kvplan__refuse(
+            w, KVPLAN_INVALID_ARGUMENT, 2, "flags",
+            "flags must be an object of options by their names: "
+            "{\"tp_size\": 2}");
     if (rq->svg != NULL && !json_is_boolean(rq->svg))
         return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "svg",
-                    "svg must be true or false");
+                              "svg must be true or false");
     if (json_is_true(rq->svg) && !pictured)
-        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "svg",
-                    "svg is the picture of a plan: commands plan, fit and "
-                    "solve");
+        return kvplan__refuse(
+            w, KVPLAN_INVALID_ARGUMENT, 2, "svg",
+            "svg is the picture of a plan: commands plan, fit and "
+            "solve");
     if (is_log != (rq->log != NULL) ||
-             (rq->log != NULL && !json_is_string(rq->log)))
+        (rq->log != NULL && !json_is_string(rq->log)))
         return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "log",
-                    is_log ? "command log needs log: the log's text"
-                           : "log is read by command log only");
-    if (rq->calibrate != NULL &&
-             (!is_log || !json_is_boolean(rq->calibrate)))
+                              is_log ? "command log needs log: the log's text"
+                                     : "log is read by command log only");
+    if (rq->calibrate != NULL && (!is_log || !json_is_boolean(rq->calibrate)))
         return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "calibrate",
-                    "calibrate is true or false, for command log");
+                              "calibrate is true or false, for command log");
     if (is_pools != (rq->scenarios != NULL) ||
-             (rq->scenarios != NULL && !json_is_array(rq->scenarios) &&
-              !json_is_string(rq->scenarios)))
+        (rq->scenarios != NULL && !json_is_array(rq->scenarios) &&
+         !json_is_string(rq->scenarios)))
         return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "scenarios",
-                    is_pools ? "command pools needs scenarios: a list of "
-                               "scenario objects, or their JSON lines"
-                             : "scenarios are read by command pools only");
+                              is_pools
+                                  ? "command pools needs scenarios: a list of "
+                                    "scenario objects, or their JSON lines"
+                                  : "scenarios are read by command pools only");
     return KVPLAN_OK;
 }
 
 /* Reads the request's members; a refusal written into `w`. */
-static kvplan_status read_request(json_t *req, request *rq,
-                                  kvplan__writer *w)
+static kvplan_status read_request(json_t *req, request *rq, kvplan__writer *w)
 {
     memset(rq, 0, sizeof *rq);
     if (!json_is_object(req)) {
-        return kvplan__refuse(w, KVPLAN_PARSE, 2, NULL,
-                    "the request must be a JSON object: {\"command\": "
-                    "\"plan\", \"model\": ..., \"flags\": {...}}");
+        return kvplan__refuse(
+            w, KVPLAN_PARSE, 2, NULL,
+            "the request must be a JSON object: {\"command\": "
+            "\"plan\", \"model\": ..., \"flags\": {...}}");
     }
     const char *key;
     json_t *v;
     json_object_foreach(req, key, v)
     {
         if (!one_of(key, members, sizeof members / sizeof *members)) {
-            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
-                        "unknown member '%.100s' of the request; expected "
-                        "command, model, config, flags, log, calibrate, "
-                        "scenarios, svg, env",
-                        key);
+            return kvplan__refuse(
+                w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                "unknown member '%.100s' of the request; expected "
+                "command, model, config, flags, log, calibrate, "
+                "scenarios, svg, env",
+                key);
         }
     }
     json_t *c = json_object_get(req, "command");
     rq->command = c == NULL ? "plan" : json_string_value(c);
     if (!one_of(rq->command, commands, sizeof commands / sizeof *commands)) {
-        return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "command",
-                    "command must be one of plan, fit, solve, sweep, compare, "
-                    "log, pools, models, gpus, flags, version");
+        return kvplan__refuse(
+            w, KVPLAN_INVALID_ARGUMENT, 2, "command",
+            "command must be one of plan, fit, solve, sweep, compare, "
+            "log, pools, models, gpus, flags, version");
     }
     rq->model = json_object_get(req, "model");
     rq->config = json_object_get(req, "config");
@@ -154,17 +160,18 @@ static kvplan_status read_request(json_t *req, request *rq,
     json_t *env = json_object_get(req, "env");
     if (env != NULL && !json_is_object(env)) {
         return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "env",
-                    "env must be an object of variables: "
-                    "{\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}");
+                              "env must be an object of variables: "
+                              "{\"SGLANG_MAMBA_SSM_DTYPE\": \"float16\"}");
     }
     size_t ne = 0;
     json_object_foreach(env, key, v)
     {
         if ((!json_is_string(v) && !json_is_null(v)) || ne / 2 >= MAX_ENV) {
-            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
-                        "env.%.100s: a variable is a string, or null to unset "
-                        "it (at most %d)",
-                        key, MAX_ENV);
+            return kvplan__refuse(
+                w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                "env.%.100s: a variable is a string, or null to unset "
+                "it (at most %d)",
+                key, MAX_ENV);
         }
         rq->env[ne++] = key;
         rq->env[ne++] = json_string_value(v); /* NULL for null */
@@ -211,8 +218,8 @@ static kvplan_status set_flag(kvplan_options *o, const char *key, json_t *v,
     if (opt != NULL)
         hold(h, opt->flag, false);
     if (json_is_boolean(v)) {
-        kvplan_status st = kvplan_options_set_switch(o, key, json_is_true(v),
-                                                     err);
+        kvplan_status st =
+            kvplan_options_set_switch(o, key, json_is_true(v), err);
         if (st == KVPLAN_OK && json_is_false(v) && h->n > 0)
             h->n--; /* a switch off: not on the command line */
         return st;
@@ -241,9 +248,8 @@ static kvplan_status set_flag(kvplan_options *o, const char *key, json_t *v,
 
 /* The request's flags into the options: `question` names the command
  * whose own options it takes; a sweep's lists into `axes`. */
-static kvplan_status set_flags(const request *rq, kvplan_options *o,
-                               held *h, axis *axes, size_t *naxes,
-                               kvplan__writer *w)
+static kvplan_status set_flags(const request *rq, kvplan_options *o, held *h,
+                               axis *axes, size_t *naxes, kvplan__writer *w)
 {
     const char *key;
     json_t *v;
@@ -257,7 +263,8 @@ static kvplan_status set_flags(const request *rq, kvplan_options *o,
         if (opt != NULL && opt->scope == KVPLAN_SCOPE_QUESTION &&
             strcmp(opt->question, rq->command) != 0) {
             return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
-                        "%s is read by command %s only", key, opt->question);
+                                  "%s is read by command %s only", key,
+                                  opt->question);
         }
         if (sweep && opt != NULL && opt->sweep) {
             if (*naxes == KVPLAN_MAX_SWEEP_AXES)
@@ -269,10 +276,11 @@ static kvplan_status set_flags(const request *rq, kvplan_options *o,
                 json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
                 char *t = scalar_text(e);
                 if (t == NULL) {
-                    return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
-                                "flags.%.100s: a list holds numbers or words "
-                                "only",
-                                key);
+                    return kvplan__refuse(
+                        w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                        "flags.%.100s: a list holds numbers or words "
+                        "only",
+                        key);
                 }
                 x->owned[x->n] = t;
                 x->values[x->n++] = t;
@@ -280,10 +288,11 @@ static kvplan_status set_flags(const request *rq, kvplan_options *o,
             continue;
         }
         if (json_is_array(v)) {
-            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
-                        "flags.%.100s: a list is a sweep's, for an option it "
-                        "varies (kvplan_option.sweep)",
-                        key);
+            return kvplan__refuse(
+                w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                "flags.%.100s: a list is a sweep's, for an option it "
+                "varies (kvplan_option.sweep)",
+                key);
         }
         if (set_flag(o, key, v, h, &err) != KVPLAN_OK) {
             /* the field names the request's key */
@@ -389,8 +398,7 @@ static kvplan_status run(kvplan__writer *w, json_t *req,
 kvplan_status kvplan_json_session_call_as(kvplan_json_session *session,
                                           kvplan_encoding encoding,
                                           const char *text, size_t len,
-                                          char **response,
-                                          size_t *response_len)
+                                          char **response, size_t *response_len)
 {
     if (response == NULL || (encoding != KVPLAN_ENCODING_JSON &&
                              encoding != KVPLAN_ENCODING_PICKLE))
@@ -431,8 +439,8 @@ kvplan_status kvplan_json_session_call(kvplan_json_session *session,
                                        const char *text, size_t len,
                                        char **response, size_t *response_len)
 {
-    return kvplan_json_session_call_as(session, KVPLAN_ENCODING_JSON, text,
-                                       len, response, response_len);
+    return kvplan_json_session_call_as(session, KVPLAN_ENCODING_JSON, text, len,
+                                       response, response_len);
 }
 
 kvplan_status kvplan_json(const char *text, size_t len, char **response,

@@ -62,9 +62,9 @@ kvplan_status kvplan__request_options(kvplan__writer *w, request *rq,
 kvplan_status kvplan__ask(kvplan__writer *w, request *rq, kvplan_options *o,
                           held *h, axis *ax, size_t naxes, kvplan_plan *work,
                           kvplan_json_session *session);
-kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq,
-                              kvplan_options *o, held *h, axis *ax,
-                              size_t *naxes, kvplan_plan *work);
+kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq, kvplan_options *o,
+                              held *h, axis *ax, size_t *naxes,
+                              kvplan_plan *work);
 
 /* pools.c: each scenario answered, in a list. */
 kvplan_status kvplan__ask_pools(kvplan__writer *w, const json_t *scenarios);

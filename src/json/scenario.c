@@ -480,7 +480,7 @@ static kvplan_status read_calls(const json_t *obj, kvplan__scenario *s,
 }
 
 kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
-                                 kvplan_error *err)
+                                     kvplan_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(obj))

@@ -40,7 +40,7 @@ typedef struct kvplan__scenario {
 /* Reads one scenario object. On failure `err` names the offending field as
  * a JSON pointer and `out` holds nothing to free. */
 kvplan_status kvplan__scenario_parse(const json_t *obj, kvplan__scenario *out,
-                                 kvplan_error *err);
+                                     kvplan_error *err);
 
 void kvplan__scenario_free(kvplan__scenario *s);
 
@@ -97,8 +97,8 @@ static inline size_t kvplan__scenario_replay(
                 &conf, c->value, c->page_size, &last, err);
         }
         have_last = st == KVPLAN_OK;
-        if (!on_answer(ctx, i, have_last ? KVPLAN__ANSWERED : KVPLAN__REFUSED, &conf,
-                       have_last ? &last : NULL, err))
+        if (!on_answer(ctx, i, have_last ? KVPLAN__ANSWERED : KVPLAN__REFUSED,
+                       &conf, have_last ? &last : NULL, err))
             return i;
     }
     return s->num_calls;

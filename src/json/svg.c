@@ -19,21 +19,29 @@
 #define W 960
 #define H 600
 
-static const char *const colors[] = {"#4e79a7", "#f28e2b", "#59a14f",
-                                     "#e15759", "#76b7b2", "#edc948",
-                                     "#b07aa1", "#ff9da7", "#9c755f",
-                                     "#bab0ac"};
+static const char *const colors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+                                     "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+                                     "#9c755f", "#bab0ac"};
 
 /* Text for an SVG element: &, <, > and " escaped. */
 static void text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
@@ -76,9 +84,11 @@ static void memory_bar(FILE *f, const kvplan_plan *p)
     size_t n = 0;
     double total;
     if (!b->given) {
-        n = add(seg, n, "CUDA context, NCCL", b->context_overhead_bytes / KVPLAN__GIB);
+        n = add(seg, n, "CUDA context, NCCL",
+                b->context_overhead_bytes / KVPLAN__GIB);
         n = add(seg, n, "weights",
-                (double)(sp->weight_bytes + sp->draft_weight_bytes) / KVPLAN__GIB);
+                (double)(sp->weight_bytes + sp->draft_weight_bytes) /
+                    KVPLAN__GIB);
         total = b->gpu_mem_mib / 1024;
     } else {
         total = (double)sp->available_bytes / KVPLAN__GIB;
@@ -94,7 +104,8 @@ static void memory_bar(FILE *f, const kvplan_plan *p)
         char label[64];
         snprintf(label, sizeof label, "%s pool",
                  kvplan_pool_kind_name(pl->kind));
-        double gib = (double)pl->capacity_tokens * pl->bytes_per_token / KVPLAN__GIB;
+        double gib =
+            (double)pl->capacity_tokens * pl->bytes_per_token / KVPLAN__GIB;
         n = add(seg, n, label, gib);
     }
     n = add(seg, n, "draft KV pool",
@@ -130,7 +141,8 @@ static void memory_bar(FILE *f, const kvplan_plan *p)
         text(f, seg[i].label);
         fprintf(f, ": %.2f GiB</title></rect>\n", seg[i].gib);
         /* the legend, two columns */
-        int lx = x0 + (int)(i % 2) * (bw / 2), ly = y0 + bh + 22 + (int)(i / 2) * 18;
+        int lx = x0 + (int)(i % 2) * (bw / 2),
+            ly = y0 + bh + 22 + (int)(i / 2) * 18;
         fprintf(f,
                 "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" "
                 "fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
@@ -174,8 +186,8 @@ static void curve(FILE *f, const kvplan_model *model, const kvplan__doc *d,
             "fill=\"#fafafa\" stroke=\"#888888\"/>\n",
             x0, y0, pw, ph);
     if (n == 0) {
-        fprintf(f, "<text x=\"%d\" y=\"%d\">no length plans</text>\n",
-                x0 + 10, y0 + 20);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">no length plans</text>\n", x0 + 10,
+                y0 + 20);
         return;
     }
     int64_t ymax = 1;
@@ -214,19 +226,18 @@ static void curve(FILE *f, const kvplan_model *model, const kvplan__doc *d,
         fprintf(f,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#4e79a7\">"
                 "<title>%lld tokens: %lld requests</title></circle>\n",
-                PX(len[i]), PY(conc[i]), (long long)len[i],
-                (long long)conc[i]);
+                PX(len[i]), PY(conc[i]), (long long)len[i], (long long)conc[i]);
     /* the plan's own point */
     const kvplan_capacity *c = &plan->capacity;
-    double px = PX(plan->context_len), py = PY(c->max_concurrency_at_context_len);
+    double px = PX(plan->context_len),
+           py = PY(c->max_concurrency_at_context_len);
     fprintf(f,
             "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
             "stroke=\"#e15759\" stroke-dasharray=\"5,4\"/>\n"
             "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"#e15759\"/>\n"
             "<text x=\"%.1f\" y=\"%.1f\" fill=\"#e15759\" "
             "text-anchor=\"%s\">context_len %lld: %lld request%s (",
-            px, y0, px, y0 + ph, px, py,
-            px > x0 + pw / 2 ? px - 10 : px + 10,
+            px, y0, px, y0 + ph, px, py, px > x0 + pw / 2 ? px - 10 : px + 10,
             py - 12 < y0 + 16 ? py + 22 : py - 12,
             px > x0 + pw / 2 ? "end" : "start", (long long)plan->context_len,
             (long long)c->max_concurrency_at_context_len,
@@ -297,8 +308,8 @@ int kvplan__svg_bars(FILE *f, const char *title, const char *figure,
                     x0 + 4, y + rh * 0.7);
     }
     if (n > shown)
-        fprintf(f, "<text x=\"%d\" y=\"%d\">%zu more rows</text>\n", x0,
-                H - 10, n - shown);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">%zu more rows</text>\n", x0, H - 10,
+                n - shown);
     fputs("</svg>\n", f);
     return ferror(f) ? -1 : 0;
 }

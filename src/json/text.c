@@ -38,7 +38,6 @@ uint32_t kvplan__utf8_next(const unsigned char **p, const unsigned char *end)
     return c;
 }
 
-
 /* ---- the buffer the text is written into ---------------------------------
  * One growing buffer, then one write: a document is hundreds of small
  * pieces, and a FILE's locks and checks per piece cost more than the
@@ -78,7 +77,8 @@ static char *put_u(char *q, uint32_t c)
 }
 
 /* The bytes written as they are in a JSON string: printable ASCII but
- * '"' (0x22) and '\\' (0x5C). */
+ * '"' (0x22) and '\\' (0x5C); sixteen bytes a row. */
+/* clang-format off */
 const unsigned char kvplan__plain[256] = {
     /* 0x00 - 0x1F: controls */
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -91,6 +91,7 @@ const unsigned char kvplan__plain[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, /* 0x7F DEL */
     /* 0x80 - 0xFF: UTF-8's, 0 */
 };
+/* clang-format on */
 
 void kvplan__text_string(kvplan__text *t, const char *str, size_t len)
 {
@@ -154,5 +155,3 @@ void kvplan__text_integer(kvplan__text *t, int64_t x)
         *--q = '-';
     kvplan__text_put(t, q, (size_t)(buf + sizeof buf - q));
 }
-
-

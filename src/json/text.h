@@ -57,8 +57,7 @@ static inline bool kvplan__plain8(const unsigned char *p)
     const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
     uint64_t x;
     memcpy(&x, p, sizeof x);
-    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\'),
-             d = x ^ (ones * 0x7F);
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\'), d = x ^ (ones * 0x7F);
     uint64_t bad = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) |
                    ((b - ones) & ~b) | ((d - ones) & ~d) | x;
     return (bad & high) == 0;

@@ -22,7 +22,7 @@
  * jansson's set, and a dict, keep it), unless they came in order. */
 
 struct kvplan__member {
-    size_t start;   /* where its text starts (its ", " included) */
+    size_t start;    /* where its text starts (its ", " included) */
     const char *key; /* the caller's: it lives until the object ends */
     size_t key_len;
     uint64_t prefix; /* its first 8 bytes, big-endian: most keys differ
@@ -196,7 +196,8 @@ static void open_value(kvplan__writer *w, const char *key, bool object)
         return;
     }
     if (w->pickle) {
-        kvplan__text_put1(&w->t, object ? KVPLAN__PK_EMPTY_DICT : KVPLAN__PK_EMPTY_LIST);
+        kvplan__text_put1(&w->t, object ? KVPLAN__PK_EMPTY_DICT
+                                        : KVPLAN__PK_EMPTY_LIST);
         kvplan__text_put1(&w->t, KVPLAN__PK_MARK);
     } else {
         kvplan__text_put1(&w->t, object ? '{' : '[');
@@ -271,7 +272,8 @@ void kvplan__w_bool(kvplan__writer *w, const char *key, bool v)
 {
     before(w, key);
     if (w->pickle)
-        kvplan__text_put1(&w->t, (char)(v ? KVPLAN__PK_TRUE : KVPLAN__PK_FALSE));
+        kvplan__text_put1(&w->t,
+                          (char)(v ? KVPLAN__PK_TRUE : KVPLAN__PK_FALSE));
     else
         kvplan__text_put(&w->t, v ? "true" : "false", v ? 4 : 5);
 }
@@ -311,8 +313,7 @@ void kvplan__w_opt_int(kvplan__writer *w, const char *key, kvplan_opt_int v)
         kvplan__w_null(w, key);
 }
 
-void kvplan__w_opt_real(kvplan__writer *w, const char *key,
-                        kvplan_opt_double v)
+void kvplan__w_opt_real(kvplan__writer *w, const char *key, kvplan_opt_double v)
 {
     if (v.set)
         kvplan__w_real(w, key, v.value);
@@ -324,13 +325,21 @@ void kvplan__w_json(kvplan__writer *w, const char *key, const json_t *v)
 {
     const kvplan__jansson *J = KVPLAN__J;
     switch (json_typeof(v)) {
-    case JSON_NULL: kvplan__w_null(w, key); return;
-    case JSON_TRUE: kvplan__w_bool(w, key, true); return;
-    case JSON_FALSE: kvplan__w_bool(w, key, false); return;
+    case JSON_NULL:
+        kvplan__w_null(w, key);
+        return;
+    case JSON_TRUE:
+        kvplan__w_bool(w, key, true);
+        return;
+    case JSON_FALSE:
+        kvplan__w_bool(w, key, false);
+        return;
     case JSON_INTEGER:
         kvplan__w_int(w, key, (int64_t)J->integer_value(v));
         return;
-    case JSON_REAL: kvplan__w_real(w, key, J->real_value(v)); return;
+    case JSON_REAL:
+        kvplan__w_real(w, key, J->real_value(v));
+        return;
     case JSON_STRING:
         kvplan__w_strn(w, key, J->string_value(v), J->string_length(v));
         return;
@@ -344,8 +353,7 @@ void kvplan__w_json(kvplan__writer *w, const char *key, const json_t *v)
         kvplan__w_object(w, key);
         for (void *it = J->object_iter((json_t *)v); it != NULL && !w->t.bad;
              it = J->object_iter_next((json_t *)v, it))
-            kvplan__w_json(w, J->object_iter_key(it),
-                           J->object_iter_value(it));
+            kvplan__w_json(w, J->object_iter_key(it), J->object_iter_value(it));
         kvplan__w_end(w);
         return;
     }
@@ -433,4 +441,3 @@ char *kvplan__dump(const json_t *v, size_t *len)
     kvplan__w_json(&w, NULL, v);
     return kvplan__w_take(&w, len);
 }
-

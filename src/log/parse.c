@@ -34,8 +34,7 @@ static const char *find(const char *s, const char *end, const char *needle)
 
 /* `needle` at a word's start: not preceded by a letter, digit or '_' (so
  * "K size:" does not match inside "KV size:"). */
-static const char *find_word(const char *s, const char *end,
-                             const char *needle)
+static const char *find_word(const char *s, const char *end, const char *needle)
 {
     for (const char *p = s; (p = find(p, end, needle)) != NULL; p++) {
         char b = p > s ? p[-1] : ' ';
@@ -74,8 +73,7 @@ static bool parse_double(const char **p, const char *end, double *out)
         s++;
         frac = digits(&s, end, &num, &count);
     }
-    if (whole < 0 || frac < 0 || whole + frac == 0 ||
-        num > ((int64_t)1 << 53))
+    if (whole < 0 || frac < 0 || whole + frac == 0 || num > ((int64_t)1 << 53))
         return false;
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                    1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -232,8 +230,11 @@ static const char *value_end(const char *p, const char *end)
 typedef enum arg_kind { A_TEXT, A_DOUBLE, A_INT, A_BOOL } arg_kind;
 
 /* The server arguments kvplan reads, and where they go. */
-#define ARG(kind, name) {#name, kind, offsetof(kvplan_log_args, name), \
-                         sizeof(((kvplan_log_args *)0)->name)}
+#define ARG(kind, name)                                                        \
+    {                                                                          \
+#name, kind, offsetof(kvplan_log_args, name),                          \
+            sizeof(((kvplan_log_args *)0)->name)                               \
+    }
 static const struct arg {
     const char *name;
     arg_kind kind;
@@ -291,7 +292,8 @@ static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
             double x;
             const char *p = v;
             if (parse_double(&p, vend, &x) && p == vend)
-                *(kvplan_opt_double *)(void *)field = (kvplan_opt_double){x, true};
+                *(kvplan_opt_double *)(void *)field =
+                    (kvplan_opt_double){x, true};
             return;
         }
         case A_INT: {
@@ -314,8 +316,7 @@ static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
 /* key=value pieces after "ServerArgs(", each one read where kvplan knows
  * it; "..." cuts and anything else that is no key=value are skipped. The
  * scan is linear: every step moves forward. */
-static void read_server_args(kvplan_log_args *a, const char *p,
-                             const char *end)
+static void read_server_args(kvplan_log_args *a, const char *p, const char *end)
 {
     a->present = true;
     while (p < end && *p != ')') {
@@ -324,8 +325,9 @@ static void read_server_args(kvplan_log_args *a, const char *p,
         if (p >= end || *p == ')')
             break;
         const char *key = p;
-        while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                           (*p >= '0' && *p <= '9') || *p == '_'))
+        while (p < end &&
+               ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                (*p >= '0' && *p <= '9') || *p == '_'))
             p++;
         size_t klen = (size_t)(p - key);
         if (klen == 0 || p >= end || *p != '=') {
@@ -340,7 +342,8 @@ static void read_server_args(kvplan_log_args *a, const char *p,
     }
 }
 
-/* ---- the lines ------------------------------------------------------------ */
+/* ---- the lines ------------------------------------------------------------
+ */
 
 /* What the scan carries from line to line. */
 typedef struct scan {
@@ -413,9 +416,8 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
         end = !begin && find(l.s, l.end, "Load weight end.") != NULL;
     }
     kvplan_log_rank *slot = begin || end ? rank_slot(r, line_rank(l)) : NULL;
-    bool *loaded = slot != NULL
-                       ? &st->rank_loaded[slot - r->rank_readings]
-                       : &st->loaded;
+    bool *loaded =
+        slot != NULL ? &st->rank_loaded[slot - r->rank_readings] : &st->loaded;
     if (sa != NULL) {
         read_server_args(&r->args, sa + strlen("ServerArgs("), l.end);
     } else if (begin) {

@@ -20,9 +20,9 @@
 #define GIB 1073741824.0
 
 static const char *const cause_names[] = {
-    NULL,           "model_not_planned", "missing_reading", "flag_not_shown",
-    "busy_gpu",     "older_rules",       "speculative",     "weights",
-    "outside",      "gpu_mismatch"};
+    NULL,       "model_not_planned", "missing_reading", "flag_not_shown",
+    "busy_gpu", "older_rules",       "speculative",     "weights",
+    "outside",  "gpu_mismatch"};
 
 const char *kvplan_log_cause_name(kvplan_log_cause_code code)
 {
@@ -60,9 +60,9 @@ kvplan_opt_double kvplan_log_weights_gib(const kvplan_log_readings *r)
 kvplan_status kvplan_log_options(const kvplan_log_readings *r,
                                  kvplan_plan_options *o, kvplan_error *err)
 {
-    KVPLAN__FAIL_IF(r == NULL || o == NULL, err, KVPLAN_INVALID_ARGUMENT,
-                    NULL, "kvplan_log_options: readings and options must "
-                          "not be NULL");
+    KVPLAN__FAIL_IF(r == NULL || o == NULL, err, KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_log_options: readings and options must "
+                    "not be NULL");
     const kvplan_log_args *a = &r->args;
     kvplan_server_args *s = &o->server;
     /* the sglang the log names, when kvplan has its profile */
@@ -129,13 +129,12 @@ kvplan_status kvplan_log_options(const kvplan_log_readings *r,
     }
     if (a->speculative_algorithm[0] != '\0') {
         kvplan_spec_algorithm alg;
-        KVPLAN__FAIL_IF(!kvplan_spec_algorithm_from_name(
-                            a->speculative_algorithm, &alg),
-                        err, KVPLAN_INVALID_ARGUMENT,
-                        "--speculative-algorithm",
-                        "the log's speculative_algorithm='%s' is not one "
-                        "kvplan knows",
-                        a->speculative_algorithm);
+        KVPLAN__FAIL_IF(
+            !kvplan_spec_algorithm_from_name(a->speculative_algorithm, &alg),
+            err, KVPLAN_INVALID_ARGUMENT, "--speculative-algorithm",
+            "the log's speculative_algorithm='%s' is not one "
+            "kvplan knows",
+            a->speculative_algorithm);
         s->speculative_algorithm = alg;
     }
     if (a->attention_backend[0] != '\0')
@@ -226,10 +225,10 @@ static void compare_modelled(const kvplan_model *m,
     const kvplan_model_info *info = kvplan_model_get_info(m);
     double head = (double)info->vocab_size * (double)info->hidden_size *
                   (double)kvplan_dtype_size(info->dtype) /
-                  (double)(o->server.tp_size > 0 ? o->server.tp_size : 1) /
-                  GIB;
+                  (double)(o->server.tp_size > 0 ? o->server.tp_size : 1) / GIB;
     if (m->weights.tied_embeddings && r->date[0] != '\0' &&
-        strncmp(r->date, "2025", 4) < 0 && fabs(diff - head) < 0.05 + 0.1 * head)
+        strncmp(r->date, "2025", 4) < 0 &&
+        fabs(diff - head) < 0.05 + 0.1 * head)
         cause(out, KVPLAN_CAUSE_OLDER_RULES, "weights",
               "the log's %.2f GiB of weights are %.2f GiB above kvplan's: "
               "sglang builds of 2024 (this log's is of %s) loaded an untied "
@@ -258,7 +257,8 @@ static void unbalanced(const kvplan_log_readings *r, kvplan_log_result *out)
         if (hi == NULL || k->free_before_gib.value > hi->free_before_gib.value)
             hi = k;
     }
-    if (lo != NULL && lo->free_before_gib.value < 0.9 * hi->free_before_gib.value)
+    if (lo != NULL &&
+        lo->free_before_gib.value < 0.9 * hi->free_before_gib.value)
         cause(out, KVPLAN_CAUSE_BUSY_GPU, "free_before",
               "TP%lld had %.2f GiB free before loading, below 90 %% of "
               "TP%lld's %.2f GiB: sglang calls the ranks unbalanced (another "
@@ -359,14 +359,13 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
                                    kvplan_plan *work, kvplan_log_result *out,
                                    kvplan_error *err)
 {
-    KVPLAN__FAIL_IF(r == NULL || options == NULL || work == NULL ||
-                        out == NULL,
+    KVPLAN__FAIL_IF(r == NULL || options == NULL || work == NULL || out == NULL,
                     err, KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_log_reconcile: readings, options, work and out "
                     "must not be NULL");
     memset(out, 0, sizeof *out);
-    out->logged_tokens = r->max_total_num_tokens.set ? r->max_total_num_tokens
-                                                     : r->kv_tokens;
+    out->logged_tokens =
+        r->max_total_num_tokens.set ? r->max_total_num_tokens : r->kv_tokens;
     if (m == NULL) {
         not_planned(r, model_error, out);
         return kvplan__ok(err);
@@ -434,7 +433,8 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
         cause(out, KVPLAN_CAUSE_MISSING_READING, "available_bytes",
               "no \"Load weight %s\" line: the bytes sglang handed the "
               "configurator cannot be read back",
-              !r->free_before_gib.set ? "begin. avail mem=" : "end. avail mem=");
+              !r->free_before_gib.set ? "begin. avail mem="
+                                      : "end. avail mem=");
         return kvplan__ok(err);
     }
     if (!out->fraction_from_log && !out->modelled) {

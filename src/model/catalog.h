@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 typedef struct kvplan__catalog_entry {
-    const char *name;  /* short name: the folder in data/models */
-    const char *hf_id; /* Hugging Face id; "" when the entry has none */
+    const char *name;    /* short name: the folder in data/models */
+    const char *hf_id;   /* Hugging Face id; "" when the entry has none */
     const char *aliases; /* other ids of the same config, comma-separated */
     const unsigned char *json;
     size_t json_size;

@@ -411,8 +411,7 @@ static kvplan_status derive_counts(kvplan_model *m, kvplan__view *v,
         KVPLAN_OK)
         return st;
     kvplan_opt_int swa_kv;
-    if ((st = kvplan__tint(v, "swa_num_key_value_heads", &swa_kv)) !=
-        KVPLAN_OK)
+    if ((st = kvplan__tint(v, "swa_num_key_value_heads", &swa_kv)) != KVPLAN_OK)
         return st;
     const json_t *other = kvplan__tget(v, "attention_other_setting");
     if (!swa_kv.set &&
@@ -434,8 +433,8 @@ static kvplan_status derive_sparse(kvplan_model *m, kvplan__view *v)
     kvplan_status st;
     /* predicates */
     m->info.is_deepseek_v4 = (m->traits & KVPLAN__ARCH_DSV4) != 0;
-    m->info.is_deepseek_dsa = (m->traits & KVPLAN__ARCH_DSA) &&
-                              kvplan__hget(v, "index_topk") != NULL;
+    m->info.is_deepseek_dsa =
+        (m->traits & KVPLAN__ARCH_DSA) && kvplan__hget(v, "index_topk") != NULL;
     m->dsa_dtype_arch = (m->traits & KVPLAN__ARCH_DSA_DTYPE) &&
                         kvplan__hget(v, "index_topk") != NULL;
     if (m->info.is_deepseek_dsa) {
@@ -491,8 +490,7 @@ static kvplan_status derive_windows(kvplan_model *m, kvplan__view *v,
         m->class_window =
             (kvplan_opt_int){kvplan__sub(sw.value, 1, &ovf), true};
         if (ovf)
-            return kvplan__fail_at(err, KVPLAN_PARSE, v, true,
-                                   "sliding_window",
+            return kvplan__fail_at(err, KVPLAN_PARSE, v, true, "sliding_window",
                                    "expected a window size, got %lld",
                                    (long long)sw.value);
     }

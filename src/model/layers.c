@@ -314,8 +314,8 @@ kvplan_status kvplan__derive_dsa_topk(kvplan_model *m, const kvplan__view *v)
 {
     const json_t *types = kvplan__tget(v, "indexer_types");
     const json_t *pattern = kvplan__tget(v, "index_topk_pattern");
-    const char *key = json_is_array(types) ? "indexer_types"
-                                           : "index_topk_pattern";
+    const char *key =
+        json_is_array(types) ? "indexer_types" : "index_topk_pattern";
     if (!json_is_array(types))
         types = NULL;
     if (!json_is_array(pattern) && !json_is_string(pattern))
@@ -328,17 +328,16 @@ kvplan_status kvplan__derive_dsa_topk(kvplan_model *m, const kvplan__view *v)
     if (types == NULL && pattern == NULL && freq <= 1)
         return KVPLAN_OK; /* every layer computes its top-k */
     if (offset.set && offset.value <= 0 && freq > 1)
-        return kvplan__fail_at(v->err, KVPLAN_PARSE, v, true,
-                               "index_skip_topk_offset",
-                               "must be positive, got %lld",
-                               (long long)offset.value);
+        return kvplan__fail_at(
+            v->err, KVPLAN_PARSE, v, true, "index_skip_topk_offset",
+            "must be positive, got %lld", (long long)offset.value);
     int64_t n = m->info.num_hidden_layers;
     if ((st = kvplan__alloc_ids(&m->dsa_topk_ids, (size_t)n, v->err)) !=
         KVPLAN_OK)
         return st;
     size_t k = 0;
-    const char *text = json_is_string(pattern) ? json_string_value(pattern)
-                                               : NULL;
+    const char *text =
+        json_is_string(pattern) ? json_string_value(pattern) : NULL;
     for (int64_t i = 0; i < n; i++) {
         int t = -1;
         if (types != NULL && (size_t)i < json_array_size(types))

@@ -126,8 +126,8 @@ static void modelopt_quant(json_t *root, const char *dir)
     fclose(f);
     const json_t *q = json_object_get(hf, "quantization");
     const char *algo = json_string_value(json_object_get(q, "quant_algo"));
-    const char *method = algo == NULL                    ? NULL
-                         : kvplan__ascii_ieq(algo, "FP8") ? "modelopt"
+    const char *method = algo == NULL                       ? NULL
+                         : kvplan__ascii_ieq(algo, "FP8")   ? "modelopt"
                          : kvplan__ascii_ieq(algo, "NVFP4") ? "modelopt_fp4"
                                                             : NULL;
     json_t *qc = method ? json_object() : NULL;
@@ -135,7 +135,8 @@ static void modelopt_quant(json_t *root, const char *dir)
         json_object_set_new(qc, "quant_method", json_string(method));
         const json_t *ex = json_object_get(q, "exclude_modules");
         if (json_is_array(ex))
-            json_object_set_new(qc, "exclude_modules", json_incref((json_t *)ex));
+            json_object_set_new(qc, "exclude_modules",
+                                json_incref((json_t *)ex));
         const json_t *kv = json_object_get(q, "kv_cache_quant_algo");
         if (json_is_string(kv))
             json_object_set_new(qc, "kv_cache_quant_algo",
@@ -206,8 +207,8 @@ static kvplan_status load_text(const char *text, size_t len, const char *origin,
     m->info.hf_id = m->hf_id;
     /* a checkpoint named quantized ("...-FP8") whose config does not say
      * so: the plan warns that it prices the weights unquantized */
-    static const char *const quantized[] = {"fp8", "fp4", "awq", "gptq",
-                                            "int4", "int8"};
+    static const char *const quantized[] = {"fp8",  "fp4",  "awq",
+                                            "gptq", "int4", "int8"};
     for (size_t i = 0; i < sizeof quantized / sizeof quantized[0]; i++)
         m->weights.name_says_quantized |= contains_ci(m->name, quantized[i]);
     *out = m;
@@ -392,7 +393,8 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
     for (size_t i = 0; i < kvplan__catalog_count; i++) {
         const kvplan__catalog_entry *e = &kvplan__catalog[i];
         if (kvplan__ascii_ieq(e->name, name_or_path) ||
-            (e->hf_id[0] != '\0' && kvplan__ascii_ieq(e->hf_id, name_or_path)) ||
+            (e->hf_id[0] != '\0' &&
+             kvplan__ascii_ieq(e->hf_id, name_or_path)) ||
             in_list(e->aliases, name_or_path))
             return load_text((const char *)e->json, e->json_size, e->name,
                              e->name, e->hf_id, overrides, NULL, out, err);

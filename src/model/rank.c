@@ -322,14 +322,12 @@ static void rank_model(const kvplan_model *m, const kvplan_server_args *a,
     r->model.hf_config.minimax_sparse.disable_value_layer_ids =
         all_ids(m->minimax_k_only);
     r->model.hf_config.minimax_sparse.sparse_index_dim = m->minimax_index_dim;
-
 }
 
 /* The server args (§1.14) and the environment the configurator reads;
  * DSV4 defaults its ratio to 0.1 (§4.4). */
-static void rank_server_args(const kvplan_model *m,
-                             const kvplan_server_args *a, int64_t attn_dp,
-                             kvplan_rank *r)
+static void rank_server_args(const kvplan_model *m, const kvplan_server_args *a,
+                             int64_t attn_dp, kvplan_rank *r)
 {
     r->server_args.swa_full_tokens_ratio = a->swa_full_tokens_ratio.set
                                                ? a->swa_full_tokens_ratio.value

@@ -143,8 +143,9 @@ static void read_quant_skips(const json_t *qc, const char *model_type,
     const char *names[KVPLAN__W_CLASSES] = {
         [KVPLAN__W_ATTN] = "model.layers.1.self_attn.o_proj",
         [KVPLAN__W_MLP] = "model.layers.0.mlp.down_proj",
-        [KVPLAN__W_SHARED] = qwen ? "model.layers.1.mlp.shared_expert.down_proj"
-                                  : "model.layers.1.mlp.shared_experts.down_proj",
+        [KVPLAN__W_SHARED] =
+            qwen ? "model.layers.1.mlp.shared_expert.down_proj"
+                 : "model.layers.1.mlp.shared_experts.down_proj",
         [KVPLAN__W_EXPERT] = "model.layers.1.mlp.experts.0.down_proj",
         [KVPLAN__W_LM_HEAD] = "lm_head",
     };
@@ -183,7 +184,8 @@ static void read_quant(const kvplan__view *v, kvplan__weight_shape *w)
     if (json_is_integer(group) && json_integer_value(group) > 0 &&
         json_integer_value(group) <= 1 << 20)
         w->quant_group = (int)json_integer_value(group);
-    const json_t *block = json_array_get(kvplan__get(qc, "weight_block_size"), 0);
+    const json_t *block =
+        json_array_get(kvplan__get(qc, "weight_block_size"), 0);
     if (json_is_integer(block) && json_integer_value(block) > 0 &&
         json_integer_value(block) <= 1 << 20)
         w->quant_block = (int)json_integer_value(block);
@@ -238,8 +240,8 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
     int64_t shared_size = kvplan__tint_or(
         v, "shared_expert_intermediate_size",
         kvplan__tint_or(v, "moe_shared_expert_intermediate_size", 0));
-    w->shared = (double)kvplan__tint_or(v, "n_shared_experts",
-                                        shared_size > 0 ? 1 : 0);
+    w->shared =
+        (double)kvplan__tint_or(v, "n_shared_experts", shared_size > 0 ? 1 : 0);
     w->shared_inter = (double)(shared_size > 0 ? shared_size : moe_inter);
     w->first_dense = (double)kvplan__tint_or(v, "first_k_dense_replace", 0);
     w->moe_step = kvplan__tint_or(v, "interleave_moe_layer_step", 1);
@@ -338,22 +340,33 @@ static kvplan_status read_mamba(kvplan_model *m, const kvplan__view *v)
 /* The sizes the weight estimate multiplies: none may be negative. */
 static kvplan_status check_sizes(const kvplan__view *v)
 {
-    static const char *const keys[] = {
-        "intermediate_size",     "moe_intermediate_size",
-        "n_routed_experts",      "num_experts",
-        "num_local_experts",     "n_shared_experts",
-        "shared_expert_intermediate_size",
-        "moe_shared_expert_intermediate_size",
-        "q_lora_rank",           "first_k_dense_replace",
-        "intermediate_size_mlp", "index_n_heads",
-        "mamba_num_heads",       "mamba_head_dim",
-        "n_groups",              "ssm_state_size",
-        "moe_latent_size",       "linear_num_key_heads",
-        "linear_num_value_heads", "linear_key_head_dim",
-        "linear_value_head_dim", "conv_kernel",
-        "linear_conv_kernel_dim", "qk_rope_head_dim",
-        "qk_nope_head_dim",      "v_head_dim",
-        "kv_lora_rank"};
+    static const char *const keys[] = {"intermediate_size",
+                                       "moe_intermediate_size",
+                                       "n_routed_experts",
+                                       "num_experts",
+                                       "num_local_experts",
+                                       "n_shared_experts",
+                                       "shared_expert_intermediate_size",
+                                       "moe_shared_expert_intermediate_size",
+                                       "q_lora_rank",
+                                       "first_k_dense_replace",
+                                       "intermediate_size_mlp",
+                                       "index_n_heads",
+                                       "mamba_num_heads",
+                                       "mamba_head_dim",
+                                       "n_groups",
+                                       "ssm_state_size",
+                                       "moe_latent_size",
+                                       "linear_num_key_heads",
+                                       "linear_num_value_heads",
+                                       "linear_key_head_dim",
+                                       "linear_value_head_dim",
+                                       "conv_kernel",
+                                       "linear_conv_kernel_dim",
+                                       "qk_rope_head_dim",
+                                       "qk_nope_head_dim",
+                                       "v_head_dim",
+                                       "kv_lora_rank"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const json_t *x = kvplan__tget(v, keys[i]);
         if (json_is_integer(x) && json_integer_value(x) < 0)

@@ -15,12 +15,18 @@
 const char *kvplan_compare_reason_name(kvplan_compare_reason r)
 {
     switch (r) {
-    case KVPLAN_REASON_BUDGET: return "budget";
-    case KVPLAN_REASON_HEADLINE: return "headline";
-    case KVPLAN_REASON_SLIDING_WINDOW: return "sliding_window";
-    case KVPLAN_REASON_MAMBA_STATE: return "mamba_state";
-    case KVPLAN_REASON_DSA_ROW: return "dsa_row";
-    case KVPLAN_REASON_KV_DTYPE: return "kv_dtype";
+    case KVPLAN_REASON_BUDGET:
+        return "budget";
+    case KVPLAN_REASON_HEADLINE:
+        return "headline";
+    case KVPLAN_REASON_SLIDING_WINDOW:
+        return "sliding_window";
+    case KVPLAN_REASON_MAMBA_STATE:
+        return "mamba_state";
+    case KVPLAN_REASON_DSA_ROW:
+        return "dsa_row";
+    case KVPLAN_REASON_KV_DTYPE:
+        return "kv_dtype";
     }
     return "?";
 }
@@ -115,8 +121,8 @@ static void reasons(const kvplan_model *m, kvplan_comparison *out)
         c[1].status == KVPLAN_OK)
         r[n++] = KVPLAN_REASON_DSA_ROW;
     if (c[0].status == KVPLAN_OK && c[1].status == KVPLAN_OK &&
-        c[0].bytes_per_token != c[1].bytes_per_token &&
-        !info->is_hybrid_swa && !info->is_mambaish)
+        c[0].bytes_per_token != c[1].bytes_per_token && !info->is_hybrid_swa &&
+        !info->is_mambaish)
         r[n++] = KVPLAN_REASON_KV_DTYPE;
     out->num_reasons = n;
 }
@@ -125,8 +131,8 @@ kvplan_status kvplan_compare(const kvplan_model *m, const kvplan_options *o,
                              kvplan_plan *work, kvplan_comparison *out,
                              kvplan_error *err)
 {
-    KVPLAN__FAIL_IF(m == NULL || o == NULL || work == NULL || out == NULL,
-                    err, KVPLAN_INVALID_ARGUMENT, NULL,
+    KVPLAN__FAIL_IF(m == NULL || o == NULL || work == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_compare needs a model, options, a plan to work "
                     "in and a result; got NULL");
     memset(out, 0, offsetof(kvplan_comparison, vllm));

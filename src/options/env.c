@@ -80,4 +80,3 @@ void kvplan_options_read_env(kvplan_options *o)
             kvplan_env_int(iv, n, s->SGLANG_SWA_EVICTION_INTERVAL);
     }
 }
-

@@ -40,9 +40,8 @@ typedef struct calibration {
 } calibration;
 
 /* A whole-number field of the file, or unset. */
-static kvplan_status count(const json_t *doc, const char *key,
-                           const char *path, kvplan_opt_int *out,
-                           kvplan_error *err)
+static kvplan_status count(const json_t *doc, const char *key, const char *path,
+                           kvplan_opt_int *out, kvplan_error *err)
 {
     const json_t *v = json_object_get(doc, key);
     if (v == NULL)
@@ -82,7 +81,8 @@ static kvplan_status read_calibration(const char *path, kvplan_plan_options *o,
                             "JSON object with \"kvplan_calibration\": 1)",
                             path);
     }
-    kvplan_status st = count(doc, "context_bytes", path, &o->context_bytes, err);
+    kvplan_status st =
+        count(doc, "context_bytes", path, &o->context_bytes, err);
     if (st == KVPLAN_OK)
         st = count(doc, "rank_weight_bytes", path, &o->rank_weight_bytes, err);
     const char *gpu = json_string_value(json_object_get(doc, "gpu"));
@@ -219,7 +219,8 @@ static kvplan_status hub_resolve(const kvplan_options *o, kvplan_loaded *l,
     return st;
 }
 
-/* ---- the model ------------------------------------------------------------ */
+/* ---- the model ------------------------------------------------------------
+ */
 
 /* The weights' real size from a model folder's safetensors; estimated
  * otherwise. --weight-bytes wins. */
@@ -241,8 +242,7 @@ static void measure_weights(kvplan_options *o, const char *dir,
         warn(l, "%s; the weights are estimated from config.json instead",
              err.message);
     if (o->draft_model_path != NULL &&
-        kvplan_weights_from_dir(o->draft_model_path, &bytes, NULL) ==
-            KVPLAN_OK)
+        kvplan_weights_from_dir(o->draft_model_path, &bytes, NULL) == KVPLAN_OK)
         p->draft_weight_bytes = (kvplan_opt_int){bytes, true};
 }
 
@@ -252,15 +252,14 @@ static kvplan_status load_model(const kvplan_options *o, const char *from,
                                 kvplan_model **m, kvplan_error *err)
 {
     if (o->model_config == NULL)
-        return kvplan_model_load_override(from, o->model_override_args, m,
-                                          err);
-    const char *origin = o->model_path != NULL &&
-                                 strcmp(o->model_path, "-") != 0
-                             ? o->model_path
-                             : "config.json";
-    return kvplan_model_load_json_override(o->model_config,
-                                           o->model_config_len, origin,
-                                           o->model_override_args, m, err);
+        return kvplan_model_load_override(from, o->model_override_args, m, err);
+    const char *origin =
+        o->model_path != NULL && strcmp(o->model_path, "-") != 0
+            ? o->model_path
+            : "config.json";
+    return kvplan_model_load_json_override(o->model_config, o->model_config_len,
+                                           origin, o->model_override_args, m,
+                                           err);
 }
 
 void kvplan_loaded_free(kvplan_loaded *l)
@@ -318,8 +317,8 @@ static bool catalog_name(const char *name)
 
 bool kvplan__options_reusable(const kvplan_options *o)
 {
-    const char *model = o->model_path != NULL ? o->model_path
-                                              : KVPLAN_DEFAULT_MODEL;
+    const char *model =
+        o->model_path != NULL ? o->model_path : KVPLAN_DEFAULT_MODEL;
     return o->calibration == NULL &&
            (o->model_config != NULL || catalog_name(model)) &&
            (o->draft_model_path == NULL || catalog_name(o->draft_model_path));
@@ -327,8 +326,7 @@ bool kvplan__options_reusable(const kvplan_options *o)
 
 kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
                                         kvplan_model *model,
-                                        kvplan_model *draft,
-                                        kvplan_error *err)
+                                        kvplan_model *draft, kvplan_error *err)
 {
     memset(l, 0, sizeof *l);
     if (o->model_path == NULL && o->model_config == NULL)

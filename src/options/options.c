@@ -62,8 +62,7 @@ void kvplan_options_init(kvplan_options *o)
 const char *kvplan__option_field(const kvplan__option_row *row,
                                  const char *spelled)
 {
-    return spelled != NULL && spelled[0] == '-' ? row->pub.flag
-                                                : row->pub.name;
+    return spelled != NULL && spelled[0] == '-' ? row->pub.flag : row->pub.name;
 }
 
 /* ---- values ---------------------------------------------------------------
@@ -125,17 +124,15 @@ static bool parse_double(const char *s, double *out)
 /* A size with a unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB) in MiB; a
  * bare number is `bare_mib` MiB a unit. */
 static kvplan_status size_mib(const char *text, double bare_mib,
-                              const char *field, double *mib,
-                              kvplan_error *err)
+                              const char *field, double *mib, kvplan_error *err)
 {
     static const struct {
         const char *unit;
         double mib;
-    } units[] = {{"B", 1.0 / 1048576},  {"KiB", 1.0 / 1024},
-                 {"MiB", 1.0},          {"GiB", 1024.0},
-                 {"TiB", 1048576.0},    {"KB", 1e3 / 1048576},
-                 {"MB", 1e6 / 1048576}, {"GB", 1e9 / 1048576},
-                 {"TB", 1e12 / 1048576}};
+    } units[] = {
+        {"B", 1.0 / 1048576},  {"KiB", 1.0 / 1024},   {"MiB", 1.0},
+        {"GiB", 1024.0},       {"TiB", 1048576.0},    {"KB", 1e3 / 1048576},
+        {"MB", 1e6 / 1048576}, {"GB", 1e9 / 1048576}, {"TB", 1e12 / 1048576}};
     char *end = (char *)text;
     errno = 0;
     double x = 0;
@@ -200,8 +197,8 @@ static kvplan_status gpu_value(kvplan_options *o, const char *field,
     for (int pass = 0; pass < 2 && m == 0; pass++)
         for (size_t i = 0; kvplan_gpu_preset_at(i, &p); i++) {
             if (pass == 0 && n < sizeof list)
-                n += (size_t)snprintf(list + n, sizeof list - n, "%s, ",
-                                      p.name);
+                n +=
+                    (size_t)snprintf(list + n, sizeof list - n, "%s, ", p.name);
             bool hit = pass == 0 ? strncmp(p.name, upper, strlen(upper)) == 0
                                  : kvplan_edit_distance(upper, p.name) <=
                                        (strlen(upper) >= 4 ? 2 : 1);
@@ -323,8 +320,7 @@ static kvplan_status size_value(const kvplan__option_row *row, void *field,
     if (row->store == KVPLAN__STORE_GPU_MEMORY) {
         KVPLAN__TRY(size_mib(v, 1.0, spelled, &mib, err));
         if (!within(&row->pub, mib))
-            return bad(err, spelled, "a GPU memory between 1 MiB and 1 EiB",
-                       v);
+            return bad(err, spelled, "a GPU memory between 1 MiB and 1 EiB", v);
         *(kvplan_opt_double *)field = (kvplan_opt_double){mib, true};
         return KVPLAN_OK;
     }
@@ -438,8 +434,9 @@ static kvplan_status row_named(const kvplan_options *o, const char *name,
                                kvplan_error *err)
 {
     KVPLAN__FAIL_IF(o == NULL || name == NULL, err, KVPLAN_INVALID_ARGUMENT,
-                    NULL, "kvplan_options_set needs options and a name; got "
-                          "NULL");
+                    NULL,
+                    "kvplan_options_set needs options and a name; got "
+                    "NULL");
     KVPLAN__FAIL_IF(o->struct_size != sizeof *o, err, KVPLAN_INVALID_ARGUMENT,
                     "struct_size",
                     "kvplan_options.struct_size is %u, expected %zu: fill the "
@@ -466,9 +463,8 @@ kvplan_status kvplan_options_set(kvplan_options *o, const char *name,
 }
 
 /* A value of the wrong type: "FIELD: expected EXPECTED, got WHAT". */
-static kvplan_status wrong_type(const kvplan__option_row *row,
-                                const char *name, const char *what,
-                                kvplan_error *err)
+static kvplan_status wrong_type(const kvplan__option_row *row, const char *name,
+                                const char *what, kvplan_error *err)
 {
     const kvplan_option *o = &row->pub;
     const char *f = kvplan__option_field(row, name);
@@ -528,8 +524,8 @@ kvplan_status kvplan_options_set_switch(kvplan_options *o, const char *name,
         return wrong_type(row, name, value ? "true" : "false", err);
     if (row->pub.type == KVPLAN_OPTION_NOT_READ && !value)
         return kvplan__ok(err); /* off: not given */
-    KVPLAN__TRY(kvplan__options_store(o, row, name, value ? NULL : "false",
-                                      err));
+    KVPLAN__TRY(
+        kvplan__options_store(o, row, name, value ? NULL : "false", err));
     return kvplan__ok(err);
 }
 

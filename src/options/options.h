@@ -31,8 +31,7 @@ bool kvplan__options_reusable(const kvplan_options *o);
  * the borrowed models. */
 kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
                                         kvplan_model *model,
-                                        kvplan_model *draft,
-                                        kvplan_error *err);
+                                        kvplan_model *draft, kvplan_error *err);
 
 /* Sets the row's value from `text`; `spelled` is the name as the caller
  * gave it (the error's field). */

@@ -23,9 +23,8 @@ static const char *const key_names[] = {
 
 const char *kvplan_sweep_key_name(kvplan_sweep_key key)
 {
-    return (size_t)key < sizeof key_names / sizeof key_names[0]
-               ? key_names[key]
-               : NULL;
+    return (size_t)key < sizeof key_names / sizeof key_names[0] ? key_names[key]
+                                                                : NULL;
 }
 
 bool kvplan_sweep_key_from_name(const char *name, kvplan_sweep_key *out)
@@ -134,7 +133,8 @@ static void figures(kvplan_sweep_row *r, const kvplan_options *o,
                           : (kvplan_pool_kind)0;
     r->fleet = pl->fleet;
     r->mem_fraction_static = pl->budget.mem_fraction_static;
-    r->kv_cache_dtype = pl->stages[pl->binding_stage].rank.runner.kv_cache_dtype;
+    r->kv_cache_dtype =
+        pl->stages[pl->binding_stage].rank.runner.kv_cache_dtype;
     snprintf(r->kv_cache_dtype_name, sizeof r->kv_cache_dtype_name, "%s",
              kvplan_kv_dtype_name(r->kv_cache_dtype,
                                   o->plan.gpu_set ? &o->plan.gpu : NULL));
@@ -173,8 +173,7 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
                 have_prev ? prev : NULL, next, &r->error);
         snprintf(r->gpu, sizeof r->gpu, "%s",
                  o.plan.available_bytes.set ? "" : o.plan.gpu.name);
-        if (r->status == KVPLAN_INVALID_ARGUMENT ||
-            r->status == KVPLAN_PARSE) {
+        if (r->status == KVPLAN_INVALID_ARGUMENT || r->status == KVPLAN_PARSE) {
             /* a value no row can take: the sweep's error */
             if (err != NULL)
                 *err = r->error;

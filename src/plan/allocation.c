@@ -76,26 +76,23 @@ static void price_dsv4(kvplan_stage_plan *sp, bool *ovf)
     int64_t attn = nope + rope, s_elem = c->terms.c128_state_dtype_size;
     int64_t c128_state = kvplan__max(p->c128_state_pool_size, 0);
     a->kv_bytes =
-        dsv4_pool(p->swa_max_total_num_tokens.value, win, per_token, lt,
-                  ovf) +
-        dsv4_pool(p->c4_max_total_num_tokens, page / 4, per_token, l4,
-                  ovf) +
+        dsv4_pool(p->swa_max_total_num_tokens.value, win, per_token, lt, ovf) +
+        dsv4_pool(p->c4_max_total_num_tokens, page / 4, per_token, l4, ovf) +
         dsv4_pool(p->c128_max_total_num_tokens, page / 128, per_token, l128,
                   ovf) +
         /* the c4 indexer holds c128 * 32 tokens */
         (l4 > 0 && page >= 4
              ? kvplan__mul(
                    kvplan__mul(
-                       kvplan__add(kvplan__mul(p->c128_max_total_num_tokens,
-                                               32, ovf),
-                                   page / 4 + 1, ovf) /
+                       kvplan__add(
+                           kvplan__mul(p->c128_max_total_num_tokens, 32, ovf),
+                           page / 4 + 1, ovf) /
                            (page / 4),
-                       kvplan__mul(page / 4, t->dsa_indexer_bytes, ovf),
-                       ovf),
+                       kvplan__mul(page / 4, t->dsa_indexer_bytes, ovf), ovf),
                    l4, ovf)
              : 0) +
-        dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size,
-                   4 * attn, s_elem, false, 0, l4, ovf) +
+        dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size, 4 * attn,
+                   s_elem, false, 0, l4, ovf) +
         dsv4_state(p->c4_state_pool_size, 4, c->terms.c4_ring_size, 4 * ihd,
                    s_elem, false, 0, l4, ovf) +
         dsv4_state(c128_state, 128, c->terms.c128_ring_size,
@@ -128,17 +125,16 @@ static int64_t price_swa(const kvplan_model *m, kvplan_stage_plan *sp,
     int64_t full_tokens = p->full_max_total_num_tokens.value;
     if (m->hybrid_swa_compress) {
         int64_t swa_heads = t->swa_kv_heads;
-        a->kv_bytes = mha_pool(swa_tokens, page, swa_heads, m->swa_head_dim,
-                               m->swa_v_head_dim, elem, ns, false, ovf) +
-                      mha_pool(full_tokens, page, heads, hd, vhd, elem, nf,
-                               false, ovf);
+        a->kv_bytes =
+            mha_pool(swa_tokens, page, swa_heads, m->swa_head_dim,
+                     m->swa_v_head_dim, elem, ns, false, ovf) +
+            mha_pool(full_tokens, page, heads, hd, vhd, elem, nf, false, ovf);
         per_layer_token = kvplan__mul(
             kvplan__mul(heads, kvplan__add(hd, vhd, ovf), ovf), elem, ovf);
     } else {
-        a->kv_bytes = mha_pool(swa_tokens, page, heads, hd, hd, elem, ns,
-                               false, ovf) +
-                      mha_pool(full_tokens, page, heads, hd, hd, elem, nf,
-                               false, ovf);
+        a->kv_bytes =
+            mha_pool(swa_tokens, page, heads, hd, hd, elem, ns, false, ovf) +
+            mha_pool(full_tokens, page, heads, hd, hd, elem, nf, false, ovf);
         per_layer_token =
             kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
     }
@@ -146,13 +142,11 @@ static int64_t price_swa(const kvplan_model *m, kvplan_stage_plan *sp,
         /* the chunk cap prices the SWA pool at its cap, apart: swa * S *
          * ns + full * F * (nf + d) */
         a->predicted_kv_bytes = kvplan__add(
-            kvplan__mul(
-                kvplan__mul(swa_tokens, c->terms.swa_per_token, ovf),
-                c->terms.swa_layers_num, ovf),
+            kvplan__mul(kvplan__mul(swa_tokens, c->terms.swa_per_token, ovf),
+                        c->terms.swa_layers_num, ovf),
             kvplan__mul(
                 kvplan__mul(full_tokens, c->terms.full_per_token, ovf),
-                c->terms.full_layers_num + c->terms.draft_full_layers_num,
-                ovf),
+                c->terms.full_layers_num + c->terms.draft_full_layers_num, ovf),
             ovf);
     else
         a->predicted_kv_bytes =
@@ -197,9 +191,9 @@ static int64_t price_default(const kvplan_model *m, const kvplan_plan *plan,
             a->kv_bytes = kvplan__add(
                 a->kv_bytes,
                 kvplan__mul(
-                    kvplan__mul(
-                        pages, kvplan__mul(page, t->dsa_indexer_bytes, ovf),
-                        ovf),
+                    kvplan__mul(pages,
+                                kvplan__mul(page, t->dsa_indexer_bytes, ovf),
+                                ovf),
                     le, ovf),
                 ovf);
         }
@@ -210,10 +204,8 @@ static int64_t price_default(const kvplan_model *m, const kvplan_plan *plan,
             &r->model.hf_config.minimax_sparse;
         int64_t idim = ms->sparse_index_dim.value;
         int64_t isz = kvplan_dtype_size(r->runner.dtype);
-        int64_t nd =
-            kvplan__count_in_stage(ms->dense_layer_ids, start, end);
-        int64_t ns =
-            kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
+        int64_t nd = kvplan__count_in_stage(ms->dense_layer_ids, start, end);
+        int64_t ns = kvplan__count_in_stage(ms->sparse_layer_ids, start, end);
         int64_t nk = kvplan__count_k_only(ms, start, end);
         a->kv_bytes =
             mha_pool(S, page, heads, hd, hd, elem, nd + ns, false, ovf) +
@@ -223,8 +215,7 @@ static int64_t price_default(const kvplan_model *m, const kvplan_plan *plan,
             kvplan__mul(kvplan__mul(2 * heads, hd, ovf), elem, ovf);
     } else {
         int64_t v = r->runner.is_mambaish ? hd : vhd;
-        a->kv_bytes =
-            mha_pool(S, page, heads, hd, v, elem, layers, fp4, ovf);
+        a->kv_bytes = mha_pool(S, page, heads, hd, v, elem, layers, fp4, ovf);
         per_layer_token = kvplan__mul(
             kvplan__mul(heads, kvplan__add(hd, v, ovf), ovf), elem, ovf);
     }
@@ -268,13 +259,11 @@ void kvplan__price_allocation(const kvplan_model *m, const kvplan_plan *plan,
 
 /* The request slots of the req_to_token pool (§3.4): max_running_requests,
  * and PD decode's pre-allocated slots. */
-int64_t kvplan__request_slots(const kvplan_rank *r, int64_t requests,
-                              bool *ovf)
+int64_t kvplan__request_slots(const kvplan_rank *r, int64_t requests, bool *ovf)
 {
     if (r->server_args.disaggregation_mode == KVPLAN_DISAGG_DECODE)
-        return kvplan__add(requests,
-                           r->server_args.disaggregation_decode_extra_slots,
-                           ovf);
+        return kvplan__add(
+            requests, r->server_args.disaggregation_decode_extra_slots, ovf);
     return requests;
 }
 

@@ -18,13 +18,20 @@
 const char *kvplan_pool_kind_name(kvplan_pool_kind kind)
 {
     switch (kind) {
-    case KVPLAN_POOL_FULL: return "full";
-    case KVPLAN_POOL_SWA: return "swa";
-    case KVPLAN_POOL_C4: return "c4";
-    case KVPLAN_POOL_C128: return "c128";
-    case KVPLAN_POOL_C4_STATE: return "c4_state";
-    case KVPLAN_POOL_C128_STATE: return "c128_state";
-    case KVPLAN_POOL_MAMBA: return "mamba";
+    case KVPLAN_POOL_FULL:
+        return "full";
+    case KVPLAN_POOL_SWA:
+        return "swa";
+    case KVPLAN_POOL_C4:
+        return "c4";
+    case KVPLAN_POOL_C128:
+        return "c128";
+    case KVPLAN_POOL_C4_STATE:
+        return "c4_state";
+    case KVPLAN_POOL_C128_STATE:
+        return "c128_state";
+    case KVPLAN_POOL_MAMBA:
+        return "mamba";
     }
     return "?";
 }
@@ -32,11 +39,16 @@ const char *kvplan_pool_kind_name(kvplan_pool_kind kind)
 const char *kvplan_limit_name(kvplan_limit limit)
 {
     switch (limit) {
-    case KVPLAN_LIMIT_NONE: return "none";
-    case KVPLAN_LIMIT_POOL: return "pool";
-    case KVPLAN_LIMIT_CONTEXT_LEN: return "context_len";
-    case KVPLAN_LIMIT_MAX_RUNNING_REQUESTS: return "max_running_requests";
-    case KVPLAN_LIMIT_REQ_TO_TOKEN: return "req_to_token";
+    case KVPLAN_LIMIT_NONE:
+        return "none";
+    case KVPLAN_LIMIT_POOL:
+        return "pool";
+    case KVPLAN_LIMIT_CONTEXT_LEN:
+        return "context_len";
+    case KVPLAN_LIMIT_MAX_RUNNING_REQUESTS:
+        return "max_running_requests";
+    case KVPLAN_LIMIT_REQ_TO_TOKEN:
+        return "req_to_token";
     }
     return "?";
 }
@@ -48,8 +60,8 @@ static bool pool_cost(const kvplan_pool_info *p, int64_t len, int64_t *out)
     bool ovf = false;
     int64_t units = 0;
     if (p->tokens_per_unit > 0) {
-        int64_t held = p->request_cap > 0 ? kvplan__min(len, p->request_cap)
-                                          : len;
+        int64_t held =
+            p->request_cap > 0 ? kvplan__min(len, p->request_cap) : len;
         double u;
         if (p->tokens_per_unit == 1.0) {
             units = held;
@@ -124,12 +136,11 @@ kvplan_status kvplan_admit(const kvplan_capacity *c, const kvplan_usage *usage,
                     "usage.running_requests must be >= 0, got %lld",
                     (long long)u->running_requests);
     for (size_t i = 0; i < c->num_pools; i++)
-        KVPLAN__FAIL_IF(u->used[i] < 0, err, KVPLAN_INVALID_ARGUMENT,
-                        "usage.used",
-                        "usage.used[%zu] (the %s pool's tokens in use) must "
-                        "be >= 0, got %lld",
-                        i, kvplan_pool_kind_name(c->pools[i].kind),
-                        (long long)u->used[i]);
+        KVPLAN__FAIL_IF(
+            u->used[i] < 0, err, KVPLAN_INVALID_ARGUMENT, "usage.used",
+            "usage.used[%zu] (the %s pool's tokens in use) must "
+            "be >= 0, got %lld",
+            i, kvplan_pool_kind_name(c->pools[i].kind), (long long)u->used[i]);
     if (prompt + decode > c->longest_request_tokens) {
         a.refused_by = c->longest_binding;
         a.pool = c->longest_pool;
@@ -196,15 +207,15 @@ static void dsv4_pools(kvplan_capacity *c, const kvplan_stage_plan *sp,
             kv * (double)t->num_layers_total, win);
     swa_rule(swa, &r, ovf);
     if (t->num_layers_ca4 > 0) {
-        kvplan_pool_info *c4 = add(
-            c, KVPLAN_POOL_C4, pc->c4_max_total_num_tokens,
-            (kv + shrink * (double)t->dsa_indexer_bytes) *
-                (double)t->num_layers_ca4,
-            page / 4);
+        kvplan_pool_info *c4 =
+            add(c, KVPLAN_POOL_C4, pc->c4_max_total_num_tokens,
+                (kv + shrink * (double)t->dsa_indexer_bytes) *
+                    (double)t->num_layers_ca4,
+                page / 4);
         c4->tokens_per_unit = 4 * shrink;
-        kvplan_pool_info *st = add(
-            c, KVPLAN_POOL_C4_STATE, pc->c4_state_pool_size,
-            (double)((4 * attn + 4 * ihd) * s_elem * t->num_layers_ca4), 1);
+        kvplan_pool_info *st =
+            add(c, KVPLAN_POOL_C4_STATE, pc->c4_state_pool_size,
+                (double)((4 * attn + 4 * ihd) * s_elem * t->num_layers_ca4), 1);
         /* a ring per SWA page the request holds */
         st->tokens_per_unit = (double)win;
         st->request_cap = swa->request_cap;
@@ -215,11 +226,11 @@ static void dsv4_pools(kvplan_capacity *c, const kvplan_stage_plan *sp,
             add(c, KVPLAN_POOL_C128, pc->c128_max_total_num_tokens,
                 kv * (double)t->num_layers_ca128, page / 128);
         c128->tokens_per_unit = 128;
-        kvplan_pool_info *st = add(
-            c, KVPLAN_POOL_C128_STATE, pc->c128_state_pool_size,
-            (double)((t->online_c128 ? 3 : 2) * attn * s_elem *
-                     t->num_layers_ca128),
-            1);
+        kvplan_pool_info *st =
+            add(c, KVPLAN_POOL_C128_STATE, pc->c128_state_pool_size,
+                (double)((t->online_c128 ? 3 : 2) * attn * s_elem *
+                         t->num_layers_ca128),
+                1);
         st->tokens_per_unit = 0;
         st->per_request = t->c128_ring_size; /* one ring per request */
     }
@@ -227,8 +238,7 @@ static void dsv4_pools(kvplan_capacity *c, const kvplan_stage_plan *sp,
 
 /* The largest length in [0, hi] one request of which fits every pool
  * (costs rise with the length). */
-static int64_t longest_fit(const kvplan_capacity *c, int64_t hi,
-                           size_t *pool)
+static int64_t longest_fit(const kvplan_capacity *c, int64_t hi, size_t *pool)
 {
     int64_t lo = 0;
     bool first = true;
@@ -296,7 +306,8 @@ void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
         break;
     }
     if (max_mamba > 0) {
-        kvplan_pool_info *m = add(c, KVPLAN_POOL_MAMBA, max_mamba, mamba_per, 1);
+        kvplan_pool_info *m =
+            add(c, KVPLAN_POOL_MAMBA, max_mamba, mamba_per, 1);
         m->tokens_per_unit = 0;
         m->per_request = mamba_ratio;
     }
@@ -340,12 +351,11 @@ void kvplan__plan_capacity(kvplan_plan *plan, int64_t max_mamba,
         int64_t cost;
         if (!pool_cost(p, len, &cost) || cost <= 0)
             continue;
-        int64_t n = kvplan__max(0, p->capacity_tokens - p->reserved_tokens) /
-                    cost;
+        int64_t n =
+            kvplan__max(0, p->capacity_tokens - p->reserved_tokens) / cost;
         /* a pool that ties the cap is why it is so; among pools, the
          * first */
-        if (n < best ||
-            (n == best && c->binding != KVPLAN_LIMIT_POOL)) {
+        if (n < best || (n == best && c->binding != KVPLAN_LIMIT_POOL)) {
             best = n;
             c->binding = KVPLAN_LIMIT_POOL;
             c->binding_pool = i;

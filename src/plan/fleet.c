@@ -17,7 +17,7 @@ void kvplan__plan_fleet(kvplan_plan *plan, bool *ovf)
     f->dp_workers = dp;
     f->concurrency_at_context_len =
         kvplan__mul(plan->capacity.max_concurrency_at_context_len, dp, ovf);
-    f->concurrency_per_gpu = f->gpus > 0 ? (double)f->concurrency_at_context_len /
-                                               (double)f->gpus
-                                         : 0;
+    f->concurrency_per_gpu =
+        f->gpus > 0 ? (double)f->concurrency_at_context_len / (double)f->gpus
+                    : 0;
 }

@@ -74,8 +74,8 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
     /* the values no flag sets: measured, or a calibration's */
     KVPLAN__TRY(kvplan__check_opt_least(o->draft_weight_bytes, 0,
                                         "draft_weight_bytes", err));
-    KVPLAN__TRY(kvplan__check_opt_least(o->context_bytes, 0, "context_bytes",
-                                        err));
+    KVPLAN__TRY(
+        kvplan__check_opt_least(o->context_bytes, 0, "context_bytes", err));
     KVPLAN__TRY(kvplan__check_opt_least(o->rank_weight_bytes, 0,
                                         "rank_weight_bytes", err));
     KVPLAN__FAIL_IF(o->SGLANG_MAMBA_SSM_DTYPE != NULL &&
@@ -88,8 +88,8 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
     KVPLAN__TRY(check_divides(o->ep_size, o->server.tp_size, "--ep-size", err));
     KVPLAN__TRY(
         check_divides(o->dcp_size, o->server.tp_size, "--dcp-size", err));
-    KVPLAN__FAIL_IF(kvplan_sglang_profile_name(o->sglang_version) == NULL,
-                    err, KVPLAN_INVALID_ARGUMENT, "--sglang-version",
+    KVPLAN__FAIL_IF(kvplan_sglang_profile_name(o->sglang_version) == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, "--sglang-version",
                     "--sglang-version: %d is not a kvplan_sglang_profile",
                     (int)o->sglang_version);
     KVPLAN__TRY(kvplan__check_opt_least(o->SGLANG_VLM_CACHE_SIZE_MB, 0,

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* The header and the stages used; the rest of the 64 stages is left as it
  * was (a plan is large, and zeroing it all was most of a plan's cost). */
 void kvplan__plan_reset(kvplan_plan *out, size_t stages)
@@ -41,7 +40,8 @@ void kvplan__plan_reset(kvplan_plan *out, size_t stages)
 
 /* §4.1: the fraction, given or by sglang's rule. The rule's terms are
  * computed either way: the reserve check reads its graph term. */
-kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
+                                        kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_server_args *s = &out->resolved;
@@ -90,9 +90,9 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out, k
     /* a reserve larger than the GPU: the rule's own answer is no fraction
      * at all; name what made the reserve */
     double act = b->activation_mib, graph = b->graph_mib;
-    double ranks = b->fraction_tiers ? b->reserve_ranks * b->tier_per_rank_gib *
-                                           1024
-                                     : b->reserve_ranks / 8 * 1024;
+    double ranks = b->fraction_tiers
+                       ? b->reserve_ranks * b->tier_per_rank_gib * 1024
+                       : b->reserve_ranks / 8 * 1024;
     /* the largest term, where it is large */
     double most = fmax(graph, fmax(act, ranks));
     const char *flag = most <= 4096    ? "--gpu-memory"
@@ -111,7 +111,8 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out, k
 
 /* Every stage's rank: the flags against the model (stage 0's is built
  * first, by the flag check). */
-static kvplan_status ranks(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status ranks(kvplan__pipeline *p, kvplan_plan *out,
+                           kvplan_error *err)
 {
     for (size_t i = 1; i < out->num_stages; i++)
         KVPLAN__TRY(kvplan__model_rank(p->m, &out->resolved, (int64_t)i,
@@ -151,7 +152,8 @@ static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
 /* The weights of the model and of its draft: whole, and on each stage's
  * ranks. Measured (or given) weights keep the estimate's split: the share
  * each rank holds, replicated tensors included. */
-static kvplan_status weights(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status weights(kvplan__pipeline *p, kvplan_plan *out,
+                             kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     const kvplan_model *m = p->m;
@@ -267,7 +269,8 @@ static kvplan_status weights(kvplan__pipeline *p, kvplan_plan *out, kvplan_error
 }
 
 /* §3.1: the bytes each rank hands the configurator. */
-static kvplan_status available(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status available(kvplan__pipeline *p, kvplan_plan *out,
+                               kvplan_error *err)
 {
     const kvplan_server_args *s = &out->resolved;
     const kvplan_model *m = p->m;
@@ -385,7 +388,8 @@ static kvplan_status profile(kvplan__pipeline *p, kvplan_plan *out, bool init,
 }
 
 /* §3.2: --max-total-tokens lowers, then every stage takes the minimum. */
-static kvplan_status constrain(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status constrain(kvplan__pipeline *p, kvplan_plan *out,
+                               kvplan_error *err)
 {
     int64_t t = out->stages[out->binding_stage].profiled.max_total_num_tokens;
     if (p->o->max_total_tokens.set && p->o->max_total_tokens.value < t)
@@ -402,7 +406,8 @@ static kvplan_status constrain(kvplan__pipeline *p, kvplan_plan *out, kvplan_err
 
 /* §3.3: max_running_requests from the final tokens, then each stage's
  * finalize, its allocation and its req_to_token pool. */
-static kvplan_status requests(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status requests(kvplan__pipeline *p, kvplan_plan *out,
+                              kvplan_error *err)
 {
     const kvplan_server_args *s = &out->resolved;
     int64_t t = out->stages[0].pools.max_total_num_tokens;
@@ -467,9 +472,9 @@ static void release(kvplan_plan *out)
     }
 }
 
-
 /* The kvplan__pipeline's start for `o`: the GPU and the model dtype. */
-kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m, const kvplan_plan_options *o)
+kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
+                                        const kvplan_plan_options *o)
 {
     kvplan__pipeline p = {.m = m, .o = o};
     p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
@@ -479,7 +484,8 @@ kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m, const kvplan_plan
 
 /* The flags: resolved against the GPU and the model, the fraction,
  * every stage's rank, the weights. */
-static kvplan_status front(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *err)
+static kvplan_status front(kvplan__pipeline *p, kvplan_plan *out,
+                           kvplan_error *err)
 {
     const kvplan_model *m = p->m;
     const kvplan_plan_options *o = p->o;
@@ -502,8 +508,8 @@ static kvplan_status front(kvplan__pipeline *p, kvplan_plan *out, kvplan_error *
 /* The budget and the pools: available bytes, the profiling path (each
  * stage's configurator built first when `init`), the constraints,
  * max_running_requests, the capacity, the checks. */
-kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out, bool init,
-                          kvplan_error *err)
+kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out,
+                                    bool init, kvplan_error *err)
 {
     const kvplan_plan_options *o = p->o;
     KVPLAN__TRY(available(p, out, err));

@@ -33,8 +33,7 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
         /* HIP: aiter, but for MLA only where its kernels have the heads
          * per rank (16 or 128), else triton */
         int64_t rank_heads = kvplan__max(
-            1, m->info.num_key_value_heads /
-                   kvplan__max(1, o->server.tp_size));
+            1, m->info.num_key_value_heads / kvplan__max(1, o->server.tp_size));
         if (gpu->is_hip && m->info.is_mla)
             b = rank_heads == 16 || rank_heads == 128 ? "aiter" : "triton";
         else if (gpu->is_hip)

@@ -87,8 +87,7 @@ kvplan_status kvplan_fit_context(const kvplan_model *model,
                     "kvplan_fit_context needs a model, options, a plan to "
                     "work in and an answer to fill; got NULL");
     KVPLAN__FAIL_IF(concurrency < 1, err, KVPLAN_INVALID_ARGUMENT,
-                    "--concurrency",
-                    "--concurrency must be >= 1, got %lld",
+                    "--concurrency", "--concurrency must be >= 1, got %lld",
                     (long long)concurrency);
     KVPLAN__TRY(kvplan_plan_options_validate(options, err));
     search s = {.m = model, .o = *options, .work = work};
@@ -139,12 +138,18 @@ kvplan_status kvplan_fit_context(const kvplan_model *model,
 const char *kvplan_knob_name(kvplan_knob knob)
 {
     switch (knob) {
-    case KVPLAN_KNOB_MEM_FRACTION_STATIC: return "mem-fraction-static";
-    case KVPLAN_KNOB_TP_SIZE: return "tp-size";
-    case KVPLAN_KNOB_GPU: return "gpu";
-    case KVPLAN_KNOB_MAX_RUNNING_REQUESTS: return "max-running-requests";
-    case KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO: return "swa-full-tokens-ratio";
-    case KVPLAN_KNOB_KV_CACHE_DTYPE: return "kv-cache-dtype";
+    case KVPLAN_KNOB_MEM_FRACTION_STATIC:
+        return "mem-fraction-static";
+    case KVPLAN_KNOB_TP_SIZE:
+        return "tp-size";
+    case KVPLAN_KNOB_GPU:
+        return "gpu";
+    case KVPLAN_KNOB_MAX_RUNNING_REQUESTS:
+        return "max-running-requests";
+    case KVPLAN_KNOB_SWA_FULL_TOKENS_RATIO:
+        return "swa-full-tokens-ratio";
+    case KVPLAN_KNOB_KV_CACHE_DTYPE:
+        return "kv-cache-dtype";
     }
     return NULL;
 }
@@ -339,10 +344,10 @@ static kvplan_status solve_list(search *s, kvplan_knob knob,
                                 kvplan_solution *out)
 {
     static const kvplan_kv_cache_dtype_flag dtypes[] = {
-        KVPLAN_KV_AUTO, KVPLAN_KV_BF16, KVPLAN_KV_FP8_E4M3,
-        KVPLAN_KV_FP8_E5M2, KVPLAN_KV_FP4_E2M1};
+        KVPLAN_KV_AUTO, KVPLAN_KV_BF16, KVPLAN_KV_FP8_E4M3, KVPLAN_KV_FP8_E5M2,
+        KVPLAN_KV_FP4_E2M1};
     kvplan_gpu gpus[64];
-    size_t n = knob == KVPLAN_KNOB_GPU ? gpus_by_memory(gpus, 64)
+    size_t n = knob == KVPLAN_KNOB_GPU       ? gpus_by_memory(gpus, 64)
                : knob == KVPLAN_KNOB_TP_SIZE ? 7
                                              : sizeof dtypes / sizeof dtypes[0];
     kvplan_status first_error = KVPLAN_OK;
@@ -382,10 +387,9 @@ static kvplan_status solve_list(search *s, kvplan_knob knob,
 }
 
 kvplan_status kvplan_solve(const kvplan_model *model,
-                           const kvplan_plan_options *options,
-                           kvplan_knob knob, const kvplan_target *target,
-                           kvplan_plan *work, kvplan_solution *out,
-                           kvplan_error *err)
+                           const kvplan_plan_options *options, kvplan_knob knob,
+                           const kvplan_target *target, kvplan_plan *work,
+                           kvplan_solution *out, kvplan_error *err)
 {
     KVPLAN__FAIL_IF(model == NULL || options == NULL || target == NULL ||
                         work == NULL || out == NULL,

@@ -76,9 +76,9 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
                        prev->num_stages * sizeof prev->stages[0]);
             return kvplan__ok(err);
         }
-        /* what kvplan__pipeline_back() reads and does not write: the header, the budget's
-         * terms and tensors, each stage's rank, configurator and weights
-         * (back writes the rest: warnings, capacity, pools) */
+        /* what kvplan__pipeline_back() reads and does not write: the header,
+         * the budget's terms and tensors, each stage's rank, configurator and
+         * weights (back writes the rest: warnings, capacity, pools) */
         memcpy(out, prev, offsetof(kvplan_plan, warnings));
         out->num_warnings = 0;
         memcpy(&out->budget, &prev->budget,

@@ -52,8 +52,7 @@ kvplan_status kvplan_version_compare(const kvplan_model *m,
                                      kvplan_version_comparison *out,
                                      kvplan_error *err)
 {
-    KVPLAN__FAIL_IF(m == NULL || options == NULL || work == NULL ||
-                        out == NULL,
+    KVPLAN__FAIL_IF(m == NULL || options == NULL || work == NULL || out == NULL,
                     err, KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_version_compare needs a model, options, a plan "
                     "to work in and a result; got NULL");
@@ -72,8 +71,8 @@ kvplan_status kvplan_version_compare(const kvplan_model *m,
     uint64_t mine = kvplan_sglang_rules(options->sglang_version);
     uint64_t diff = mine ^ kvplan_sglang_rules(other);
     kvplan_rule_info r;
-    for (size_t i = 0; kvplan_rule_at(i, &r) && out->num_rules < KVPLAN_MAX_RULES;
-         i++) {
+    for (size_t i = 0;
+         kvplan_rule_at(i, &r) && out->num_rules < KVPLAN_MAX_RULES; i++) {
         if (!(diff & r.bit))
             continue;
         kvplan_rule_delta *d = &out->rules[out->num_rules++];

@@ -107,8 +107,8 @@ int nvmlDeviceGetCudaComputeCapability(void *dev, int *major, int *minor)
 
 int nvmlDeviceGetName(void *dev, char *name, unsigned int size)
 {
-    const char *n = dev == &devices[1] ? "NVIDIA A100-PCIE-40GB"
-                                       : "NVIDIA H100 80GB HBM3";
+    const char *n =
+        dev == &devices[1] ? "NVIDIA A100-PCIE-40GB" : "NVIDIA H100 80GB HBM3";
     strncpy(name, n, size); /* unterminated when it does not fit */
     return 0;
 }
