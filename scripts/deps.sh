@@ -4,8 +4,9 @@
 # the build works without it, KVPLAN_WITH_CURL=OFF); with --test also what the
 # whole test suite uses beyond the build: Chromium and python3, for the
 # test that renders --svg's pictures (tests/svg_render.sh; it is skipped
-# without them). Run as root (CI and fresh containers are); otherwise it
-# says what to install.
+# without them), clang-format for the house's format (tests/house.sh) and
+# clang for ThreadSanitizer (tests/tsan.sh). Run as root (CI and fresh
+# containers are); otherwise it says what to install.
 # --python: python3 and pip, for `pip install ./python`; --web: what the
 # web calculator's build and browser test need.
 #   scripts/deps.sh [--test | --python | --web]
@@ -22,6 +23,8 @@ py_pip() {
 }
 if [ "${1:-}" = "--test" ]; then
   command -v chromium >/dev/null 2>&1 || need="$need chromium"
+  command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
+  command -v clang >/dev/null 2>&1 || need="$need clang"
   py_pip
 elif [ "${1:-}" = "--python" ]; then
   py_pip
