@@ -1,6 +1,6 @@
 /*
- * test_hub.c: models from a Hub-shaped server (src/hub/, cli/hub.c), with
- * no network beyond loopback. A server thread here serves a tree built
+ * test_hub.c: models from a Hub-shaped server (src/hub/, src/options/load.c),
+ * with no network beyond loopback. A server thread here serves a tree built
  * from the project's test models, with generated safetensors shards
  * (sparse files: the weights' bytes are never there), on 127.0.0.1; it
  * counts what it serves. The tests check that the plan of a fetched model

@@ -1,5 +1,5 @@
 /*
- * test_scenario.c: the golden-schema reader and writer (cli/scenario.c,
+ * test_scenario.c: the golden-schema reader and writer (src/json/scenario.c,
  * src/json/write.c): defaults, strict types with JSON pointers, sglang's
  * parsing of environment strings, and Python-identical JSON text.
  */
