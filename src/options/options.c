@@ -480,17 +480,22 @@ static kvplan_status wrong_type(const kvplan__option_row *row, const char *name,
                         expect, what);
 }
 
+/* Whether the row takes a number (a JSON number, Python's int or float). */
+static bool takes_number(const kvplan__option_row *row)
+{
+    kvplan_option_type t = row->pub.type;
+    return t == KVPLAN_OPTION_INTEGER || t == KVPLAN_OPTION_NUMBER ||
+           t == KVPLAN_OPTION_SIZE || t == KVPLAN_OPTION_NOT_READ;
+}
+
 kvplan_status kvplan_options_set_integer(kvplan_options *o, const char *name,
                                          int64_t value, kvplan_error *err)
 {
     const kvplan__option_row *row;
     KVPLAN__TRY(row_named(o, name, &row, err));
-    kvplan_option_type t = row->pub.type;
     char text[32];
     snprintf(text, sizeof text, "%lld", (long long)value);
-    if (t != KVPLAN_OPTION_INTEGER && t != KVPLAN_OPTION_NUMBER &&
-        t != KVPLAN_OPTION_SIZE && t != KVPLAN_OPTION_NOT_READ &&
-        row->store != KVPLAN__STORE_VERSION)
+    if (!takes_number(row) && row->store != KVPLAN__STORE_VERSION)
         return wrong_type(row, name, text, err);
     KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
     return kvplan__ok(err);
@@ -501,13 +506,12 @@ kvplan_status kvplan_options_set_number(kvplan_options *o, const char *name,
 {
     const kvplan__option_row *row;
     KVPLAN__TRY(row_named(o, name, &row, err));
-    kvplan_option_type t = row->pub.type;
     char text[40];
     kvplan_format_double(value, text, sizeof text);
-    if (t != KVPLAN_OPTION_INTEGER && t != KVPLAN_OPTION_NUMBER &&
-        t != KVPLAN_OPTION_SIZE && t != KVPLAN_OPTION_NOT_READ)
+    if (!takes_number(row))
         return wrong_type(row, name, text, err);
-    if (t != KVPLAN_OPTION_NUMBER && isfinite(value) && value == floor(value) &&
+    if (row->pub.type != KVPLAN_OPTION_NUMBER && isfinite(value) &&
+        value == floor(value) &&
         fabs(value) < 0x1p63) /* 16.0 is 16 to an integer option */
         snprintf(text, sizeof text, "%lld", (long long)value);
     KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
