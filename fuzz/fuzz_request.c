@@ -1,7 +1,9 @@
 /*
  * fuzz_request.c: a request document, hostile, through kvplan_json (the
  * JSON entry point): whatever it holds, the answer is one JSON document
- * and the status one of the library's. No request writes a file; those
+ * and the status one of the library's; Python's pickle of it
+ * (KVPLAN_ENCODING_PICKLE) has the same status, opens with PROTO 2 and
+ * ends with STOP. No request writes a file; those
  * that ask the GPU driver (--gpu auto) are left out, and the Hub is
  * offline: the harness plans, it does not touch the devices or the
  * network.
@@ -51,6 +53,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (doc == NULL)
         abort(); /* not one JSON document */
     json_decref(doc);
+    kvplan_json_free(resp);
+    kvplan_status pk = kvplan_json_session_call_as(
+        NULL, KVPLAN_ENCODING_PICKLE, (const char *)data, size, &resp, &len);
+    if (resp == NULL) {
+        if (pk != KVPLAN_NOMEM)
+            abort();
+        return 0;
+    }
+    if (pk != rc || len < 3 || (unsigned char)resp[0] != 0x80 ||
+        resp[1] != 2 || resp[len - 1] != '.')
+        abort(); /* another status, or not a whole pickle */
     kvplan_json_free(resp);
     return 0;
 }
