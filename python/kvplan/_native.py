@@ -83,6 +83,8 @@ def _declare(lib):
 def library():
     """The loaded library (ctypes.CDLL); OSError when none is found."""
     global _lib
+    if _lib is not None:  # loaded once, then only read
+        return _lib
     with _lock:
         if _lib is not None:
             return _lib
@@ -107,13 +109,19 @@ def library():
 
 
 class _Session:
-    """This thread's kvplan_json_session, freed with the thread."""
+    """This thread's kvplan_json_session, freed with the thread, and the
+    places its calls write their answer's address and length (one thread's
+    own: a call is made again only once the one before has returned)."""
 
     def __init__(self, lib):
         self.lib = lib
         self.handle = lib.kvplan_json_session_new()
         if not self.handle:
             raise MemoryError("kvplan: out of memory")
+        self.resp = ctypes.c_void_p()
+        self.size = ctypes.c_size_t()
+        self.resp_ref = ctypes.byref(self.resp)
+        self.size_ref = ctypes.byref(self.size)
 
     def __del__(self):
         if getattr(self, "handle", None):
@@ -125,7 +133,7 @@ def _session(lib):
     s = getattr(_local, "session", None)
     if s is None:
         s = _local.session = _Session(lib)
-    return s.handle
+    return s
 
 
 def _answer(lib, resp, size):
@@ -141,12 +149,12 @@ def call(request, encoding=ENCODING_PICKLE):
     ``encoding=ENCODING_JSON`` reads the JSON text instead (for a test
     that compares the two)."""
     lib = library()
+    s = _session(lib)
     data = json.dumps(request).encode("utf-8")
-    resp = ctypes.c_void_p()
-    size = ctypes.c_size_t()
-    status = lib.kvplan_json_session_call_as(_session(lib), encoding, data,
-                                             len(data), ctypes.byref(resp),
-                                             ctypes.byref(size))
+    status = lib.kvplan_json_session_call_as(s.handle, encoding, data,
+                                             len(data), s.resp_ref,
+                                             s.size_ref)
+    resp, size = s.resp, s.size
     if not resp.value:
         raise MemoryError("kvplan: out of memory")
     if encoding == ENCODING_PICKLE:

@@ -71,6 +71,8 @@ typedef struct kvplan__writer {
     bool pickle;               /* Python's pickle (protocol 2), not JSON text */
     struct kvplan__memo *memo; /* pickle: the keys made once */
     size_t memo_count, memo_cap;
+    uint32_t *memo_slots;
+    size_t slots_cap;
     kvplan__text memo_keys;
 } kvplan__writer;
 

@@ -38,6 +38,10 @@ void kvplan__pk_string(kvplan__text *t, const char *str, size_t len)
     const unsigned char *p = (const unsigned char *)str, *end = p + len;
     while (p < end) {
         const unsigned char *run = p;
+        uint64_t x;
+        while (end - p >= 8 &&
+               (memcpy(&x, p, 8), (x & 0x8080808080808080u) == 0))
+            p += 8; /* ASCII, eight bytes at a time */
         while (p < end && *p < 0x80)
             p++;
         memcpy(t->text + t->len, run, (size_t)(p - run));
@@ -45,8 +49,8 @@ void kvplan__pk_string(kvplan__text *t, const char *str, size_t len)
         if (p == end)
             break;
         const unsigned char *c = p;
-        if (kvplan__utf8_next(&p, end) ==
-            0xFFFD) { /* U+FFFD, or an invalid byte */
+        /* U+FFFD, or an invalid byte */
+        if (kvplan__utf8_next(&p, end) == 0xFFFD) {
             memcpy(t->text + t->len, "\xEF\xBF\xBD", 3);
             t->len += 3;
         } else {
@@ -91,57 +95,6 @@ void kvplan__pk_real(kvplan__text *t, double v)
 #define PK_LONG_BINPUT 'r'
 #define PK_POP '0'
 
-struct kvplan__memo {
-    uint64_t prefix;
-    size_t at, len; /* its bytes in w->memo_keys */
-    uint32_t index;
-    bool used;
-};
-
-/* The memo index of `key` (n bytes, `prefix` its first 8), given one the
- * first time it is seen; UINT32_MAX when memory runs out. */
-static uint32_t memo_index(kvplan__writer *w, const char *key, size_t n,
-                           uint64_t prefix)
-{
-    if (2 * (w->memo_count + 1) > w->memo_cap) { /* grow, rehash */
-        size_t cap = w->memo_cap ? 2 * w->memo_cap : 256;
-        struct kvplan__memo *t = calloc(cap, sizeof *t);
-        if (t == NULL)
-            return UINT32_MAX;
-        for (size_t i = 0; i < w->memo_cap; i++) {
-            struct kvplan__memo *e = &w->memo[i];
-            if (!e->used)
-                continue;
-            size_t h =
-                (size_t)((e->prefix ^ e->len) * 0x9E3779B97F4A7C15u >> 32) &
-                (cap - 1);
-            while (t[h].used)
-                h = (h + 1) & (cap - 1);
-            t[h] = *e;
-        }
-        free(w->memo);
-        w->memo = t;
-        w->memo_cap = cap;
-    }
-    size_t h =
-        (size_t)((prefix ^ n) * 0x9E3779B97F4A7C15u >> 32) & (w->memo_cap - 1);
-    for (;; h = (h + 1) & (w->memo_cap - 1)) {
-        struct kvplan__memo *e = &w->memo[h];
-        if (!e->used)
-            break;
-        if (e->prefix == prefix && e->len == n &&
-            memcmp(w->memo_keys.text + e->at, key, n) == 0)
-            return e->index;
-    }
-    size_t at = w->memo_keys.len;
-    kvplan__text_put(&w->memo_keys, key, n);
-    if (w->memo_keys.bad)
-        return UINT32_MAX;
-    w->memo[h] =
-        (struct kvplan__memo){prefix, at, n, (uint32_t)w->memo_count, true};
-    return (uint32_t)w->memo_count++;
-}
-
 /* A memo slot: its one byte, or four. */
 static void pk_memo_op(kvplan__text *t, char short_op, char long_op,
                        uint32_t index)
@@ -155,6 +108,70 @@ static void pk_memo_op(kvplan__text *t, char short_op, char long_op,
     }
 }
 
+struct kvplan__memo {
+    uint64_t prefix;
+    uint32_t at, len; /* its bytes in w->memo_keys, the memo's head */
+};
+
+static size_t memo_hash(uint64_t prefix, size_t n, size_t cap)
+{
+    return (size_t)((prefix ^ n) * 0x9E3779B97F4A7C15u >> 32) & (cap - 1);
+}
+
+/* The memo index of `key` (n bytes, `prefix` its first 8), given one the
+ * first time it is seen; UINT32_MAX when memory runs out. The keys are
+ * kept in their order (w->memo), found through a table of their indices
+ * plus one (w->memo_slots, 0 empty, at most half full). */
+static uint32_t memo_index(kvplan__writer *w, const char *key, size_t n,
+                           uint64_t prefix)
+{
+    if (n > UINT32_MAX || w->memo_keys.len > UINT32_MAX - n)
+        return UINT32_MAX;
+    if (2 * (w->memo_count + 1) > w->slots_cap) { /* grow, rehash */
+        size_t cap = w->slots_cap ? 2 * w->slots_cap : 512;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (t == NULL)
+            return UINT32_MAX;
+        for (size_t i = 0; i < w->memo_count; i++) {
+            size_t h = memo_hash(w->memo[i].prefix, w->memo[i].len, cap);
+            while (t[h] != 0)
+                h = (h + 1) & (cap - 1);
+            t[h] = (uint32_t)i + 1;
+        }
+        free(w->memo_slots);
+        w->memo_slots = t;
+        w->slots_cap = cap;
+    }
+    size_t h = memo_hash(prefix, n, w->slots_cap);
+    for (; w->memo_slots[h] != 0; h = (h + 1) & (w->slots_cap - 1)) {
+        const struct kvplan__memo *e = &w->memo[w->memo_slots[h] - 1];
+        if (e->prefix == prefix && e->len == n &&
+            memcmp(w->memo_keys.text + e->at, key, n) == 0)
+            return w->memo_slots[h] - 1;
+    }
+    if (w->memo_count == w->memo_cap) {
+        size_t cap = w->memo_cap ? 2 * w->memo_cap : 256;
+        struct kvplan__memo *m = realloc(w->memo, cap * sizeof *m);
+        if (m == NULL)
+            return UINT32_MAX;
+        w->memo = m;
+        w->memo_cap = cap;
+    }
+    /* its str, straight into the head: BINUNICODE, BINPUT, POP (the key's
+     * bytes follow the opcode and its length; an invalid byte's U+FFFD
+     * only makes a later key of the same bytes a second str) */
+    uint32_t at = (uint32_t)w->memo_keys.len + 5;
+    kvplan__pk_string(&w->memo_keys, key, n);
+    pk_memo_op(&w->memo_keys, PK_BINPUT, PK_LONG_BINPUT,
+               (uint32_t)w->memo_count);
+    kvplan__text_put1(&w->memo_keys, PK_POP);
+    if (w->memo_keys.bad)
+        return UINT32_MAX;
+    w->memo[w->memo_count] = (struct kvplan__memo){prefix, at, (uint32_t)n};
+    w->memo_slots[h] = (uint32_t)w->memo_count + 1;
+    return (uint32_t)w->memo_count++;
+}
+
 /* PROTO, the memo's head, the document (its own PROTO dropped), STOP: a
  * new buffer in place of w->t. */
 void kvplan__pk_finish(kvplan__writer *w)
@@ -164,23 +181,12 @@ void kvplan__pk_finish(kvplan__writer *w)
         return;
     }
     kvplan__text out = {NULL, 0, 0, false};
-    kvplan__text_put(&out, KVPLAN__PK_PROTO, 2);
-    const struct kvplan__memo **by_index =
-        calloc(w->memo_count > 0 ? w->memo_count : 1, sizeof *by_index);
-    if (by_index == NULL) {
+    if (!kvplan__text_room(&out, w->memo_keys.len + w->t.len + 1)) {
         w->t.bad = true;
         return;
     }
-    for (size_t i = 0; i < w->memo_cap; i++)
-        if (w->memo[i].used)
-            by_index[w->memo[i].index] = &w->memo[i];
-    for (size_t i = 0; i < w->memo_count; i++) {
-        kvplan__pk_string(&out, w->memo_keys.text + by_index[i]->at,
-                          by_index[i]->len);
-        pk_memo_op(&out, PK_BINPUT, PK_LONG_BINPUT, (uint32_t)i);
-        kvplan__text_put1(&out, PK_POP);
-    }
-    free(by_index);
+    kvplan__text_put(&out, KVPLAN__PK_PROTO, 2);
+    kvplan__text_put(&out, w->memo_keys.text, w->memo_keys.len);
     kvplan__text_put(&out, w->t.text + 2, w->t.len - 2);
     kvplan__text_put1(&out, PK_STOP);
     if (out.bad) {
@@ -205,6 +211,6 @@ bool kvplan__pk_key(kvplan__writer *w, const char *key, size_t n,
 void kvplan__pk_forget(kvplan__writer *w)
 {
     w->memo_keys.len = w->memo_count = 0;
-    if (w->memo != NULL)
-        memset(w->memo, 0, w->memo_cap * sizeof *w->memo);
+    if (w->memo_slots != NULL)
+        memset(w->memo_slots, 0, w->slots_cap * sizeof *w->memo_slots);
 }

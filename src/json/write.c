@@ -84,12 +84,6 @@ static void before(kvplan__writer *w, const char *key)
     else
         for (size_t i = 0; i < 8; i++)
             prefix = (prefix << 8) | (i < n ? k[i] : 0u);
-    size_t at = 0;
-    while (n - at >= 8 && kvplan__plain8(k + at))
-        at += 8;
-    while (at < n && kvplan__plain[k[at]])
-        at++;
-    bool all_plain = at == n;
     w->members[w->nmembers++] =
         (struct kvplan__member){w->t.len, key, n, prefix};
     if (w->pickle) {
@@ -98,6 +92,12 @@ static void before(kvplan__writer *w, const char *key)
             fail(w);
         return;
     }
+    size_t at = 0;
+    while (n - at >= 8 && kvplan__plain8(k + at))
+        at += 8;
+    while (at < n && kvplan__plain[k[at]])
+        at++;
+    bool all_plain = at == n;
     if (!kvplan__text_room(&w->t, n + 6))
         return;
     char *q = w->t.text + w->t.len;
@@ -429,6 +429,7 @@ void kvplan__w_free(kvplan__writer *w)
     free(w->members);
     free(w->scratch);
     free(w->memo);
+    free(w->memo_slots);
     free(w->memo_keys.text);
     bool pickle = w->pickle;
     *w = (kvplan__writer){0};
