@@ -61,8 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         return 0;
     }
-    if (pk != rc || len < 3 || (unsigned char)resp[0] != 0x80 ||
-        resp[1] != 2 || resp[len - 1] != '.')
+    if (pk != rc || len < 3 || (unsigned char)resp[0] != 0x80 || resp[1] != 2 ||
+        resp[len - 1] != '.')
         abort(); /* another status, or not a whole pickle */
     kvplan_json_free(resp);
     return 0;
