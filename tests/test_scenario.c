@@ -7,6 +7,7 @@
 #include "json/doc.h"
 #include "json/scenario.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -179,9 +180,27 @@ static void test_json_invalid_utf8(void)
     }
 }
 
+/* A number JSON cannot hold refuses the document, naming its member (the
+ * name copied: the key need not outlive the writer). */
+static void test_json_nonfinite(void)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%s", "ratio");
+    kvplan__writer w = {0};
+    kvplan__w_object(&w, NULL);
+    kvplan__w_real(&w, key, NAN);
+    kvplan__w_end(&w);
+    memset(key, 0, sizeof key);
+    kvplan_error err;
+    CHECK_INT(kvplan__w_status(&w, &err), KVPLAN_OVERFLOW);
+    CHECK_STR(err.field, "ratio");
+    CHECK(kvplan__w_take(&w, NULL) == NULL);
+}
+
 int main(void)
 {
     test_json_invalid_utf8();
+    test_json_nonfinite();
     test_defaults();
     test_type_errors();
     test_env_strings();

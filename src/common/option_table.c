@@ -415,35 +415,26 @@ static bool in_bounds(const kvplan_option *o, double x)
            (o->max_open ? x < o->max : x <= o->max);
 }
 
-/* One row's value at `field`: within its bounds, one of its words. */
+/* Why a row's value is refused, for one to_check (below) found out of its
+ * bounds, or a word, a name or HiSparse's ratio to look at. */
 static kvplan_status check_row(const kvplan__option_row *row, const void *base,
                                const void *field, kvplan_error *err)
 {
     const kvplan_option *o = &row->pub;
     char got[64];
     switch (row->store) {
-    case KVPLAN__STORE_OPT_INT:
+    case KVPLAN__STORE_OPT_INT: /* to_check found it out of its bounds */
+    case KVPLAN__STORE_BYTES:
+        snprintf(got, sizeof got, "%lld",
+                 (long long)((const kvplan_opt_int *)field)->value);
+        return out_of_range(o, got, err);
     case KVPLAN__STORE_INT:
-    case KVPLAN__STORE_BYTES: {
-        kvplan_opt_int v;
-        if (row->store == KVPLAN__STORE_INT)
-            v = (kvplan_opt_int){*(const int64_t *)field, true};
-        else
-            v = *(const kvplan_opt_int *)field;
-        if (!v.set || (row->zero_is_auto && v.value == 0))
-            return KVPLAN_OK;
-        if (in_bounds(o, (double)v.value))
-            return KVPLAN_OK;
-        snprintf(got, sizeof got, "%lld", (long long)v.value);
+        snprintf(got, sizeof got, "%lld", (long long)*(const int64_t *)field);
         return out_of_range(o, got, err);
-    }
-    case KVPLAN__STORE_DOUBLE: {
-        const kvplan_opt_double *v = field;
-        if (!v->set || in_bounds(o, v->value))
-            return KVPLAN_OK;
-        snprintf(got, sizeof got, "%g", v->value);
+    case KVPLAN__STORE_DOUBLE:
+        snprintf(got, sizeof got, "%g",
+                 ((const kvplan_opt_double *)field)->value);
         return out_of_range(o, got, err);
-    }
     case KVPLAN__STORE_HISPARSE: {
         /* read only when HiSparse is on */
         const kvplan_server_args *s = base;

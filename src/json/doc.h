@@ -67,7 +67,9 @@ typedef struct kvplan__writer {
     size_t depth;
     char *scratch;
     size_t scratch_cap;
-    const char *nonfinite;     /* the first member that was not finite */
+    /* the first member that was not finite (copied: a key need not live
+     * as long as the writer); empty when none */
+    char nonfinite[64];
     bool pickle;               /* Python's pickle (protocol 2), not JSON text */
     struct kvplan__memo *memo; /* pickle: the keys made once */
     size_t memo_count, memo_cap;

@@ -118,10 +118,9 @@ static void before(kvplan__writer *w, const char *key)
     kvplan__text_put(&w->t, ": ", 2);
 }
 
-static int key_cmp(const kvplan__writer *w, const struct kvplan__member *a,
+static int key_cmp(const struct kvplan__member *a,
                    const struct kvplan__member *b)
 {
-    (void)w;
     if (a->prefix != b->prefix)
         return a->prefix < b->prefix ? -1 : 1;
     const unsigned char *x = (const unsigned char *)a->key;
@@ -139,7 +138,7 @@ static void sort_members(kvplan__writer *w, size_t body_at, size_t first)
     size_t n = w->nmembers - first;
     bool in_order = true;
     for (size_t i = 1; i < n && in_order; i++)
-        in_order = key_cmp(w, &m[i - 1], &m[i]) < 0;
+        in_order = key_cmp(&m[i - 1], &m[i]) < 0;
     if (in_order)
         return;
     /* the order, by insertion (stable: of equal keys the last written
@@ -161,7 +160,7 @@ static void sort_members(kvplan__writer *w, size_t body_at, size_t first)
         size_t lo = 0, hi = i;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (key_cmp(w, &m[order[mid]], &m[i]) <= 0)
+            if (key_cmp(&m[order[mid]], &m[i]) <= 0)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -173,7 +172,7 @@ static void sort_members(kvplan__writer *w, size_t body_at, size_t first)
     size_t len = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
-        if (k + 1 < n && key_cmp(w, &m[i], &m[order[k + 1]]) == 0)
+        if (k + 1 < n && key_cmp(&m[i], &m[order[k + 1]]) == 0)
             continue; /* a later member of the same key replaces it */
         size_t from = m[i].start + (i > 0 ? sep : 0); /* its ", " dropped */
         size_t to = i + 1 < n ? m[i + 1].start : w->t.len;
@@ -249,8 +248,9 @@ void kvplan__w_real(kvplan__writer *w, const char *key, double v)
     if (!isfinite(v)) {
         /* JSON has no such number (Python writes NaN, which no strict
          * reader takes): a document that holds one is refused */
-        if (w->nonfinite == NULL)
-            w->nonfinite = key != NULL ? key : "a list's element";
+        if (w->nonfinite[0] == '\0')
+            snprintf(w->nonfinite, sizeof w->nonfinite, "%s",
+                     key != NULL ? key : "a list's element");
         return;
     }
     if (w->pickle) {
@@ -379,7 +379,7 @@ void kvplan__w_reset(kvplan__writer *w)
     if (w->t.text != NULL)
         w->t.text[0] = '\0';
     w->nmembers = w->depth = 0;
-    w->nonfinite = NULL;
+    w->nonfinite[0] = '\0';
     kvplan__pk_forget(w);
 }
 
@@ -387,7 +387,7 @@ kvplan_status kvplan__w_status(const kvplan__writer *w, kvplan_error *err)
 {
     if (w->t.bad || w->depth != 0)
         return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
-    if (w->nonfinite != NULL)
+    if (w->nonfinite[0] != '\0')
         return kvplan__fail(err, KVPLAN_OVERFLOW, w->nonfinite,
                             "%s: not a finite number; JSON cannot hold it",
                             w->nonfinite);
