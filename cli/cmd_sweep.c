@@ -276,20 +276,6 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
-/* A row's plan, planned again (the rows keep figures only, so that a
- * large sweep's --json streams); false when it does not plan. */
-static bool row_plan(const cli_args *base, cli_args *cli,
-                     const kvplan_model *model, kvplan_plan *plan,
-                     const kvplan_sweep_axis *axes, size_t naxes,
-                     const kvplan_sweep_row *r)
-{
-    *cli = *base;
-    return r->status == KVPLAN_OK &&
-           kvplan_sweep_row_options(&base->o, axes, naxes, r, &cli->o, NULL) ==
-               KVPLAN_OK &&
-           kvplan_plan_compute(model, &cli->o.plan, plan, NULL) == KVPLAN_OK;
-}
-
 /* --svg: the rows as bars of the --rank-by figure. */
 static int draw(const char *path, const sweep_args *a,
                 const kvplan_sweep_row *rows, const size_t *order, size_t n,
@@ -344,7 +330,9 @@ static int write_json(const sweep_args *a, const cli_args *base, cli_args *cli,
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const kvplan_sweep_row *r = &rows[order[i]];
         int nargs = row_args(a, r, args);
-        bool planned = row_plan(base, cli, model, plan, axes, naxes, r);
+        *cli = *base; /* the row's own flags, over the command's */
+        bool planned = kvplan__sweep_row_plan(model, &base->o, axes, naxes, r,
+                                              &cli->o, plan);
         kvplan__doc d = cli_doc(cli, model);
         kvplan__writer w = {0};
         kvplan__doc_sweep_row(&w, axes, naxes, r, i + 1,

@@ -168,11 +168,8 @@ static kvplan_status ask_sweep(kvplan__writer *w, const kvplan__doc *d,
             const char *flags[2 * KVPLAN_MAX_SWEEP_AXES + MAX_HELD];
             size_t nf = row_flags(ax, naxes, h, r, flags);
             kvplan__doc rd = {row, d->loaded, d->model};
-            bool planned = r->status == KVPLAN_OK &&
-                           kvplan_sweep_row_options(base, axes, naxes, r, row,
-                                                    NULL) == KVPLAN_OK &&
-                           kvplan_plan_compute(d->model, &row->plan, work,
-                                               NULL) == KVPLAN_OK;
+            bool planned = kvplan__sweep_row_plan(d->model, base, axes, naxes,
+                                                  r, row, work);
             kvplan__doc_sweep_row(w, axes, naxes, r, i + 1, flags, nf, &rd,
                                   planned ? work : NULL);
         }

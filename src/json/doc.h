@@ -238,6 +238,13 @@ void kvplan__doc_sweep_row(kvplan__writer *w, const kvplan_sweep_axis *axes,
                            size_t naxes, const kvplan_sweep_row *r, size_t rank,
                            const char *const *flags, size_t nflags,
                            const kvplan__doc *rd, const kvplan_plan *plan);
+/* A sweep row's plan, planned again (the rows keep figures only, so that a
+ * large sweep's document streams): its options into `row`, its plan into
+ * `work`; false when it does not plan. */
+bool kvplan__sweep_row_plan(const kvplan_model *m, const kvplan_options *base,
+                            const kvplan_sweep_axis *axes, size_t naxes,
+                            const kvplan_sweep_row *r, kvplan_options *row,
+                            kvplan_plan *work);
 /* What binds a sweep row's concurrency, in words. */
 const char *kvplan__row_binding(const kvplan_sweep_row *r);
 

@@ -102,6 +102,17 @@ void kvplan__doc_solve_none(kvplan__writer *w, const kvplan_error *e,
     kvplan__w_end(w);
 }
 
+bool kvplan__sweep_row_plan(const kvplan_model *m, const kvplan_options *base,
+                            const kvplan_sweep_axis *axes, size_t naxes,
+                            const kvplan_sweep_row *r, kvplan_options *row,
+                            kvplan_plan *work)
+{
+    return r->status == KVPLAN_OK &&
+           kvplan_sweep_row_options(base, axes, naxes, r, row, NULL) ==
+               KVPLAN_OK &&
+           kvplan_plan_compute(m, &row->plan, work, NULL) == KVPLAN_OK;
+}
+
 const char *kvplan__row_binding(const kvplan_sweep_row *r)
 {
     return r->binding == KVPLAN_LIMIT_POOL
