@@ -35,12 +35,9 @@ static kvplan_status check_divides(int64_t x, int64_t tp, const char *flag,
     return KVPLAN_OK;
 }
 
-/* The fraction and the GPU: all kvplan_plan_update checks of options that
- * differ from valid ones only in them. */
-kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
-                                           kvplan_error *err)
+/* A GPU or the bytes a budget is sized from. */
+static kvplan_status check_gpu(const kvplan_plan_options *o, kvplan_error *err)
 {
-    KVPLAN__TRY(kvplan__options_check_fraction(o, err));
     KVPLAN__FAIL_IF(!o->gpu_set && !o->available_bytes.set, err,
                     KVPLAN_INVALID_ARGUMENT, "--gpu",
                     "a GPU (--gpu, --gpu-memory) or --available-bytes is "
@@ -52,6 +49,15 @@ kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
                     "%g MiB",
                     mib);
     return KVPLAN_OK;
+}
+
+/* The fraction and the GPU: all kvplan_plan_update checks of options that
+ * differ from valid ones only in them. */
+kvplan_status kvplan__check_budget_options(const kvplan_plan_options *o,
+                                           kvplan_error *err)
+{
+    KVPLAN__TRY(kvplan__options_check_fraction(o, err));
+    return check_gpu(o, err);
 }
 
 kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
@@ -94,6 +100,6 @@ kvplan_status kvplan_plan_options_validate(const kvplan_plan_options *o,
                     (int)o->sglang_version);
     KVPLAN__TRY(kvplan__check_opt_least(o->SGLANG_VLM_CACHE_SIZE_MB, 0,
                                         "SGLANG_VLM_CACHE_SIZE_MB", err));
-    KVPLAN__TRY(kvplan__check_budget_options(o, err));
+    KVPLAN__TRY(check_gpu(o, err)); /* the fraction was a row of the walk */
     return kvplan__ok(err);
 }
