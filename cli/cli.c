@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "json/doc.h"
+#include "launch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,7 +49,26 @@ char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
     return buf;
 }
 
+static int run(int argc, char **argv);
+
 int cli_run(int argc, char **argv)
+{
+    /* a launch command quoted whole after "--", split into its words */
+    char **words = NULL, *owned = NULL;
+    kvplan_error err;
+    int n = cli_expand_launch(argc, argv, &words, &owned, &err);
+    if (n < 0)
+        return cli_error("kvplan", &err,
+                         cli_exit_for(err.code) == CLI_EXIT_BAD_INPUT
+                             ? CLI_EXIT_USAGE
+                             : cli_exit_for(err.code),
+                         cli_wants_json(argc, argv));
+    int rc = run(n, words);
+    free(owned);
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
     if (strcmp(cmd, "--version") == 0 && argc == 2) {

@@ -255,7 +255,7 @@ int cli_cmd_log(int argc, char **argv)
         rc = fail(&err, CLI_EXIT_BAD_INPUT, json);
         goto done;
     }
-    if (cli_parse_over(n, rest, 0, NULL, cli, &err) != KVPLAN_OK) {
+    if (cli_parse_over(n, rest, 0, "log", cli, &err) != KVPLAN_OK) {
         rc = fail(&err, CLI_EXIT_USAGE, json);
         goto done;
     }

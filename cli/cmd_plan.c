@@ -9,6 +9,7 @@
 #include "engines.h"
 #include "flags.h"
 #include "json/doc.h"
+#include "options/options.h"
 #include "report.h"
 #include "versions.h"
 
@@ -42,6 +43,14 @@ void cli_report_json(kvplan__writer *w, const char *key, const cli_args *cli,
     kvplan__doc_plan(w, key, &d, plan, false);
 }
 
+void cli_unused_warnings(const cli_args *cli)
+{
+    char text[320];
+    for (size_t i = 0;
+         kvplan__options_unused(&cli->o, i, text, sizeof text) != NULL; i++)
+        fprintf(stderr, "kvplan: warning: %s\n", text);
+}
+
 /* The plan's warnings, and sglang's flags that change memory in ways
  * kvplan does not model, on standard error. */
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
@@ -58,6 +67,7 @@ void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
                 "sglang warns and takes the default, as kvplan does\n",
                 cli->o.internal_.bad_env[i],
                 kvplan_options_getenv(&cli->o, cli->o.internal_.bad_env[i]));
+    cli_unused_warnings(cli);
     const kvplan_option *g;
     for (size_t i = 0; (g = kvplan__not_read(&cli->o, i)) != NULL; i++)
         if (g->memory != NULL)

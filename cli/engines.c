@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "json/doc.h"
+#include "launch.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -107,6 +108,8 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
 
 int cli_engine_report(const cli_args *cli, const kvplan_model *model)
 {
+    cli_launch_notes(stderr, cli);
+    cli_unused_warnings(cli);
     kvplan_engine_options o;
     kvplan_options_engine(&cli->o, cli->o.engine, &o);
     kvplan_engine_plan p;

@@ -9,6 +9,7 @@
 #include "flags.h"
 
 #include "cli.h"
+#include "launch.h"
 #include "options/options.h"
 
 #include <stdarg.h>
@@ -93,28 +94,11 @@ static const char *nearest(const char *arg, size_t len)
 
 /* An argument that is a value, not a flag: anything but "--x" ("-1" is a
  * value). */
-static bool is_value(const char *a)
+bool cli_is_value(const char *a)
 {
     return !(a[0] == '-' && a[1] == '-' && a[2] != '\0') &&
            !(a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') &&
              a[1] != '.');
-}
-
-/* The first argument after "--" that is a flag of sglang's command:
- * "python3 -m sglang.launch_server ARGS", "sglang serve [MODEL] ARGS" or
- * ARGS alone. A model given as serve's positional is taken. */
-static int launch_start(int argc, char **argv, int i, cli_args *cli)
-{
-    for (int j = i; j < argc; j++) {
-        const char *a = argv[j];
-        if (a[0] == '-' && a[1] == '-')
-            return j;
-        if (strcmp(a, "serve") == 0 && j + 1 < argc && argv[j + 1][0] != '-') {
-            cli->o.model_path = argv[j + 1];
-            return j + 2;
-        }
-    }
-    return argc;
 }
 
 kvplan_status cli_parse(int argc, char **argv, int first, const char *question,
@@ -151,7 +135,7 @@ static kvplan_status table_flag(int argc, char **argv, int *i, const char *eq,
         bool takes_value = o->meta != NULL;
         if (!takes_value || eq != NULL)
             return KVPLAN_OK;
-        while (*i + 1 < argc && is_value(argv[*i + 1]))
+        while (*i + 1 < argc && cli_is_value(argv[*i + 1]))
             ++*i; /* one value, or several (nargs) */
         return KVPLAN_OK;
     }
@@ -177,9 +161,14 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
     kvplan_options_read_env(&cli->o);
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--") == 0 && !cli->launch_command) {
-            cli->launch_command = true;
-            i = launch_start(argc, argv, i + 1, cli) - 1;
+        if (strcmp(arg, "--") == 0 && !cli->launch.active) {
+            int next = argc;
+            CLI_TRY(cli_launch_start(argc, argv, i + 1, cli, &next, err));
+            i = next - 1;
+            continue;
+        }
+        if (cli->launch.active && cli->launch.engine != KVPLAN_ENGINE_SGLANG) {
+            CLI_TRY(cli_launch_flag(argc, argv, &i, cli, err));
             continue;
         }
         const char *eq = strchr(arg, '=');
@@ -210,7 +199,7 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         near ? "?" : "");
         }
     }
-    return KVPLAN_OK;
+    return kvplan__options_for_question(&cli->o, question, "--engine", err);
 }
 
 kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err)

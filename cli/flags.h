@@ -12,12 +12,28 @@
 
 #include <stdio.h>
 
+/* A launch command pasted after "--" (launch.c). */
+#define CLI_MAX_LAUNCH_ENV 32
+#define CLI_MAX_LAUNCH_NOT_READ 32
+typedef struct cli_launch {
+    bool active;          /* "--" was given */
+    kvplan_engine engine; /* the engine its program starts */
+    const char *program;  /* "vllm serve", "sglang.launch_server", ... */
+    /* its leading VAR=value words, as kvplan_options.env */
+    const char *env[2 * CLI_MAX_LAUNCH_ENV + 1];
+    char env_names[CLI_MAX_LAUNCH_ENV][64];
+    size_t num_env;
+    /* vLLM's or TRT-LLM's flags kvplan does not read */
+    const char *not_read[CLI_MAX_LAUNCH_NOT_READ];
+    size_t num_not_read;
+} cli_launch;
+
 typedef struct cli_args {
     kvplan_options o;     /* every option, by the library's table */
     const char *svg_path; /* --svg FILE */
     bool json;            /* --json */
     bool help;            /* --help */
-    bool launch_command;  /* "-- python3 -m sglang.launch_server ARGS" */
+    cli_launch launch;    /* "-- python3 -m sglang.launch_server ARGS" */
     /* what loading the options found (cli_load): the model and its draft,
      * where they were read, what was measured */
     kvplan_loaded loaded;
@@ -44,6 +60,9 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
  * --gpu-memory overrides the total, and without either the default board
  * is assumed unless --available-bytes skips the budget. */
 kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err);
+
+/* An argument that is a value, not a flag ("-1" is a value). */
+bool cli_is_value(const char *arg);
 
 /* Writes --help, its flag sections generated from the table. Returns 0, or
  * -1 on a write error. */

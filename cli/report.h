@@ -28,6 +28,9 @@ kvplan__doc cli_doc(const cli_args *cli, const kvplan_model *model);
  * directory. */
 kvplan_status cli_load(cli_args *cli, kvplan_model **model,
                        kvplan_model **draft, kvplan_error *err);
+/* The options given that the engine asked does not read, each with its
+ * engine's option of the same meaning, on standard error. */
+void cli_unused_warnings(const cli_args *cli);
 /* The plan's warnings and the flags kvplan does not read, on standard
  * error. */
 void cli_warnings(const cli_args *cli, const kvplan_plan *plan);

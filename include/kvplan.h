@@ -1509,6 +1509,9 @@ typedef struct kvplan_engine_options {
     kvplan_opt_int activation_bytes;
     kvplan_opt_int non_torch_bytes;
     kvplan_opt_int cuda_graph_bytes;
+    /* --dtype: the weights', the activations' and an "auto" KV cache's
+     * element type; auto: the config's */
+    kvplan_dtype_flag dtype;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1838,6 +1841,9 @@ struct kvplan__options_internal {
     /* sglang's variables set to a value not of their kind */
     const char *bad_env[KVPLAN__MAX_BAD_ENV];
     size_t num_bad_env;
+    /* the options kvplan reads that were given (by kvplan_option_at's
+     * index), for what the engine asked does not read */
+    uint64_t given[2];
 };
 
 /*

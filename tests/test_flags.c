@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "flags.h"
+#include "launch.h"
 
 #include "common/option_table.h"
 #include "json/doc.h"
@@ -102,7 +103,7 @@ static void test_parsing(void)
     CHECK_INT(cli->o.internal_.num_not_read, 4);
     CHECK_STR(kvplan__not_read(&cli->o, 0)->flag, "--host");
     CHECK(kvplan__not_read(&cli->o, 4) == NULL);
-    CHECK(cli->launch_command);
+    CHECK(cli->launch.active);
     char *a5[] = {"kvplan",   "--",     "sglang", "serve",
                   "qwen3-8b", "--port", "8000",   NULL};
     CHECK_INT(cli_parse(7, a5, 1, NULL, cli, &err), KVPLAN_OK);
@@ -133,9 +134,40 @@ static void test_parsing(void)
     free(cli);
 }
 
+/* A command quoted whole is split as POSIX sh splits a simple command
+ * (XCU 2.2 quoting, 2.6.5 field splitting on blanks). */
+static void test_shell_split(void)
+{
+    char buf[256], *w[16];
+    int n = 0;
+    kvplan_error err;
+    const char *s = "A=1 python3 -m 'sglang.launch_server' --model-path "
+                    "\"my model\" --x a\\ b --y \"q\\\"t\" \\\n --z # c";
+    CHECK_INT(cli_shell_split(s, buf, w, 16, &n, &err), KVPLAN_OK);
+    CHECK_INT(n, 11);
+    if (n == 11) {
+        CHECK_STR(w[0], "A=1");
+        CHECK_STR(w[3], "sglang.launch_server");
+        CHECK_STR(w[5], "my model");
+        CHECK_STR(w[7], "a b");
+        CHECK_STR(w[9], "q\"t");
+        CHECK_STR(w[10], "--z");
+    }
+    const char *bad[] = {"a 'b",   "a \"b",   "a | b", "a; b",    "a > f",
+                         "a $(b)", "a $HOME", "a `b`", "a \"$B\""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_INT(cli_shell_split(bad[i], buf, w, 16, &n, &err),
+                  KVPLAN_INVALID_ARGUMENT);
+        CHECK_STR(err.field, "--");
+    }
+    CHECK_INT(cli_shell_split("a b c", buf, w, 2, &n, &err),
+              KVPLAN_INVALID_ARGUMENT);
+}
+
 int main(int argc, char **argv)
 {
     test_parsing();
+    test_shell_split();
     if (argc != 2) {
         fprintf(stderr, "usage: test_flags README.md\n");
         return 2;

@@ -49,28 +49,28 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "a model directory, a config.json or a catalog name (kvplan "
               "--list-models); default llama-3.1-8b-instruct",
       .section = "model"},
-     .store = KVPLAN__STORE_TEXT, OPTS(model_path)},
+     .store = KVPLAN__STORE_TEXT, OPTS(model_path), .readers = KVPLAN__READ_ALL},
     {{.name = "revision", .flag = "--revision", .vllm = "--revision", TEXT,
       SGLANG, .meta = "REV",
       .help = "the Hub revision of --model-path org/name: a branch, tag or "
               "commit; default main"},
-     .store = KVPLAN__STORE_TEXT, OPTS(revision)},
+     .store = KVPLAN__STORE_TEXT, OPTS(revision), .readers = KVPLAN__READ_ALL},
     {{.name = "json_model_override_args", .flag = "--json-model-override-args",
       .vllm = "--hf-overrides", TEXT, SGLANG, .meta = "JSON",
       .help = "a JSON object that updates config.json's top level"},
-     .store = KVPLAN__STORE_TEXT, OPTS(model_override_args)},
+     .store = KVPLAN__STORE_TEXT, OPTS(model_override_args), .readers = KVPLAN__READ_ALL},
     /* ---- sglang's flags */
     {{.name = "tp_size", .flag = "--tp-size", .alias = "--tp",
       .alias2 = "--tensor-parallel-size", .vllm = "--tensor-parallel-size",
       .trtllm = "--tp_size", POSITIVE, SGLANG, .meta = "N",
       .help = "tensor parallel size; default 1",
       .section = "sglang flags (same names and meanings)", .sweep = true},
-     .store = KVPLAN__STORE_INT, SERVER(tp_size)},
+     .store = KVPLAN__STORE_INT, SERVER(tp_size), .readers = KVPLAN__READ_ALL},
     {{.name = "pp_size", .flag = "--pp-size", .alias = "--pp",
       .alias2 = "--pipeline-parallel-size", .vllm = "--pipeline-parallel-size",
       .trtllm = "--pp_size", POSITIVE, SGLANG, .meta = "N",
       .help = "pipeline parallel size; default 1", .sweep = true},
-     .store = KVPLAN__STORE_INT, SERVER(pp_size)},
+     .store = KVPLAN__STORE_INT, SERVER(pp_size), .readers = KVPLAN__READ_ALL},
     {{.name = "dp_size", .flag = "--dp-size", .alias = "--dp",
       .alias2 = "--data-parallel-size", .vllm = "--data-parallel-size",
       POSITIVE, SGLANG, .meta = "N", .help = "data parallel size; default 1"},
@@ -96,17 +96,17 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "tokens per KV page; default sglang's for the GPU, model and "
               "backend",
       .sweep = true},
-     .store = KVPLAN__STORE_INT, SERVER(page_size), .zero_is_auto = true},
+     .store = KVPLAN__STORE_INT, SERVER(page_size), .zero_is_auto = true, .peer = {NULL, "block_size", "tokens_per_block"}},
     {{.name = "kv_cache_dtype", .flag = "--kv-cache-dtype",
       .vllm = "--kv-cache-dtype", WORDS(KVPLAN_WORDS_KV_CACHE_DTYPE), SGLANG,
       .help = "the KV cache's element type; auto: the model's (fp8 where "
               "sglang says)",
       .sweep = true},
-     .store = KVPLAN__STORE_WORD, SERVER(kv_cache_dtype)},
+     .store = KVPLAN__STORE_WORD, SERVER(kv_cache_dtype), .readers = KVPLAN__READ_ALL},
     {{.name = "dtype", .flag = "--dtype", .vllm = "--dtype",
       WORDS(KVPLAN_WORDS_DTYPE), SGLANG,
       .help = "the model's dtype; auto: the config's"},
-     .store = KVPLAN__STORE_WORD, SERVER(dtype)},
+     .store = KVPLAN__STORE_WORD, SERVER(dtype), .readers = KVPLAN__READ_ALL},
     {{.name = "quantization", .flag = "--quantization",
       .vllm = "--quantization", WORDS(KVPLAN_WORDS_QUANTIZATION), SGLANG,
       .meta = "METHOD",
@@ -118,25 +118,25 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "the GPU memory fraction for weights and KV cache; default "
               "sglang's rule",
       .sweep = true},
-     .store = KVPLAN__STORE_DOUBLE, PLAN(mem_fraction_static)},
+     .store = KVPLAN__STORE_DOUBLE, PLAN(mem_fraction_static), .peer = {NULL, "gpu_memory_utilization", "free_gpu_memory_fraction"}},
     {{.name = "max_total_tokens", .flag = "--max-total-tokens", POSITIVE,
       SGLANG, .unit = "tokens", .meta = "N",
       .help = "a cap on the KV cache's tokens"},
-     .store = KVPLAN__STORE_OPT_INT, PLAN(max_total_tokens)},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(max_total_tokens), .peer = {NULL, NULL, "max_tokens"}},
     {{.name = "max_running_requests", .flag = "--max-running-requests", POSITIVE,
       SGLANG, .meta = "N",
       .help = "running requests per DP worker; default from the tokens"},
-     .store = KVPLAN__STORE_OPT_INT, SERVER(max_running_requests)},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(max_running_requests), .peer = {NULL, "max_num_seqs", "max_num_seqs"}},
     {{.name = "context_length", .flag = "--context-length", POSITIVE, SGLANG,
       .unit = "tokens", .meta = "N",
       .help = "the served context length; default the model's",
       .sweep = true},
-     .store = KVPLAN__STORE_OPT_INT, SERVER(context_length)},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(context_length), .readers = KVPLAN__READ_ALL, .peer = {NULL, "max_model_len", "max_model_len"}},
     {{.name = "chunked_prefill_size", .flag = "--chunked-prefill-size",
       ANY_INTEGER, SGLANG, .unit = "tokens", .meta = "N",
       .help = "tokens per prefill chunk (-1: no chunking); default by GPU "
               "memory"},
-     .store = KVPLAN__STORE_OPT_INT, SERVER(chunked_prefill_size)},
+     .store = KVPLAN__STORE_OPT_INT, SERVER(chunked_prefill_size), .peer = {NULL, "max_num_batched_tokens", "max_num_batched_tokens"}},
     {{.name = "max_prefill_tokens", .flag = "--max-prefill-tokens", POSITIVE,
       SGLANG, .unit = "tokens", .meta = "N",
       .help = "tokens of one prefill batch; default 16384"},
@@ -155,7 +155,7 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_BOOL, SERVER(disable_overlap_schedule)},
     {{.name = "disable_cuda_graph", .flag = "--disable-cuda-graph", SWITCH, SGLANG,
       .help = "no CUDA graphs (they are in the memory rule's reserve)"},
-     .store = KVPLAN__STORE_BOOL, PLAN(disable_cuda_graph)},
+     .store = KVPLAN__STORE_BOOL, PLAN(disable_cuda_graph), .peer = {NULL, "enforce_eager", NULL}},
     {{.name = "cuda_graph_max_bs", .flag = "--cuda-graph-max-bs",
       .alias = "--cuda-graph-max-bs-decode", POSITIVE, SGLANG, .meta = "N",
       .help = "the largest decode CUDA graph batch; default by GPU memory"},
@@ -168,7 +168,7 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "speculative_algorithm", .flag = "--speculative-algorithm",
       WORDS(KVPLAN_WORDS_SPECULATIVE_ALGORITHM), SGLANG,
       .help = "speculative decoding (any case)", .sweep = true},
-     .store = KVPLAN__STORE_WORD, SERVER(speculative_algorithm)},
+     .store = KVPLAN__STORE_WORD, SERVER(speculative_algorithm), .readers = KVPLAN__READ_ALL},
     {{.name = "speculative_num_steps", .flag = "--speculative-num-steps",
       POSITIVE, SGLANG, .meta = "N",
       .help = "draft steps; default sglang's for EAGLE"},
@@ -184,7 +184,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .flag = "--speculative-draft-model-path",
       .alias2 = "--speculative-draft-model", TEXT, SGLANG, .meta = "MODEL",
       .help = "the draft model (a path or a catalog name)"},
-     .store = KVPLAN__STORE_TEXT, OPTS(draft_model_path)},
+     .store = KVPLAN__STORE_TEXT, OPTS(draft_model_path), .readers = KVPLAN__READ_ALL},
     {{.name = "disaggregation_mode", .flag = "--disaggregation-mode",
       WORDS(KVPLAN_WORDS_DISAGGREGATION_MODE), SGLANG,
       .help = "prefill-decode disaggregation"},
@@ -249,7 +249,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .unit = "bytes", .meta = "N",
       .help = "skip the budget: the bytes sglang's log shows for the KV "
               "cache (_profile_available_bytes)"},
-     .store = KVPLAN__STORE_OPT_INT, PLAN(available_bytes)},
+     .store = KVPLAN__STORE_OPT_INT, PLAN(available_bytes), .readers = KVPLAN__READ_SGLANG},
     {{.name = "weight_bytes", .flag = "--weight-bytes", POSITIVE, KVPLAN,
       .unit = "bytes", .meta = "N",
       .help = "the whole model's weights in bytes (all ranks together, not "
@@ -260,7 +260,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .meta = "FILE",
       .help = "plan with what a log measured on this GPU (kvplan log "
               "--calibrate FILE): the CUDA context and one rank's weights"},
-     .store = KVPLAN__STORE_TEXT, OPTS(calibration)},
+     .store = KVPLAN__STORE_TEXT, OPTS(calibration), .readers = KVPLAN__READ_SGLANG},
     /* ---- versions */
     {{.name = "sglang_version", .flag = "--sglang-version", TEXT, KVPLAN,
       .meta = "V",
@@ -268,12 +268,12 @@ const kvplan__option_row kvplan__option_rows[] = {
               "6cc9352d, the golden vectors), main, 0.5.16, or a release "
               "such as 0.5.9 (docs/versions.md)",
       .section = "version"},
-     .store = KVPLAN__STORE_VERSION, PLAN(sglang_version)},
+     .store = KVPLAN__STORE_VERSION, PLAN(sglang_version), .readers = KVPLAN__READ_SGLANG},
     {{.name = "compare_version", .flag = "--compare-version", TEXT, KVPLAN,
       .meta = "V",
       .help = "also plan under sglang V, and show each rule that differs "
               "and what it changes"},
-     .store = KVPLAN__STORE_VERSION, OPTS(compare_version)},
+     .store = KVPLAN__STORE_VERSION, OPTS(compare_version), .readers = KVPLAN__READ_SGLANG},
     /* ---- other engines */
     {{.name = "engine", .flag = "--engine", TEXT, KVPLAN, .meta = "NAME",
       .expect = "one of sglang, vllm, trtllm",
@@ -286,7 +286,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .vllm = "--gpu-memory-utilization",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
       .help = "vLLM: the share of the GPU it may use; default 0.92"},
-     .store = KVPLAN__STORE_DOUBLE, ENGINE(gpu_memory_utilization)},
+     .store = KVPLAN__STORE_DOUBLE, ENGINE(gpu_memory_utilization), .readers = KVPLAN__READ_VLLM, .peer = {"mem_fraction_static", NULL, "free_gpu_memory_fraction"}},
     {{.name = "kv_cache_memory", .flag = "--kv-cache-memory",
       .alias2 = "--kv-cache-memory-bytes", .vllm = "--kv-cache-memory-bytes",
       SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
@@ -294,48 +294,48 @@ const kvplan__option_row kvplan__option_rows[] = {
       .expect = "a size such as 8GiB, or a number of bytes",
       .help = "vLLM: the KV cache's bytes (8GiB, 8589934592), instead of "
               "the utilization's budget"},
-     .store = KVPLAN__STORE_BYTES, ENGINE(kv_cache_memory_bytes)},
+     .store = KVPLAN__STORE_BYTES, ENGINE(kv_cache_memory_bytes), .readers = KVPLAN__READ_VLLM},
     {{.name = "max_model_len", .flag = "--max-model-len",
       .alias2 = "--max-seq-len", .vllm = "--max-model-len",
       .trtllm = "--max_seq_len", POSITIVE, FOR_ENGINE, .unit = "tokens",
       .meta = "N",
       .help = "vLLM, TRT-LLM: the longest request; default the model's"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_model_len)},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_model_len), .peer = {"context_length", NULL, NULL}},
     {{.name = "block_size", .flag = "--block-size", .vllm = "--block-size",
       POSITIVE, FOR_ENGINE, .unit = "tokens", .meta = "N",
       .help = "vLLM: tokens per block; default 16 (MLA 64)"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(block_size)},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(block_size), .readers = KVPLAN__READ_VLLM, .peer = {"page_size", NULL, "tokens_per_block"}},
     {{.name = "max_num_seqs", .flag = "--max-num-seqs",
       .alias2 = "--max-batch-size", .vllm = "--max-num-seqs",
       .trtllm = "--max_batch_size", POSITIVE, FOR_ENGINE, .meta = "N",
       .help = "vLLM: requests at once; default 1024 (256 below 70 GiB or "
               "on A100); TRT-LLM's max_batch_size, default 2048"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_seqs)},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_seqs), .peer = {"max_running_requests", NULL, NULL}},
     {{.name = "max_num_batched_tokens", .flag = "--max-num-batched-tokens",
       .alias2 = "--max-num-tokens", .vllm = "--max-num-batched-tokens",
       .trtllm = "--max_num_tokens", POSITIVE, FOR_ENGINE, .unit = "tokens",
       .meta = "N",
       .help = "vLLM: tokens per step; default 8192 (2048 below 70 GiB or "
               "on A100); TRT-LLM's max_num_tokens, default 8192"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_batched_tokens)},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_batched_tokens), .peer = {"chunked_prefill_size", NULL, NULL}},
     {{.name = "enforce_eager", .flag = "--enforce-eager",
       .vllm = "--enforce-eager", SWITCH, FOR_ENGINE,
       .help = "vLLM: no CUDA graphs"},
-     .store = KVPLAN__STORE_BOOL, ENGINE(enforce_eager)},
+     .store = KVPLAN__STORE_BOOL, ENGINE(enforce_eager), .readers = KVPLAN__READ_VLLM, .peer = {"disable_cuda_graph", NULL, NULL}},
     {{.name = "free_gpu_memory_fraction", .flag = "--free-gpu-memory-fraction",
       .trtllm = "--kv_cache_free_gpu_memory_fraction",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
       .help = "TRT-LLM: the share of the free memory for the KV cache; "
               "default 0.9"},
-     .store = KVPLAN__STORE_DOUBLE, ENGINE(free_gpu_memory_fraction)},
+     .store = KVPLAN__STORE_DOUBLE, ENGINE(free_gpu_memory_fraction), .readers = KVPLAN__READ_TRTLLM, .peer = {"mem_fraction_static", "gpu_memory_utilization", NULL}},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_tokens)},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_tokens), .readers = KVPLAN__READ_TRTLLM, .peer = {"max_total_tokens", NULL, NULL}},
     {{.name = "tokens_per_block", .flag = "--tokens-per-block", POSITIVE,
       FOR_ENGINE, .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: tokens per block; default 32"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(tokens_per_block)},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(tokens_per_block), .readers = KVPLAN__READ_TRTLLM, .peer = {"page_size", "block_size", NULL}},
     {{.name = "activation_memory", .flag = "--activation-memory",
       SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
       .meta = "SIZE",
@@ -353,7 +353,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .meta = "SIZE",
       .expect = "a size such as 8GiB, or a number of bytes",
       .help = "vLLM: the CUDA graphs' memory; default an estimate"},
-     .store = KVPLAN__STORE_BYTES, ENGINE(cuda_graph_bytes)},
+     .store = KVPLAN__STORE_BYTES, ENGINE(cuda_graph_bytes), .readers = KVPLAN__READ_VLLM},
     /* ---- what the answer holds */
     {{.name = "explain", .flag = "--explain", SWITCH,
       .scope = KVPLAN_SCOPE_OUTPUT,
@@ -397,6 +397,11 @@ const kvplan__option_row kvplan__option_rows[] = {
 
 const size_t kvplan__num_option_rows =
     sizeof kvplan__option_rows / sizeof kvplan__option_rows[0];
+/* kvplan_options' record of the rows given holds 128 */
+_Static_assert(sizeof kvplan__option_rows / sizeof kvplan__option_rows[0] <=
+                   64 * sizeof((struct kvplan__options_internal){0}.given) /
+                       sizeof(uint64_t),
+               "kvplan__options_internal.given is too small for the rows");
 
 /* ---- checks of stored values ----------------------------------------------
  */
@@ -567,4 +572,18 @@ kvplan_status kvplan__options_check_fraction(const kvplan_plan_options *o,
     return check_field(KVPLAN__IN_PLAN,
                        offsetof(kvplan_plan_options, mem_fraction_static), o,
                        err);
+}
+
+unsigned kvplan__option_readers(const kvplan__option_row *row)
+{
+    if (row->readers != 0)
+        return row->readers;
+    switch (row->pub.scope) {
+    case KVPLAN_SCOPE_SGLANG:
+        return KVPLAN__READ_SGLANG;
+    case KVPLAN_SCOPE_ENGINE:
+        return KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM;
+    default:
+        return KVPLAN__READ_ALL;
+    }
 }

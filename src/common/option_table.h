@@ -52,7 +52,22 @@ typedef struct kvplan__option_row {
     bool zero_is_auto;
     /* the key of the documents' "requested" echo; NULL: the name */
     const char *echo_key;
+    /* the engines whose plan reads it (KVPLAN__READ_*); 0: by its scope
+     * (sglang's flags sglang's, the engines' flags vLLM's and TRT-LLM's,
+     * kvplan's own all) */
+    unsigned char readers;
+    /* the option of the same meaning each engine reads instead (its
+     * name, indexed by kvplan_engine); NULL where none is */
+    const char *peer[3];
 } kvplan__option_row;
+
+#define KVPLAN__READ_SGLANG (1u << KVPLAN_ENGINE_SGLANG)
+#define KVPLAN__READ_VLLM (1u << KVPLAN_ENGINE_VLLM)
+#define KVPLAN__READ_TRTLLM (1u << KVPLAN_ENGINE_TRTLLM)
+#define KVPLAN__READ_ALL 7u
+
+/* The engines whose plan reads `row` (KVPLAN__READ_*). */
+unsigned kvplan__option_readers(const kvplan__option_row *row);
 
 /* The options kvplan reads, then sglang's it does not; both static. */
 extern const kvplan__option_row kvplan__option_rows[];

@@ -74,6 +74,9 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
                     KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                     "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",
                     (int)o->kv_cache_dtype);
+    KVPLAN__FAIL_IF((unsigned)o->dtype > KVPLAN_DT_FLOAT32, err,
+                    KVPLAN_INVALID_ARGUMENT, "--dtype",
+                    "--dtype: %d is not a kvplan_dtype_flag", (int)o->dtype);
     return KVPLAN_OK;
 }
 
@@ -100,6 +103,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     kvplan_server_args_init(&a);
     a.tp_size = o->tp_size;
     a.kv_cache_dtype = o->kv_cache_dtype;
+    a.dtype = o->dtype;
     a.gpu_compute_capability = o->gpu_set
                                    ? o->gpu.compute_capability
                                    : kvplan__gpu_default()->compute_capability;
@@ -206,12 +210,13 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
 }
 
 /* One rank's weights of `m` at `tp`, every layer (budget/tensors.c). */
-static kvplan__weights_estimate_out rank_weights(const kvplan_model *m,
-                                                 int64_t tp)
+static kvplan__weights_estimate_out
+rank_weights(const kvplan_model *m, kvplan_dtype_flag dtype, int64_t tp)
 {
     kvplan__weights_request rq = {
         .shape = &m->weights,
-        .dtype_bytes = kvplan_dtype_size(m->info.dtype),
+        .dtype_bytes =
+            kvplan_dtype_size(kvplan__dtype_of_flag(dtype, m->info.dtype)),
         .tp = tp,
         .attn_tp = tp,
         .start_layer = 0,
@@ -244,7 +249,7 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     p->total_bytes = p->memory_total_bytes - p->reserved_bytes;
     double tp = (double)o->tp_size;
     /* the weights of one rank: the estimate's share of the given total */
-    kvplan__weights_estimate_out e = rank_weights(m, o->tp_size);
+    kvplan__weights_estimate_out e = rank_weights(m, o->dtype, o->tp_size);
     double pp = (double)o->pp_size;
     if (o->weight_bytes.set) {
         double share =
@@ -258,13 +263,14 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     /* an EAGLE head's weights, on the last stage: estimated */
     const kvplan_model *d = o->speculative_draft_model;
     if (c->draft_layers > 0 && d != NULL) {
-        p->weight_bytes += rank_weights(d, o->tp_size).rank_bytes;
+        p->weight_bytes += rank_weights(d, o->dtype, o->tp_size).rank_bytes;
         p->weight_source = KVPLAN_SOURCE_ESTIMATED;
     }
     /* the profile run's activation peak: the batch's hidden states and MLP
      * intermediates (in the model dtype), and the sampler's fp32 logits
      * and probabilities over the vocabulary */
-    double dt = kvplan_dtype_size(m->info.dtype);
+    double dt =
+        kvplan_dtype_size(kvplan__dtype_of_flag(o->dtype, m->info.dtype));
     double act = (double)tokens * dt * (6 * c->hidden + 2 * c->inter / tp) +
                  (double)seqs * c->vocab * 4 * 2;
     p->activation_bytes =

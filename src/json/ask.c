@@ -211,11 +211,14 @@ kvplan_status kvplan__ask(kvplan__writer *w, request *rq, kvplan_options *o,
                           held *h, axis *ax, size_t naxes, kvplan_plan *work,
                           kvplan_json_session *session)
 {
+    kvplan_error err;
+    if (kvplan__options_for_question(o, rq->command, "engine", &err) !=
+        KVPLAN_OK)
+        return kvplan__failed(w, &err, true);
     kvplan_status st = first_row(w, o, ax, naxes);
     if (st != KVPLAN_OK)
         return st;
     kvplan_loaded *l = malloc(sizeof *l);
-    kvplan_error err;
     bool borrowed = false;
     if (l == NULL)
         return kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL, "out of memory");
@@ -262,6 +265,9 @@ kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq, kvplan_options *o,
     else if ((st = kvplan__request_options(w, rq, o, h, ax, naxes)) !=
              KVPLAN_OK)
         ; /* refused */
+    else if (kvplan__options_for_question(o, "log", "engine", &err) !=
+             KVPLAN_OK)
+        st = kvplan__failed(w, &err, true);
     else if (kvplan__log_question(o, r, work, x, &ans, &err) != KVPLAN_OK)
         st = kvplan__failed(w, &err, true);
     else if (json_is_true(rq->calibrate) &&

@@ -236,6 +236,11 @@ static void warnings_json(kvplan__writer *w, const kvplan__doc *d,
         warning(w, 0, in->bad_env[i], text);
     }
     const kvplan_option *g;
+    char unused[320];
+    for (size_t i = 0;
+         (g = kvplan__options_unused(d->o, i, unused, sizeof unused)) != NULL;
+         i++)
+        warning(w, 0, g->flag, unused);
     for (size_t i = 0; (g = kvplan__not_read(d->o, i)) != NULL; i++) {
         if (g->memory == NULL)
             continue;

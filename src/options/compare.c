@@ -40,6 +40,7 @@ void kvplan_options_engine(const kvplan_options *opts, kvplan_engine engine,
     o->tp_size = p->server.tp_size;
     o->pp_size = p->server.pp_size;
     o->kv_cache_dtype = p->server.kv_cache_dtype;
+    o->dtype = p->server.dtype;
     o->gpu_set = p->gpu_set;
     o->gpu = p->gpu;
     o->speculative_algorithm = p->server.speculative_algorithm;

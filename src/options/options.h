@@ -33,6 +33,25 @@ kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
                                         kvplan_model *model,
                                         kvplan_model *draft, kvplan_error *err);
 
+/* Whether the row was given (set by name). */
+bool kvplan__option_given(const kvplan_options *o,
+                          const kvplan__option_row *row);
+
+/* The `index`-th option given that the engine asked (o->engine) does not
+ * read, with a warning naming it and that engine's option of the same
+ * meaning into `text`; NULL past the last. */
+const kvplan_option *kvplan__options_unused(const kvplan_options *o,
+                                            size_t index, char *text,
+                                            size_t size);
+
+/* Refuses another engine than sglang for a question that answers for
+ * sglang's pools (fit, solve, sweep, log), naming `spelled` ("--engine",
+ * "engine"). */
+kvplan_status kvplan__options_for_question(const kvplan_options *o,
+                                           const char *question,
+                                           const char *spelled,
+                                           kvplan_error *err);
+
 /* Sets the row's value from `text`; `spelled` is the name as the caller
  * gave it (the error's field). */
 kvplan_status kvplan__options_store(kvplan_options *o,

@@ -1,0 +1,43 @@
+/*
+ * launch.h: a launch command pasted after "--" (launch.c): split as a
+ * shell splits it when quoted whole, its program recognised (sglang, vLLM,
+ * TensorRT-LLM), its leading VAR=value words read as the environment and
+ * its flags in that engine's spelling.
+ */
+#ifndef KVPLAN_LAUNCH_H
+#define KVPLAN_LAUNCH_H
+
+#include "flags.h"
+
+/* Splits `s` as a POSIX shell splits a simple command: blanks, '...',
+ * "..." with \" \\ \$ \` escapes, \ outside quotes, \ at a line's end,
+ * # comments. Pipes, lists, redirections, substitutions and variables
+ * are refused (err names "--"). The words' text goes into `buf` (at least
+ * strlen(s) + 1 bytes), their starts into `words`. */
+kvplan_status cli_shell_split(const char *s, char *buf, char **words,
+                              int max_words, int *nwords, kvplan_error *err);
+
+/* argv with a command quoted whole after "--" split into its words: the
+ * new argc, *out_argv (argv itself when nothing was split) and *owned, to
+ * free after the command (NULL when nothing was split); -1 with `err`
+ * when the string cannot be split. */
+int cli_expand_launch(int argc, char **argv, char ***out_argv, char **owned,
+                      kvplan_error *err);
+
+/* Reads the program of a pasted command at argv[i]: the environment, the
+ * engine (set as --engine unless given, then it must agree) and a
+ * positional model. *first_flag is where its flags start. */
+kvplan_status cli_launch_start(int argc, char **argv, int i, cli_args *cli,
+                               int *first_flag, kvplan_error *err);
+
+/* One flag of a pasted vLLM or TensorRT-LLM command (argv[*i]), in that
+ * engine's spelling: set, refused (another engine's flag), or listed as
+ * not read. */
+kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
+                              kvplan_error *err);
+
+/* "kvplan: vllm serve flags kvplan does not read: --host, --port" on
+ * `out`, when there are any. */
+void cli_launch_notes(FILE *out, const cli_args *cli);
+
+#endif /* KVPLAN_LAUNCH_H */

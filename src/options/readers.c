@@ -1,0 +1,79 @@
+/*
+ * readers.c: which engine reads which option. The option table says, for
+ * each option, the engines whose plan reads it and each engine's option of
+ * the same meaning; from the options given (kvplan_options' record), a
+ * plan names every option its engine does not read (a vLLM flag in an
+ * sglang plan, sglang's in a vLLM plan) with the one it does, and a
+ * question that answers for sglang's pools refuses another engine.
+ */
+#include "options/options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool kvplan__option_given(const kvplan_options *o,
+                          const kvplan__option_row *row)
+{
+    size_t k = (size_t)(row - kvplan__option_rows);
+    return row >= kvplan__option_rows && k < kvplan__num_option_rows &&
+           (o->internal_.given[k / 64] >> (k % 64) & 1) != 0;
+}
+
+static const char *const engine_names[] = {"sglang", "vLLM", "TensorRT-LLM"};
+
+kvplan_status kvplan__options_for_question(const kvplan_options *o,
+                                           const char *question,
+                                           const char *spelled,
+                                           kvplan_error *err)
+{
+    if (o->engine == KVPLAN_ENGINE_SGLANG || question == NULL ||
+        strcmp(question, "plan") == 0 || strcmp(question, "compare") == 0)
+        return KVPLAN_OK;
+    unsigned e = (unsigned)o->engine < 3 ? (unsigned)o->engine : 0;
+    return kvplan__fail(
+        err, KVPLAN_INVALID_ARGUMENT, spelled,
+        "%s %s: %s answers for sglang's pools only; %s's "
+        "plan is a plan's (kvplan --engine %s), and "
+        "kvplan compare sets the engines side by side",
+        spelled,
+        o->internal_.engine_text ? o->internal_.engine_text : engine_names[e],
+        question, engine_names[e], e == KVPLAN_ENGINE_VLLM ? "vllm" : "trtllm");
+}
+
+const kvplan_option *kvplan__options_unused(const kvplan_options *o,
+                                            size_t index, char *text,
+                                            size_t size)
+{
+    unsigned engine = (unsigned)o->engine < 3 ? (unsigned)o->engine : 0;
+    for (size_t k = 0; k < kvplan__num_option_rows; k++) {
+        const kvplan__option_row *row = &kvplan__option_rows[k];
+        if (!kvplan__option_given(o, row) ||
+            (kvplan__option_readers(row) >> engine & 1) != 0 || index-- > 0)
+            continue;
+        const kvplan__option_row *peer =
+            row->peer[engine] != NULL
+                ? kvplan__option_lookup(row->peer[engine],
+                                        strlen(row->peer[engine]))
+                : NULL;
+        unsigned r = kvplan__option_readers(row);
+        snprintf(text, size, "%s is not read by %s plan (it is %s%s%s's)%s%s",
+                 row->pub.flag,
+                 engine == KVPLAN_ENGINE_SGLANG ? "an sglang"
+                 : engine == KVPLAN_ENGINE_VLLM ? "a vLLM"
+                                                : "a TensorRT-LLM",
+                 r & KVPLAN__READ_SGLANG ? "sglang" : "",
+                 (r & KVPLAN__READ_SGLANG) && (r & 6) ? " and " : "",
+                 (r & 6) == 6                ? "vLLM's and TensorRT-LLM"
+                 : (r & KVPLAN__READ_VLLM)   ? "vLLM"
+                 : (r & KVPLAN__READ_TRTLLM) ? "TensorRT-LLM"
+                                             : "",
+                 peer ? "; the same for " : "",
+                 peer ? engine_names[engine] : "");
+        if (peer != NULL) {
+            size_t n = strlen(text);
+            snprintf(text + n, size - n, " is %s", peer->pub.flag);
+        }
+        return &row->pub;
+    }
+    return NULL;
+}

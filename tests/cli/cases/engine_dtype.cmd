@@ -1,0 +1,4 @@
+--engine
+vllm
+--dtype
+float32

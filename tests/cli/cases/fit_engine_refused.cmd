@@ -1,0 +1,5 @@
+fit
+--engine
+vllm
+--concurrency
+8

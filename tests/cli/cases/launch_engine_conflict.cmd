@@ -1,0 +1,6 @@
+--engine
+trtllm
+--
+vllm
+serve
+qwen3-8b

@@ -1,0 +1,12 @@
+--
+vllm
+serve
+qwen3-8b
+--tensor-parallel-size
+2
+--max-model-len
+32768
+--host
+0.0.0.0
+--port
+8000
