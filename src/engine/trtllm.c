@@ -91,5 +91,9 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
         0,
         kvplan__mul(kvplan__ceil_div(p->max_model_len, tpb, &ovf),
                     kvplan__mul(per_layer, tpb, &ovf), &ovf)};
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
+                    "--max-model-len %lld: one request's KV cache "
+                    "(%lld bytes per layer per token) overflows 64 bits",
+                    (long long)p->max_model_len, (long long)per_layer);
     return KVPLAN_OK;
 }

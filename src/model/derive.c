@@ -503,13 +503,14 @@ static kvplan_status derive_windows(kvplan_model *m, kvplan__view *v,
     return KVPLAN_OK;
 }
 
-kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
-                             kvplan_error *err)
+static kvplan_status derive_all(kvplan_model *m, const json_t *root,
+                                kvplan_error *err, char *nonfinite)
 {
     kvplan__view v;
     memset(&v, 0, sizeof v);
     v.top = root;
     v.err = err;
+    v.nonfinite = nonfinite;
     if (!json_is_object(root))
         return kvplan__fail(err, KVPLAN_PARSE, "",
                             "a config.json must hold a JSON object");
@@ -557,4 +558,19 @@ kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
             ? (int64_t)(m->minimax_dense.count + m->minimax_sparse.count)
             : kvplan__max(layers, m->num_attention_layers);
     return KVPLAN_OK;
+}
+
+kvplan_status kvplan__derive(kvplan_model *m, const json_t *root,
+                             kvplan_error *err)
+{
+    char nonfinite[KVPLAN__NONFINITE_SIZE] = "";
+    kvplan_status st = derive_all(m, root, err, nonfinite);
+    if (nonfinite[0] == '\0' || st == KVPLAN_NOMEM)
+        return st;
+    /* a field read held NaN or an infinity: sglang's int() or arithmetic
+     * fails on it, and a default would be a silent guess */
+    const char *colon = strchr(nonfinite, ':');
+    char field[128];
+    snprintf(field, sizeof field, "%.*s", (int)(colon - nonfinite), nonfinite);
+    return kvplan__fail(err, KVPLAN_PARSE, field, "%s", nonfinite);
 }

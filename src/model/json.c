@@ -37,17 +37,34 @@ const json_t *kvplan__get(const json_t *obj, const char *key)
     return (x == NULL || json_is_null(x)) ? NULL : x;
 }
 
+/* obj.key as kvplan__get, a non-finite number as absent, noted in the
+ * view (`path` is obj's JSON pointer). */
+static const json_t *finite_get(const kvplan__view *v, const json_t *obj,
+                                const char *path, const char *key)
+{
+    const json_t *x = kvplan__get(obj, key);
+    const char *s = json_string_value(x);
+    size_t n = sizeof KVPLAN__NONFINITE - 1;
+    if (s == NULL || strncmp(s, KVPLAN__NONFINITE, n) != 0)
+        return x;
+    if (v->nonfinite != NULL && v->nonfinite[0] == '\0')
+        snprintf(v->nonfinite, KVPLAN__NONFINITE_SIZE,
+                 "%.60s/%.40s: expected a finite number, got %.9s", path, key,
+                 s + n);
+    return NULL;
+}
+
 /* hf_text_config.key */
 const json_t *kvplan__tget(const kvplan__view *v, const char *key)
 {
-    return kvplan__get(v->text, key);
+    return finite_get(v, v->text, v->text_path, key);
 }
 
 /* hf_config.key, after the copy-up of the text config's attributes. */
 const json_t *kvplan__hget(const kvplan__view *v, const char *key)
 {
-    const json_t *x = kvplan__get(v->top, key);
-    return x ? x : kvplan__get(v->text, key);
+    const json_t *x = finite_get(v, v->top, "", key);
+    return x ? x : finite_get(v, v->text, v->text_path, key);
 }
 
 const char *kvplan__tstr(const kvplan__view *v, const char *key)

@@ -38,8 +38,10 @@ void kvplan_model_free(kvplan_model *m)
 /*
  * Python's json module, which reads config.json for transformers, accepts
  * the bare tokens NaN, Infinity and -Infinity (Nemotron-H configs hold
- * them); JSON and jansson do not. Outside strings they become null, which
- * kvplan never needs to read as a number. Returns a new buffer, or NULL
+ * them in fields kvplan does not read); JSON and jansson do not. Outside
+ * strings they become strings marked KVPLAN__NONFINITE, so that a field
+ * kvplan reads (kvplan__tget, kvplan__hget) is refused naming its JSON
+ * pointer rather than taken as absent. Returns a new buffer, or NULL
  * when there was nothing to replace (or no memory: then the parse reports
  * the token).
  */
@@ -61,7 +63,8 @@ static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
     }
     if (!found)
         return NULL;
-    char *b = malloc(len + len / 3 + 1); /* "NaN" grows to "null" */
+    /* "NaN" grows to a string of 8 bytes, the most */
+    char *b = len < SIZE_MAX / 3 ? malloc(len * 3 + 1) : NULL;
     if (b == NULL)
         return NULL;
     size_t n = 0;
@@ -83,8 +86,12 @@ static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
         for (; t < sizeof tokens / sizeof tokens[0]; t++) {
             size_t tl = strlen(tokens[t]);
             if (len - i >= tl && memcmp(text + i, tokens[t], tl) == 0) {
-                memcpy(b + n, "null", 4);
-                n += 4;
+                size_t ml = sizeof KVPLAN__NONFINITE - 1;
+                b[n++] = '"';
+                memcpy(b + n, KVPLAN__NONFINITE, ml);
+                memcpy(b + n + ml, tokens[t], tl);
+                n += ml + tl;
+                b[n++] = '"';
                 i += tl;
                 break;
             }

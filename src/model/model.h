@@ -140,7 +140,16 @@ typedef struct kvplan__view {
     char text_path[96]; /* "" for a flat config, else "/text_config" ... */
     const char *model_type;
     kvplan_error *err;
+    /* the first field read that held NaN or an infinity ("/num_key_value_
+     * heads: got NaN"): read as absent, then refused (kvplan__derive) */
+    char *nonfinite;
 } kvplan__view;
+
+/* config.json's bare NaN, Infinity and -Infinity (Python's json writes
+ * them) are parsed as strings of this prefix (U+FDD0, a noncharacter) and
+ * the token, so that a field kvplan reads is refused, not defaulted. */
+#define KVPLAN__NONFINITE "\xef\xb7\x90"
+#define KVPLAN__NONFINITE_SIZE 192 /* kvplan__view.nonfinite's room */
 
 /* Fails with `code`, the field named as the JSON pointer of `key` (in the
  * text config when `in_text`). */

@@ -1,0 +1,4 @@
+--engine
+trtllm
+--max-model-len
+9223372036854775807
