@@ -66,11 +66,20 @@ static void test_fit(void)
     int64_t len = 0;
     CHECK_INT(kvplan_fit_context(m, &o, 1, work, &len, NULL), KVPLAN_OK);
     CHECK_INT(len, 131072);
-    /* more requests than any length holds: named */
+    /* more requests than sglang's default cap (4096) runs: the cap binds,
+     * named with its flag (issue 25: it was "not enough memory") */
     kvplan_error err;
     CHECK_INT(kvplan_fit_context(m, &o, 10000000, work, &len, &err),
+              KVPLAN_INVALID_CONFIG);
+    CHECK_STR(err.field, "--max-running-requests");
+    CHECK_CONTAINS(err.message, "--max-running-requests 10000000");
+    /* the cap raised: more requests than any length holds, memory named */
+    kvplan_plan_options raised = o;
+    raised.server.max_running_requests = (kvplan_opt_int){10000000, true};
+    CHECK_INT(kvplan_fit_context(m, &raised, 10000000, work, &len, &err),
               KVPLAN_NOT_ENOUGH_MEMORY);
     CHECK_STR(err.field, "--concurrency");
+    CHECK_CONTAINS(err.message, "memory binds");
     CHECK_INT(kvplan_fit_context(m, &o, 0, work, &len, &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_INT(kvplan_fit_context(NULL, &o, 1, work, &len, &err),

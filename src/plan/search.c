@@ -34,6 +34,7 @@ typedef struct search {
     kvplan_status st;
     int64_t figure; /* the last plan's, when it planned */
     int64_t best;
+    kvplan_limit best_binding; /* what bounds the best plan's figure */
     int64_t plans;
     bool not_monotone; /* the step below the answer reaches too */
 } search;
@@ -50,8 +51,11 @@ static probe_result probe(search *s)
     s->st = kvplan_plan_compute(s->m, &s->o, s->work, &s->err);
     if (s->st == KVPLAN_OK) {
         s->figure = figure_of(s, s->work);
-        if (s->figure > s->best)
+        if (s->figure > s->best) {
             s->best = s->figure;
+            s->best_binding =
+                s->t.tokens > 0 ? KVPLAN_LIMIT_POOL : s->work->capacity.binding;
+        }
         return s->figure >= (s->t.tokens > 0 ? s->t.tokens : s->t.concurrency)
                    ? PROBE_REACHES
                    : PROBE_SHORT;
@@ -75,6 +79,57 @@ static kvplan_status error_out(search *s, kvplan_error *err)
 }
 
 /* ---- fit ----------------------------------------------------------------- */
+
+/* No context length reaches `concurrency`: the limit that binds at 1
+ * token named, with the flag that moves it. */
+static kvplan_status fit_none(search *s, int64_t concurrency, kvplan_error *err)
+{
+    if (s->st != KVPLAN_OK)
+        return kvplan__fail(err, KVPLAN_NOT_ENOUGH_MEMORY, "--concurrency",
+                            "%lld requests do not fit at any context length: "
+                            "at 1 token %s",
+                            (long long)concurrency, s->err.message);
+    const kvplan_capacity *c = &s->work->capacity;
+    bool given = s->o.server.max_running_requests.set;
+    /* a cap given above what the tokens allow is cut to them: memory */
+    bool cut = given &&
+               c->max_running_requests < s->o.server.max_running_requests.value;
+    if ((c->binding == KVPLAN_LIMIT_MAX_RUNNING_REQUESTS ||
+         c->binding == KVPLAN_LIMIT_REQ_TO_TOKEN) &&
+        !cut) {
+        return kvplan__fail(
+            err, KVPLAN_INVALID_CONFIG, "--max-running-requests",
+            "%lld requests never run at once: sglang's max_running_requests "
+            "is %lld here (%s), so the request cap binds, not memory; %s "
+            "--max-running-requests %lld",
+            (long long)concurrency, (long long)c->max_running_requests,
+            given ? "as given" : "its default: at most 4096",
+            given ? "raise it:" : "pass", (long long)concurrency);
+    }
+    return kvplan__fail(
+        err, KVPLAN_NOT_ENOUGH_MEMORY, "--concurrency",
+        "%lld requests do not fit at any context length: at 1 token the "
+        "pools hold %lld of them (memory binds: --tp-size, --gpu, "
+        "--mem-fraction-static or --kv-cache-dtype fp8_e4m3 move it)",
+        (long long)concurrency, (long long)c->max_concurrency_at_context_len);
+}
+
+/* What bounds a search's best plan, and the flag that moves it. */
+static const char *binding_words(kvplan_limit limit)
+{
+    switch (limit) {
+    case KVPLAN_LIMIT_POOL:
+        return " (memory binds: --tp-size, --gpu, --mem-fraction-static or "
+               "--kv-cache-dtype move it)";
+    case KVPLAN_LIMIT_CONTEXT_LEN:
+        return " (the context length binds: --context-length moves it)";
+    case KVPLAN_LIMIT_MAX_RUNNING_REQUESTS:
+    case KVPLAN_LIMIT_REQ_TO_TOKEN:
+        return " (the request cap binds: --max-running-requests moves it)";
+    default:
+        return " (no value planned)";
+    }
+}
 
 kvplan_status kvplan_fit_context(const kvplan_model *model,
                                  const kvplan_plan_options *options,
@@ -105,13 +160,7 @@ kvplan_status kvplan_fit_context(const kvplan_model *model,
         if (r == PROBE_ERROR)
             return error_out(&s, err);
         if (r != PROBE_REACHES)
-            return kvplan__fail(
-                err, KVPLAN_NOT_ENOUGH_MEMORY, "--concurrency",
-                "%lld requests do not fit at any context length: at 1 token "
-                "%s",
-                (long long)concurrency,
-                s.st == KVPLAN_OK ? "the plan holds fewer of them"
-                                  : s.err.message);
+            return fit_none(&s, concurrency, err);
         /* lo reaches, hi does not */
         int64_t lo = 1;
         while (hi - lo > 1) {
@@ -454,11 +503,17 @@ kvplan_status kvplan_solve(const kvplan_model *model,
         else
             snprintf(what, sizeof what, "%lld requests at once",
                      (long long)target->concurrency);
+        char held[96] = "";
+        if (knob != KVPLAN_KNOB_TP_SIZE)
+            snprintf(held, sizeof held, " at --tp-size %lld",
+                     (long long)options->server.tp_size);
         return kvplan__fail(err, KVPLAN_NOT_ENOUGH_MEMORY,
                             target->tokens > 0 ? "--target-tokens"
                                                : "--target-concurrency",
-                            "no value of --%s reaches %s; the best is %lld",
-                            kvplan_knob_name(knob), what, (long long)s.best);
+                            "no value of --%s reaches %s%s; the best is "
+                            "%lld%s",
+                            kvplan_knob_name(knob), what, held,
+                            (long long)s.best, binding_words(s.best_binding));
     }
     return kvplan__ok(err);
 }

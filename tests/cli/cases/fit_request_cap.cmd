@@ -1,0 +1,3 @@
+fit
+--concurrency
+5000

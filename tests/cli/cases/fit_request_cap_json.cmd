@@ -1,0 +1,4 @@
+fit
+--concurrency
+5000
+--json

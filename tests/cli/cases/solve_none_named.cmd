@@ -1,0 +1,5 @@
+solve
+--target-concurrency
+5000
+--solve-for
+mem-fraction-static
