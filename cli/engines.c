@@ -33,6 +33,8 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             cli->o.plan.gpu_set ? cli->o.plan.gpu.name : KVPLAN_DEFAULT_GPU,
             (long long)cli->o.plan.server.tp_size,
             (long long)cli->o.plan.server.pp_size);
+    cli_sizes_text(out, cli);
+    fprintf(out, "rules: %s\n", kvplan_engine_rules(p->engine));
     fprintf(out, "\none GPU's memory%*sGiB\n", 33, "");
     fprintf(out, "  %-40s %8.2f\n", "memory.total (nvidia-smi)",
             p->memory_total_bytes / GIB);

@@ -5,6 +5,8 @@
  */
 #include "json/doc.h"
 #include "report.h"
+#include "options/options.h"
+#include "common/option_table.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +43,25 @@ void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker)
             c->max_concurrency_at_context_len == 1 ? "" : "s",
             (long long)c->context_len,
             kvplan__binding_name(c, c->binding, c->binding_pool));
+}
+
+/* The sizes given, as read: "--gpu-memory 80GB" is 76294 MiB, not the
+ * 81920 a reader of "80 GB" in sglang's log means. */
+void cli_sizes_text(FILE *out, const cli_args *cli)
+{
+    const kvplan_option *o;
+    for (size_t k = 0; (o = kvplan_option_at(k)) != NULL; k++) {
+        const kvplan__option_row *row = kvplan__row_of(o);
+        if (o->type != KVPLAN_OPTION_SIZE ||
+            !kvplan__option_given(&cli->o, row))
+            continue;
+        const void *v = kvplan__option_value(&cli->o, row);
+        double mib = row->store == KVPLAN__STORE_GPU_MEMORY
+                         ? ((const kvplan_opt_double *)v)->value
+                         : (double)((const kvplan_opt_int *)v)->value / 1048576;
+        fprintf(out, "read: %s %.0f MiB = %.2f GiB\n", o->flag, mib,
+                mib / 1024);
+    }
 }
 
 /* The first lines: the model, the GPUs, the serving flags, the rules. */
@@ -90,18 +111,23 @@ static void text_head(FILE *out, const cli_args *cli,
                 (long long)p->chunked_prefill_size, graphs,
                 rounded(b->mem_fraction_static, f),
                 b->mem_fraction_auto ? " (sglang's rule)" : "");
-    if (p->sglang_version != KVPLAN_SGLANG_SEED || p->rules != 0) {
-        int n = 0;
-        kvplan_rule_info r;
-        for (size_t i = 0; kvplan_rule_at(i, &r); i++)
-            n += (p->rules & r.bit) != 0;
+    cli_sizes_text(out, cli);
+    /* the rules followed, always said: a later sglang moves some plans */
+    int n = 0;
+    kvplan_rule_info r;
+    for (size_t i = 0; kvplan_rule_at(i, &r); i++)
+        n += (p->rules & r.bit) != 0;
+    if (p->sglang_version == KVPLAN_SGLANG_SEED && p->rules == 0)
+        fprintf(out,
+                "sglang: the seed's rules (6cc9352d, about 0.5.16; exact); "
+                "for 0.5.17 on: --sglang-version main\n");
+    else
         fprintf(out,
                 "sglang: %s's rules (%d differ from the seed's, %s; "
                 "--compare-version seed lists them)\n",
                 kvplan_sglang_profile_name(p->sglang_version), n,
                 kvplan_sglang_profile_exact(p->sglang_version) ? "exact"
                                                                : "approximate");
-    }
 }
 
 /* One GPU's memory, term by term (req_to_token, activations and CUDA

@@ -28,6 +28,8 @@ kvplan__doc cli_doc(const cli_args *cli, const kvplan_model *model);
  * directory. */
 kvplan_status cli_load(cli_args *cli, kvplan_model **model,
                        kvplan_model **draft, kvplan_error *err);
+/* "read: --gpu-memory 76294 MiB = 74.51 GiB" for each size given. */
+void cli_sizes_text(FILE *out, const cli_args *cli);
 /* The options given that the engine asked does not read, each with its
  * engine's option of the same meaning, on standard error. */
 void cli_unused_warnings(const cli_args *cli);

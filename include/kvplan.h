@@ -1474,6 +1474,10 @@ typedef enum kvplan_engine {
 
 /* "sglang", "vllm", "trtllm"; NULL out of range. */
 KVPLAN_API const char *kvplan_engine_name(kvplan_engine engine);
+/* Whose rules kvplan follows for the engine, in words ("vLLM v1 at
+ * 3f6f508e1 (2026-05-29)"); sglang's depend on the profile
+ * (kvplan_sglang_profile_name). NULL out of range. */
+KVPLAN_API const char *kvplan_engine_rules(kvplan_engine engine);
 
 /* One engine's flags, in its own names. Fill with
  * kvplan_engine_options_init. The terms only a live profile measures

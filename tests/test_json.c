@@ -535,7 +535,7 @@ int main(int argc, char **argv)
                           "\"sglang\": true, \"trtllm\": \"--tp_size\", "
                           "\"vllm\": \"--tensor-parallel-size\"");
         CHECK_CONTAINS(r, "\"key\": \"available_bytes\", \"kind\": "
-                          "\"integer\", \"question\": null, \"scope\": "
+                          "\"size\", \"question\": null, \"scope\": "
                           "\"kvplan\", \"sglang\": false");
         CHECK_CONTAINS(r, "\"key\": \"concurrency\", \"kind\": "
                           "\"integer\", \"question\": \"fit\"");

@@ -242,20 +242,23 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_GPU, PLAN(gpu)},
     {{.name = "gpu_memory_mib", .flag = "--gpu-memory", SIZE("MiB"), KVPLAN,
       .min = 1, .max = 0x1p40, .meta = "SIZE",
-      .expect = "a positive size such as 80GB or 81559MiB",
-      .help = "total memory per GPU (80GB, 81559MiB; a bare number is MiB)"},
+      .expect = "a positive size such as 80GiB or 81559MiB",
+      .help = "total memory per GPU, with its unit: 81559MiB, 80GiB (GiB is "
+              "2^30 bytes, GB 10^9; sglang's logs say GB for GiB)"},
      .store = KVPLAN__STORE_GPU_MEMORY, OPTS(gpu_memory_mib)},
-    {{.name = "available_bytes", .flag = "--available-bytes", POSITIVE, KVPLAN,
-      .unit = "bytes", .meta = "N",
+    {{.name = "available_bytes", .flag = "--available-bytes", SIZE("bytes"),
+      KVPLAN, .min = 1, .max = 0x1p63, .meta = "SIZE",
+      .expect = "a positive size such as 60GiB, or a number of bytes",
       .help = "skip the budget: the bytes sglang's log shows for the KV "
               "cache (_profile_available_bytes)"},
-     .store = KVPLAN__STORE_OPT_INT, PLAN(available_bytes), .readers = KVPLAN__READ_SGLANG},
-    {{.name = "weight_bytes", .flag = "--weight-bytes", POSITIVE, KVPLAN,
-      .unit = "bytes", .meta = "N",
+     .store = KVPLAN__STORE_BYTES, PLAN(available_bytes), .readers = KVPLAN__READ_SGLANG},
+    {{.name = "weight_bytes", .flag = "--weight-bytes", SIZE("bytes"), KVPLAN,
+      .min = 1, .max = 0x1p63, .meta = "SIZE",
+      .expect = "a positive size such as 16GB, or a number of bytes",
       .help = "the whole model's weights in bytes (all ranks together, not "
               "one GPU's mem usage); default a model directory's "
               "safetensors, else an estimate from config.json"},
-     .store = KVPLAN__STORE_OPT_INT, PLAN(weight_bytes)},
+     .store = KVPLAN__STORE_BYTES, PLAN(weight_bytes)},
     {{.name = "calibration", .flag = "--calibration", TEXT, KVPLAN,
       .meta = "FILE",
       .help = "plan with what a log measured on this GPU (kvplan log "

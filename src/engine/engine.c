@@ -25,6 +25,21 @@ const char *kvplan_engine_name(kvplan_engine e)
     return NULL;
 }
 
+const char *kvplan_engine_rules(kvplan_engine e)
+{
+    switch (e) {
+    case KVPLAN_ENGINE_SGLANG:
+        return "sglang's pool_configurator.py at 6cc9352d (2026-07-12, the "
+               "seed; closest release 0.5.16), or --sglang-version's profile";
+    case KVPLAN_ENGINE_VLLM:
+        return "vLLM v1 at 3f6f508e1 (2026-05-29)";
+    case KVPLAN_ENGINE_TRTLLM:
+        return "TensorRT-LLM's PyTorch flow (KvCacheCreator, "
+               "_torch/pyexecutor/_util.py)";
+    }
+    return NULL;
+}
+
 const char *kvplan_engine_spec_name(kvplan_engine_spec s)
 {
     switch (s) {

@@ -124,7 +124,8 @@ static bool parse_double(const char *s, double *out)
 /* A size with a unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB) in MiB; a
  * bare number is `bare_mib` MiB a unit. */
 static kvplan_status size_mib(const char *text, double bare_mib,
-                              const char *field, double *mib, kvplan_error *err)
+                              const char *field, const char *expect,
+                              double *mib, kvplan_error *err)
 {
     static const struct {
         const char *unit;
@@ -139,8 +140,7 @@ static kvplan_status size_mib(const char *text, double bare_mib,
     if (!is_hex(text))
         x = strtod(text, &end);
     if (end == text || errno != 0 || !isfinite(x) || x <= 0)
-        return bad(err, field, "a positive size such as 80GB or 81559MiB",
-                   text);
+        return bad(err, field, expect, text);
     while (*end == ' ')
         end++;
     if (*end == '\0') {
@@ -310,15 +310,26 @@ static kvplan_status number_value(const kvplan__option_row *row, void *field,
     return KVPLAN_OK;
 }
 
-/* A size: --gpu-memory in MiB (a bare number is MiB), the engines'
- * memories in bytes (a bare number is bytes, as vLLM takes it). */
+/* A size: a number with its unit (B, KB, MB, GB, TB decimal; KiB, MiB,
+ * GiB, TiB binary), or a bare number where the option is in bytes (as
+ * vLLM takes --kv-cache-memory-bytes). --gpu-memory is in MiB and takes
+ * no bare number: "80" was 80 MiB to kvplan and 80 GB to its reader. */
 static kvplan_status size_value(const kvplan__option_row *row, void *field,
                                 const char *spelled, const char *v,
                                 kvplan_error *err)
 {
     double mib;
     if (row->store == KVPLAN__STORE_GPU_MEMORY) {
-        KVPLAN__TRY(size_mib(v, 1.0, spelled, &mib, err));
+        char *end;
+        double x = strtod(v, &end);
+        if (end != v && *end == '\0' && !is_hex(v) && isfinite(x) && x > 0)
+            return kvplan__fail(
+                err, KVPLAN_PARSE, spelled,
+                "%s: expected a size with its unit, got '%.40s': %.40sGiB is "
+                "%.0f MiB, %.40sGB is %.0f MiB (an \"80GB\" H100's "
+                "nvidia-smi total is 81559MiB: --gpu H100-80GB)",
+                spelled, v, v, x * 1024, v, x * 1e9 / 1048576);
+        KVPLAN__TRY(size_mib(v, 1.0, spelled, row->pub.expect, &mib, err));
         if (!within(&row->pub, mib))
             return bad(err, spelled, "a GPU memory between 1 MiB and 1 EiB", v);
         *(kvplan_opt_double *)field = (kvplan_opt_double){mib, true};
@@ -328,14 +339,17 @@ static kvplan_status size_value(const kvplan__option_row *row, void *field,
     double b = strtod(v, &end);
     if (end != v && *end == '\0' && !is_hex(v) && b >= 0 && b < 9.2e18 &&
         b == floor(b)) {
+        if (!within(&row->pub, b))
+            return bad(err, spelled, row->pub.expect, v);
         *(kvplan_opt_int *)field = (kvplan_opt_int){(int64_t)b, true};
         return KVPLAN_OK;
     }
-    KVPLAN__TRY(size_mib(v, 1.0 / 1048576, spelled, &mib, err));
-    if (!(mib * 1048576.0 < 9.2e18))
+    KVPLAN__TRY(
+        size_mib(v, 1.0 / 1048576, spelled, row->pub.expect, &mib, err));
+    double bytes = floor(mib * 1048576.0 + 0.5);
+    if (!(bytes < 9.2e18) || !within(&row->pub, bytes))
         return bad(err, spelled, row->pub.expect, v);
-    *(kvplan_opt_int *)field =
-        (kvplan_opt_int){(int64_t)(mib * 1048576.0), true};
+    *(kvplan_opt_int *)field = (kvplan_opt_int){(int64_t)bytes, true};
     return KVPLAN_OK;
 }
 
@@ -505,10 +519,12 @@ kvplan_status kvplan_options_set_integer(kvplan_options *o, const char *name,
 {
     const kvplan__option_row *row;
     KVPLAN__TRY(row_named(o, name, &row, err));
-    char text[32];
+    char text[40];
     snprintf(text, sizeof text, "%lld", (long long)value);
     if (!takes_number(row) && row->store != KVPLAN__STORE_VERSION)
         return wrong_type(row, name, text, err);
+    if (row->store == KVPLAN__STORE_GPU_MEMORY) /* a number in its unit */
+        snprintf(text, sizeof text, "%lldMiB", (long long)value);
     KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
     return kvplan__ok(err);
 }
@@ -526,6 +542,10 @@ kvplan_status kvplan_options_set_number(kvplan_options *o, const char *name,
         value == floor(value) &&
         fabs(value) < 0x1p63) /* 16.0 is 16 to an integer option */
         snprintf(text, sizeof text, "%lld", (long long)value);
+    if (row->store == KVPLAN__STORE_GPU_MEMORY) { /* a number in its unit */
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, "MiB");
+    }
     KVPLAN__TRY(kvplan__options_store(o, row, name, text, err));
     return kvplan__ok(err);
 }

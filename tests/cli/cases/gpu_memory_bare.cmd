@@ -1,0 +1,2 @@
+--gpu-memory
+80

@@ -1,0 +1,4 @@
+--gpu-memory
+80GiB
+--available-bytes
+50GiB

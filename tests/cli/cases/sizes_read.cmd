@@ -1,0 +1,4 @@
+--gpu-memory
+80GB
+--weight-bytes
+16GB
