@@ -68,6 +68,31 @@ int cli_run(int argc, char **argv)
     return rc;
 }
 
+/* kvplan help [COMMAND]: COMMAND --help. */
+static int help_command(int argc, char **argv)
+{
+    static const char *const commands[] = {"fit",     "solve", "sweep",
+                                           "compare", "log",   "pools"};
+    if (argc > 3) {
+        fprintf(stderr, "kvplan help: one command at most\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (argc == 2 || strcmp(argv[2], "plan") == 0) {
+        char *args[] = {argv[0], "--help", NULL};
+        return cli_cmd_plan(2, args);
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(argv[2], commands[i]) == 0) {
+            char *args[] = {argv[0], argv[2], "--help", NULL};
+            return run(3, args);
+        }
+    fprintf(stderr,
+            "kvplan help: '%.80s' is not a command: fit, solve, sweep, "
+            "compare, log, pools (or none: the plan)\n",
+            argv[2]);
+    return CLI_EXIT_USAGE;
+}
+
 static int run(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
@@ -75,6 +100,8 @@ static int run(int argc, char **argv)
         fprintf(stdout, "kvplan %s\n", kvplan_version());
         return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
     }
+    if (strcmp(cmd, "help") == 0)
+        return help_command(argc, argv);
     if (strcmp(cmd, "pools") == 0)
         return cli_cmd_pools(argc, argv);
     if (strcmp(cmd, "log") == 0)

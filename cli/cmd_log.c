@@ -191,6 +191,56 @@ static void text_report(const char *path, const kvplan_log_readings *r,
                 (long long)x->tokens_hi);
 }
 
+/* --explain: sglang's arithmetic from the log's own figures to its
+ * token count (docs/log.md), with the cell size of kvplan's plan at the
+ * interval's low end. */
+static void text_explain(const cli_args *cli, const kvplan_log_readings *r,
+                         const kvplan_model *model, const kvplan_log_result *x,
+                         kvplan_plan *work)
+{
+    fprintf(stdout, "\nthe arithmetic (sglang's profile_max_num_token; "
+                    "docs/log.md):\n");
+    if (!x->interval || model == NULL || !r->free_before_gib.set ||
+        !r->free_after_gib.set) {
+        fprintf(stdout, "  not computed: it needs the model and the log's "
+                        "free memory before and after loading\n");
+        return;
+    }
+    double f = x->mem_fraction_static;
+    fprintf(stdout,
+            "  total     = free before loading = %.2f GiB (printed to 2 "
+            "decimals: +-0.005)\n"
+            "  free      = free after loading  = %.2f GiB\n"
+            "  f         = mem_fraction_static = %.6g (%s)\n"
+            "  available = free - total x (1 - f) = %.2f - %.2f x %.6g\n"
+            "            = [%lld, %lld] bytes\n",
+            r->free_before_gib.value, r->free_after_gib.value, f,
+            x->fraction_from_log ? "the log's" : "kvplan's rule",
+            r->free_after_gib.value, r->free_before_gib.value, 1 - f,
+            (long long)x->available_lo, (long long)x->available_hi);
+    kvplan_plan_options po = cli->o.plan;
+    po.gpu = x->gpu;
+    po.gpu_set = true;
+    po.available_bytes = (kvplan_opt_int){x->available_lo, true};
+    kvplan_error err;
+    if (kvplan_plan_compute(model, &po, work, &err) == KVPLAN_OK) {
+        const kvplan_stage_plan *sp = &work->stages[work->binding_stage];
+        fprintf(stdout,
+                "  cell_size = %.10g bytes per token (kvplan --explain: its "
+                "terms)\n"
+                "  max_total_num_tokens = available // cell_size, to a "
+                "multiple of page_size %lld\n",
+                sp->configurator.cell_size, (long long)work->page_size);
+    }
+    fprintf(stdout, "            = [%lld, %lld]", (long long)x->tokens_lo,
+            (long long)x->tokens_hi);
+    if (x->logged_tokens.set)
+        fprintf(stdout, "; the log's %lld lies %s",
+                (long long)x->logged_tokens.value,
+                x->inside ? "inside" : "OUTSIDE");
+    fprintf(stdout, "\n");
+}
+
 static int usage(FILE *out)
 {
     fprintf(out,
@@ -199,7 +249,9 @@ static int usage(FILE *out)
             "  reads an sglang start-up log, rebuilds the plan from its "
             "readings and server arguments, and names the cause of each "
             "difference (docs/log.md); flags given here win over the "
-            "log's. --calibrate OUT writes what the log measured on that "
+            "log's. --explain adds the arithmetic from the log's free memory "
+            "to its token count. --calibrate OUT writes what the log measured "
+            "on that "
             "GPU, for kvplan --calibration OUT.\n");
     return out == stdout ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
@@ -281,6 +333,8 @@ int cli_cmd_log(int argc, char **argv)
             rc = CLI_EXIT_INTERNAL;
     } else {
         text_report(path, r, model_name, x, cli->o.plan.sglang_version);
+        if (cli->o.explain)
+            text_explain(cli, r, model, x, work);
     }
     if (calibrate != NULL) {
         kvplan_plan_options o = cli->o.plan;

@@ -259,12 +259,25 @@ static void test_parser(void)
     CHECK_INT(kvplan_log_parse("", 0, &r, &err), KVPLAN_PARSE);
     CHECK_INT(kvplan_log_parse(NULL, 3, &r, &err), KVPLAN_INVALID_ARGUMENT);
     CHECK_INT(kvplan_log_parse("x", 1, NULL, &err), KVPLAN_INVALID_ARGUMENT);
-    /* numbers: too many digits, int64 overflow: unset, not wrapped */
+    /* numbers: too many digits, int64 overflow: unset, not wrapped; with
+     * nothing else read, no log (issue 25: "kvplan log README.md" printed
+     * a table of "missing", exit 0) */
     CHECK_INT(parse("Load weight begin. avail mem=123456789012345678901 GB\n"
                     "max_total_num_tokens=99999999999999999999\n",
                     &r),
+              KVPLAN_PARSE);
+    CHECK(!r.free_before_gib.set && !r.max_total_num_tokens.set);
+    CHECK_INT(parse("Load weight begin. avail mem=123456789012345678901 GB\n"
+                    "max_total_num_tokens=99999999999999999999\n"
+                    "KV Cache is allocated. #tokens: 5\n",
+                    &r),
               KVPLAN_OK);
     CHECK(!r.free_before_gib.set && !r.max_total_num_tokens.set);
+    /* a text that quotes sglang's lines with no value: no log */
+    CHECK_INT(parse("the `max_total_num_tokens=` line and "
+                    "`server_args=ServerArgs(...)`\n",
+                    &r),
+              KVPLAN_PARSE);
     /* a model_path longer than its field is cut, and says so */
     char long_line[600];
     snprintf(long_line, sizeof long_line, "ServerArgs(model_path='%0300d')", 0);

@@ -496,6 +496,62 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
         copy_text(r->date, sizeof r->date, l.s + 1, 10);
 }
 
+/* Whether a value was read: a figure, a word, the version, a server
+ * argument (a README that quotes "server_args=ServerArgs(" reads none). */
+static bool anything_read(const kvplan_log_readings *r)
+{
+    const kvplan_log_args *a = &r->args;
+    const kvplan_opt_int *ints[] = {&r->kv_tokens,
+                                    &r->max_total_num_tokens,
+                                    &r->max_prefill_tokens,
+                                    &r->max_running_requests,
+                                    &r->context_len,
+                                    &a->tp_size,
+                                    &a->pp_size,
+                                    &a->dp_size,
+                                    &a->ep_size,
+                                    &a->page_size,
+                                    &a->context_length,
+                                    &a->chunked_prefill_size,
+                                    &a->max_prefill_tokens,
+                                    &a->max_running_requests,
+                                    &a->max_total_tokens,
+                                    &a->cuda_graph_max_bs,
+                                    &a->speculative_num_steps,
+                                    &a->speculative_eagle_topk,
+                                    &a->speculative_num_draft_tokens,
+                                    &a->enable_dp_attention,
+                                    &a->disable_cuda_graph,
+                                    &a->disable_radix_cache,
+                                    &a->is_embedding};
+    const kvplan_opt_double *reals[] = {
+        &r->free_before_gib,    &r->free_after_gib, &r->weights_gib,
+        &r->distributed_gib,    &r->pool_end_gib,   &r->k_size_gib,
+        &r->v_size_gib,         &r->kv_size_gib,    &r->available_gpu_mem_gib,
+        &a->mem_fraction_static};
+    const char *words[] = {r->model_class,
+                           r->model_dtype,
+                           r->kv_dtype,
+                           r->sglang_version,
+                           a->model_path,
+                           a->dtype,
+                           a->kv_cache_dtype,
+                           a->quantization,
+                           a->attention_backend,
+                           a->speculative_algorithm,
+                           a->speculative_draft_model_path};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        if (ints[i]->set)
+            return true;
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
+        if (reals[i]->set)
+            return true;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (words[i][0] != '\0')
+            return true;
+    return false;
+}
+
 kvplan_status kvplan_log_parse(const char *text, size_t len,
                                kvplan_log_readings *out, kvplan_error *err)
 {
@@ -513,6 +569,12 @@ kvplan_status kvplan_log_parse(const char *text, size_t len,
         read_line(out, (span){p, e}, &st);
         p = nl != NULL ? nl + 1 : end;
     }
+    KVPLAN__FAIL_IF(out->lines_used > 0 && !anything_read(out), err,
+                    KVPLAN_PARSE, "log",
+                    "%lld of %lld lines name sglang's start-up, but no value "
+                    "could be read from them (a text about sglang, not its "
+                    "log?)",
+                    (long long)out->lines_used, (long long)out->lines);
     KVPLAN__FAIL_IF(out->lines_used == 0, err, KVPLAN_PARSE, "log",
                     "no line of an sglang start-up in %lld lines: expected "
                     "\"Load weight begin. avail mem=\", \"KV Cache is "

@@ -1,0 +1,2 @@
+log
+@DATA@/not_a_log.md
