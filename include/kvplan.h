@@ -1097,7 +1097,9 @@ typedef enum kvplan_warning_code {
     KVPLAN_WARN_NAME_SAYS_QUANTIZED, /* "FP8" in the name, no config */
     KVPLAN_WARN_RESERVE_TIGHT,    /* little room left for graphs, activations */
     KVPLAN_WARN_SWA_BELOW_WINDOW, /* later sglang refuses it (ValueError) */
-    KVPLAN_WARN_NO_DRAFT /* a draft algorithm, no draft model: unpriced */
+    KVPLAN_WARN_NO_DRAFT /* unused since 0.8: a draft algorithm with no draft
+                            model is refused (KVPLAN_INVALID_CONFIG), as
+                            sglang does not start */
 } kvplan_warning_code;
 
 typedef struct kvplan_warning {

@@ -421,7 +421,10 @@ static void test_fraction_tiers(void)
                      p->budget.spec_reserve_mib + p->budget.dp_attention_mib,
                  p->budget.reserved_mib);
     free(p);
+    kvplan_model *draft = NULL; /* EAGLE3 starts with its draft only */
+    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &draft, NULL), KVPLAN_OK);
     o.server.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    o.server.speculative_draft_model = draft;
     o.server.speculative_num_steps = (kvplan_opt_int){3, true};
     o.server.speculative_eagle_topk = (kvplan_opt_int){1, true};
     o.server.speculative_num_draft_tokens = (kvplan_opt_int){4, true};
@@ -429,6 +432,7 @@ static void test_fraction_tiers(void)
     CHECK_DOUBLE(p->budget.reserved_mib, 10240.0 + 2048);
     CHECK_DOUBLE(p->budget.spec_reserve_mib, 2048.0);
     free(p);
+    kvplan_model_free(draft);
     kvplan_plan_options h = on_gpu("H200");
     h.sglang_version = KVPLAN_SGLANG_E2;
     h.server.tp_size = 8;

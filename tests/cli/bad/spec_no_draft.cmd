@@ -1,0 +1,2 @@
+--speculative-algorithm
+EAGLE3
