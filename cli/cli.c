@@ -6,6 +6,7 @@
 #include "json/doc.h"
 #include "launch.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,16 @@ int cli_run(int argc, char **argv)
                          cli_wants_json(argc, argv));
     int rc = run(n, words);
     free(owned);
+    /* a closed standard output or a full disk: said, not only an exit
+     * status (the commands return 4 without a word) */
+    int e = errno;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (fflush(stdout) != 0)
+            e = errno;
+        fprintf(stderr, "kvplan: cannot write the output: %s\n",
+                strerror(e != 0 ? e : EIO));
+        rc = CLI_EXIT_INTERNAL;
+    }
     return rc;
 }
 

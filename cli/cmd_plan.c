@@ -128,8 +128,9 @@ kvplan_status cli_load(cli_args *cli, kvplan_model **model,
     if (o->model_path != NULL && strcmp(o->model_path, "-") == 0) {
         /* --model-path -: config.json's text on standard input */
         size_t len = 0;
-        text = cli_read_stream(stdin, 64u << 20, "--model-path", "config.json",
-                               &len, err);
+        /* the library's cap (32 MiB), one byte past it to be refused */
+        text = cli_read_stream(stdin, (32u << 20) + 1, "--model-path",
+                               "config.json", &len, err);
         if (text == NULL)
             return err->code;
         o->model_config = text;

@@ -297,12 +297,13 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
                                  &b->context_source, &b->context_basis);
     }
     double pre = in->gpu->total_mib * 1048576.0 - b->context_overhead_bytes;
-    KVPLAN__FAIL_IF(pre <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--gpu-memory",
+    KVPLAN__FAIL_IF(pre <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                    in->context_bytes.set ? "--calibration" : "--gpu-memory",
                     "a GPU of %.0f MiB does not hold even the CUDA context "
-                    "and communicators (%.2f GiB); --gpu-memory takes MiB "
-                    "unless a unit is given (80GB, 81559MiB)",
+                    "and communicators (%.2f GiB%s)",
                     in->gpu->total_mib,
-                    b->context_overhead_bytes / 1073741824.0);
+                    b->context_overhead_bytes / 1073741824.0,
+                    in->context_bytes.set ? ", the calibration's" : "");
     double post = pre - in->rank_weight_bytes - in->rank_draft_bytes;
     if (world > 1) { /* min-reduced through a float32 tensor */
         pre = to_f32(pre);
@@ -335,7 +336,17 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
         b->mamba_gib = before - rest;
     }
     if (rest <= 0) {
-        double need = 1 - b->post_load_gib / b->pre_load_gib;
+        /* the fraction that would leave the KV cache room, after the
+         * multimodal cache (a reserve the fraction does not move when it
+         * alone exceeds what the weights leave) */
+        double mm = b->mm_reserve_mib / 1024;
+        double need = 1 - (b->post_load_gib - mm) / b->pre_load_gib;
+        KVPLAN__FAIL_IF(mm > 0 && need >= 1, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                        "SGLANG_VLM_CACHE_SIZE_MB",
+                        "the multimodal cache (SGLANG_VLM_CACHE_SIZE_MB, "
+                        "%.2f GiB) takes more than the %.2f GiB the weights "
+                        "leave free: lower it",
+                        mm, b->post_load_gib);
         char f_text[32];
         kvplan_format_double(f, f_text, sizeof f_text);
         return kvplan__fail(
@@ -343,9 +354,10 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
             "Loaded weights leave no GPU memory for the KV cache under "
             "--mem-fraction-static=%s. Raise --mem-fraction-static above "
             "%.3f (weights %.2f GiB per rank%s, %.2f GiB free before "
-            "loading them).",
+            "loading them%s).",
             f_text, ceil(need * 1000) / 1000, per_rank / 1073741824.0,
-            b->weights_estimated ? ", estimated" : "", b->pre_load_gib);
+            b->weights_estimated ? ", estimated" : "", b->pre_load_gib,
+            mm > 0 ? ", the multimodal cache's reserve included" : "");
     }
     bool ovf = false;
     *available = kvplan__trunc(rest * 1073741824.0, &ovf);

@@ -45,8 +45,10 @@ void kvplan_model_free(kvplan_model *m)
  * when there was nothing to replace (or no memory: then the parse reports
  * the token).
  */
-static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
+static char *python_json_tokens(const char *text, size_t len, size_t *out_len,
+                                bool *nomem)
 {
+    *nomem = false;
     static const char *const tokens[] = {"-Infinity", "Infinity", "NaN"};
     bool found = false, in_str = false;
     for (size_t i = 0; i < len && !found; i++) {
@@ -65,8 +67,10 @@ static char *python_json_tokens(const char *text, size_t len, size_t *out_len)
         return NULL;
     /* "NaN" grows to a string of 8 bytes, the most */
     char *b = len < SIZE_MAX / 3 ? malloc(len * 3 + 1) : NULL;
-    if (b == NULL)
+    if (b == NULL) {
+        *nomem = true;
         return NULL;
+    }
     size_t n = 0;
     in_str = false;
     for (size_t i = 0; i < len;) {
@@ -153,6 +157,19 @@ static void modelopt_quant(json_t *root, const char *dir)
     json_decref(hf);
 }
 
+/* Whether a failed parse ran out of memory: jansson says so, or gives no
+ * reason, or the memory its tree takes (several times the text) is not
+ * there now. A parse error is then not the text's fault. */
+static bool parse_ran_out(const json_error_t *jerr, size_t len)
+{
+    if (json_error_code(jerr) == json_error_out_of_memory ||
+        jerr->text[0] == '\0')
+        return true;
+    void *probe = len < SIZE_MAX / 8 ? malloc(len * 8 + 1) : NULL;
+    free(probe);
+    return probe == NULL;
+}
+
 static kvplan_status load_text(const char *text, size_t len, const char *origin,
                                const char *name, const char *hf_id,
                                const char *overrides, const char *dir,
@@ -160,11 +177,24 @@ static kvplan_status load_text(const char *text, size_t len, const char *origin,
 {
     json_error_t jerr;
     size_t fixed_len = 0;
-    char *fixed = python_json_tokens(text, len, &fixed_len);
+    bool nomem = false;
+    if (len > KVPLAN__MAX_CONFIG_BYTES)
+        return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                            "%.150s: %zu bytes; a config.json is far smaller "
+                            "(kvplan reads at most 32 MiB from any source: a "
+                            "2^20-layer config fits)",
+                            origin ? origin : "config", len);
+    char *fixed = python_json_tokens(text, len, &fixed_len, &nomem);
+    if (nomem)
+        return kvplan__fail(err, KVPLAN_NOMEM, NULL,
+                            "out of memory reading config.json");
     /* duplicate keys: the last wins, as in Python's json */
     json_t *root = fixed ? json_loadb(fixed, fixed_len, 0, &jerr)
                          : json_loadb(text, len, 0, &jerr);
     free(fixed);
+    if (root == NULL && parse_ran_out(&jerr, len))
+        return kvplan__fail(err, KVPLAN_NOMEM, NULL,
+                            "out of memory reading config.json");
     if (root == NULL) {
         kvplan__fail(err, KVPLAN_PARSE, "", "%s:%d:%d: %s",
                      origin ? origin : "config", jerr.line, jerr.column,
@@ -252,7 +282,8 @@ static kvplan_status read_file(const char *path, char **buf, size_t *len,
                                kvplan_error *err)
 {
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > (1 << 25))
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (size_t)sb.st_size > KVPLAN__MAX_CONFIG_BYTES)
         return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
                             "%s: %lld bytes; a config.json is far smaller "
                             "(kvplan reads at most 32 MiB: a 2^20-layer "

@@ -149,7 +149,11 @@ typedef struct kvplan__view {
  * them) are parsed as strings of this prefix (U+FDD0, a noncharacter) and
  * the token, so that a field kvplan reads is refused, not defaulted. */
 #define KVPLAN__NONFINITE "\xef\xb7\x90"
-#define KVPLAN__NONFINITE_SIZE 192 /* kvplan__view.nonfinite's room */
+#define KVPLAN__NONFINITE_SIZE 192
+/* The most bytes of a config.json from any source (a file, standard input,
+ * a request, the Hub): a 2^20-layer config fits. */
+#define KVPLAN__MAX_CONFIG_BYTES                                               \
+    ((size_t)32 << 20) /* kvplan__view.nonfinite's room */
 
 /* Fails with `code`, the field named as the JSON pointer of `key` (in the
  * text config when `in_text`). */

@@ -10,6 +10,7 @@
  * request, default 30).
  */
 #include "options/options.h"
+#include "budget/budget.h"
 
 #include "common/json.h"
 
@@ -46,10 +47,11 @@ static kvplan_status count(const json_t *doc, const char *key, const char *path,
     const json_t *v = json_object_get(doc, key);
     if (v == NULL)
         return KVPLAN_OK;
-    KVPLAN__FAIL_IF(!json_is_integer(v) || json_integer_value(v) < 0, err,
+    /* a measurement of 0 bytes measured nothing (review R22) */
+    KVPLAN__FAIL_IF(!json_is_integer(v) || json_integer_value(v) <= 0, err,
                     KVPLAN_PARSE, "--calibration",
-                    "%.200s: \"%s\" must be a non-negative whole number of "
-                    "bytes",
+                    "%.200s: \"%s\" must be a positive whole number of "
+                    "bytes, as kvplan log --calibrate measured it",
                     path, key);
     *out = (kvplan_opt_int){json_integer_value(v), true};
     return KVPLAN_OK;
@@ -85,6 +87,15 @@ static kvplan_status read_calibration(const char *path, kvplan_plan_options *o,
         count(doc, "context_bytes", path, &o->context_bytes, err);
     if (st == KVPLAN_OK)
         st = count(doc, "rank_weight_bytes", path, &o->rank_weight_bytes, err);
+    /* a context larger than the GPU is no measurement of it */
+    const kvplan_gpu *board = o->gpu_set ? &o->gpu : kvplan__gpu_default();
+    if (st == KVPLAN_OK && o->context_bytes.set &&
+        (double)o->context_bytes.value > board->total_mib * 1048576.0)
+        st = kvplan__fail(err, KVPLAN_PARSE, "--calibration",
+                          "%.200s: \"context_bytes\" %lld is more than a "
+                          "whole %s (%.0f MiB): not a measured CUDA context",
+                          path, (long long)o->context_bytes.value, board->name,
+                          board->total_mib);
     const char *gpu = json_string_value(json_object_get(doc, "gpu"));
     snprintf(cal->gpu, sizeof cal->gpu, "%s", gpu != NULL ? gpu : "");
     cal->tp_size = json_integer_value(json_object_get(doc, "tp_size"));

@@ -352,6 +352,22 @@ static const char *budget_flag(const kvplan__pipeline *p)
                                      : "--mem-fraction-static";
 }
 
+/* The input a pool or weight overflow past 64 bits comes from: the
+ * weights given, the SWA eviction interval or the requests (the pools'
+ * multipliers), else the budget's flag (review R22: it blamed
+ * --mem-fraction-static, which was not given). */
+static const char *overflow_flag(const kvplan__pipeline *p)
+{
+    const kvplan_plan_options *o = p->o;
+    if (o->weight_bytes.set)
+        return "--weight-bytes";
+    if (o->server.SGLANG_SWA_EVICTION_INTERVAL > 128)
+        return "SGLANG_SWA_EVICTION_INTERVAL";
+    if (o->server.max_running_requests.set)
+        return "--max-running-requests";
+    return budget_flag(p);
+}
+
 static kvplan_status profile(kvplan__pipeline *p, kvplan_plan *out, bool init,
                              kvplan_error *err)
 {
@@ -528,8 +544,7 @@ kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out,
                         : "--context-length",
                     "the req_to_token pool (requests x context_len x 4 "
                     "bytes) exceeds 64 bits");
-    KVPLAN__FAIL_IF(p->ovf, err, KVPLAN_OVERFLOW,
-                    o->weight_bytes.set ? "--weight-bytes" : budget_flag(p),
+    KVPLAN__FAIL_IF(p->ovf, err, KVPLAN_OVERFLOW, overflow_flag(p),
                     "a pool size or a weight share exceeds 64 bits");
     KVPLAN__TRY(kvplan__plan_check(p->m, p->o, p->model_dtype, out, err));
     release(out);

@@ -1,0 +1,2 @@
+--calibration
+@DATA@/calibration/zero.json

@@ -1,0 +1,9 @@
+--
+SGLANG_VLM_CACHE_SIZE_MB=100000
+python3
+-m
+sglang.launch_server
+--model-path
+gemma-3-4b-it
+--sglang-version
+main

@@ -1,0 +1,8 @@
+--
+SGLANG_SWA_EVICTION_INTERVAL=9223372036854775807
+sglang
+serve
+gpt-oss-20b
+--max-running-requests
+9223372036854775807
+--json
