@@ -13,6 +13,9 @@ KVPLAN_LIBRARY=$lib "$py" -m pip install --quiet --no-index --no-cache-dir \
   --disable-pip-version-check --target "$work/site" "$src/python" \
   2>"$work/pip.err" || { cat "$work/pip.err"; exit 1; }
 test -f "$work/site/kvplan/libkvplan.so"
+# the console script, and the licence the project has (Apache-2.0)
+test -x "$work/site/bin/kvplan"
+grep -q "^License: Apache-2.0" "$work"/site/kvplan-*.dist-info/METADATA
 got=$(cd "$work" && env -u KVPLAN_LIBRARY PYTHONPATH="$work/site" "$py" -c \
   "import kvplan; print(kvplan.plan('llama-3.1-8b-instruct', available_bytes=107374182400, page_size=64)['max_total_num_tokens'])")
 echo "printed: $got"

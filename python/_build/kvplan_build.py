@@ -75,7 +75,12 @@ def _record_line(arc, data):
 def _metadata(version):
     return ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n"
             "Summary: Plan an LLM server's KV-cache memory as sglang would, "
-            "exactly\nRequires-Python: >=3.8\nLicense: MIT\n" % (NAME, version))
+            "exactly\nRequires-Python: >=3.8\nLicense: Apache-2.0\n"
+            "Classifier: License :: OSI Approved :: Apache Software License\n"
+            % (NAME, version))
+
+
+ENTRY_POINTS = b"[console_scripts]\nkvplan = kvplan.__main__:main\n"
 
 
 def get_requires_for_build_wheel(config_settings=None):
@@ -92,6 +97,8 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "METADATA"), "w", encoding="utf-8") as f:
         f.write(_metadata(version))
+    with open(os.path.join(d, "entry_points.txt"), "wb") as f:
+        f.write(ENTRY_POINTS)
     return os.path.basename(d)
 
 
@@ -102,6 +109,7 @@ def _wheel(wheel_directory, files, tag):
     version = _version()
     info = "%s-%s.dist-info" % (NAME, version)
     files.append((info + "/METADATA", _metadata(version).encode()))
+    files.append((info + "/entry_points.txt", ENTRY_POINTS))
     files.append((info + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: "
                                     "kvplan_build\nRoot-Is-Purelib: false\n"
                                     "Tag: %s\n" % tag).encode()))

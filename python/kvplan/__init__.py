@@ -18,10 +18,15 @@ sglang's ServerArgs names (kvplan.flags() lists them)::
 one call (None unsets one), as the process's environment does for the
 command.
 
-A value the library refuses raises kvplan.Error (``field`` names the
-keyword as given, ``message`` says what was expected; True or False for an
-option that takes a value is refused, as any value of the wrong type is); a
-plan that does not fit raises kvplan.DoesNotFit, its subclass.
+A keyword kvplan does not take, or a value not of its option's kind (a
+bool or a float where an integer goes), raises TypeError; NaN or an
+integer past 64 bits raises ValueError, as Python says them. A value the
+library refuses raises kvplan.Error (``field`` names the keyword as given,
+``message`` says what was expected); a plan that does not fit raises
+kvplan.DoesNotFit, its subclass.
+
+``python -m kvplan`` (and the ``kvplan-py`` script) runs a question from
+the command line and prints its JSON document.
 
 ``kvplan.Scenarios`` reads configurator scenarios once (the golden schema)
 and answers them as often as asked, without reading them again.
@@ -30,9 +35,10 @@ and answers them as often as asked, without reading them again.
 import dataclasses
 import json
 import os
-from typing import Any, Dict, Iterable, List, Optional
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Union
 
-from . import _native
+from . import _check, _native
 
 __version__ = "0.7.0"
 
@@ -77,8 +83,16 @@ def _flags(flags: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _req(command: str, model: Optional[str], config: Any,
-         flags: Dict[str, Any]) -> Dict[str, Any]:
+         flags: Dict[str, Any], unread: Optional[Dict[str, Any]] = None
+         ) -> Dict[str, Any]:
+    _check.check(command, flags, _check.table(flags_table),
+                 sweep=command == "sweep")
+    if model is not None and not isinstance(model, (str, os.PathLike)):
+        raise TypeError("%s(): model must be a str or a path, not %s"
+                        % (command, type(model).__name__))
     env = flags.pop("env", None)
+    if unread:  # sglang's flags kvplan does not read: listed by the library
+        flags = dict(flags, **unread)
     r: Dict[str, Any] = {"command": command, "flags": _flags(flags)}
     if env is not None:
         r["env"] = dict(env)
@@ -89,27 +103,82 @@ def _req(command: str, model: Optional[str], config: Any,
     return r
 
 
+def _common(given: Dict[str, Any], flags: Dict[str, Any]) -> Dict[str, Any]:
+    """The common keywords of a signature, with the rest (``flags``)."""
+    out = {k: given[k] for k in _COMMON if given.get(k) is not None}
+    out.update(flags)
+    return out
+
+
+_COMMON = ("tp_size", "pp_size", "dp_size", "gpu", "context_length",
+           "kv_cache_dtype", "mem_fraction_static", "page_size",
+           "max_running_requests", "available_bytes", "engine",
+           "sglang_version", "env")
+
+
 def plan(model: Optional[str] = None, *, config: Any = None,
-         svg: bool = False, **flags: Any) -> Dict[str, Any]:
+         svg: bool = False, tp_size: Optional[int] = None, pp_size: Optional[int] = None,
+         dp_size: Optional[int] = None, gpu: Optional[str] = None,
+         context_length: Optional[int] = None,
+         kv_cache_dtype: Optional[str] = None,
+         mem_fraction_static: Optional[float] = None,
+         page_size: Optional[int] = None,
+         max_running_requests: Optional[int] = None,
+         available_bytes: Optional[Union[int, str]] = None,
+         engine: Optional[str] = None, sglang_version: Optional[str] = None,
+         env: Optional[Dict[str, Optional[str]]] = None,
+         **flags: Any) -> Dict[str, Any]:
     """The plan of one server (``kvplan --json``): ``model`` a catalog name,
     a Hugging Face id or a path; or ``config`` config.json itself (a dict
     or its text). With ``svg=True`` the document has "svg", the picture."""
-    r = _req("plan", model, config, flags)
+    r = _req("plan", model, config, _common(locals(), flags))
     if svg:
         r["svg"] = True
     return request(r)
 
 
 def fit(model: Optional[str] = None, *, config: Any = None,
+        concurrency: Optional[int] = None, tp_size: Optional[int] = None, pp_size: Optional[int] = None,
+        dp_size: Optional[int] = None, gpu: Optional[str] = None,
+        context_length: Optional[int] = None,
+        kv_cache_dtype: Optional[str] = None,
+        mem_fraction_static: Optional[float] = None,
+        page_size: Optional[int] = None,
+        max_running_requests: Optional[int] = None,
+        available_bytes: Optional[Union[int, str]] = None,
+        engine: Optional[str] = None, sglang_version: Optional[str] = None,
+        env: Optional[Dict[str, Optional[str]]] = None,
         **flags: Any) -> Dict[str, Any]:
-    """``kvplan fit``: the longest context at ``concurrency`` requests."""
+    """``kvplan fit``: the longest context at ``concurrency`` requests, or
+    the most requests of ``context_length`` tokens."""
+    flags = _common(locals(), flags)
+    if concurrency is not None:
+        flags["concurrency"] = concurrency
     return request(_req("fit", model, config, flags))
 
 
 def solve(model: Optional[str] = None, *, config: Any = None,
+          target_tokens: Optional[int] = None,
+          target_concurrency: Optional[int] = None,
+          solve_for: Optional[str] = None, tp_size: Optional[int] = None, pp_size: Optional[int] = None,
+          dp_size: Optional[int] = None, gpu: Optional[str] = None,
+          context_length: Optional[int] = None,
+          kv_cache_dtype: Optional[str] = None,
+          mem_fraction_static: Optional[float] = None,
+          page_size: Optional[int] = None,
+          max_running_requests: Optional[int] = None,
+          available_bytes: Optional[Union[int, str]] = None,
+          engine: Optional[str] = None, sglang_version: Optional[str] = None,
+          env: Optional[Dict[str, Optional[str]]] = None,
           **flags: Any) -> Dict[str, Any]:
     """``kvplan solve``: the least value of ``solve_for`` reaching
     ``target_tokens`` or ``target_concurrency``."""
+    flags = _common(locals(), flags)
+    for k, v in (("target_tokens", target_tokens),
+                 ("target_concurrency", target_concurrency),
+                 ("solve_for", solve_for)):
+        if v is not None:
+            flags[k] = v
     return request(_req("solve", model, config, flags))
 
 
@@ -123,21 +192,52 @@ def sweep(model: Optional[str] = None, *, config: Any = None,
 
 
 def compare(model: Optional[str] = None, *, config: Any = None,
+            tp_size: Optional[int] = None, pp_size: Optional[int] = None,
+            dp_size: Optional[int] = None, gpu: Optional[str] = None,
+            context_length: Optional[int] = None,
+            kv_cache_dtype: Optional[str] = None,
+            mem_fraction_static: Optional[float] = None,
+            page_size: Optional[int] = None,
+            max_running_requests: Optional[int] = None,
+            available_bytes: Optional[Union[int, str]] = None,
+            engine: Optional[str] = None, sglang_version: Optional[str] = None,
+            env: Optional[Dict[str, Optional[str]]] = None,
             **flags: Any) -> Dict[str, Any]:
     """``kvplan compare``: the model under sglang, vLLM and TensorRT-LLM
     side by side, and why they differ. ``plan(engine="vllm", ...)`` gives
     one engine's whole plan (docs/engines.md)."""
-    return request(_req("compare", model, config, flags))
+    return request(_req("compare", model, config, _common(locals(), flags)))
 
 
-def log(text_or_path: str, model: Optional[str] = None, **flags: Any
-        ) -> Dict[str, Any]:
+_MAX_LOG = 64 << 20  # the library's cap on a log
+
+
+def log(text_or_path: Union[str, "os.PathLike[str]"],
+        model: Optional[str] = None, **flags: Any) -> Dict[str, Any]:
     """``kvplan log``: an sglang start-up log (its text, or a file's path)
-    read back and set beside the plan."""
+    read back and set beside the plan. A path that is not a file raises
+    FileNotFoundError or IsADirectoryError; a file over 64 MiB ValueError."""
+    path = None
+    if isinstance(text_or_path, os.PathLike):
+        path = os.fspath(text_or_path)
+    elif not isinstance(text_or_path, str):
+        raise TypeError("log(): text_or_path must be a str or a path, not %s"
+                        % type(text_or_path).__name__)
+    elif "\n" not in text_or_path and (
+            os.path.exists(text_or_path) or " " not in text_or_path.strip()):
+        path = text_or_path  # one word: a path, never a log's text
     text = text_or_path
-    if "\n" not in text_or_path and os.path.isfile(text_or_path):
-        with open(text_or_path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+    if path is not None:
+        if os.path.isdir(path):
+            raise IsADirectoryError("log(): %s is a folder, not a log" % path)
+        if not os.path.exists(path):
+            raise FileNotFoundError("log(): no such file: %s" % path)
+        with open(path, "rb") as f:
+            data = f.read(_MAX_LOG + 1)
+        if len(data) > _MAX_LOG:
+            raise ValueError("log(): %s is larger than 64 MiB; a start-up "
+                             "log is far smaller" % path)
+        text = data.decode("utf-8", errors="replace")
     r = _req("log", model, None, flags)
     r["log"] = text
     return request(r)
@@ -196,8 +296,11 @@ def gpus() -> List[Dict[str, Any]]:
 
 def flags() -> List[Dict[str, Any]]:
     """The flags kvplan reads: flag, key (the ServerArgs name), kind,
-    sglang (one of sglang's, or kvplan's own), words, help."""
+    sglang (one of sglang's, or kvplan's own), sweep, words, help."""
     return request({"command": "flags"})
+
+
+flags_table = flags  # the keywords' kinds (_check.table reads it once)
 
 
 def library_version() -> str:
@@ -206,25 +309,41 @@ def library_version() -> str:
 
 def plan_from_server_args(args: Any, *, command: str = "plan",
                           **extra: Any) -> Dict[str, Any]:
-    """The plan of the server sglang's ``ServerArgs`` (or any object with
-    its attribute names) would launch. Every sglang flag kvplan reads is
-    taken from the attributes that are set (not None); ``extra`` adds
-    kvplan's own (gpu, available_bytes) and overrides."""
+    """The plan of the server sglang's ``ServerArgs`` would launch: the
+    object itself (its attributes), or a mapping of its names
+    (``{"model_path": ..., "tp_size": 2}``). Every sglang option kvplan
+    reads is taken where set (not None); a mapping's other sglang flags are
+    listed as not read, and a key that is no sglang flag is refused.
+    ``extra`` adds kvplan's own (gpu, available_bytes) and overrides."""
+    if isinstance(args, Mapping):
+        get = args.get
+        names = [k for k in args if args[k] is not None]
+    elif isinstance(args, (str, bytes, int, float, list, tuple)) or args is None:
+        raise TypeError("plan_from_server_args(): args must be sglang's "
+                        "ServerArgs, an object with its attributes or a "
+                        "mapping of them, not %s" % type(args).__name__)
+    else:
+        get = lambda key, default=None: getattr(args, key, default)  # noqa
+        names = []
+    tab = _check.table(flags_table)
+    sglang = {f["key"] for f in flags() if f["sglang"]}
     taken: Dict[str, Any] = {}
-    model = getattr(args, "model_path", None)
-    for f in flags():
-        key = f["key"]
-        if not f["sglang"] or key == "model_path":
+    unread: Dict[str, Any] = {}
+    for key in sglang:
+        if key == "model_path":
             continue
-        v = getattr(args, key, None)
-        if v is None:
-            continue
-        if key == "json_model_override_args" and v in ("", "{}"):
+        v = get(key, None)
+        if v is None or (key == "json_model_override_args"
+                         and v in ("", "{}")):
             continue
         taken[key] = v
+    for key in names:  # a mapping's keys kvplan does not read
+        if key not in tab and key != "model_path":
+            unread[key] = True
     taken.update(extra)
-    model = taken.pop("model", model)
-    return request(_req(command, model, taken.pop("config", None), taken))
+    model = taken.pop("model", get("model_path", None))
+    return request(_req(command, model, taken.pop("config", None), taken,
+                        unread))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -249,7 +368,26 @@ class Plan:
     warnings: List[str]
 
     @classmethod
-    def of(cls, doc: Dict[str, Any]) -> "Plan":
+    def of(cls, doc: Any) -> "Plan":
+        """Of a plan, or of any document that holds one: fit's, solve's, a
+        sweep row's ("plan"), or another engine's plan (--engine)."""
+        if isinstance(doc, list):
+            raise TypeError("Plan.of(): a sweep's rows hold a plan each: "
+                            "[Plan.of(row) for row in rows]")
+        if not isinstance(doc, Mapping):
+            raise TypeError("Plan.of(): expected a document (dict), not %s"
+                            % type(doc).__name__)
+        if isinstance(doc.get("plan"), Mapping):
+            return cls.of(doc["plan"])
+        if "engines" in doc:
+            raise TypeError("Plan.of(): a comparison holds one plan per "
+                            "engine: Plan.of(doc['vllm']), "
+                            "Plan.of(doc['trtllm'])")
+        if "kv_cache_tokens" in doc:
+            return cls._of_engine(doc)
+        if "configurator" not in doc:
+            raise TypeError("Plan.of(): not a plan document (it has no "
+                            "configurator): %s" % ", ".join(sorted(doc)[:8]))
         cap = doc.get("capacity") or {}
         gpu = doc.get("gpu") or {}
         budget = doc.get("budget") or {}
@@ -270,4 +408,28 @@ class Plan:
             longest_request_tokens=cap.get("longest_request_tokens", 0),
             binding=cap.get("binding", ""),
             warnings=list(doc.get("warnings") or []),
+        )
+
+    @classmethod
+    def _of_engine(cls, doc: Dict[str, Any]) -> "Plan":
+        """vLLM's or TensorRT-LLM's plan in the same terms."""
+        gpu = doc.get("gpu") or {}
+        budget = doc.get("budget") or {}
+        return cls(
+            model=doc["model"],
+            configurator=doc["engine"],
+            max_total_num_tokens=doc["kv_cache_tokens"],
+            max_running_requests=doc["max_num_seqs"],
+            context_len=doc["max_model_len"],
+            page_size=doc["block_size"],
+            kv_cache_dtype=(doc.get("requested") or {}).get(
+                "kv_cache_dtype", "auto"),
+            cell_size=float(doc["bytes_per_token"]),
+            available_bytes=budget.get("available_bytes", 0),
+            mem_fraction_static=None,
+            gpu=gpu.get("name"),
+            max_concurrency_at_context_len=int(doc["max_concurrency"]),
+            longest_request_tokens=doc["max_model_len"],
+            binding="",
+            warnings=list(doc.get("notes") or []),
         )

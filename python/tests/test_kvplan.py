@@ -96,17 +96,30 @@ class ErrorTest(unittest.TestCase):
         self.assertEqual(e.exception.exit_status, 2)
 
     def test_unknown_flag(self):
-        with self.assertRaises(kvplan.Error) as e:
+        # a keyword: Python's own TypeError, with the nearest keyword
+        with self.assertRaises(TypeError) as e:
             kvplan.plan(tp_sizee=2)
+        self.assertIn("unexpected keyword argument 'tp_sizee'",
+                      str(e.exception))
+        self.assertIn("did you mean 'tp_size'?", str(e.exception))
+        # a request's member: the library's refusal names it
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.request({"flags": {"tp_sizee": 2}})
         self.assertEqual(e.exception.field, "tp_sizee")
         self.assertIn("did you mean tp_size?", e.exception.message)
 
     def test_wrong_type(self):
-        # True or False for an option that takes a value: refused, never a
-        # flag alone or left out
+        # True or False for an option that takes a value: Python's
+        # TypeError (issue 25: True leaked an argv, False was dropped)
+        for value in (True, False, 2.0):
+            with self.assertRaises(TypeError) as e:
+                kvplan.plan(tp_size=value)
+            self.assertIn("tp_size must be an int, not %s"
+                          % type(value).__name__, str(e.exception))
+        # and the library refuses them in a request, naming the member
         for value in (True, False):
             with self.assertRaises(kvplan.Error) as e:
-                kvplan.plan(tp_size=value)
+                kvplan.request({"flags": {"tp_size": value}})
             self.assertEqual(e.exception.field, "tp_size")
             self.assertIn("expected a positive integer, got %s" %
                           str(value).lower(), e.exception.message)
@@ -325,3 +338,97 @@ class ThreadsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class InputContractTest(unittest.TestCase):
+    """Issue 25: every keyword read as meant, refused in Python's words, or
+    named as not read."""
+
+    def test_values_in_pythons_words(self):
+        with self.assertRaises(ValueError) as e:
+            kvplan.plan(mem_fraction_static=float("nan"))
+        self.assertIn("mem_fraction_static must be finite", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            kvplan.plan(max_running_requests=10 ** 30)
+        self.assertIn("does not fit in 64 bits", str(e.exception))
+        with self.assertRaises(TypeError):
+            kvplan.plan(available_bytes=5e10)
+        with self.assertRaises(TypeError):
+            kvplan.plan(123)
+        with self.assertRaises(TypeError):
+            kvplan.plan(kv_cache_dtype=8)
+        with self.assertRaises(TypeError):
+            kvplan.sweep(tp_size=[1, 2.5])
+        # sizes take a unit as text, or bytes as an int
+        self.assertEqual(kvplan.plan(available_bytes="100GiB", page_size=64)
+                         ["max_total_num_tokens"], 819200)
+
+    def test_server_args_as_a_mapping(self):
+        doc = kvplan.plan_from_server_args(
+            {"model_path": "qwen3-8b", "tp_size": 2, "host": "0.0.0.0",
+             "port": 30000}, gpu="H200")
+        self.assertEqual(doc["model"]["name"], "qwen3-8b")
+        self.assertEqual(doc["resolved"]["tp_size"], 2)
+        self.assertEqual([f["flag"] for f in doc["ignored_flags"]],
+                         ["--host", "--port"])
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.plan_from_server_args({"model_path": "qwen3-8b",
+                                          "tp_szie": 2})
+        self.assertEqual(e.exception.field, "tp_szie")
+        for bad in ("qwen3-8b", None, 3, ["qwen3-8b"]):
+            with self.assertRaises(TypeError):
+                kvplan.plan_from_server_args(bad)
+
+    def test_log_paths(self):
+        with self.assertRaises(FileNotFoundError):
+            kvplan.log("/nonexistent.log")
+        with self.assertRaises(IsADirectoryError):
+            kvplan.log(SOURCE)
+        doc = kvplan.log(os.path.join(
+            SOURCE, "tests", "logs", "01-meta-llama-3-1-8b-instruct.log"))
+        self.assertEqual(doc["readings"]["max_total_num_tokens"], 442913)
+
+    def test_plan_of_every_document(self):
+        fit = kvplan.fit("qwen3-8b", concurrency=8)
+        self.assertEqual(kvplan.Plan.of(fit).context_len,
+                         fit["plan"]["context_len"])
+        solve = kvplan.solve("qwen3-8b", target_tokens=400000)
+        self.assertEqual(kvplan.Plan.of(solve).max_total_num_tokens,
+                         solve["plan"]["max_total_num_tokens"])
+        rows = kvplan.sweep("qwen3-8b", tp_size=[1, 2])
+        self.assertEqual(kvplan.Plan.of(rows[0]).max_total_num_tokens,
+                         rows[0]["plan"]["max_total_num_tokens"])
+        vllm = kvplan.plan("qwen3-8b", engine="vllm")
+        self.assertEqual(kvplan.Plan.of(vllm).max_total_num_tokens,
+                         vllm["kv_cache_tokens"])
+        with self.assertRaises(TypeError):
+            kvplan.Plan.of(rows)
+        with self.assertRaises(TypeError):
+            kvplan.Plan.of(kvplan.compare("qwen3-8b"))
+
+    def test_keyword_signatures(self):
+        import inspect
+        for fn in (kvplan.plan, kvplan.fit, kvplan.solve, kvplan.compare):
+            params = inspect.signature(fn).parameters
+            for name in ("tp_size", "gpu", "context_length", "kv_cache_dtype",
+                         "mem_fraction_static"):
+                self.assertIn(name, params, fn.__name__)
+        self.assertIn("concurrency", inspect.signature(kvplan.fit).parameters)
+
+    def test_python_m_kvplan(self):
+        env = dict(os.environ, PYTHONPATH=os.path.join(SOURCE, "python"))
+        p = subprocess.run([sys.executable, "-m", "kvplan", "--model",
+                            "qwen3-8b", "--tp", "2"], capture_output=True,
+                           env=env, check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["resolved"]["tp_size"], 2)
+        p = subprocess.run([sys.executable, "-m", "kvplan", "--tp", "two"],
+                           capture_output=True, env=env, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"expected a positive integer", p.stderr)
+
+    def test_licence_metadata(self):
+        with open(os.path.join(SOURCE, "python", "pyproject.toml")) as f:
+            self.assertIn('license = {text = "Apache-2.0"}', f.read())
+        with open(os.path.join(SOURCE, "LICENSE")) as f:
+            self.assertIn("Apache License", f.read(200))

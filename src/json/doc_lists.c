@@ -120,6 +120,7 @@ void kvplan__doc_options(kvplan__writer *w)
         kvplan__w_str(w, "vllm", o->vllm);
         kvplan__w_str(w, "trtllm", o->trtllm);
         kvplan__w_str(w, "question", o->question);
+        kvplan__w_bool(w, "sweep", o->sweep);
         kvplan__w_end(w);
     }
     kvplan__w_end(w);

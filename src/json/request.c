@@ -294,6 +294,24 @@ static kvplan_status set_flags(const request *rq, kvplan_options *o, held *h,
                 "varies (kvplan_option.sweep)",
                 key);
         }
+        /* one option named twice ("tp_size" and "--tp-size"), or the
+         * model named by both the member and a flag: which one is meant
+         * is not known, so neither is taken */
+        const kvplan__option_row *row =
+            opt != NULL ? kvplan__row_of(opt) : NULL;
+        if (row != NULL && kvplan__option_given(o, row)) {
+            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                                  "flags.%.100s: %s is given twice in the "
+                                  "request (by two of its names)",
+                                  key, opt->name);
+        }
+        if (opt != NULL && rq->model != NULL &&
+            strcmp(opt->name, "model_path") == 0) {
+            return kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                                  "flags.%.100s: the model is named by the "
+                                  "request's model member already",
+                                  key);
+        }
         if (set_flag(o, key, v, h, &err) != KVPLAN_OK) {
             /* the field names the request's key */
             if (err.code != KVPLAN_NOMEM)
