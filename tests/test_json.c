@@ -530,10 +530,11 @@ int main(int argc, char **argv)
     r = call("{\"command\": \"flags\"}", &rc);
     if (r != NULL) {
         CHECK_CONTAINS(r, "\"flag\": \"--tp-size\"");
-        CHECK_CONTAINS(r, "\"key\": \"tp_size\", \"kind\": \"integer\", "
-                          "\"question\": null, \"scope\": \"sglang\", "
-                          "\"sglang\": true, \"trtllm\": \"--tp_size\", "
-                          "\"vllm\": \"--tensor-parallel-size\"");
+        CHECK_CONTAINS(
+            r, "\"key\": \"tp_size\", \"kind\": \"integer\", "
+               "\"question\": null, \"scope\": \"sglang\", "
+               "\"sglang\": true, \"sweep\": true, \"trtllm\": \"--tp_size\", "
+               "\"vllm\": \"--tensor-parallel-size\"");
         CHECK_CONTAINS(r, "\"key\": \"available_bytes\", \"kind\": "
                           "\"size\", \"question\": null, \"scope\": "
                           "\"kvplan\", \"sglang\": false");

@@ -432,3 +432,17 @@ class InputContractTest(unittest.TestCase):
             self.assertIn('license = {text = "Apache-2.0"}', f.read())
         with open(os.path.join(SOURCE, "LICENSE")) as f:
             self.assertIn("Apache License", f.read(200))
+
+    def test_catalogue(self):
+        """Every option kvplan reads, given a value of the wrong kind as a
+        keyword: TypeError naming the keyword (test_catalogue.c does the
+        command line and the request)."""
+        wrong = {"integer": "x1", "number": "x1", "size": 1.5,
+                 "boolean": "yes", "object": 5}
+        funcs = {None: kvplan.plan, "fit": kvplan.fit, "solve": kvplan.solve,
+                 "sweep": kvplan.sweep}
+        for f in kvplan.flags():
+            key = f["key"]
+            with self.assertRaises(TypeError, msg=key) as e:
+                funcs[f["question"]](**{key: wrong.get(f["kind"], 5)})
+            self.assertIn(key, str(e.exception))

@@ -368,23 +368,12 @@ static void not_read(kvplan_options *o, const kvplan__option_row *row)
         in->not_read_dropped++;
 }
 
-/* Records that the row was given (a switch set off is not). */
-static void given(kvplan_options *o, const kvplan__option_row *row,
-                  const char *v)
-{
-    size_t k = (size_t)(row - kvplan__option_rows);
-    bool off = row->store == KVPLAN__STORE_BOOL && v != NULL &&
-               strcmp(v, "false") == 0;
-    if (row >= kvplan__option_rows && k < kvplan__num_option_rows && !off)
-        o->internal_.given[k / 64] |= (uint64_t)1 << (k % 64);
-}
-
 kvplan_status kvplan__options_store(kvplan_options *o,
                                     const kvplan__option_row *row,
                                     const char *spelled, const char *v,
                                     kvplan_error *err)
 {
-    given(o, row, v);
+    kvplan__option_mark_given(o, row, v);
     const char *f = kvplan__option_field(row, spelled);
     void *field = (void *)kvplan__option_value(o, row);
     if (row->store == KVPLAN__STORE_NONE) {
@@ -420,7 +409,13 @@ kvplan_status kvplan__options_store(kvplan_options *o,
         return hisparse_value(o, row, f, v, err);
     case KVPLAN__STORE_VERSION: {
         kvplan_sglang_profile p;
-        KVPLAN__TRY(kvplan_sglang_profile_parse(v, &p, err));
+        kvplan_error why;
+        if (kvplan_sglang_profile_parse(v, &p, &why) != KVPLAN_OK) {
+            /* the parser speaks of --sglang-version: named as spelled */
+            const char *rest = strchr(why.message, ':');
+            return kvplan__fail(err, why.code, f, "%s%s", f,
+                                rest ? rest : ": not a version");
+        }
         memcpy(field, &p, sizeof p);
         if (row->region == KVPLAN__IN_OPTIONS) {
             o->compare_version_set = true;

@@ -33,6 +33,10 @@ kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
                                         kvplan_model *model,
                                         kvplan_model *draft, kvplan_error *err);
 
+/* Records that the row was given, its value `v` (a switch set to "false"
+ * is not). */
+void kvplan__option_mark_given(kvplan_options *o, const kvplan__option_row *row,
+                               const char *v);
 /* Whether the row was given (set by name). */
 bool kvplan__option_given(const kvplan_options *o,
                           const kvplan__option_row *row);

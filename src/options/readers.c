@@ -11,6 +11,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Records that the row was given (a switch set off is not). */
+void kvplan__option_mark_given(kvplan_options *o, const kvplan__option_row *row,
+                               const char *v)
+{
+    size_t k = (size_t)(row - kvplan__option_rows);
+    bool off = row->store == KVPLAN__STORE_BOOL && v != NULL &&
+               strcmp(v, "false") == 0;
+    if (row >= kvplan__option_rows && k < kvplan__num_option_rows && !off)
+        o->internal_.given[k / 64] |= (uint64_t)1 << (k % 64);
+}
+
 bool kvplan__option_given(const kvplan_options *o,
                           const kvplan__option_row *row)
 {
