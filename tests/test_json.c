@@ -71,6 +71,42 @@ static int status_of(int exit_status)
     return exit_status == 0 ? KVPLAN_OK : KVPLAN_NOT_ENOUGH_MEMORY;
 }
 
+/* `text` in a request's terms, as kvplan_json answers (its field and
+ * message name each option by its key: --tp-size is tp_size), where the
+ * command names flags; a command line quoted as one is left. */
+static void request_terms(char *text)
+{
+    char *out = text;
+    bool quoted = false;
+    for (const char *p = text; *p != '\0';) {
+        if (strncmp(p, "kvplan ", 7) == 0)
+            quoted = true;
+        else if (*p == ')' || *p == ';' || *p == ',')
+            quoted = false;
+        size_t len = 0;
+        const kvplan_option *o = NULL;
+        if (!quoted && p[0] == '-' && p[1] == '-' &&
+            (p == text || p[-1] == ' ' || p[-1] == '(' || p[-1] == '"')) {
+            while (p[2 + len] == '-' ||
+                   (p[2 + len] >= 'a' && p[2 + len] <= 'z') ||
+                   (p[2 + len] >= '0' && p[2 + len] <= '9'))
+                len++;
+            while (len > 0 && p[1 + len] == '-')
+                len--;
+            o = len > 0 ? kvplan_option_find_n(p, len + 2) : NULL;
+        }
+        if (o != NULL && o->type != KVPLAN_OPTION_NOT_READ &&
+            strlen(o->name) <= len + 2) {
+            memcpy(out, o->name, strlen(o->name));
+            out += strlen(o->name);
+            p += len + 2;
+        } else {
+            *out++ = *p++;
+        }
+    }
+    *out = '\0';
+}
+
 /* The request answers as `kvplan ARGS` does. */
 static void same(const char *request, const char *args, const char *in,
                  int want_rc)
@@ -78,6 +114,8 @@ static void same(const char *request, const char *args, const char *in,
     int rc = -1, crc = -1;
     char *resp = call(request, &rc);
     char *out = command(args, in, &crc);
+    if (out != NULL && strncmp(out, "{\"error\"", 8) == 0)
+        request_terms(out);
     CHECK_INT(rc, status_of(want_rc));
     CHECK_INT(crc, want_rc);
     if (resp != NULL && out != NULL && strcmp(resp, out) != 0)

@@ -379,6 +379,17 @@ class InputContractTest(unittest.TestCase):
             with self.assertRaises(TypeError):
                 kvplan.plan_from_server_args(bad)
 
+    def test_errors_in_keyword_terms(self):
+        # a refusal names the keyword, not the command's flag
+        with self.assertRaises(kvplan.DoesNotFit) as e:
+            kvplan.plan("qwen3-8b", mem_fraction_static=0.05)
+        self.assertEqual(e.exception.field, "mem_fraction_static")
+        self.assertIn("Raise mem_fraction_static above", e.exception.message)
+        self.assertNotIn("--", e.exception.message)
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.fit("llama-3.1-8b-instruct", concurrency=5000)
+        self.assertEqual(e.exception.field, "max_running_requests")
+
     def test_log_paths(self):
         with self.assertRaises(FileNotFoundError):
             kvplan.log("/nonexistent.log")

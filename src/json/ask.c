@@ -87,6 +87,7 @@ static kvplan_status ask_solve(kvplan__writer *w, const request *rq,
     kvplan_status st =
         kvplan_solve(d->model, &o->plan, o->solve_for, &t, p, &sol, &err);
     if (st == KVPLAN_NOT_ENOUGH_MEMORY && !sol.found) {
+        kvplan__request_terms(&err);
         kvplan__doc_solve_none(w, &err, &sol);
         return st;
     }

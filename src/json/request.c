@@ -42,9 +42,59 @@ static int exit_for(kvplan_status st)
                                             : 3;
 }
 
+/* `text` with each option's flag ("--mem-fraction-static") spelled as a
+ * request and Python key it ("mem_fraction_static"), so that a refusal
+ * names it in the caller's terms; a command line quoted as one ("kvplan
+ * --engine vllm") is left as it is. */
+static void request_terms(char *text, size_t size)
+{
+    char out[sizeof((kvplan_error){0}).message];
+    size_t n = 0;
+    bool quoted = false; /* inside "kvplan ..." up to its end */
+    for (const char *p = text; *p != '\0' && n + 1 < sizeof out;) {
+        if (strncmp(p, "kvplan ", 7) == 0)
+            quoted = true;
+        else if (*p == ')' || *p == ';' || *p == ',')
+            quoted = false;
+        const kvplan_option *o = NULL;
+        size_t len = 0;
+        if (!quoted && p[0] == '-' && p[1] == '-' &&
+            (p == text || p[-1] == ' ' || p[-1] == '(')) {
+            while ((p[2 + len] >= 'a' && p[2 + len] <= 'z') ||
+                   (p[2 + len] >= '0' && p[2 + len] <= '9') ||
+                   p[2 + len] == '-')
+                len++;
+            while (len > 0 && p[1 + len] == '-')
+                len--;
+            o = len > 0 ? kvplan_option_find_n(p, len + 2) : NULL;
+        }
+        if (o != NULL && o->type != KVPLAN_OPTION_NOT_READ) {
+            size_t k = strlen(o->name);
+            if (n + k + 1 >= sizeof out)
+                break;
+            memcpy(out + n, o->name, k);
+            n += k;
+            p += len + 2;
+        } else {
+            out[n++] = *p++;
+        }
+    }
+    out[n] = '\0';
+    snprintf(text, size, "%s", out);
+}
+
+void kvplan__request_terms(kvplan_error *err)
+{
+    request_terms(err->field, sizeof err->field);
+    request_terms(err->message, sizeof err->message);
+}
+
 kvplan_status kvplan__failed(kvplan__writer *w, const kvplan_error *err,
                              bool usage)
 {
+    kvplan_error said = *err;
+    kvplan__request_terms(&said);
+    err = &said;
     int rc = usage && (err->code == KVPLAN_INVALID_ARGUMENT ||
                        err->code == KVPLAN_PARSE)
                  ? 2

@@ -47,6 +47,11 @@ typedef struct kvplan__axis {
 kvplan_status kvplan__refuse(kvplan__writer *w, kvplan_status code,
                              int exit_status, const char *field,
                              const char *fmt, ...) KVPLAN_PRINTF(5, 6);
+/* The error's field and message in a request's terms: each option's flag
+ * spelled as its key (--tp-size: tp_size), but in a command line quoted as
+ * one ("kvplan --engine vllm"). */
+void kvplan__request_terms(kvplan_error *err);
+
 /* The library's error, as the command reports it: with `usage`, a value
  * out of range is a usage error (exit 2). */
 kvplan_status kvplan__failed(kvplan__writer *w, const kvplan_error *err,
