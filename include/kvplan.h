@@ -1518,6 +1518,9 @@ typedef struct kvplan_engine_options {
     /* --dtype: the weights', the activations' and an "auto" KV cache's
      * element type; auto: the config's */
     kvplan_dtype_flag dtype;
+    /* VLLM_ALLOW_LONG_MAX_MODEL_LEN: vLLM takes a max_model_len above the
+     * model's own; else it refuses one */
+    bool allow_long_max_model_len;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

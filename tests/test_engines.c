@@ -288,8 +288,16 @@ static void test_hf_sliding(void)
     CHECK_INT(p.num_gpu_blocks, 26214);
     CHECK_DOUBLE(p.max_concurrency, 26214.0 / (2048 + 6 * 577));
     CHECK_INT(p.kv_cache_tokens, (int64_t)(26214.0 / (2048 + 6 * 577) * 32768));
-    /* Gemma-2-9B: every other layer, 21 + 21 */
+    /* Gemma-2-9B: every other layer, 21 + 21; its 8192 positions are
+     * below the 32768 asked, which vLLM takes only with
+     * VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 */
+    kvplan_error long_err;
+    p = plan("gemma-2-9b-it", &o, KVPLAN_INVALID_CONFIG, &long_err);
+    CHECK_STR(long_err.field, "--max-model-len");
+    CHECK_CONTAINS(long_err.message, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1");
+    o.allow_long_max_model_len = true;
     p = plan("gemma-2-9b-it", &o, KVPLAN_OK, NULL);
+    o.allow_long_max_model_len = false;
     CHECK_INT(p.groups[0].layers, 21);
     CHECK_INT(p.groups[1].layers, 21);
     CHECK_INT(p.groups[1].window, 4096);

@@ -306,6 +306,16 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
     bool big = gpu->total_mib >= 70 * 1024 && !strstr(gpu->name, "A100");
     p->max_model_len =
         o->max_model_len.set ? o->max_model_len.value : c->context_len;
+    /* vLLM's ModelConfig (_get_and_verify_max_len): a length above the
+     * model's own is refused unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set */
+    KVPLAN__FAIL_IF(
+        p->max_model_len > c->context_len && !o->allow_long_max_model_len, err,
+        KVPLAN_INVALID_CONFIG, "--max-model-len",
+        "User-specified max_model_len (%lld) is greater than the derived "
+        "max_model_len (%lld in the model's config.json). To allow "
+        "overriding this maximum, set the env var "
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (vLLM)",
+        (long long)p->max_model_len, (long long)c->context_len);
     p->max_num_seqs = o->max_num_seqs.set ? o->max_num_seqs.value
                       : big               ? 1024
                                           : 256;

@@ -41,6 +41,16 @@ void kvplan_options_engine(const kvplan_options *opts, kvplan_engine engine,
     o->pp_size = p->server.pp_size;
     o->kv_cache_dtype = p->server.kv_cache_dtype;
     o->dtype = p->server.dtype;
+    /* vLLM's envs.py: "1" or "true", any case, blanks around */
+    const char *allow =
+        kvplan_options_getenv(opts, "VLLM_ALLOW_LONG_MAX_MODEL_LEN");
+    char word[8] = "";
+    if (allow != NULL)
+        sscanf(allow, " %7s", word);
+    for (char *c = word; *c; c++)
+        *c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+    o->allow_long_max_model_len =
+        strcmp(word, "1") == 0 || strcmp(word, "true") == 0;
     o->gpu_set = p->gpu_set;
     o->gpu = p->gpu;
     o->speculative_algorithm = p->server.speculative_algorithm;

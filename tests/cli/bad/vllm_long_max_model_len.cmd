@@ -1,0 +1,4 @@
+--engine
+vllm
+--max-model-len
+200000
