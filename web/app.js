@@ -43,8 +43,13 @@ function flags() {
   return f;
 }
 
+// sglang's and vLLM's switches for a context longer than the model's
+const LONG = { SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN: "1", VLLM_ALLOW_LONG_MAX_MODEL_LEN: "1" };
+
 function commandLine(request) {
-  const words = request.command ? ["kvplan", request.command] : ["kvplan"];
+  const words = Object.entries(request.env || {}).map(([k, v]) => k + "=" + v);
+  words.push("kvplan");
+  if (request.command) words.push(request.command);
   const pasted = request.config !== undefined;
   words.push("--model-path", pasted ? "-" : request.model);
   for (const [key, value] of Object.entries(request.flags))
@@ -55,13 +60,17 @@ function commandLine(request) {
 
 function request() {
   const r = { flags: flags(), svg: true };
+  if ($("long").checked) r.env = Object.assign({}, LONG);
   const pasted = $("config").value.trim();
   if (pasted) r.config = pasted;
   else r.model = $("model").value;
   return r;
 }
 
-const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
+// numbers as a reader reads them: thousands grouped, at most two decimals
+// (DeepSeek V4's 7705.450000000001 bytes per token is 7,705.45)
+const fmt = (n) => (typeof n === "number"
+  ? n.toLocaleString("en-US", { maximumFractionDigits: 2 }) : String(n));
 const fixed = (n, digits) => n.toLocaleString("en-US", { minimumFractionDigits: digits,
                                                         maximumFractionDigits: digits });
 
@@ -73,6 +82,8 @@ function showEngines(req) {
   const body = $("engines").tBodies[0];
   body.innerHTML = "";
   const { doc } = call(creq);
+  $("engine-rules").textContent = ["vllm", "trtllm"]
+    .filter((k) => doc[k] && doc[k].rules).map((k) => k + ": " + doc[k].rules).join("; ");
   for (const e of doc.engines || []) {
     const tr = body.insertRow();
     tr.insertCell().textContent = e.engine;
@@ -99,6 +110,9 @@ function show() {
   delete plain.svg;
   $("command").textContent = commandLine(plain);
   $("error").textContent = doc.error ? doc.message : "";
+  remedy(doc, plain);
+  showFit(plain);
+  saveLink();
   showEngines(plain);
   // the command's exit status: the error's, else 0 (1 where the whole
   // answer says it does not fit: KVPLAN_NOT_ENOUGH_MEMORY, status 3)
@@ -111,21 +125,27 @@ function show() {
     $("pools").tBodies[0].innerHTML = "";
     $("picture").innerHTML = "";
     $("warnings").innerHTML = "";
+    $("sources").innerHTML = "";
+    $("notes").innerHTML = "";
     return;
   }
   set("tokens", fmt(doc.max_total_num_tokens));
   set("requests", fmt(doc.max_running_requests));
   set("concurrency", fmt(doc.capacity.max_concurrency_at_context_len));
   set("context-len", fmt(doc.context_len));
-  set("cell", String(doc.cell_size));
-  set("fraction-out", String(doc.budget.mem_fraction_static));
-  set("available", (doc.available_bytes / 1073741824).toFixed(2));
+  // DeepSeek V4 prices a full token and its compressed share together (a
+  // float's repr, as Python prints it: a string, exact)
+  set("cell", fmt(Number(doc.cell_size !== undefined ? doc.cell_size
+                                                     : doc.bytes_per_full_token)));
+  set("fraction-out", doc.budget.mem_fraction_static === undefined ? "given"
+      : String(Number(doc.budget.mem_fraction_static.toFixed(4))));
+  set("available", fixed(doc.available_bytes / 1073741824, 2));
   set("configurator", doc.configurator.replace("PoolConfigurator", ""));
   const body = $("pools").tBodies[0];
   body.innerHTML = "";
   for (const p of doc.capacity.pools) {
     const tr = body.insertRow();
-    for (const v of [p.name, fmt(p.capacity_tokens), String(p.bytes_per_token),
+    for (const v of [p.name, fmt(p.capacity_tokens), fmt(Number(p.bytes_per_token)),
                      fmt(p.context_len_request_tokens)])
       tr.insertCell().textContent = v;
   }
@@ -136,7 +156,104 @@ function show() {
     $("warnings").appendChild(li);
   }
   $("picture").innerHTML = doc.svg || "";
+  showSources(doc);
   window.kvplanLast = { request: plain, doc };
+}
+
+// Each figure's source: exact (sglang's own arithmetic), measured,
+// preset or estimated, and the rules it follows.
+function showSources(doc) {
+  const v = doc.sglang_version || {};
+  $("rules").textContent = "sglang's rules: " + (v.profile || "seed") +
+    (v.profile === "seed" || !v.profile ? " (commit 6cc9352d, about 0.5.16)" : "") +
+    (v.exact === false ? ", approximate" : ", exact") +
+    "; the pools' arithmetic is exact, the budget's terms are labelled below";
+  const list = $("sources");
+  list.innerHTML = "";
+  const add = (text) => { const li = document.createElement("li"); li.textContent = text; list.appendChild(li); };
+  const t = (doc.budget && doc.budget.terms) || {};
+  if (doc.budget && doc.budget.given) add("the KV budget: given (available_bytes)");
+  if (t.gpu) add("GPU memory: " + fmt(t.gpu.total_mib) + " MiB (" + t.gpu.source + ")");
+  if (t.context) add("CUDA context: " + fixed(t.context.gib, 2) + " GiB (" + t.context.source +
+                     (t.context.basis ? ": " + t.context.basis : "") + ")");
+  if (t.weights) add("weights: " + fixed(t.weights.estimated_gib || 0, 2) + " GiB (" + t.weights.source +
+                     (t.weights.basis ? ": " + t.weights.basis : "") + ")");
+  const notes = $("notes");
+  notes.innerHTML = "";
+  for (const n of doc.notes || []) {
+    const li = document.createElement("li");
+    li.textContent = n;
+    notes.appendChild(li);
+  }
+}
+
+// The form's inputs by the option they set, for an error's remedy.
+const INPUT_OF = { gpu: "gpu", tp_size: "tp", kv_cache_dtype: "dtype", context_length: "context",
+                   mem_fraction_static: "fraction", sglang_version: "version",
+                   speculative_algorithm: "spec", speculative_draft_model_path: "draft",
+                   speculative_num_steps: "steps", speculative_eagle_topk: "topk",
+                   speculative_num_draft_tokens: "drafts", model: "model", config: "config" };
+
+// An error's remedy: the form's input that moves it, marked, or the
+// command line to run where the form has no such input.
+function remedy(doc, req) {
+  for (const el of document.querySelectorAll(".fix")) el.classList.remove("fix");
+  $("remedy").textContent = "";
+  if (!doc.error) return;
+  const words = [];
+  if (/SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN|VLLM_ALLOW_LONG_MAX_MODEL_LEN/.test(doc.message)) {
+    $("long").classList.add("fix");
+    words.push("tick \"allow a context longer than the model's\", or lower the context length");
+  }
+  const id = INPUT_OF[doc.field];
+  if (id) {
+    $(id).classList.add("fix");
+    words.push("change " + (document.querySelector("label[for='" + id + "']") || {}).textContent +
+               " in the form");
+  } else if (doc.field && !words.length) {
+    words.push("the form has no " + doc.field + "; on the command line: " + commandLine(req) +
+               " --" + doc.field.replace(/_/g, "-") + " VALUE");
+  }
+  $("remedy").textContent = words.length ? "To fix: " + words.join("; ") + "." : "";
+}
+
+// kvplan fit for the users asked for: the longest context each gets.
+function showFit(req) {
+  const users = Number($("users").value);
+  $("fit-out").textContent = "";
+  if (!users) return;
+  const freq = Object.assign({}, req, { command: "fit",
+                                        flags: Object.assign({}, req.flags, { concurrency: users }) });
+  delete freq.flags.context_length;
+  const { doc } = call(freq);
+  $("fit-out").textContent = doc.error ? users + " users: " + doc.message
+    : fmt(users) + " users fit up to a context of " + fmt(doc.context_length) +
+      " tokens each (" + doc.binding + " binds): " + commandLine(freq);
+}
+
+// The form's state in the page's address (#gpu=H200&tp=8), to share.
+const LINKED = ["model", "gpu", "tp", "dtype", "context", "fraction", "version", "spec", "draft",
+                "steps", "topk", "drafts", "users", "long"];
+function saveLink() {
+  const q = new URLSearchParams();
+  for (const id of LINKED) {
+    const el = $(id);
+    const v = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value;
+    if (v !== "" && v !== el.dataset.initial) q.set(id, v);
+  }
+  const hash = "#" + q.toString();
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+  $("link").href = hash;
+}
+function loadLink() {
+  for (const id of LINKED) $(id).dataset.initial =
+    $(id).type === "checkbox" ? "" : $(id).value;
+  const q = new URLSearchParams(location.hash.slice(1));
+  for (const [id, v] of q) {
+    if (!LINKED.includes(id)) continue;
+    if ($(id).type === "checkbox") $(id).checked = v === "1";
+    else $(id).value = v;
+  }
 }
 
 kvplanModule().then((module) => {
@@ -150,8 +267,9 @@ kvplanModule().then((module) => {
   for (const g of call({ command: "gpus" }).doc)
     $("gpu").add(new Option(g.name + " (" + Math.round(g.total_mib / 1024) + " GiB)", g.name));
   $("gpu").value = "H100-80GB";
+  loadLink();
   for (const el of document.querySelectorAll("select, input, textarea"))
-    el.addEventListener(el.tagName === "SELECT" ? "change" : "input", show);
+    el.addEventListener(el.tagName === "SELECT" || el.type === "checkbox" ? "change" : "input", show);
   show();
   document.body.dataset.ready = "1";
 });

@@ -116,8 +116,18 @@ for (const c of cases) {
   check(num(shown.requests) === doc.max_running_requests, name + ": max_running_requests");
   check(num(shown.concurrency) === doc.capacity.max_concurrency_at_context_len, name + ": concurrency");
   check(num(shown.context) === doc.context_len, name + ": context_len");
-  check(shown.cell === String(doc.cell_size), name + ": cell_size " + shown.cell + " vs " + doc.cell_size);
-  check(shown.fraction === String(doc.budget.mem_fraction_static), name + ": mem_fraction_static");
+  // numbers as read: grouped, at most two decimals (DSV4's 7705.450000000001)
+  const cell = Number(doc.cell_size !== undefined ? doc.cell_size : doc.bytes_per_full_token);
+  check(Math.abs(num(shown.cell) - cell) < 0.005, name + ": cell_size " + shown.cell + " vs " + cell);
+  check(Math.abs(Number(shown.fraction) - doc.budget.mem_fraction_static) < 5e-5, name + ": mem_fraction_static");
+  const pools = await page.evaluate(() => [...document.querySelectorAll("#pools tbody tr")].map(
+    (tr) => tr.cells[2].textContent));
+  check(pools.every((b) => /^[0-9,]+(\.[0-9]{1,2})?$/.test(b)), name + ": pool bytes formatted " + pools.join(" "));
+  // where each figure comes from, and whose rules
+  const src = await page.evaluate(() => document.getElementById("sources").textContent +
+                                        " | " + document.getElementById("rules").textContent);
+  check(src.includes("(preset)") && src.includes("(estimated") && src.includes("sglang's rules: " +
+        doc.sglang_version.profile), name + ": sources and rules said: " + src);
   if (c.context) check(doc.context_len === Number(c.context), name + ": the context length asked for");
   if (c.draft) {
     check(shown.command.includes("--speculative-draft-model-path " + c.draft), name + ": the draft asked for");
@@ -129,6 +139,71 @@ for (const c of cases) {
   if (c.model === "deepseek-v4-flash")
     check(cmp.engines[1].error && cmp.engines[2].error, name + ": vLLM and TRT-LLM refuse DSV4, and say so");
   console.log(name + " on " + c.tp + " x " + c.gpu + ": " + shown.tokens + " tokens, as the command");
+}
+// context for N users: kvplan fit, as the command line it shows answers
+await page.fill("#config", "");
+await page.selectOption("#model", "llama-3.1-70b-instruct");
+await page.selectOption("#gpu", "H100-80GB");
+await page.selectOption("#tp", "4");
+await page.selectOption("#spec", "");
+await page.selectOption("#version", "");
+await page.selectOption("#dtype", "auto");
+await page.fill("#context", "");
+await page.fill("#fraction", "");
+await page.fill("#users", "32");
+{
+  const text = await page.evaluate(() => document.getElementById("fit-out").textContent);
+  const line = text.slice(text.indexOf("kvplan fit"));
+  const { doc } = run(line, "");
+  check(text.startsWith("32 users fit up to a context of " + doc.context_length.toLocaleString("en-US")),
+        "users: the page's fit is the command's: " + text);
+}
+// a link holds the form: opened again, the same plan
+{
+  const hash = await page.evaluate(() => location.hash);
+  const tokens = await page.evaluate(() => document.getElementById("tokens").textContent);
+  const again = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await again.goto("file://" + path.resolve(dir, "index.html") + hash);
+  await again.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+  const back = await again.evaluate(() => ({
+    tokens: document.getElementById("tokens").textContent,
+    model: document.getElementById("model").value, tp: document.getElementById("tp").value,
+    users: document.getElementById("users").value }));
+  check(hash.includes("tp=4") && back.tokens === tokens && back.model === "llama-3.1-70b-instruct" &&
+        back.tp === "4" && back.users === "32", "the link round-trips: " + hash + " " + JSON.stringify(back));
+  await again.close();
+}
+await page.fill("#users", "");
+// a remedy the form can apply: a context longer than the model's
+await page.selectOption("#model", "qwen3-235b-a22b");
+await page.selectOption("#gpu", "B200");
+await page.selectOption("#tp", "8");
+await page.fill("#context", "131072");
+{
+  const r = await page.evaluate(() => ({ remedy: document.getElementById("remedy").textContent,
+    marked: document.getElementById("long").classList.contains("fix"),
+    vllm: [...document.querySelectorAll("#engines tbody tr")][1].textContent }));
+  check(r.marked && r.remedy.includes("allow a context longer"), "the remedy is the form's: " + r.remedy);
+  check(r.vllm.includes("VLLM_ALLOW_LONG_MAX_MODEL_LEN"), "vLLM's row refuses as vLLM does: " + r.vllm);
+  await page.check("#long");
+  const ok = await page.evaluate(() => ({ error: document.getElementById("error").textContent,
+    command: document.getElementById("command").textContent }));
+  check(!ok.error && ok.command.startsWith("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 "),
+        "ticked, it plans, and the command line says how: " + ok.command);
+  await page.uncheck("#long");
+  await page.fill("#context", "");
+}
+// a phone's width: nothing wider than the screen
+{
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto("file://" + path.resolve(dir, "index.html") + "#model=deepseek-v4-flash&gpu=B200&tp=4");
+  await phone.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+  const w = await phone.evaluate(() => ({ scroll: document.documentElement.scrollWidth,
+    cell: document.getElementById("cell").textContent }));
+  check(w.scroll <= 390, "390 px: the page is " + w.scroll + " px wide");
+  check(w.cell === "7,705.45", "DeepSeek-V4's bytes per token: " + w.cell);
+  await phone.screenshot({ path: path.join(dir, "screenshot-390.png"), fullPage: true });
+  await phone.close();
 }
 // the picture of the first case, and a screenshot of the page
 await page.fill("#config", "");
