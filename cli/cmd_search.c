@@ -130,7 +130,7 @@ int cli_cmd_fit(int argc, char **argv)
         }
     } else if (!o->server.context_length.set) {
         cli_usage_error(&s.err, "--concurrency",
-                        "kvplan fit needs --concurrency N (the longest "
+                        "it needs --concurrency N (the longest "
                         "context for N requests) or --context-length L (the "
                         "most requests of L tokens)");
         rc = cli_error(s.who, &s.err, CLI_EXIT_USAGE, s.json);

@@ -92,6 +92,24 @@ static const char *nearest(const char *arg, size_t len)
     return best;
 }
 
+/* The command nearest a first argument that is none (kvplan fitt), within
+ * 2 edits. */
+static const char *nearest_command(const char *arg)
+{
+    static const char *const commands[] = {"fit", "solve", "sweep", "compare",
+                                           "log", "pools", "help"};
+    const char *best = NULL;
+    int d = 3;
+    for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) {
+        int x = kvplan_edit_distance(arg, commands[k]);
+        if (x < d) {
+            d = x;
+            best = commands[k];
+        }
+    }
+    return best;
+}
+
 /* An argument that is a value, not a flag: anything but "--x" ("-1" is a
  * value). */
 bool cli_is_value(const char *a)
@@ -190,7 +208,9 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
         } else if (o != NULL) {
             CLI_TRY(table_flag(argc, argv, &i, eq, o, question, cli, err));
         } else {
-            const char *near = arg[0] == '-' ? nearest(arg, len) : NULL;
+            const char *near = arg[0] == '-' ? nearest(arg, len)
+                               : i == 1      ? nearest_command(arg)
+                                             : NULL;
             return fail(err, KVPLAN_INVALID_ARGUMENT, arg,
                         "%.100s: %s%s%s%s (see kvplan --help)", arg,
                         arg[0] == '-' ? "unknown option"

@@ -361,7 +361,7 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "explain", .flag = "--explain", SWITCH,
       .scope = KVPLAN_SCOPE_OUTPUT,
       .help = "every term of the bytes per token and of the budget"},
-     .store = KVPLAN__STORE_BOOL, OPTS(explain)},
+     .store = KVPLAN__STORE_BOOL, OPTS(explain), .readers = KVPLAN__READ_SGLANG},
     /* ---- the questions' own */
     {{.name = "concurrency", .flag = "--concurrency", AT_LEAST_ONE, QUESTION,
       .question = "fit", .meta = "N",
