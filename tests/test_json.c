@@ -671,6 +671,31 @@ int main(int argc, char **argv)
             "command pools needs scenarios");
     refused("{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}]}",
             KVPLAN_PARSE, 3, "", "kvplan pools: line 1");
+    /* a refused scenario does not discard the others' answers: its error
+     * stands in its place (review R22) */
+    {
+        int prc = -1;
+        char gpath[4096], gline[65536], greq[70000];
+        snprintf(gpath, sizeof gpath, "%s/tests/data/golden/configurator.jsonl",
+                 source_dir);
+        FILE *g = fopen(gpath, "r");
+        CHECK(g != NULL && fgets(gline, sizeof gline, g) != NULL);
+        if (g != NULL)
+            fclose(g);
+        gline[strcspn(gline, "\n")] = '\0';
+        snprintf(greq, sizeof greq,
+                 "{\"command\": \"pools\", \"scenarios\": [{\"family\": 7}, "
+                 "%s]}",
+                 gline);
+        char *mixed = call(greq, &prc);
+        CHECK_INT(prc, KVPLAN_PARSE);
+        if (mixed != NULL) {
+            CHECK_CONTAINS(mixed,
+                           "\"line\": 1, \"message\": \"kvplan pools: line 1");
+            CHECK_CONTAINS(mixed, "\"results\": ");
+        }
+        kvplan_json_free(mixed);
+    }
     /* the options' errors name the request's key, in its spelling */
     refused("{\"flags\": {\"tp_sizee\": 2}}", KVPLAN_INVALID_ARGUMENT, 2,
             "tp_sizee", "tp_sizee: unknown option; did you mean tp_size?");

@@ -255,7 +255,13 @@ def pools(scenarios: Any) -> List[Dict[str, Any]]:
     status, doc = _native.call({"command": "pools", "scenarios": scenarios})
     if isinstance(doc, dict) and "error" in doc:
         raise Error(doc)
-    return doc if isinstance(doc, list) else [doc]
+    doc = doc if isinstance(doc, list) else [doc]
+    refused = [d for d in doc if isinstance(d, dict) and "error" in d]
+    if refused:  # the others' answers ride along: e.results
+        e = Error(refused[0])
+        e.results = doc
+        raise e
+    return doc
 
 
 class Scenarios:

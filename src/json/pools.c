@@ -13,29 +13,40 @@
 #include <string.h>
 
 /* Each scenario with its "results": the scenario's members as given,
- * the results the replay's. */
+ * the results the replay's. A scenario refused is an error object in its
+ * place ({"error", "exit_status", "field", "line", "message"}), the others
+ * answered as the command answers them (it says the refused line on standard
+ * error); the status is then the first refusal's. */
 static kvplan_status answer_list(kvplan__writer *w, const json_t *scenarios)
 {
     kvplan__w_array(w, NULL);
     size_t i;
     json_t *s;
+    kvplan_status first = KVPLAN_OK;
     json_array_foreach(scenarios, i, s)
     {
         kvplan__scenario sc;
         kvplan_error err;
         if (kvplan__scenario_parse(s, &sc, &err) != KVPLAN_OK) {
-            err.field[0] = '\0';
             char msg[sizeof err.message];
-            snprintf(msg, sizeof msg, "%s", err.message);
-            snprintf(err.message, sizeof err.message,
-                     "kvplan pools: line %zu: %.400s", i + 1, msg);
-            return kvplan__failed(w, &err, false);
+            snprintf(msg, sizeof msg, "kvplan pools: line %zu: %.400s", i + 1,
+                     err.message);
+            kvplan__w_object(w, NULL);
+            kvplan__w_str(w, "error", kvplan_status_name(err.code));
+            kvplan__w_int(w, "exit_status", 3);
+            kvplan__w_str(w, "field", err.field[0] ? err.field : NULL);
+            kvplan__w_int(w, "line", (int64_t)i + 1);
+            kvplan__w_str(w, "message", msg);
+            kvplan__w_end(w);
+            if (first == KVPLAN_OK)
+                first = err.code;
+            continue;
         }
         kvplan__scenario_answer(w, s, &sc);
         kvplan__scenario_free(&sc);
     }
     kvplan__w_end(w);
-    return KVPLAN_OK;
+    return first;
 }
 
 kvplan_status kvplan__ask_pools(kvplan__writer *w, const json_t *scenarios)
