@@ -696,6 +696,32 @@ int main(int argc, char **argv)
         }
         kvplan_json_free(mixed);
     }
+    /* one option by two names, or the model twice: which is meant is not
+     * known (issue 25: the last won silently) */
+    refused("{\"flags\": {\"tp_size\": 1, \"--tp-size\": 8}}",
+            KVPLAN_INVALID_ARGUMENT, 2, "--tp-size",
+            "tp_size is given twice in the request");
+    refused("{\"model\": \"qwen3-8b\", \"flags\": {\"model_path\": "
+            "\"llama-3.1-8b-instruct\"}}",
+            KVPLAN_INVALID_ARGUMENT, 2, "model_path",
+            "the model is named by the request's model member already");
+    /* a question that answers for sglang refuses another engine */
+    refused("{\"command\": \"fit\", \"flags\": {\"engine\": \"vllm\", "
+            "\"concurrency\": 4}}",
+            KVPLAN_INVALID_ARGUMENT, 2, "engine",
+            "fit answers for sglang's pools only");
+    /* another engine's option in an sglang plan: warned, with sglang's
+     * (a document's warnings are the command's, in its flags) */
+    {
+        int wrc = -1;
+        char *warned = call("{\"flags\": {\"max_model_len\": 32768}}", &wrc);
+        CHECK_INT(wrc, KVPLAN_OK);
+        if (warned != NULL)
+            CHECK_CONTAINS(warned, "--max-model-len is not read by an sglang "
+                                   "plan (it is vLLM's and TensorRT-LLM's); "
+                                   "the same for sglang is --context-length");
+        kvplan_json_free(warned);
+    }
     /* the options' errors name the request's key, in its spelling */
     refused("{\"flags\": {\"tp_sizee\": 2}}", KVPLAN_INVALID_ARGUMENT, 2,
             "tp_sizee", "tp_sizee: unknown option; did you mean tp_size?");
