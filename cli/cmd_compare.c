@@ -19,13 +19,16 @@ static void text(const kvplan_model *m, const cli_args *cli,
     const kvplan_engine_column *c = x->columns;
     const kvplan_model_info *info = kvplan_model_get_info(m);
     const kvplan_plan_options *p = &cli->o.plan;
-    fprintf(
-        out,
-        "kvplan %s compare: %s (%s) on %s, tp %lld, pp %lld: %lld GPU%s\n\n",
-        kvplan_version(), info->name, info->architecture,
-        p->gpu_set ? p->gpu.name : KVPLAN_DEFAULT_GPU,
-        (long long)p->server.tp_size, (long long)p->server.pp_size,
-        (long long)x->fleet.gpus, x->fleet.gpus == 1 ? "" : "s");
+    fprintf(out,
+            "kvplan %s compare: %s (%s) on %s, tp %lld, pp %lld: %lld GPU%s\n",
+            kvplan_version(), info->name, info->architecture,
+            p->gpu_set ? p->gpu.name : KVPLAN_DEFAULT_GPU,
+            (long long)p->server.tp_size, (long long)p->server.pp_size,
+            (long long)x->fleet.gpus, x->fleet.gpus == 1 ? "" : "s");
+    fprintf(out, "rules: sglang %s's; %s; %s\n\n",
+            kvplan_sglang_profile_name(p->sglang_version),
+            kvplan_engine_rules(KVPLAN_ENGINE_VLLM),
+            kvplan_engine_rules(KVPLAN_ENGINE_TRTLLM));
     fprintf(out, "  %-30s %16s %16s %16s\n", "",
             kvplan_engine_name(c[0].engine), kvplan_engine_name(c[1].engine),
             kvplan_engine_name(c[2].engine));

@@ -8,6 +8,7 @@
  * the document `kvplan FLAGS --json` prints) or --csv, and --svg's bars.
  */
 #include "cli.h"
+#include "plan/plan.h"
 #include "flags.h"
 #include "json/doc.h"
 #include "report.h"
@@ -191,7 +192,8 @@ static const char *text_value(const sweep_args *a, const kvplan_sweep_row *r,
 }
 
 static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
-                      const size_t *order, size_t n)
+                      const size_t *order, size_t n,
+                      kvplan_sglang_profile profile)
 {
     FILE *out = stdout;
     fprintf(out, "%-4s", "rank");
@@ -219,6 +221,18 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
             fprintf(out, " does not plan: %s: %.160s\n",
                     kvplan_status_name(r->status), r->error.message);
     }
+    /* what each limit that binds a row is, and what moves it; whose rules */
+    bool said[KVPLAN_LIMIT_REQ_TO_TOKEN + 1] = {false};
+    for (size_t i = 0; i < n; i++) {
+        const kvplan_sweep_row *r = &rows[order[i]];
+        unsigned b = (unsigned)r->binding;
+        if (r->status != KVPLAN_OK || b > KVPLAN_LIMIT_REQ_TO_TOKEN || said[b])
+            continue;
+        said[b] = true;
+        fprintf(out, "binds %s: %s\n", kvplan__row_binding(r),
+                kvplan__limit_remedy(r->binding));
+    }
+    fprintf(out, "sglang: %s's rules\n", kvplan_sglang_profile_name(profile));
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
@@ -421,7 +435,7 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = write_json(&a, base, cli, model, work, axes, naxes, rows, order, n,
                         args);
     else
-        rc = write_text(&a, rows, order, n);
+        rc = write_text(&a, rows, order, n, base->o.plan.sglang_version);
     if (rc == CLI_EXIT_OK && base->svg_path != NULL)
         rc = draw(base->svg_path, &a, rows, order, n, base->o.rank_by);
     if (rc == CLI_EXIT_OK && n > 0 && !rows[order[0]].fits)

@@ -104,4 +104,8 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
 kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out,
                                     bool init, kvplan_error *err);
 
+/* search.c: what a limit that binds is, and the flags that move it
+ * ("the request cap: --max-running-requests moves it"). */
+const char *kvplan__limit_remedy(kvplan_limit limit);
+
 #endif /* KVPLAN_PLAN_H */

@@ -114,20 +114,19 @@ static kvplan_status fit_none(search *s, int64_t concurrency, kvplan_error *err)
         (long long)concurrency, (long long)c->max_concurrency_at_context_len);
 }
 
-/* What bounds a search's best plan, and the flag that moves it. */
-static const char *binding_words(kvplan_limit limit)
+const char *kvplan__limit_remedy(kvplan_limit limit)
 {
     switch (limit) {
     case KVPLAN_LIMIT_POOL:
-        return " (memory binds: --tp-size, --gpu, --mem-fraction-static or "
-               "--kv-cache-dtype move it)";
+        return "memory: --tp-size, --gpu, --mem-fraction-static or "
+               "--kv-cache-dtype move it";
     case KVPLAN_LIMIT_CONTEXT_LEN:
-        return " (the context length binds: --context-length moves it)";
+        return "the context length: --context-length moves it";
     case KVPLAN_LIMIT_MAX_RUNNING_REQUESTS:
     case KVPLAN_LIMIT_REQ_TO_TOKEN:
-        return " (the request cap binds: --max-running-requests moves it)";
+        return "the request cap: --max-running-requests moves it";
     default:
-        return " (no value planned)";
+        return "no value planned";
     }
 }
 
@@ -507,13 +506,13 @@ kvplan_status kvplan_solve(const kvplan_model *model,
         if (knob != KVPLAN_KNOB_TP_SIZE)
             snprintf(held, sizeof held, " at --tp-size %lld",
                      (long long)options->server.tp_size);
-        return kvplan__fail(err, KVPLAN_NOT_ENOUGH_MEMORY,
-                            target->tokens > 0 ? "--target-tokens"
-                                               : "--target-concurrency",
-                            "no value of --%s reaches %s%s; the best is "
-                            "%lld%s",
-                            kvplan_knob_name(knob), what, held,
-                            (long long)s.best, binding_words(s.best_binding));
+        return kvplan__fail(
+            err, KVPLAN_NOT_ENOUGH_MEMORY,
+            target->tokens > 0 ? "--target-tokens" : "--target-concurrency",
+            "no value of --%s reaches %s%s; the best is "
+            "%lld (what binds it, %s)",
+            kvplan_knob_name(knob), what, held, (long long)s.best,
+            kvplan__limit_remedy(s.best_binding));
     }
     return kvplan__ok(err);
 }
