@@ -157,6 +157,64 @@ static void modelopt_quant(json_t *root, const char *dir)
     json_decref(hf);
 }
 
+/* The JSON pointer of the value at byte `pos` of `text` ("/text_config/
+ * num_hidden_layers", "/layer_types/3"), for a number jansson cannot hold:
+ * the objects' keys and the arrays' indices walked up to it. */
+static void pointer_at(const char *text, size_t pos, char *out, size_t size)
+{
+    enum { DEPTH = 16 };
+    struct {
+        bool array;
+        long index;
+        char key[40];
+    } st[DEPTH];
+    int depth = -1;
+    bool in_str = false, want_key = false;
+    size_t key_from = 0;
+    for (size_t i = 0; i < pos && text[i] != '\0'; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"') {
+                in_str = false;
+                if (want_key && depth >= 0 && depth < DEPTH)
+                    snprintf(st[depth].key, sizeof st[depth].key, "%.*s",
+                             (int)(i - key_from), text + key_from);
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_str = true;
+            key_from = i + 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            if (depth < DEPTH) {
+                st[depth].array = c == '[';
+                st[depth].index = 0;
+                st[depth].key[0] = '\0';
+            }
+            want_key = c == '{';
+        } else if (c == '}' || c == ']') {
+            depth--;
+            want_key = false;
+        } else if (c == ':') {
+            want_key = false;
+        } else if (c == ',' && depth >= 0 && depth < DEPTH) {
+            if (st[depth].array)
+                st[depth].index++;
+            else
+                want_key = true;
+        }
+    }
+    size_t n = 0;
+    out[0] = '\0';
+    for (int d = 0; d <= depth && d < DEPTH && n + 1 < size; d++)
+        n += (size_t)(st[d].array
+                          ? snprintf(out + n, size - n, "/%ld", st[d].index)
+                          : snprintf(out + n, size - n, "/%s", st[d].key));
+}
+
 /* Whether a failed parse ran out of memory: jansson says so, or gives no
  * reason, or the memory its tree takes (several times the text) is not
  * there now. A parse error is then not the text's fault. */
@@ -191,10 +249,21 @@ static kvplan_status load_text(const char *text, size_t len, const char *origin,
     /* duplicate keys: the last wins, as in Python's json */
     json_t *root = fixed ? json_loadb(fixed, fixed_len, 0, &jerr)
                          : json_loadb(text, len, 0, &jerr);
+    char at[128] = ""; /* a number past 64 bits: where */
+    if (root == NULL && json_error_code(&jerr) == json_error_numeric_overflow)
+        pointer_at(fixed ? fixed : text, (size_t)jerr.position, at, sizeof at);
     free(fixed);
     if (root == NULL && parse_ran_out(&jerr, len))
         return kvplan__fail(err, KVPLAN_NOMEM, NULL,
                             "out of memory reading config.json");
+    if (root == NULL && at[0] != '\0') {
+        /* a number past 64 bits where counts go: named by its pointer */
+        return kvplan__fail(err, KVPLAN_PARSE, at,
+                            "%s: %s: expected a number that fits in 64 bits "
+                            "(line %d, column %d)",
+                            origin ? origin : "config", at, jerr.line,
+                            jerr.column);
+    }
     if (root == NULL) {
         kvplan__fail(err, KVPLAN_PARSE, "", "%s:%d:%d: %s",
                      origin ? origin : "config", jerr.line, jerr.column,
