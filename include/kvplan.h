@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 7
+#define KVPLAN_VERSION_MINOR 8
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.7.0"
+#define KVPLAN_VERSION_STRING "0.8.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */

@@ -40,7 +40,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from . import _check, _native
 
-__version__ = "0.7.0"
+__version__ = "0.8.0"
 
 __all__ = ["plan", "fit", "solve", "sweep", "compare", "log", "pools",
            "Scenarios", "models", "gpus", "flags", "request",

@@ -129,7 +129,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
         gpu = &preset;
     kvplan__w_object(w, key);
     kvplan__w_str(w, "kvplan_version", kvplan_version());
-    kvplan__w_int(w, "schema_version", 1);
+    kvplan__w_int(w, "schema_version", 2); /* 2: "rules" (0.8) */
     kvplan__w_str(w, "engine", kvplan_engine_name(p->engine));
     kvplan__w_str(w, "rules", kvplan_engine_rules(p->engine));
     kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
