@@ -91,6 +91,16 @@ def _req(command: str, model: Optional[str], config: Any,
         raise TypeError("%s(): model must be a str or a path, not %s"
                         % (command, type(model).__name__))
     env = flags.pop("env", None)
+    if env is not None and not isinstance(env, Mapping):
+        raise TypeError("%s(): env must be a mapping of variables to str or "
+                        "None, not %s" % (command, type(env).__name__))
+    if isinstance(model, str) and "\0" in model:
+        raise ValueError("%s(): model: embedded null character" % command)
+    if isinstance(config, Mapping):
+        # config.json as Python's json writes it (NaN and Infinity as bare
+        # tokens, which the library reads as transformers does and refuses
+        # in a field it reads, naming the field)
+        config = json.dumps(config)
     if unread:  # sglang's flags kvplan does not read: listed by the library
         flags = dict(flags, **unread)
     r: Dict[str, Any] = {"command": command, "flags": _flags(flags)}

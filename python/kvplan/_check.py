@@ -81,6 +81,8 @@ def _one(fn: str, key: str, kind: str, v: Any) -> None:
     elif not isinstance(v, (str, os.PathLike)):  # words, text, gpu, version
         raise TypeError("%s(): %s must be a str, not %s"
                         % (fn, key, _type_name(v)))
+    if isinstance(v, str) and "\0" in v:
+        raise ValueError("%s(): %s: embedded null character" % (fn, key))
 
 
 def check(fn: str, flags: Dict[str, Any], tab: Dict[str, Tuple[str, bool]],

@@ -363,6 +363,23 @@ class InputContractTest(unittest.TestCase):
         self.assertEqual(kvplan.plan(available_bytes="100GiB", page_size=64)
                          ["max_total_num_tokens"], 819200)
 
+    def test_config_and_env_values(self):
+        cfg = json.load(open(os.path.join(
+            SOURCE, "data", "models", "llama-3.1-8b-instruct", "config.json")))
+        cfg["num_key_value_heads"] = float("nan")
+        with self.assertRaises(kvplan.Error) as e:
+            kvplan.plan(config=cfg)
+        self.assertEqual(e.exception.field, "/num_key_value_heads")
+        cfg["num_key_value_heads"] = 8
+        cfg["unread_field"] = float("inf")  # as transformers reads it
+        self.assertEqual(kvplan.plan(config=cfg)["max_total_num_tokens"],
+                         kvplan.plan("llama-3.1-8b-instruct")
+                         ["max_total_num_tokens"])
+        with self.assertRaises(TypeError):
+            kvplan.plan(env="X=1")
+        with self.assertRaises(ValueError):
+            kvplan.plan("qwen3\0-8b")
+
     def test_server_args_as_a_mapping(self):
         doc = kvplan.plan_from_server_args(
             {"model_path": "qwen3-8b", "tp_size": 2, "host": "0.0.0.0",
