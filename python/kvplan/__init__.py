@@ -33,10 +33,16 @@ and answers them as often as asked, without reading them again.
 """
 
 import dataclasses
+import inspect
 import json
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
+
+if TYPE_CHECKING:  # PEP 692's keywords of a TypedDict, for type checkers
+    from typing_extensions import TypedDict, Unpack
+else:
+    from typing import TypedDict
 
 from . import _check, _native
 
@@ -113,77 +119,72 @@ def _req(command: str, model: Optional[str], config: Any,
     return r
 
 
-def _common(given: Dict[str, Any], flags: Dict[str, Any]) -> Dict[str, Any]:
-    """The common keywords of a signature, with the rest (``flags``)."""
-    out = {k: given[k] for k in _COMMON if given.get(k) is not None}
-    out.update(flags)
-    return out
+class Options(TypedDict, total=False):
+    """The common options, by their keys (``kvplan.flags()`` lists all):
+    the keywords an editor completes for plan, fit, solve and compare."""
+
+    tp_size: int
+    pp_size: int
+    dp_size: int
+    gpu: str
+    context_length: int
+    kv_cache_dtype: str
+    mem_fraction_static: float
+    page_size: int
+    max_running_requests: int
+    available_bytes: Union[int, str]
+    engine: str
+    sglang_version: str
+    env: Dict[str, Optional[str]]
 
 
-_COMMON = ("tp_size", "pp_size", "dp_size", "gpu", "context_length",
-           "kv_cache_dtype", "mem_fraction_static", "page_size",
-           "max_running_requests", "available_bytes", "engine",
-           "sglang_version", "env")
+def _options(fn):
+    """Shows the common options in the function's signature (help(),
+    inspect, a notebook's completion); type checkers read Options through
+    ``**flags: Unpack[Options]``."""
+    sig = inspect.signature(fn)
+    own = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD]
+    rest = [p for p in sig.parameters.values() if p.kind == p.VAR_KEYWORD]
+    common = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                annotation=Optional[t])
+              for k, t in Options.__annotations__.items()]
+    fn.__signature__ = sig.replace(parameters=own + common + rest)
+    return fn
 
 
+@_options
 def plan(model: Optional[str] = None, *, config: Any = None,
-         svg: bool = False, tp_size: Optional[int] = None, pp_size: Optional[int] = None,
-         dp_size: Optional[int] = None, gpu: Optional[str] = None,
-         context_length: Optional[int] = None,
-         kv_cache_dtype: Optional[str] = None,
-         mem_fraction_static: Optional[float] = None,
-         page_size: Optional[int] = None,
-         max_running_requests: Optional[int] = None,
-         available_bytes: Optional[Union[int, str]] = None,
-         engine: Optional[str] = None, sglang_version: Optional[str] = None,
-         env: Optional[Dict[str, Optional[str]]] = None,
-         **flags: Any) -> Dict[str, Any]:
+         svg: bool = False, **flags: "Unpack[Options]") -> Dict[str, Any]:
     """The plan of one server (``kvplan --json``): ``model`` a catalog name,
     a Hugging Face id or a path; or ``config`` config.json itself (a dict
     or its text). With ``svg=True`` the document has "svg", the picture."""
-    r = _req("plan", model, config, _common(locals(), flags))
+    r = _req("plan", model, config, dict(flags))
     if svg:
         r["svg"] = True
     return request(r)
 
 
+@_options
 def fit(model: Optional[str] = None, *, config: Any = None,
-        concurrency: Optional[int] = None, tp_size: Optional[int] = None, pp_size: Optional[int] = None,
-        dp_size: Optional[int] = None, gpu: Optional[str] = None,
-        context_length: Optional[int] = None,
-        kv_cache_dtype: Optional[str] = None,
-        mem_fraction_static: Optional[float] = None,
-        page_size: Optional[int] = None,
-        max_running_requests: Optional[int] = None,
-        available_bytes: Optional[Union[int, str]] = None,
-        engine: Optional[str] = None, sglang_version: Optional[str] = None,
-        env: Optional[Dict[str, Optional[str]]] = None,
-        **flags: Any) -> Dict[str, Any]:
+        concurrency: Optional[int] = None,
+        **flags: "Unpack[Options]") -> Dict[str, Any]:
     """``kvplan fit``: the longest context at ``concurrency`` requests, or
     the most requests of ``context_length`` tokens."""
-    flags = _common(locals(), flags)
+    flags = dict(flags)
     if concurrency is not None:
         flags["concurrency"] = concurrency
     return request(_req("fit", model, config, flags))
 
 
+@_options
 def solve(model: Optional[str] = None, *, config: Any = None,
           target_tokens: Optional[int] = None,
           target_concurrency: Optional[int] = None,
-          solve_for: Optional[str] = None, tp_size: Optional[int] = None, pp_size: Optional[int] = None,
-          dp_size: Optional[int] = None, gpu: Optional[str] = None,
-          context_length: Optional[int] = None,
-          kv_cache_dtype: Optional[str] = None,
-          mem_fraction_static: Optional[float] = None,
-          page_size: Optional[int] = None,
-          max_running_requests: Optional[int] = None,
-          available_bytes: Optional[Union[int, str]] = None,
-          engine: Optional[str] = None, sglang_version: Optional[str] = None,
-          env: Optional[Dict[str, Optional[str]]] = None,
-          **flags: Any) -> Dict[str, Any]:
+          solve_for: Optional[str] = None,
+          **flags: "Unpack[Options]") -> Dict[str, Any]:
     """``kvplan solve``: the least value of ``solve_for`` reaching
     ``target_tokens`` or ``target_concurrency``."""
-    flags = _common(locals(), flags)
+    flags = dict(flags)
     for k, v in (("target_tokens", target_tokens),
                  ("target_concurrency", target_concurrency),
                  ("solve_for", solve_for)):
@@ -201,22 +202,13 @@ def sweep(model: Optional[str] = None, *, config: Any = None,
     return request(_req("sweep", model, config, flags))
 
 
+@_options
 def compare(model: Optional[str] = None, *, config: Any = None,
-            tp_size: Optional[int] = None, pp_size: Optional[int] = None,
-            dp_size: Optional[int] = None, gpu: Optional[str] = None,
-            context_length: Optional[int] = None,
-            kv_cache_dtype: Optional[str] = None,
-            mem_fraction_static: Optional[float] = None,
-            page_size: Optional[int] = None,
-            max_running_requests: Optional[int] = None,
-            available_bytes: Optional[Union[int, str]] = None,
-            engine: Optional[str] = None, sglang_version: Optional[str] = None,
-            env: Optional[Dict[str, Optional[str]]] = None,
-            **flags: Any) -> Dict[str, Any]:
+            **flags: "Unpack[Options]") -> Dict[str, Any]:
     """``kvplan compare``: the model under sglang, vLLM and TensorRT-LLM
     side by side, and why they differ. ``plan(engine="vllm", ...)`` gives
     one engine's whole plan (docs/engines.md)."""
-    return request(_req("compare", model, config, _common(locals(), flags)))
+    return request(_req("compare", model, config, dict(flags)))
 
 
 _MAX_LOG = 64 << 20  # the library's cap on a log
