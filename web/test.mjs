@@ -81,8 +81,8 @@ check((await page.locator("#model option[value^='eagle3-']").count()) === 0 &&
       (await page.locator("#draft option[value^='eagle3-']").count()) >= 5,
       "the EAGLE heads are in the draft list, not the model list");
 
-for (const c of cases) {
-  const name = c.model || "pasted config.json";
+// The form set to a case (what it leaves out at its default).
+async function setForm(c) {
   await page.fill("#config", c.config || "");
   if (c.model) await page.selectOption("#model", c.model);
   await page.selectOption("#gpu", c.gpu);
@@ -94,6 +94,12 @@ for (const c of cases) {
   await page.selectOption("#spec", c.spec || "");
   // the draft list is open to EAGLE only (NEXTN drafts with the model's own layers)
   if (c.spec && c.spec !== "NEXTN") await page.selectOption("#draft", c.draft || "");
+  await page.fill("#users", c.users || "");
+}
+
+for (const c of cases) {
+  const name = c.model || "pasted config.json";
+  await setForm(c);
   const shown = await page.evaluate(() => {
     const t = (id) => document.getElementById(id).textContent;
     return { tokens: t("tokens"), requests: t("requests"), concurrency: t("concurrency"),
@@ -141,16 +147,7 @@ for (const c of cases) {
   console.log(name + " on " + c.tp + " x " + c.gpu + ": " + shown.tokens + " tokens, as the command");
 }
 // context for N users: kvplan fit, as the command line it shows answers
-await page.fill("#config", "");
-await page.selectOption("#model", "llama-3.1-70b-instruct");
-await page.selectOption("#gpu", "H100-80GB");
-await page.selectOption("#tp", "4");
-await page.selectOption("#spec", "");
-await page.selectOption("#version", "");
-await page.selectOption("#dtype", "auto");
-await page.fill("#context", "");
-await page.fill("#fraction", "");
-await page.fill("#users", "32");
+await setForm({ model: "llama-3.1-70b-instruct", gpu: "H100-80GB", tp: "4", users: "32" });
 {
   const text = await page.evaluate(() => document.getElementById("fit-out").textContent);
   const line = text.slice(text.indexOf("kvplan fit"));
@@ -173,12 +170,8 @@ await page.fill("#users", "32");
         back.tp === "4" && back.users === "32", "the link round-trips: " + hash + " " + JSON.stringify(back));
   await again.close();
 }
-await page.fill("#users", "");
 // a remedy the form can apply: a context longer than the model's
-await page.selectOption("#model", "qwen3-235b-a22b");
-await page.selectOption("#gpu", "B200");
-await page.selectOption("#tp", "8");
-await page.fill("#context", "131072");
+await setForm({ model: "qwen3-235b-a22b", gpu: "B200", tp: "8", context: "131072" });
 {
   const r = await page.evaluate(() => ({ remedy: document.getElementById("remedy").textContent,
     marked: document.getElementById("long").classList.contains("fix"),
@@ -206,15 +199,7 @@ await page.fill("#context", "131072");
   await phone.close();
 }
 // the picture of the first case, and a screenshot of the page
-await page.fill("#config", "");
-await page.selectOption("#model", "gpt-oss-120b");
-await page.selectOption("#gpu", "H100-80GB");
-await page.selectOption("#tp", "2");
-await page.fill("#context", "");
-await page.fill("#fraction", "");
-await page.selectOption("#spec", "");
-await page.selectOption("#version", "");
-await page.selectOption("#dtype", "auto");
+await setForm({ model: "gpt-oss-120b", gpu: "H100-80GB", tp: "2" });
 check((await page.locator("#picture svg").count()) === 1, "the memory-split picture is drawn");
 await page.screenshot({ path: path.join(dir, "screenshot.png"), fullPage: true });
 check(errors.length === 0, "no error on the page: " + errors.join("; "));
