@@ -99,7 +99,7 @@ int cli_cmd_compare(int argc, char **argv)
     if (cli == NULL || plan == NULL || x == NULL) {
         fprintf(stderr, "kvplan compare: out of memory\n");
         rc = CLI_EXIT_INTERNAL;
-    } else if (cli_parse(argc, argv, 2, NULL, cli, &err) != KVPLAN_OK) {
+    } else if (cli_parse(argc, argv, 2, "compare", cli, &err) != KVPLAN_OK) {
         rc = cli_error("kvplan compare", &err, CLI_EXIT_USAGE, json);
     } else if (cli->help) {
         fprintf(stdout,

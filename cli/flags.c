@@ -219,7 +219,15 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         near ? "?" : "");
         }
     }
-    return kvplan__options_for_question(&cli->o, question, "--engine", err);
+    CLI_TRY(kvplan__options_for_question(&cli->o, question, true, err));
+    /* --svg draws a plan (plan, fit, solve) or a sweep's rows */
+    if (cli->svg_path != NULL && question != NULL &&
+        (strcmp(question, "compare") == 0 || strcmp(question, "log") == 0))
+        return cli_usage_error(err, "--svg",
+                               "--svg draws a plan or a sweep's rows; kvplan "
+                               "%s has no picture",
+                               question);
+    return KVPLAN_OK;
 }
 
 kvplan_status cli_resolve_gpu(cli_args *cli, kvplan_error *err)

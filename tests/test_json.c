@@ -705,6 +705,11 @@ int main(int argc, char **argv)
             "\"llama-3.1-8b-instruct\"}}",
             KVPLAN_INVALID_ARGUMENT, 2, "model_path",
             "the model is named by the request's model member already");
+    /* what a question does not read is refused, not dropped */
+    refused("{\"command\": \"sweep\", \"flags\": {\"explain\": true, "
+            "\"tp_size\": [1, 2]}}",
+            KVPLAN_INVALID_ARGUMENT, 2, "explain",
+            "kvplan sweep has no terms to explain");
     /* a question that answers for sglang refuses another engine */
     refused("{\"command\": \"fit\", \"flags\": {\"engine\": \"vllm\", "
             "\"concurrency\": 4}}",

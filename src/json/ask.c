@@ -213,8 +213,7 @@ kvplan_status kvplan__ask(kvplan__writer *w, request *rq, kvplan_options *o,
                           kvplan_json_session *session)
 {
     kvplan_error err;
-    if (kvplan__options_for_question(o, rq->command, "engine", &err) !=
-        KVPLAN_OK)
+    if (kvplan__options_for_question(o, rq->command, false, &err) != KVPLAN_OK)
         return kvplan__failed(w, &err, true);
     kvplan_status st = first_row(w, o, ax, naxes);
     if (st != KVPLAN_OK)
@@ -266,8 +265,7 @@ kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq, kvplan_options *o,
     else if ((st = kvplan__request_options(w, rq, o, h, ax, naxes)) !=
              KVPLAN_OK)
         ; /* refused */
-    else if (kvplan__options_for_question(o, "log", "engine", &err) !=
-             KVPLAN_OK)
+    else if (kvplan__options_for_question(o, "log", false, &err) != KVPLAN_OK)
         st = kvplan__failed(w, &err, true);
     else if (kvplan__log_question(o, r, work, x, &ans, &err) != KVPLAN_OK)
         st = kvplan__failed(w, &err, true);

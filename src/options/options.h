@@ -48,12 +48,12 @@ const kvplan_option *kvplan__options_unused(const kvplan_options *o,
                                             size_t index, char *text,
                                             size_t size);
 
-/* Refuses another engine than sglang for a question that answers for
- * sglang's pools (fit, solve, sweep, log), naming `spelled` ("--engine",
- * "engine"). */
+/* Refuses what question `question` (NULL: a plan) does not read: another
+ * engine than sglang for one that answers for sglang's pools (fit, solve,
+ * sweep, log), --explain for one with no terms to explain (sweep,
+ * compare); named as a flag (`flags`) or as a request's key. */
 kvplan_status kvplan__options_for_question(const kvplan_options *o,
-                                           const char *question,
-                                           const char *spelled,
+                                           const char *question, bool flags,
                                            kvplan_error *err);
 
 /* Sets the row's value from `text`; `spelled` is the name as the caller

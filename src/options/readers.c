@@ -33,13 +33,25 @@ bool kvplan__option_given(const kvplan_options *o,
 static const char *const engine_names[] = {"sglang", "vLLM", "TensorRT-LLM"};
 
 kvplan_status kvplan__options_for_question(const kvplan_options *o,
-                                           const char *question,
-                                           const char *spelled,
+                                           const char *question, bool flags,
                                            kvplan_error *err)
 {
-    if (o->engine == KVPLAN_ENGINE_SGLANG || question == NULL ||
-        strcmp(question, "plan") == 0 || strcmp(question, "compare") == 0)
+    if (question == NULL)
+        question = "plan";
+    /* --explain: the terms of a plan's (plan, fit, solve) and a log's */
+    bool explained =
+        strcmp(question, "sweep") != 0 && strcmp(question, "compare") != 0;
+    const char *explain = flags ? "--explain" : "explain";
+    if (o->explain && !explained)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, explain,
+                            "%s is read by a plan, fit, solve and log; kvplan "
+                            "%s has no terms to explain (each row's plan "
+                            "does: kvplan --explain with its flags)",
+                            explain, question);
+    if (o->engine == KVPLAN_ENGINE_SGLANG || strcmp(question, "plan") == 0 ||
+        strcmp(question, "compare") == 0)
         return KVPLAN_OK;
+    const char *spelled = flags ? "--engine" : "engine";
     unsigned e = (unsigned)o->engine < 3 ? (unsigned)o->engine : 0;
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, spelled,

@@ -1,0 +1,3 @@
+compare
+--svg
+x.svg

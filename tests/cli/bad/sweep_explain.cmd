@@ -1,0 +1,4 @@
+sweep
+--tp
+1,2
+--explain
