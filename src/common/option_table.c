@@ -251,7 +251,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .expect = "a positive size such as 60GiB, or a number of bytes",
       .help = "skip the budget: the bytes sglang's log shows for the KV "
               "cache (_profile_available_bytes)"},
-     .store = KVPLAN__STORE_BYTES, PLAN(available_bytes), .readers = KVPLAN__READ_SGLANG},
+     .store = KVPLAN__STORE_BYTES, PLAN(available_bytes), .readers = KVPLAN__READ_SGLANG, .peer = {NULL, "kv_cache_memory", NULL}},
     {{.name = "weight_bytes", .flag = "--weight-bytes", SIZE("bytes"), KVPLAN,
       .min = 1, .max = 0x1p63, .meta = "SIZE",
       .expect = "a positive size such as 16GB, or a number of bytes",
@@ -297,7 +297,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .expect = "a size such as 8GiB, or a number of bytes",
       .help = "vLLM: the KV cache's bytes (8GiB, 8589934592), instead of "
               "the utilization's budget"},
-     .store = KVPLAN__STORE_BYTES, ENGINE(kv_cache_memory_bytes), .readers = KVPLAN__READ_VLLM},
+     .store = KVPLAN__STORE_BYTES, ENGINE(kv_cache_memory_bytes), .readers = KVPLAN__READ_VLLM, .peer = {"available_bytes", NULL, NULL}},
     {{.name = "max_model_len", .flag = "--max-model-len",
       .alias2 = "--max-seq-len", .vllm = "--max-model-len",
       .trtllm = "--max_seq_len", POSITIVE, FOR_ENGINE, .unit = "tokens",
