@@ -17,12 +17,16 @@
  * place ({"error", "exit_status", "field", "line", "message"}), the others
  * answered as the command answers them (it says the refused line on standard
  * error); the status is then the first refusal's. */
+#define MAX_REFUSED 100 /* refused scenarios answered one by one */
+
 static kvplan_status answer_list(kvplan__writer *w, const json_t *scenarios)
 {
     kvplan__w_array(w, NULL);
     size_t i;
     json_t *s;
     kvplan_status first = KVPLAN_OK;
+    char first_msg[480] = "";
+    int refused = 0;
     json_array_foreach(scenarios, i, s)
     {
         kvplan__scenario sc;
@@ -38,8 +42,15 @@ static kvplan_status answer_list(kvplan__writer *w, const json_t *scenarios)
             kvplan__w_int(w, "line", (int64_t)i + 1);
             kvplan__w_str(w, "message", msg);
             kvplan__w_end(w);
-            if (first == KVPLAN_OK)
+            if (first == KVPLAN_OK) {
                 first = err.code;
+                snprintf(first_msg, sizeof first_msg, "%.470s", msg);
+            }
+            if (++refused > MAX_REFUSED) /* not a list of scenarios at all */
+                return kvplan__refuse(w, first, 3, NULL,
+                                      "kvplan pools: more than %d scenarios "
+                                      "refused; the first, %.400s",
+                                      MAX_REFUSED, first_msg);
             continue;
         }
         kvplan__scenario_answer(w, s, &sc);
