@@ -76,16 +76,16 @@ static void text_report(const char *path, const kvplan_log_readings *r,
             model != NULL && model[0] ? model : "none",
             r->model_class[0] ? " (the log loaded " : "", r->model_class,
             r->model_class[0] ? ")" : "");
-    if (r->sglang_version[0] != '\0' || version != KVPLAN_SGLANG_SEED)
-        fprintf(stdout, "sglang: %s%s%s; planned with the rules of %s\n",
-                r->sglang_version[0] ? r->sglang_version : "not named",
-                r->sglang_version[0] ? " (the log's)" : " in the log",
-                r->sglang_version[0] &&
-                        kvplan_sglang_profile_parse(r->sglang_version, &version,
-                                                    NULL) != KVPLAN_OK
-                    ? ", a version kvplan has no profile for"
-                    : "",
-                kvplan_sglang_profile_name(version));
+    /* whose rules, always said */
+    fprintf(stdout, "sglang: %s%s%s; planned with the rules of %s\n",
+            r->sglang_version[0] ? r->sglang_version : "not named",
+            r->sglang_version[0] ? " (the log's)" : " in the log",
+            r->sglang_version[0] &&
+                    kvplan_sglang_profile_parse(r->sglang_version, &version,
+                                                NULL) != KVPLAN_OK
+                ? ", a version kvplan has no profile for"
+                : "",
+            kvplan_sglang_profile_name(version));
     if (x->gpu.name[0] != '\0')
         fprintf(stdout, "GPU: %s, %.0f MiB (%s)\n", x->gpu.name,
                 x->gpu.total_mib,
