@@ -9,6 +9,7 @@
 #include "engines.h"
 #include "flags.h"
 #include "json/doc.h"
+#include "launch.h"
 #include "options/options.h"
 #include "report.h"
 #include "versions.h"
@@ -68,6 +69,7 @@ void cli_warnings(const cli_args *cli, const kvplan_plan *plan)
                 cli->o.internal_.bad_env[i],
                 kvplan_options_getenv(&cli->o, cli->o.internal_.bad_env[i]));
     cli_unused_warnings(cli);
+    cli_launch_notes(stderr, cli);
     const kvplan_option *g;
     for (size_t i = 0; (g = kvplan__not_read(&cli->o, i)) != NULL; i++)
         if (g->memory != NULL)

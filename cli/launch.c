@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "common/option_table.h"
+#include "options/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,14 +422,25 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
 void cli_launch_notes(FILE *out, const cli_args *cli)
 {
     const cli_launch *l = &cli->launch;
-    if (l->num_not_read == 0)
-        return;
-    fprintf(out, "kvplan: %s flags kvplan does not read:", l->program);
-    for (size_t k = 0; k < l->num_not_read; k++) {
-        const char *a = l->not_read[k];
-        const char *eq = strchr(a, '=');
-        fprintf(out, "%s %.*s", k ? "," : "",
-                (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+    if (l->num_not_read > 0) {
+        fprintf(out, "kvplan: %s flags kvplan does not read:", l->program);
+        for (size_t k = 0; k < l->num_not_read; k++) {
+            const char *a = l->not_read[k];
+            const char *eq = strchr(a, '=');
+            fprintf(out, "%s %.*s", k ? "," : "",
+                    (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+        }
+        fprintf(out, "\n");
     }
-    fprintf(out, "\n");
+    /* the command's environment: what kvplan does not read, said */
+    size_t said = 0;
+    for (size_t k = 0; k < l->num_env; k++) {
+        if (kvplan__env_is_read(l->env_names[k]))
+            continue;
+        fprintf(out, "%s %s",
+                said++ ? "," : "kvplan: variables kvplan does not read:",
+                l->env_names[k]);
+    }
+    if (said > 0)
+        fprintf(out, "\n");
 }

@@ -20,6 +20,36 @@ const char *kvplan_options_getenv(const kvplan_options *o, const char *name)
     return getenv(name);
 }
 
+/* Every variable kvplan reads: sglang's that move its pools, vLLM's one,
+ * the Hub's (docs/hub.md) and kvplan's own. */
+static const char *const read_names[] = {
+    "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN",
+    "SGLANG_DSV4_COMPRESS_STATE_DTYPE",
+    "SGLANG_EXPERIMENTAL_ONLINE_C128_MTP",
+    "SGLANG_MAMBA_SSM_DTYPE",
+    "SGLANG_OPT_USE_ONLINE_COMPRESS",
+    "SGLANG_PP_LAYER_PARTITION",
+    "SGLANG_SWA_EVICTION_INTERVAL",
+    "SGLANG_VLM_CACHE_SIZE_MB",
+    "VLLM_ALLOW_LONG_MAX_MODEL_LEN",
+    "HF_ENDPOINT",
+    "HF_HOME",
+    "HF_HUB_CACHE",
+    "HF_HUB_OFFLINE",
+    "HF_TOKEN",
+    "HF_TOKEN_PATH",
+    "KVPLAN_HUB_TIMEOUT",
+};
+
+bool kvplan__env_is_read(const char *name)
+{
+    for (size_t i = 0;
+         name != NULL && i < sizeof read_names / sizeof *read_names; i++)
+        if (strcmp(name, read_names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* A variable sglang warns of and then ignores (its value is not of its
  * kind), for the documents to say so too. */
 static void bad_env(kvplan_options *o, const char *name)
