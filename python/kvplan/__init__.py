@@ -36,6 +36,7 @@ import dataclasses
 import inspect
 import json
 import os
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
@@ -315,6 +316,25 @@ def library_version() -> str:
     return _native.version()
 
 
+def _given_attributes(args: Any) -> List[str]:
+    """An object's attributes that were given: a dataclass's (sglang's
+    ServerArgs) that differ from their defaults, else all of its own."""
+    if dataclasses.is_dataclass(args):
+        out = []
+        for f in dataclasses.fields(args):
+            v = getattr(args, f.name, None)
+            default = (f.default if f.default is not dataclasses.MISSING
+                       else f.default_factory()
+                       if f.default_factory is not dataclasses.MISSING
+                       else None)
+            if v is not None and v != default:
+                out.append(f.name)
+        return out
+    return [k for k, v in vars(args).items()
+            if v is not None and not k.startswith("_")] \
+        if hasattr(args, "__dict__") else []
+
+
 def plan_from_server_args(args: Any, *, command: str = "plan",
                           **extra: Any) -> Dict[str, Any]:
     """The plan of the server sglang's ``ServerArgs`` would launch: the
@@ -332,11 +352,12 @@ def plan_from_server_args(args: Any, *, command: str = "plan",
                         "mapping of them, not %s" % type(args).__name__)
     else:
         get = lambda key, default=None: getattr(args, key, default)  # noqa
-        names = []
+        names = _given_attributes(args)
     tab = _check.table(flags_table)
     sglang = {f["key"] for f in flags() if f["sglang"]}
     taken: Dict[str, Any] = {}
     unread: Dict[str, Any] = {}
+    unknown: List[str] = []
     for key in sglang:
         if key == "model_path":
             continue
@@ -345,9 +366,17 @@ def plan_from_server_args(args: Any, *, command: str = "plan",
                          and v in ("", "{}")):
             continue
         taken[key] = v
-    for key in names:  # a mapping's keys kvplan does not read
-        if key not in tab and key != "model_path":
-            unread[key] = True
+    for key in names:  # the flags given that kvplan does not read
+        if key in tab or key == "model_path":
+            continue
+        if isinstance(args, Mapping) or _native.option_known(key):
+            unread[key] = True  # listed (a mapping's unknown key refused)
+        else:
+            unknown.append(key)
+    if unknown:  # a newer sglang's, perhaps: named, not dropped silently
+        warnings.warn("plan_from_server_args(): kvplan does not know these "
+                      "attributes, and does not read them: %s"
+                      % ", ".join(sorted(unknown)), stacklevel=2)
     taken.update(extra)
     model = taken.pop("model", get("model_path", None))
     return request(_req(command, model, taken.pop("config", None), taken,

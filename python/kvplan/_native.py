@@ -78,6 +78,8 @@ def _declare(lib):
     lib.kvplan_scenarios_free.restype = None
     lib.kvplan_version.argtypes = []
     lib.kvplan_version.restype = ctypes.c_char_p
+    lib.kvplan_option_find.argtypes = [ctypes.c_char_p]
+    lib.kvplan_option_find.restype = vp
 
 
 def library():
@@ -202,3 +204,9 @@ class Prepared:
 
 def version():
     return library().kvplan_version().decode()
+
+
+def option_known(name):
+    """Whether the library takes an option of this name: one it reads, or
+    one of sglang's flags it lists as not read (kvplan_option_find)."""
+    return bool(library().kvplan_option_find(name.encode()))

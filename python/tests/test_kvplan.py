@@ -392,6 +392,14 @@ class InputContractTest(unittest.TestCase):
             kvplan.plan_from_server_args({"model_path": "qwen3-8b",
                                           "tp_szie": 2})
         self.assertEqual(e.exception.field, "tp_szie")
+        # an object (sglang's ServerArgs is a dataclass): its unread flags
+        # listed, an attribute kvplan does not know named in a warning
+        ns = types.SimpleNamespace(model_path="qwen3-8b", tp_size=2,
+                                   port=8000, brand_new_flag=1)
+        with self.assertWarns(UserWarning) as w:
+            doc = kvplan.plan_from_server_args(ns)
+        self.assertIn("brand_new_flag", str(w.warning))
+        self.assertEqual([f["flag"] for f in doc["ignored_flags"]], ["--port"])
         for bad in ("qwen3-8b", None, 3, ["qwen3-8b"]):
             with self.assertRaises(TypeError):
                 kvplan.plan_from_server_args(bad)
