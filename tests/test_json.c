@@ -705,6 +705,10 @@ int main(int argc, char **argv)
             "\"llama-3.1-8b-instruct\"}}",
             KVPLAN_INVALID_ARGUMENT, 2, "model_path",
             "the model is named by the request's model member already");
+    /* a variable kvplan does not read: refused, with the nearest */
+    refused("{\"env\": {\"SGLANG_SWA_EVICTON_INTERVAL\": \"64\"}}",
+            KVPLAN_INVALID_ARGUMENT, 2, "SGLANG_SWA_EVICTON_INTERVAL",
+            "did you mean SGLANG_SWA_EVICTION_INTERVAL?");
     /* what a question does not read is refused, not dropped */
     refused("{\"command\": \"sweep\", \"flags\": {\"explain\": true, "
             "\"tp_size\": [1, 2]}}",

@@ -223,6 +223,15 @@ static kvplan_status read_request(json_t *req, request *rq, kvplan__writer *w)
                 "it (at most %d)",
                 key, MAX_ENV);
         }
+        if (!kvplan__env_is_read(key)) { /* a typo, or one kvplan ignores */
+            const char *near = kvplan__env_nearest(key);
+            return kvplan__refuse(
+                w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                "env.%.100s: kvplan reads no such variable%s%s%s "
+                "(docs/options.md lists those it reads)",
+                key, near ? "; did you mean " : "", near ? near : "",
+                near ? "?" : "");
+        }
         rq->env[ne++] = key;
         rq->env[ne++] = json_string_value(v); /* NULL for null */
     }

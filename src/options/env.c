@@ -39,6 +39,7 @@ static const char *const read_names[] = {
     "HF_TOKEN",
     "HF_TOKEN_PATH",
     "KVPLAN_HUB_TIMEOUT",
+    "HOME",
 };
 
 bool kvplan__env_is_read(const char *name)
@@ -48,6 +49,20 @@ bool kvplan__env_is_read(const char *name)
         if (strcmp(name, read_names[i]) == 0)
             return true;
     return false;
+}
+
+const char *kvplan__env_nearest(const char *name)
+{
+    const char *best = NULL;
+    int d = 4;
+    for (size_t i = 0; i < sizeof read_names / sizeof *read_names; i++) {
+        int x = kvplan_edit_distance(name, read_names[i]);
+        if (x < d) {
+            d = x;
+            best = read_names[i];
+        }
+    }
+    return best;
 }
 
 /* A variable sglang warns of and then ignores (its value is not of its

@@ -37,8 +37,10 @@ kvplan_status kvplan__options_load_with(kvplan_options *o, kvplan_loaded *l,
  * is not). */
 void kvplan__option_mark_given(kvplan_options *o, const kvplan__option_row *row,
                                const char *v);
-/* Whether `name` is an environment variable kvplan reads (env.c). */
+/* Whether `name` is an environment variable kvplan reads (env.c); the
+ * one nearest `name` within 3 edits, or NULL. */
 bool kvplan__env_is_read(const char *name);
+const char *kvplan__env_nearest(const char *name);
 
 /* Whether the row was given (set by name). */
 bool kvplan__option_given(const kvplan_options *o,
