@@ -185,13 +185,16 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
             i = next - 1;
             continue;
         }
-        if (cli->launch.active && cli->launch.engine != KVPLAN_ENGINE_SGLANG) {
-            CLI_TRY(cli_launch_flag(argc, argv, &i, cli, err));
-            continue;
-        }
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         const struct own *own = own_flag(arg, len);
+        /* another engine's pasted command: its flags in its spelling
+         * (kvplan's own --json, --svg, --help stay kvplan's) */
+        if (cli->launch.active && cli->launch.engine != KVPLAN_ENGINE_SGLANG &&
+            own == NULL) {
+            CLI_TRY(cli_launch_flag(argc, argv, &i, cli, err));
+            continue;
+        }
         const kvplan_option *o =
             arg[0] == '-' ? kvplan_option_find_n(arg, len) : NULL;
         if (own != NULL && own->kind != OWN_SVG) {

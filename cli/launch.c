@@ -405,8 +405,8 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                 ++*i;
         return KVPLAN_OK;
     }
-    if (o->type == KVPLAN_OPTION_SWITCH)
-        return kvplan_options_set(&cli->o, o->flag, NULL, err);
+    if (o->type == KVPLAN_OPTION_SWITCH) /* --enforce-eager[=false] */
+        return kvplan_options_set(&cli->o, o->flag, eq ? eq + 1 : NULL, err);
     const char *v = eq ? eq + 1 : NULL;
     if (v == NULL && *i + 1 < argc)
         v = argv[++*i];

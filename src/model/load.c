@@ -189,7 +189,7 @@ static void pointer_at(const char *text, size_t pos, char *out, size_t size)
             key_from = i + 1;
         } else if (c == '{' || c == '[') {
             depth++;
-            if (depth < DEPTH) {
+            if (depth >= 0 && depth < DEPTH) {
                 st[depth].array = c == '[';
                 st[depth].index = 0;
                 st[depth].key[0] = '\0';
