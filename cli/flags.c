@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "launch.h"
+#include "common/internal.h"
 #include "options/options.h"
 
 #include <stdarg.h>
@@ -98,16 +99,8 @@ static const char *nearest_command(const char *arg)
 {
     static const char *const commands[] = {"fit", "solve", "sweep", "compare",
                                            "log", "pools", "help"};
-    const char *best = NULL;
-    int d = 3;
-    for (size_t k = 0; k < sizeof commands / sizeof *commands; k++) {
-        int x = kvplan_edit_distance(arg, commands[k]);
-        if (x < d) {
-            d = x;
-            best = commands[k];
-        }
-    }
-    return best;
+    return kvplan__nearest_word(arg, commands,
+                                sizeof commands / sizeof *commands, 2);
 }
 
 /* An argument that is a value, not a flag: anything but "--x" ("-1" is a

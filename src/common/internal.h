@@ -123,6 +123,12 @@ bool kvplan__ascii_ieq(const char *a, const char *b);
 /* The same for a counted text `a` (n bytes) and a NUL-terminated `b`. */
 bool kvplan__ascii_ieq_n(const char *a, size_t n, const char *b);
 
+/* The word of `words[0..n)` nearest `name` within `within` edits (at
+ * most 3: kvplan_edit_distance's cap), for a "did you mean"; NULL when
+ * none is that near. */
+const char *kvplan__nearest_word(const char *name, const char *const *words,
+                                 size_t n, int within);
+
 /* Python's str.strip() of ASCII whitespace on the text [*b, *b + *n). */
 void kvplan__py_strip(const char **b, size_t *n);
 

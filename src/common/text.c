@@ -86,3 +86,18 @@ int kvplan_edit_distance(const char *a, const char *b)
     }
     return row[n] < CAP ? row[n] : CAP;
 }
+
+const char *kvplan__nearest_word(const char *name, const char *const *words,
+                                 size_t n, int within)
+{
+    const char *best = NULL;
+    int d = within + 1;
+    for (size_t i = 0; i < n; i++) {
+        int x = kvplan_edit_distance(name, words[i]);
+        if (x < d) {
+            d = x;
+            best = words[i];
+        }
+    }
+    return best;
+}

@@ -53,16 +53,8 @@ bool kvplan__env_is_read(const char *name)
 
 const char *kvplan__env_nearest(const char *name)
 {
-    const char *best = NULL;
-    int d = 4;
-    for (size_t i = 0; i < sizeof read_names / sizeof *read_names; i++) {
-        int x = kvplan_edit_distance(name, read_names[i]);
-        if (x < d) {
-            d = x;
-            best = read_names[i];
-        }
-    }
-    return best;
+    return kvplan__nearest_word(name, read_names,
+                                sizeof read_names / sizeof *read_names, 3);
 }
 
 /* A variable sglang warns of and then ignores (its value is not of its
