@@ -255,8 +255,27 @@ static kvplan_status rank_runner(const kvplan_model *m,
     /* speculative decoding */
     kvplan_spec_algorithm spec = a->speculative_algorithm;
     r->runner.spec_algorithm = spec;
-    if (spec == KVPLAN_SPEC_EAGLE || spec == KVPLAN_SPEC_EAGLE3 ||
-        spec == KVPLAN_SPEC_STANDALONE)
+    bool eagle = spec == KVPLAN_SPEC_EAGLE || spec == KVPLAN_SPEC_EAGLE3 ||
+                 spec == KVPLAN_SPEC_STANDALONE;
+    /* EAGLE, EAGLE3 and STANDALONE draft with a model of their own:
+     * sglang's speculative hook names the target itself only for the MTP
+     * architectures (server_args.py, _handle_speculative_decoding); for
+     * any other its draft worker has no model to load and the server does
+     * not start */
+    if (eagle && a->speculative_draft_model == NULL && !m->self_draft)
+        return kvplan__fail(
+            err, KVPLAN_INVALID_CONFIG, "--speculative-draft-model-path",
+            "--speculative-algorithm %s%s drafts with a model of its own: "
+            "sglang names the target as its draft only for the MTP models "
+            "(DeepSeek V3/V3.2/V4, GLM-4 MoE, ...), not %s, and does not "
+            "start without one; pass --speculative-draft-model-path (NGRAM "
+            "needs no draft)",
+            kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, (int)spec),
+            spec == KVPLAN_SPEC_EAGLE
+                ? " (or NEXTN, which sglang runs as EAGLE)"
+                : "",
+            m->info.architecture);
+    if (eagle)
         r->runner.eagle_draft_num_layers = eagle_draft_layers(m, a);
     if (spec == KVPLAN_SPEC_DFLASH || spec == KVPLAN_SPEC_DSPARK) {
         const kvplan_model *d = a->speculative_draft_model;

@@ -138,25 +138,6 @@ kvplan_status kvplan__plan_check(const kvplan_model *m,
              "memory)",
              (long long)sp->pools.swa_max_total_num_tokens.value,
              (long long)r->runner.sliding_window_size.value);
-    /* EAGLE, EAGLE3 and STANDALONE draft with a model of their own:
-     * sglang's speculative hook names the target itself only for the
-     * MTP architectures (server_args.py, _handle_speculative_decoding);
-     * for any other its draft worker has no model to load and the server
-     * does not start */
-    kvplan_spec_algorithm alg = o->server.speculative_algorithm;
-    KVPLAN__FAIL_IF(
-        (alg == KVPLAN_SPEC_EAGLE || alg == KVPLAN_SPEC_EAGLE3 ||
-         alg == KVPLAN_SPEC_STANDALONE) &&
-            o->server.speculative_draft_model == NULL && !m->self_draft,
-        err, KVPLAN_INVALID_CONFIG, "--speculative-draft-model-path",
-        "--speculative-algorithm %s%s drafts with a model of its own: sglang "
-        "names the target as its draft only for the MTP models (DeepSeek "
-        "V3/V3.2/V4, GLM-4 MoE, ...), not %s, and does not start without "
-        "one; pass --speculative-draft-model-path (NGRAM needs no draft)",
-        kvplan_word_name(KVPLAN_WORDS_SPECULATIVE_ALGORITHM, (int)alg),
-        alg == KVPLAN_SPEC_EAGLE ? " (or NEXTN, which sglang runs as EAGLE)"
-                                 : "",
-        m->info.architecture);
     int64_t profiled = sp->profiled.max_total_num_tokens;
     if (o->max_total_tokens.set && o->max_total_tokens.value > profiled)
         warn(out, KVPLAN_WARN_MAX_TOTAL_TOKENS_ABOVE_PROFILED,
