@@ -160,13 +160,14 @@ int cli_expand_launch(int argc, char **argv, char ***out_argv, char **owned,
     int rest = argc - dash - 2; /* after the quoted command */
     size_t slots = (size_t)(dash + 1 + MAX_WORDS + rest + 1);
     size_t need = len + 1 + slots * sizeof(char *);
-    char *mem = len < (1u << 20) ? malloc(need) : NULL;
+    if (len >= (1u << 20)) {
+        cli_usage_error(err, "--", "--: the pasted command is over 1 MiB");
+        return -1;
+    }
+    char *mem = malloc(need);
     if (mem == NULL) {
-        cli_usage_error(err, "--",
-                        len < (1u << 20) ? "out of memory"
-                                         : "--: the pasted command is over 1 "
-                                           "MiB");
-        err->code = len < (1u << 20) ? KVPLAN_NOMEM : KVPLAN_INVALID_ARGUMENT;
+        cli_usage_error(err, "--", "out of memory");
+        err->code = KVPLAN_NOMEM;
         return -1;
     }
     char **nv = (char **)(void *)mem;
@@ -219,8 +220,6 @@ static bool is_assignment(const char *word)
             return false;
     return true;
 }
-
-static const char *const engine_words[] = {"sglang", "vllm", "trtllm"};
 
 /* A python module that starts a server, and its engine. */
 static int module_engine(const char *m)
@@ -334,10 +333,12 @@ kvplan_status cli_launch_start(int argc, char **argv, int i, cli_args *cli,
             err, "--engine",
             "--engine %s, but the command after -- starts %s (%s): drop "
             "one",
-            given, engine_words[engine], l->program ? l->program : "sglang");
+            given, kvplan_engine_name((kvplan_engine)engine),
+            l->program ? l->program : "sglang");
     if (given == NULL && engine != KVPLAN_ENGINE_SGLANG)
-        CLI_TRY(
-            kvplan_options_set(&cli->o, "--engine", engine_words[engine], err));
+        CLI_TRY(kvplan_options_set(&cli->o, "--engine",
+                                   kvplan_engine_name((kvplan_engine)engine),
+                                   err));
     l->engine = (kvplan_engine)engine;
     l->active = true;
     *first_flag = j;

@@ -60,7 +60,7 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
         "kvplan compare sets the engines side by side",
         spelled,
         o->internal_.engine_text ? o->internal_.engine_text : engine_names[e],
-        question, engine_names[e], e == KVPLAN_ENGINE_VLLM ? "vllm" : "trtllm");
+        question, engine_names[e], kvplan_engine_name((kvplan_engine)e));
 }
 
 const kvplan_option *kvplan__options_unused(const kvplan_options *o,
