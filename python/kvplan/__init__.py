@@ -354,7 +354,7 @@ def plan_from_server_args(args: Any, *, command: str = "plan",
         get = lambda key, default=None: getattr(args, key, default)  # noqa
         names = _given_attributes(args)
     tab = _check.table(flags_table)
-    sglang = {f["key"] for f in flags() if f["sglang"]}
+    sglang = [key for key, (_, _, own) in tab.items() if own]
     taken: Dict[str, Any] = {}
     unread: Dict[str, Any] = {}
     unknown: List[str] = []

@@ -16,20 +16,22 @@ import threading
 from typing import Any, Dict, Optional, Tuple
 
 _lock = threading.Lock()
-_table: Optional[Dict[str, Tuple[str, bool]]] = None  # key -> (kind, sweep)
+# key -> (kind, sweep, sglang's own)
+_table: Optional[Dict[str, Tuple[str, bool, bool]]] = None
 
 # the keywords the functions take beside the options
 OWN = frozenset({"env"})
 INT64 = 1 << 63
 
 
-def table(flags_doc) -> Dict[str, Tuple[str, bool]]:
-    """key -> (kind, sweep) of every option kvplan reads, read once."""
+def table(flags_doc) -> Dict[str, Tuple[str, bool, bool]]:
+    """key -> (kind, sweep, sglang) of every option kvplan reads, read
+    once."""
     global _table
     with _lock:
         if _table is None:
-            _table = {f["key"]: (f["kind"], bool(f.get("sweep")))
-                      for f in flags_doc()}
+            _table = {f["key"]: (f["kind"], bool(f.get("sweep")),
+                                 bool(f["sglang"])) for f in flags_doc()}
         return _table
 
 
@@ -85,7 +87,8 @@ def _one(fn: str, key: str, kind: str, v: Any) -> None:
         raise ValueError("%s(): %s: embedded null character" % (fn, key))
 
 
-def check(fn: str, flags: Dict[str, Any], tab: Dict[str, Tuple[str, bool]],
+def check(fn: str, flags: Dict[str, Any],
+          tab: Dict[str, Tuple[str, bool, bool]],
           sweep: bool = False) -> None:
     """Raises TypeError or ValueError for a keyword kvplan does not take or a
     value not of its option's kind."""
@@ -98,7 +101,7 @@ def check(fn: str, flags: Dict[str, Any], tab: Dict[str, Tuple[str, bool]],
             raise TypeError("%s() got an unexpected keyword argument %r%s"
                             % (fn, key,
                                "; did you mean %r?" % near[0] if near else ""))
-        kind, swept = entry
+        kind, swept, _ = entry
         if sweep and swept and isinstance(v, list):
             for item in v:
                 _one(fn, key, kind, item)
