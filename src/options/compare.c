@@ -44,13 +44,12 @@ void kvplan_options_engine(const kvplan_options *opts, kvplan_engine engine,
     /* vLLM's envs.py: "1" or "true", any case, blanks around */
     const char *allow =
         kvplan_options_getenv(opts, "VLLM_ALLOW_LONG_MAX_MODEL_LEN");
-    char word[8] = "";
+    size_t n = allow != NULL ? strlen(allow) : 0;
     if (allow != NULL)
-        sscanf(allow, " %7s", word);
-    for (char *c = word; *c; c++)
-        *c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+        kvplan__py_strip(&allow, &n);
     o->allow_long_max_model_len =
-        strcmp(word, "1") == 0 || strcmp(word, "true") == 0;
+        allow != NULL && (kvplan__ascii_ieq_n(allow, n, "1") ||
+                          kvplan__ascii_ieq_n(allow, n, "true"));
     o->gpu_set = p->gpu_set;
     o->gpu = p->gpu;
     o->speculative_algorithm = p->server.speculative_algorithm;
