@@ -215,6 +215,14 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         near ? "?" : "");
         }
     }
+    /* a launch command names its model (sglang's --model-path is
+     * required, vLLM's and TRT-LLM's MODEL positional): a pasted one
+     * without it is not planned as the default model */
+    if (cli->launch.program != NULL && cli->o.model_path == NULL)
+        return cli_usage_error(err, "--model-path",
+                               "--: the pasted command (%s) names no model: "
+                               "give --model-path, or the MODEL after serve",
+                               cli->launch.program);
     CLI_TRY(kvplan__options_for_question(&cli->o, question, true, err));
     /* --svg draws a plan (plan, fit, solve) or a sweep's rows */
     if (cli->svg_path != NULL && question != NULL &&

@@ -1,0 +1,5 @@
+--
+vllm
+serve
+--max-model-len
+8192
