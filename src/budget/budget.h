@@ -47,6 +47,33 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
 
 /* ---- weights.c ---------------------------------------------------------- */
 
+#define KVPLAN__MAX_DTYPES 24
+
+/* What a model folder's safetensors headers hold: what kvplan_hub_fetch
+ * keeps in a snapshot's .kvplan-complete, so that a cached run reads one
+ * small file instead of the index and every header again. */
+typedef struct kvplan__weights_summary {
+    int64_t bytes, shards, tensors;
+    bool from_index; /* no shard there: the index's metadata.total_size */
+    size_t num_dtypes;
+    struct {
+        char name[16];
+        int64_t bytes;
+    } by_dtype[KVPLAN__MAX_DTYPES];
+} kvplan__weights_summary;
+
+/* The weights of a model folder from its headers: the shards the index
+ * names (each must be there, as itself or as SHARD.kvplan-header), else
+ * every *.safetensors; the index's total_size only where no shard is
+ * there. KVPLAN_IO when the folder has neither index nor shard. */
+kvplan_status kvplan__weights_measure(const char *dir,
+                                      kvplan__weights_summary *s,
+                                      kvplan_error *err);
+
+/* The summary as .kvplan-complete keeps it: a JSON object. */
+char *kvplan__weights_summary_json(const kvplan__weights_summary *s,
+                                   const char *commit);
+
 /* sglang's _calculate_mamba_ratio: mamba slots per running request. */
 int64_t kvplan__mamba_ratio(bool disable_radix_cache,
                             bool disable_overlap_schedule, int64_t page_size);

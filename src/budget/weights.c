@@ -41,12 +41,30 @@ static int64_t dtype_bytes(const char *name)
     return 0;
 }
 
+/* Adds a tensor's bytes to the summary, by dtype. */
+static void count_dtype(kvplan__weights_summary *s, const char *dtype,
+                        int64_t bytes)
+{
+    size_t i = 0;
+    const char *name = dtype != NULL ? dtype : "?";
+    while (i < s->num_dtypes && strcmp(s->by_dtype[i].name, name) != 0)
+        i++;
+    if (i == s->num_dtypes) {
+        if (i == KVPLAN__MAX_DTYPES)
+            i--, name = "other"; /* the last row holds the rest */
+        else
+            s->num_dtypes++;
+        snprintf(s->by_dtype[i].name, sizeof s->by_dtype[i].name, "%s", name);
+    }
+    s->by_dtype[i].bytes += bytes;
+}
+
 /* One tensor of shard `path`: its data_offsets within the data section of
  * `data` bytes, cross-checked against dtype x shape. Adds its bytes to
- * *total. */
+ * the summary. */
 static kvplan_status add_tensor(const char *path, const char *name,
-                                const json_t *t, int64_t data, int64_t *total,
-                                kvplan_error *err)
+                                const json_t *t, int64_t data,
+                                kvplan__weights_summary *s, kvplan_error *err)
 {
     const json_t *off = json_object_get(t, "data_offsets");
     const json_t *a = json_array_get(off, 0), *b = json_array_get(off, 1);
@@ -60,7 +78,8 @@ static kvplan_status add_tensor(const char *path, const char *name,
                     "section's size)",
                     path, name, (long long)data);
     int64_t span = (int64_t)(end - start);
-    int64_t elem = dtype_bytes(json_string_value(json_object_get(t, "dtype")));
+    const char *dtype = json_string_value(json_object_get(t, "dtype"));
+    int64_t elem = dtype_bytes(dtype);
     const json_t *shape = json_object_get(t, "shape");
     if (elem > 0 && json_is_array(shape)) {
         int64_t n = elem;
@@ -79,19 +98,22 @@ static kvplan_status add_tensor(const char *path, const char *name,
                         path, name, ovf ? "more than 2^63" : "other",
                         (long long)span);
     }
-    KVPLAN__FAIL_IF(__builtin_add_overflow(*total, span, total), err,
+    KVPLAN__FAIL_IF(__builtin_add_overflow(s->bytes, span, &s->bytes), err,
                     KVPLAN_OVERFLOW, "--model-path",
                     "%.200s: its tensors' bytes exceed 64 bits", path);
+    s->tensors++;
+    count_dtype(s, dtype, span);
     return KVPLAN_OK;
 }
 
-/* The bytes of one .safetensors file's tensors, from its header alone: an
- * 8-byte little-endian length, then a JSON object of tensors with dtype,
- * shape and data_offsets. Every figure is checked against the file; a
- * header kept alone (SHARD.kvplan-header, what kvplan_hub_fetch reads of a
- * shard) has no data to check the offsets against. */
+/* The tensors of one .safetensors file, from its header alone: an 8-byte
+ * little-endian length, then a JSON object of tensors with dtype, shape
+ * and data_offsets. Every figure is checked against the file; a header
+ * kept alone (SHARD.kvplan-header, what kvplan_hub_fetch reads of a shard)
+ * has no data to check the offsets against. */
 static kvplan_status safetensors_bytes(const char *path, bool header_only,
-                                       int64_t *bytes, kvplan_error *err)
+                                       kvplan__weights_summary *s,
+                                       kvplan_error *err)
 {
     bool special;
     FILE *f = kvplan__open_regular(path, &special);
@@ -133,96 +155,198 @@ static kvplan_status safetensors_bytes(const char *path, bool header_only,
         return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
                             "%.200s: its header is not a JSON object", path);
     }
-    int64_t total = 0, data = header_only ? INT64_MAX : size - 8 - (int64_t)n;
+    int64_t data = header_only ? INT64_MAX : size - 8 - (int64_t)n;
     kvplan_status st = KVPLAN_OK;
     const char *key;
     json_t *t;
     json_object_foreach(h, key, t)
     {
         if (st == KVPLAN_OK && strcmp(key, "__metadata__") != 0)
-            st = add_tensor(path, key, t, data, &total, err);
+            st = add_tensor(path, key, t, data, s, err);
     }
     json_decref(h);
-    *bytes = total;
+    s->shards++;
     return st;
 }
 
-/* model.safetensors.index.json's metadata.total_size: *found false when
- * the index is absent or says nothing of it. */
-static kvplan_status index_total(const char *dir, kvplan_opt_int *out,
-                                 kvplan_error *err)
+/* A JSON file of the folder, parsed: *out NULL when absent. */
+static kvplan_status read_json(const char *path, size_t max, json_t **out,
+                               kvplan_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
-    *out = (kvplan_opt_int){0, false};
+    *out = NULL;
     bool special;
     FILE *f = kvplan__open_regular(path, &special);
     if (f == NULL && !special)
-        return KVPLAN_OK; /* no index */
+        return KVPLAN_OK;
     KVPLAN__FAIL_IF(f == NULL, err, KVPLAN_PARSE, "--model-path",
                     "%.200s: not a regular file (a FIFO, a device or a "
                     "directory)",
                     path);
     struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || sb.st_size > (off_t)MAX_INDEX_BYTES) {
+    if (fstat(fileno(f), &sb) != 0 || sb.st_size > (off_t)max) {
         fclose(f);
         return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                            "%.200s: larger than %u MiB; an index is far "
+                            "%.200s: larger than %zu MiB; such a file is far "
                             "smaller",
-                            path, MAX_INDEX_BYTES >> 20);
+                            path, max >> 20);
     }
-    json_t *index = json_loadf(f, 0, NULL);
+    *out = json_loadf(f, 0, NULL);
     fclose(f);
-    const json_t *total =
-        json_object_get(json_object_get(index, "metadata"), "total_size");
-    if (json_is_integer(total) && json_integer_value(total) > 0)
-        *out = (kvplan_opt_int){(int64_t)json_integer_value(total), true};
-    json_decref(index);
-    KVPLAN__FAIL_IF(index == NULL, err, KVPLAN_PARSE, "--model-path",
+    KVPLAN__FAIL_IF(*out == NULL, err, KVPLAN_PARSE, "--model-path",
                     "%.200s: not JSON", path);
     return KVPLAN_OK;
 }
 
-/* The weights of a model directory: model.safetensors.index.json's
- * metadata.total_size, else the sum over the *.safetensors headers. */
-static kvplan_status directory_weights(const char *dir, kvplan_opt_int *out,
-                                       kvplan_error *err)
+/* One shard of the folder, as itself or as the header kvplan kept. */
+static kvplan_status add_shard(const char *dir, const char *name,
+                               kvplan__weights_summary *s, bool *missing,
+                               kvplan_error *err)
 {
-    KVPLAN__TRY(index_total(dir, out, err));
-    if (out->set)
+    char path[4400];
+    struct stat sb;
+    *missing = false;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (stat(path, &sb) == 0)
+        return safetensors_bytes(path, false, s, err);
+    snprintf(path, sizeof path, "%s/%s.kvplan-header", dir, name);
+    if (stat(path, &sb) == 0)
+        return safetensors_bytes(path, true, s, err);
+    *missing = true;
+    return KVPLAN_OK;
+}
+
+/* The shards model.safetensors.index.json names, each once. */
+static kvplan_status indexed(const char *dir, const json_t *index,
+                             kvplan__weights_summary *s, kvplan_error *err)
+{
+    const json_t *map = json_object_get(index, "weight_map");
+    const json_t *total =
+        json_object_get(json_object_get(index, "metadata"), "total_size");
+    bool has_total = json_is_integer(total) && json_integer_value(total) > 0;
+    if (!json_is_object(map) && has_total) { /* the figure alone */
+        s->bytes = (int64_t)json_integer_value(total);
+        s->from_index = true;
         return KVPLAN_OK;
+    }
+    KVPLAN__FAIL_IF(!json_is_object(map), err, KVPLAN_PARSE, "--model-path",
+                    "%.200s/model.safetensors.index.json: no weight_map object",
+                    dir);
+    json_t *seen = json_object();
+    KVPLAN__FAIL_IF(seen == NULL, err, KVPLAN_NOMEM, NULL, "out of memory");
+    const char *key, *first_missing = NULL;
+    const json_t *v;
+    int64_t missing = 0, named = 0;
+    kvplan_status st = KVPLAN_OK;
+    json_object_foreach((json_t *)map, key, v)
+    {
+        const char *name = json_string_value(v);
+        if (st != KVPLAN_OK || name == NULL || strchr(name, '/') != NULL ||
+            json_object_get(seen, name) != NULL)
+            continue;
+        json_object_set_new(seen, name, json_true());
+        named++;
+        bool gone;
+        st = add_shard(dir, name, s, &gone, err);
+        if (gone && missing++ == 0)
+            first_missing = name;
+    }
+    if (st == KVPLAN_OK && missing == named && has_total) {
+        /* the index alone (a download of the small files): its figure */
+        s->bytes = (int64_t)json_integer_value(total);
+        s->from_index = true;
+    } else if (st == KVPLAN_OK && missing > 0) {
+        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                          "%.200s: the index names %lld shards and %lld are "
+                          "not in the folder (%.100s first): an unfinished "
+                          "download; its headers are not all there to measure",
+                          dir, (long long)named, (long long)missing,
+                          first_missing);
+    }
+    json_decref(seen);
+    return st;
+}
+
+/* The weights of a model directory from its headers (see budget.h). */
+kvplan_status kvplan__weights_measure(const char *dir,
+                                      kvplan__weights_summary *s,
+                                      kvplan_error *err)
+{
+    memset(s, 0, sizeof *s);
+    char path[4400];
+    json_t *index;
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    KVPLAN__TRY(read_json(path, MAX_INDEX_BYTES, &index, err));
+    if (index != NULL) {
+        kvplan_status st = indexed(dir, index, s, err);
+        json_decref(index);
+        return st;
+    }
     DIR *d = opendir(dir);
-    if (d == NULL)
-        return KVPLAN_OK;
-    char path[4096];
+    KVPLAN__FAIL_IF(d == NULL, err, KVPLAN_IO, "--model-path",
+                    "%s: not a directory", dir);
     struct dirent *e;
     kvplan_status st = KVPLAN_OK;
+    bool any = false;
     while (st == KVPLAN_OK && (e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
         static const char kept[] = ".safetensors.kvplan-header";
         size_t k = sizeof kept - 1;
         bool shard = n > 12 && strcmp(e->d_name + n - 12, ".safetensors") == 0;
         bool header = n > k && strcmp(e->d_name + n - k, kept) == 0;
-        if (header) { /* only where the shard itself is not there */
-            struct stat sb;
-            snprintf(path, sizeof path, "%s/%.*s", dir,
-                     (int)(n - sizeof ".kvplan-header" + 1), e->d_name);
-            header = stat(path, &sb) != 0;
-        }
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%.*s", dir,
+                 (int)(header ? n - (sizeof ".kvplan-header" - 1) : n),
+                 e->d_name);
+        if (header && stat(path, &sb) == 0)
+            continue; /* the shard itself is there */
         if (shard || header) {
+            any = true;
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            int64_t b = 0;
-            st = safetensors_bytes(path, header, &b, err);
-            if (st == KVPLAN_OK &&
-                __builtin_add_overflow(out->value, b, &out->value))
-                st = kvplan__fail(err, KVPLAN_OVERFLOW, "--model-path",
-                                  "%.200s: the shards' bytes exceed 64 bits",
-                                  dir);
-            out->set = true;
+            st = safetensors_bytes(path, header, s, err);
         }
     }
     closedir(d);
+    KVPLAN__FAIL_IF(st == KVPLAN_OK && !any, err, KVPLAN_IO, "--model-path",
+                    "%s: no model.safetensors.index.json and no "
+                    "*.safetensors file",
+                    dir);
     return st;
+}
+
+char *kvplan__weights_summary_json(const kvplan__weights_summary *s,
+                                   const char *commit)
+{
+    json_t *by = json_object();
+    for (size_t i = 0; by != NULL && i < s->num_dtypes; i++)
+        json_object_set_new(by, s->by_dtype[i].name,
+                            json_integer(s->by_dtype[i].bytes));
+    json_t *doc = json_pack(
+        "{s:i, s:s, s:{s:I, s:I, s:I, s:b, s:o}}", "kvplan_snapshot", 1,
+        "commit", commit != NULL ? commit : "", "weights", "bytes",
+        (json_int_t)s->bytes, "shards", (json_int_t)s->shards, "tensors",
+        (json_int_t)s->tensors, "from_index", s->from_index, "by_dtype", by);
+    char *text = doc != NULL ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    return text;
+}
+
+/* The weights kvplan_hub_fetch summed when it kept the snapshot: false
+ * when the folder has no such summary (any other folder). */
+static bool summarized(const char *dir, int64_t *bytes)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/.kvplan-complete", dir);
+    json_t *doc = NULL;
+    if (read_json(path, 1u << 20, &doc, NULL) != KVPLAN_OK || doc == NULL)
+        return false;
+    const json_t *b = json_object_get(json_object_get(doc, "weights"), "bytes");
+    bool ok =
+        json_integer_value(json_object_get(doc, "kvplan_snapshot")) == 1 &&
+        json_is_integer(b) && json_integer_value(b) >= 0;
+    if (ok)
+        *bytes = (int64_t)json_integer_value(b);
+    json_decref(doc);
+    return ok;
 }
 
 kvplan_status kvplan_weights_from_dir(const char *dir, int64_t *bytes,
@@ -235,13 +359,11 @@ kvplan_status kvplan_weights_from_dir(const char *dir, int64_t *bytes,
     struct stat sb;
     KVPLAN__FAIL_IF(stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode), err, KVPLAN_IO,
                     "--model-path", "%s: not a directory", dir);
-    kvplan_opt_int w = {0, false};
-    KVPLAN__TRY(directory_weights(dir, &w, err));
-    KVPLAN__FAIL_IF(!w.set, err, KVPLAN_IO, "--model-path",
-                    "%s: no model.safetensors.index.json and no "
-                    "*.safetensors file",
-                    dir);
-    *bytes = w.value;
+    if (summarized(dir, bytes))
+        return kvplan__ok(err);
+    kvplan__weights_summary s;
+    KVPLAN__TRY(kvplan__weights_measure(dir, &s, err));
+    *bytes = s.bytes;
     return kvplan__ok(err);
 }
 
