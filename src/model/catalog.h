@@ -19,4 +19,8 @@ typedef struct kvplan__catalog_entry {
 extern const kvplan__catalog_entry kvplan__catalog[];
 extern const size_t kvplan__catalog_count;
 
+/* The entry whose short name, Hugging Face id or alias is `name` (any
+ * case); NULL when none (model/load.c). */
+const kvplan__catalog_entry *kvplan__catalog_entry_of(const char *name);
+
 #endif /* KVPLAN_CATALOG_H */

@@ -228,20 +228,14 @@ static bool parse_ran_out(const json_error_t *jerr, size_t len)
     return probe == NULL;
 }
 
-static kvplan_status load_text(const char *text, size_t len, const char *origin,
-                               const char *name, const char *hf_id,
-                               const char *overrides, const char *dir,
-                               kvplan_model **out, kvplan_error *err)
+kvplan_status kvplan__config_parse(const char *text, size_t len,
+                                   const char *origin, json_t **out,
+                                   kvplan_error *err)
 {
     json_error_t jerr;
     size_t fixed_len = 0;
     bool nomem = false;
-    if (len > KVPLAN__MAX_CONFIG_BYTES)
-        return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                            "%.150s: %zu bytes; a config.json is far smaller "
-                            "(kvplan reads at most 32 MiB from any source: a "
-                            "2^20-layer config fits)",
-                            origin ? origin : "config", len);
+    *out = NULL;
     char *fixed = python_json_tokens(text, len, &fixed_len, &nomem);
     if (nomem)
         return kvplan__fail(err, KVPLAN_NOMEM, NULL,
@@ -274,6 +268,24 @@ static kvplan_status load_text(const char *text, size_t len, const char *origin,
         }
         return KVPLAN_PARSE;
     }
+    *out = root;
+    return KVPLAN_OK;
+}
+
+static kvplan_status load_text(const char *text, size_t len, const char *origin,
+                               const char *name, const char *hf_id,
+                               const char *overrides, const char *dir,
+                               kvplan_model **out, kvplan_error *err)
+{
+    json_error_t jerr;
+    if (len > KVPLAN__MAX_CONFIG_BYTES)
+        return kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                            "%.150s: %zu bytes; a config.json is far smaller "
+                            "(kvplan reads at most 32 MiB from any source: a "
+                            "2^20-layer config fits)",
+                            origin ? origin : "config", len);
+    json_t *root = NULL;
+    KVPLAN__TRY(kvplan__config_parse(text, len, origin, &root, err));
     if (overrides != NULL) {
         /* config.update(overrides): top-level keys replaced */
         json_t *o = json_loads(overrides, 0, &jerr);
@@ -368,9 +380,9 @@ static kvplan_status read_file(const char *path, char **buf, size_t *len,
     if (f == NULL) {
         /* strerror_r, not strerror: its buffer is the caller's (threads) */
         char why[128] = "cannot be opened";
-        int e = errno;
-        if (strerror_r(e, why, sizeof why) != 0)
-            snprintf(why, sizeof why, "error %d", e);
+        int code = errno;
+        if (strerror_r(code, why, sizeof why) != 0)
+            snprintf(why, sizeof why, "error %d", code);
         return kvplan__fail(err, KVPLAN_IO, "", "%s: %s", path, why);
     }
     size_t cap = 1 << 16, n = 0;
@@ -458,6 +470,20 @@ kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
     return kvplan_model_load_override(name_or_path, NULL, out, err);
 }
 
+const kvplan__catalog_entry *kvplan__catalog_entry_of(const char *name)
+{
+    /* the short name, the Hugging Face id or another id of the same
+     * config, any case */
+    for (size_t i = 0; name != NULL && i < kvplan__catalog_count; i++) {
+        const kvplan__catalog_entry *e = &kvplan__catalog[i];
+        if (kvplan__ascii_ieq(e->name, name) ||
+            (e->hf_id[0] != '\0' && kvplan__ascii_ieq(e->hf_id, name)) ||
+            in_list(e->aliases, name))
+            return e;
+    }
+    return NULL;
+}
+
 kvplan_status kvplan_model_load_override(const char *name_or_path,
                                          const char *overrides,
                                          kvplan_model **out, kvplan_error *err)
@@ -467,15 +493,20 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
                             "kvplan_model_load needs a name or path and a "
                             "place for the model; got NULL");
     *out = NULL;
+    /* a catalog name (no '/'): the catalog's, the working folder untouched
+     * (it may not even be searchable); a path says so with a '/' */
+    const kvplan__catalog_entry *e = kvplan__catalog_entry_of(name_or_path);
     struct stat sb;
-    int found = stat(name_or_path, &sb);
-    if (found != 0 && errno != ENOENT && errno != ENOTDIR) {
+    int found = e != NULL && strchr(name_or_path, '/') == NULL
+                    ? -1
+                    : stat(name_or_path, &sb);
+    if (found != 0 && e == NULL && errno != ENOENT && errno != ENOTDIR) {
         /* a path that exists but cannot be followed (a symlink loop, no
          * permission): say why, not "no such file" */
         char why[128] = "cannot be read";
-        int e = errno;
-        if (strerror_r(e, why, sizeof why) != 0)
-            snprintf(why, sizeof why, "error %d", e);
+        int code = errno;
+        if (strerror_r(code, why, sizeof why) != 0)
+            snprintf(why, sizeof why, "error %d", code);
         return kvplan__fail(err, KVPLAN_IO, "--model-path", "%.300s: %s",
                             name_or_path, why);
     }
@@ -495,17 +526,9 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
         free(buf);
         return st;
     }
-    /* catalog: the short name, the Hugging Face id or another id of the
-     * same config, any case */
-    for (size_t i = 0; i < kvplan__catalog_count; i++) {
-        const kvplan__catalog_entry *e = &kvplan__catalog[i];
-        if (kvplan__ascii_ieq(e->name, name_or_path) ||
-            (e->hf_id[0] != '\0' &&
-             kvplan__ascii_ieq(e->hf_id, name_or_path)) ||
-            in_list(e->aliases, name_or_path))
-            return load_text((const char *)e->json, e->json_size, e->name,
-                             e->name, e->hf_id, overrides, NULL, out, err);
-    }
+    if (e != NULL)
+        return load_text((const char *)e->json, e->json_size, e->name, e->name,
+                         e->hf_id, overrides, NULL, out, err);
     const char *near = nearest_entry(name_or_path);
     return kvplan__fail(err, KVPLAN_IO, "--model-path",
                         "%s: no such file or directory, and not a model of "

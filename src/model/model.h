@@ -150,6 +150,13 @@ typedef struct kvplan__view {
  * the token, so that a field kvplan reads is refused, not defaulted. */
 #define KVPLAN__NONFINITE "\xef\xb7\x90"
 #define KVPLAN__NONFINITE_SIZE 192
+
+/* config.json's text parsed as Python's json reads it (NaN and Infinity
+ * marked, duplicate keys the last wins): *out a new tree, or the error
+ * (line and column; a number past 64 bits named by its JSON pointer). */
+kvplan_status kvplan__config_parse(const char *text, size_t len,
+                                   const char *origin, json_t **out,
+                                   kvplan_error *err);
 /* The most bytes of a config.json from any source (a file, standard input,
  * a request, the Hub): a 2^20-layer config fits. */
 #define KVPLAN__MAX_CONFIG_BYTES                                               \

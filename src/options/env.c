@@ -38,6 +38,7 @@ static const char *const read_names[] = {
     "HF_HUB_OFFLINE",
     "HF_TOKEN",
     "HF_TOKEN_PATH",
+    "KVPLAN_HUB_DEADLINE",
     "KVPLAN_HUB_TIMEOUT",
     "HOME",
 };
@@ -47,6 +48,19 @@ bool kvplan__env_is_read(const char *name)
     for (size_t i = 0;
          name != NULL && i < sizeof read_names / sizeof *read_names; i++)
         if (strcmp(name, read_names[i]) == 0)
+            return true;
+    return false;
+}
+
+bool kvplan__env_is_process_only(const char *name)
+{
+    /* a path, an endpoint or a secret: from a request, a way to read a
+     * file or send it elsewhere (review R13) */
+    static const char *const only[] = {"HF_ENDPOINT",   "HF_HOME",
+                                       "HF_HUB_CACHE",  "HF_TOKEN",
+                                       "HF_TOKEN_PATH", "HOME"};
+    for (size_t i = 0; name != NULL && i < sizeof only / sizeof *only; i++)
+        if (strcmp(name, only[i]) == 0)
             return true;
     return false;
 }

@@ -6,11 +6,13 @@
  * says why), its draft, and the weights measured from the model folder's
  * safetensors headers. The Hub's own variables are read here, through the
  * options' variables: HF_ENDPOINT, HF_TOKEN, HF_TOKEN_PATH, HF_HOME,
- * HF_HUB_CACHE, HF_HUB_OFFLINE, and KVPLAN_HUB_TIMEOUT (seconds per
- * request, default 30).
+ * HF_HUB_CACHE, HF_HUB_OFFLINE, KVPLAN_HUB_TIMEOUT (seconds per request,
+ * default 30) and KVPLAN_HUB_DEADLINE (seconds for a whole fetch, default
+ * 300).
  */
 #include "options/options.h"
 #include "budget/budget.h"
+#include "model/catalog.h"
 
 #include "common/json.h"
 
@@ -124,24 +126,53 @@ static void check_calibration(const calibration *cal, const char *path,
 
 /* ---- the Hub ------------------------------------------------------------- */
 
-/* The first line of a token file, trimmed; "" when absent. */
-static void read_token(const char *path, char *out, size_t size)
+/* The first word of a token file; "" when absent. A FIFO, a device or a
+ * folder there is refused, never read (it would block). */
+static kvplan_status read_token(const char *path, const char *from, char *out,
+                                size_t size, kvplan_error *err)
 {
     out[0] = '\0';
     bool special = false;
-    FILE *f = path != NULL ? kvplan__open_regular(path, &special) : NULL;
+    FILE *f = kvplan__open_regular(path, &special);
+    KVPLAN__FAIL_IF(special, err, KVPLAN_INVALID_ARGUMENT, from,
+                    "%.200s (the Hub token's file, from %s) is not a regular "
+                    "file (a FIFO, a device or a folder): not read",
+                    path, from);
     if (f == NULL)
-        return;
+        return KVPLAN_OK;
     if (fgets(out, (int)size, f) == NULL)
         out[0] = '\0';
     fclose(f);
     out[strcspn(out, "\r\n \t")] = '\0';
+    return KVPLAN_OK;
+}
+
+/* A number of seconds from a variable, 0 when unset; refused naming the
+ * variable unless a finite number from 0.001 to max. */
+static kvplan_status env_seconds(const kvplan_options *o, const char *name,
+                                 double max, double fallback, double *out,
+                                 kvplan_error *err)
+{
+    const char *v = kvplan_options_getenv(o, name);
+    *out = 0;
+    if (v == NULL || v[0] == '\0')
+        return KVPLAN_OK;
+    char *end;
+    double x = strtod(v, &end);
+    while (end != v && (*end == ' ' || *end == '\t'))
+        end++;
+    KVPLAN__FAIL_IF(end == v || *end != '\0' || !(x >= 0.001 && x <= max), err,
+                    KVPLAN_INVALID_ARGUMENT, name,
+                    "%s=%.40s: expected seconds from 0.001 to %g (unset: %g)",
+                    name, v, max, fallback);
+    *out = x;
+    return KVPLAN_OK;
 }
 
 /* The Hub's options from the variables, as its own tools read them. */
-static void hub_options(const kvplan_options *o, kvplan_hub_options *h,
-                        char *cache, size_t cache_size, char *token,
-                        size_t token_size)
+static kvplan_status hub_options(const kvplan_options *o, kvplan_hub_options *h,
+                                 char *cache, size_t cache_size, char *token,
+                                 size_t token_size, kvplan_error *err)
 {
     kvplan_hub_options_init(h);
     const char *home = kvplan_options_getenv(o, "HOME");
@@ -152,11 +183,16 @@ static void hub_options(const kvplan_options *o, kvplan_hub_options *h,
     h->endpoint = kvplan_options_getenv(o, "HF_ENDPOINT");
     h->revision = o->revision;
     const char *t = kvplan_options_getenv(o, "HF_TOKEN");
+    const char *from = "HF_TOKEN";
     if (t != NULL && t[0] != '\0') {
         snprintf(token, token_size, "%s", t);
+        KVPLAN__FAIL_IF(strlen(t) >= token_size, err, KVPLAN_INVALID_ARGUMENT,
+                        from, "HF_TOKEN is over %zu bytes: not a token",
+                        token_size - 1);
     } else {
         char path[4200];
         const char *tp = kvplan_options_getenv(o, "HF_TOKEN_PATH");
+        from = tp != NULL && tp[0] != '\0' ? "HF_TOKEN_PATH" : "HF_HOME";
         if (tp == NULL || tp[0] == '\0') {
             if (hf_home != NULL && hf_home[0] != '\0')
                 snprintf(path, sizeof path, "%s/token", hf_home);
@@ -165,16 +201,25 @@ static void hub_options(const kvplan_options *o, kvplan_hub_options *h,
                          home ? home : "");
             tp = path;
         }
-        read_token(tp, token, token_size);
+        KVPLAN__TRY(read_token(tp, from, token, token_size, err));
     }
+    bool control = false;
+    for (const char *c = token; *c; c++)
+        control |= (unsigned char)*c < 0x20 || *c == 0x7f;
+    KVPLAN__FAIL_IF(control, err, KVPLAN_INVALID_ARGUMENT, from,
+                    "the Hub token from %s holds a control character (a line "
+                    "break?): a token is one line of printable characters",
+                    from);
     h->token = token[0] ? token : NULL;
     const char *off = kvplan_options_getenv(o, "HF_HUB_OFFLINE");
     h->offline = off != NULL && kvplan_env_bool(off, strlen(off), false);
-    const char *to = kvplan_options_getenv(o, "KVPLAN_HUB_TIMEOUT");
-    if (to != NULL && atof(to) > 0)
-        h->timeout_s = atof(to);
+    KVPLAN__TRY(
+        env_seconds(o, "KVPLAN_HUB_TIMEOUT", 3600, 30, &h->timeout_s, err));
+    KVPLAN__TRY(
+        env_seconds(o, "KVPLAN_HUB_DEADLINE", 86400, 300, &h->deadline_s, err));
     h->progress = o->progress;
     h->progress_ctx = o->progress_ctx;
+    return KVPLAN_OK;
 }
 
 /* Where the model is read from: l->hub_dir gets the Hub snapshot's folder
@@ -189,8 +234,9 @@ static kvplan_status hub_resolve(const kvplan_options *o, kvplan_loaded *l,
     if (stat(name, &sb) == 0 || !kvplan_hub_repo_id(name))
         return KVPLAN_OK; /* a local path, or a catalog name */
     kvplan_hub_options h;
-    char cache[4096], token[512];
-    hub_options(o, &h, cache, sizeof cache, token, sizeof token);
+    char cache[4096], token[4097];
+    KVPLAN__TRY(
+        hub_options(o, &h, cache, sizeof cache, token, sizeof token, err));
     kvplan_hub_result r;
     kvplan_error why;
     kvplan_status st = kvplan_hub_fetch(name, &h, &r, &why);
@@ -319,11 +365,15 @@ kvplan_status kvplan_options_load(kvplan_options *o, kvplan_loaded *l,
     return kvplan__ok(err);
 }
 
-/* A name that is no local path and no Hub id: the catalog's. */
+/* A name that is no local path and no Hub id: the catalog's (a catalog
+ * name without '/' is, whatever the working folder holds). */
 static bool catalog_name(const char *name)
 {
     struct stat sb;
-    return name != NULL && stat(name, &sb) != 0 && !kvplan_hub_repo_id(name);
+    if (name == NULL || kvplan_hub_repo_id(name))
+        return false;
+    return (strchr(name, '/') == NULL && kvplan__catalog_entry_of(name)) ||
+           stat(name, &sb) != 0;
 }
 
 bool kvplan__options_reusable(const kvplan_options *o)

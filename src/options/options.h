@@ -40,6 +40,10 @@ void kvplan__option_mark_given(kvplan_options *o, const kvplan__option_row *row,
 /* Whether `name` is an environment variable kvplan reads (env.c); the
  * one nearest `name` within 3 edits, or NULL. */
 bool kvplan__env_is_read(const char *name);
+
+/* Whether `name` is one only the process's environment may set (a path,
+ * an endpoint or a secret of the Hub's): refused in a request's env. */
+bool kvplan__env_is_process_only(const char *name);
 const char *kvplan__env_nearest(const char *name);
 
 /* Whether the row was given (set by name). */
