@@ -840,8 +840,10 @@ typedef struct kvplan_hub_options {
     const char *token;     /* a Bearer token for gated repos; NULL: none */
     const char *cache_dir; /* the HF hub cache; NULL: none kept */
     bool offline;          /* the cache alone */
-    double timeout_s;      /* per request; 0: 30 */
+    double timeout_s;      /* per request, 0.001 to 3600 s; 0: 30 */
     int retries;           /* on a 5xx answer or a timeout; default 2 */
+    double deadline_s;     /* the whole fetch, 0.001 to 86400 s; 0: 300 */
+    int parallel;          /* requests at once, 1 to 32; 0: 8 */
     /* Called after each file fetched (done of total), when not NULL. */
     void (*progress)(void *ctx, size_t done, size_t total, const char *file);
     void *progress_ctx;

@@ -40,7 +40,7 @@ int main(void)
         {"kvplan_admission", sizeof(kvplan_admission), 80},
         {"kvplan_plan", sizeof(kvplan_plan), 90000},
         {"kvplan_target", sizeof(kvplan_target), 16},
-        {"kvplan_hub_options", sizeof(kvplan_hub_options), 80},
+        {"kvplan_hub_options", sizeof(kvplan_hub_options), 96},
         {"kvplan_hub_result", sizeof(kvplan_hub_result), 4168},
         {"kvplan_solution", sizeof(kvplan_solution), 152},
         {"kvplan_log_args", sizeof(kvplan_log_args), 960},

@@ -3,26 +3,34 @@
  * with no network beyond loopback. A server thread here serves a tree built
  * from the project's test models, with generated safetensors shards
  * (sparse files: the weights' bytes are never there), on 127.0.0.1; it
- * counts what it serves. The tests check that the plan of a fetched model
- * is the local folder's, that only range reads touched the shards, that
- * the cache is written and used offline, and the errors of a gated repo,
- * a missing one, a server error, a timeout, a server that ignores ranges
- * and an oversized header; then the command's own acceptance.
+ * counts what it serves, on connections it keeps open as the Hub does.
+ * The tests check that the plan of a fetched model is the local folder's,
+ * that only range reads touched the shards, that one fetch reuses its
+ * connections, that the cache is written and used offline, and the errors
+ * of a gated repo, a missing one, a server error, a timeout, a server that
+ * ignores ranges and an oversized header; then every hostile behaviour of
+ * the reliability review (docs/hub.md, "Hostile servers and caches":
+ * ../shared/design/reliability-review-3.md R2-R13, R16, R17), each named
+ * where it is checked; then the command's own acceptance.
  */
 #include "check.h"
+#include "hub/hub.h"
 #include "kvplan.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef KVPLAN_TEST_CONFIG
@@ -38,6 +46,10 @@ static long requests;    /* answered */
 static long shard_bytes; /* of *.safetensors, body bytes served */
 static long shard_reads; /* range requests on shards */
 static long whole_shard; /* requests for a whole shard */
+static long connections; /* accepted */
+static long injected;    /* requests that carried an injected header */
+
+static char endpoint[64]; /* http://127.0.0.1:PORT */
 
 #define COMMIT_MAIN "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
@@ -72,7 +84,7 @@ static void copy(const char *from, const char *to)
 static int64_t shard(const char *path, const char *const *names, size_t n,
                      int64_t rows, uint64_t fake_len)
 {
-    char hdr[4096];
+    static char hdr[1 << 20];
     size_t k = (size_t)snprintf(hdr, sizeof hdr, "{");
     int64_t off = 0, each = rows * 4096 * 2;
     for (size_t i = 0; i < n; i++) {
@@ -143,6 +155,9 @@ static void repo(const char *org, const char *name, bool index,
 /* ---- the server -----------------------------------------------------------
  */
 
+#define LONG_COMMIT                                                            \
+    "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+
 static void answer(int fd, int status, const char *extra, const char *body,
                    size_t len)
 {
@@ -154,14 +169,40 @@ static void answer(int fd, int status, const char *extra, const char *body,
                        : status == 404 ? "Not Found"
                                        : "Internal Server Error";
     int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n"
-                     "Connection: close\r\n%s\r\n",
-                     status, what, len, extra ? extra : "");
+                     "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n%s\r\n", status,
+                     what, len, extra ? extra : "");
     if (write(fd, head, (size_t)n) < 0 || (len && write(fd, body, len) < 0))
         return;
 }
 
-static void serve(int fd)
+/* A body made here: config.json of 5 MiB, an HTML page, JSON then junk. */
+static bool made_body(int fd, const char *org, const char *file,
+                      const char *extra)
+{
+    if (strcmp(file, "config.json") != 0)
+        return false;
+    if (strcmp(org, "bigconfig") == 0) { /* R6 */
+        size_t n = 5u << 20;
+        char *b = malloc(n);
+        memset(b, ' ', n);
+        b[0] = '{', b[n - 1] = '}';
+        answer(fd, 200, extra, b, n);
+        free(b);
+        return true;
+    }
+    static const char html[] = "<html><body>Sign in to the Wi-Fi</body></html>";
+    static const char junk[] = "{\"model_type\": \"llama\"}\njunk";
+    if (strcmp(org, "html") == 0 || strcmp(org, "junk") == 0) {
+        bool h = org[0] == 'h';
+        answer(fd, 200, extra, h ? html : junk,
+               h ? sizeof html - 1 : sizeof junk - 1);
+        return true;
+    }
+    return false;
+}
+
+/* One request of a connection; false when the connection ends. */
+static bool serve(int fd)
 {
     char req[8192];
     size_t n = 0;
@@ -169,11 +210,10 @@ static void serve(int fd)
     while (n < sizeof req - 1 && strstr(req, "\r\n\r\n") == NULL) {
         ssize_t r = read(fd, req + n, sizeof req - 1 - n);
         if (r <= 0)
-            break;
+            return false;
         n += (size_t)r;
         req[n] = '\0';
     }
-    req[n] = '\0';
     char path[1024] = "";
     sscanf(req, "GET %1023s", path);
     char org[128] = "", name[128] = "", rev[128] = "", file[256] = "";
@@ -191,32 +231,46 @@ static void serve(int fd)
         shard_reads++;
     else if (shard)
         whole_shard++;
+    if (strstr(req, "\r\nX-Injected:") != NULL)
+        injected++;
     pthread_mutex_unlock(&lock);
     char extra[256];
     snprintf(extra, sizeof extra, "X-Repo-Commit: %s\r\n",
-             strcmp(rev, "main") == 0
+             strcmp(org, "longcommit") == 0 ? LONG_COMMIT
+             : strcmp(rev, "main") == 0
                  ? COMMIT_MAIN
                  : "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
     if (strcmp(org, "gated") == 0 &&
         strstr(req, "Authorization: Bearer hub-test-token") == NULL) {
         answer(fd, 401, NULL, "", 0);
-        return;
+        return true;
     }
-    if (strcmp(org, "broken") == 0) {
-        answer(fd, 500, NULL, "", 0);
-        return;
+    if (strcmp(org, "broken") == 0 || (strcmp(org, "partial") == 0 && shard)) {
+        answer(fd, 500, NULL, "", 0); /* partial: R5 */
+        return true;
     }
     if (strcmp(org, "slow") == 0)
         sleep(2);
-    if (strcmp(org, "moved") == 0) {
-        char loc[1024];
-        snprintf(loc, sizeof loc, "Location: /testorg/%s/resolve/%s/%s\r\n",
-                 name, rev, file);
+    char loc[1024];
+    if (strcmp(org, "moved") == 0 || strcmp(org, "ftp") == 0 ||
+        strcmp(org, "elsewhere") == 0) {
+        /* R11: only http(s) on the endpoint's host is followed */
+        char to[64] = ""; /* moved: a path on the same host */
+        if (org[0] != 'm')
+            snprintf(to, sizeof to, "%s:%d",
+                     org[0] == 'f' ? "ftp://127.0.0.1" : "http://localhost",
+                     port);
+        snprintf(loc, sizeof loc, "Location: %s/testorg/%s/resolve/%s/%s\r\n",
+                 to, name, rev, file);
         answer(fd, 302, loc, "", 0);
-        return;
+        return true;
     }
+    if (made_body(fd, org, file, extra))
+        return true;
     const char *dir = strcmp(org, "gated") == 0 || strcmp(org, "slow") == 0 ||
-                              strcmp(org, "norange") == 0
+                              strcmp(org, "norange") == 0 ||
+                              strcmp(org, "partial") == 0 ||
+                              strcmp(org, "longcommit") == 0
                           ? "testorg"
                           : org;
     char local[1024];
@@ -224,7 +278,7 @@ static void serve(int fd)
     FILE *f = strstr(file, "..") ? NULL : fopen(local, "rb");
     if (f == NULL) {
         answer(fd, 404, extra, "Entry not found", 15);
-        return;
+        return true;
     }
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
@@ -242,14 +296,12 @@ static void serve(int fd)
     }
     size_t len = to >= from ? (size_t)(to - from + 1) : 0;
     char head[512];
-    int hn =
-        snprintf(head, sizeof head,
-                 "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n"
-                 "Connection: close\r\n%s\r\n",
-                 status, status == 206 ? "Partial Content" : "OK", len, extra);
+    int hn = snprintf(head, sizeof head,
+                      "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n%s\r\n", status,
+                      status == 206 ? "Partial Content" : "OK", len, extra);
     if (write(fd, head, (size_t)hn) < 0) {
         fclose(f);
-        return;
+        return false;
     }
     fseek(f, from, SEEK_SET);
     char buf[1 << 16];
@@ -267,6 +319,18 @@ static void serve(int fd)
         shard_bytes += (long)sent;
         pthread_mutex_unlock(&lock);
     }
+    return sent == len;
+}
+
+/* A connection, kept open for the client's next request (as the Hub's). */
+static void *connection(void *arg)
+{
+    int fd = (int)(intptr_t)arg;
+    while (!stopping && serve(fd))
+        ;
+    shutdown(fd, SHUT_WR);
+    close(fd);
+    return NULL;
 }
 
 static void *server(void *arg)
@@ -276,14 +340,14 @@ static void *server(void *arg)
         int fd = accept(listener, NULL, NULL);
         if (fd < 0)
             continue;
-        if (!stopping)
-            serve(fd);
-        /* the answer out before the close: no reset that drops it */
-        shutdown(fd, SHUT_WR);
-        char drain[256];
-        while (read(fd, drain, sizeof drain) > 0)
-            ;
-        close(fd);
+        pthread_mutex_lock(&lock);
+        connections++;
+        pthread_mutex_unlock(&lock);
+        pthread_t t;
+        if (pthread_create(&t, NULL, connection, (void *)(intptr_t)fd) == 0)
+            pthread_detach(t);
+        else
+            close(fd);
     }
     return NULL;
 }
@@ -296,7 +360,7 @@ static void start_server(void)
     int one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     CHECK(bind(listener, (struct sockaddr *)&a, sizeof a) == 0);
-    CHECK(listen(listener, 16) == 0);
+    CHECK(listen(listener, 64) == 0);
     socklen_t len = sizeof a;
     getsockname(listener, (struct sockaddr *)&a, &len);
     port = ntohs(a.sin_port);
@@ -308,7 +372,7 @@ static void start_server(void)
 /* ---- the tests ------------------------------------------------------------
  */
 
-static char endpoint[64], cache[300];
+static char cache[300];
 
 static kvplan_hub_options options(void)
 {
@@ -379,12 +443,16 @@ static void test_fetch(void)
     kvplan_hub_options o = options();
     kvplan_hub_result r;
     kvplan_error err;
-    long before = requests;
+    long before = requests, conns = connections;
     CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
     CHECK(!r.from_cache);
     CHECK_STR(r.commit, COMMIT_MAIN);
-    CHECK_INT(r.files, 4);           /* config, index, two headers */
-    CHECK_INT(requests - before, 6); /* config, index, 2 x 2 ranges */
+    CHECK_INT(r.files, 4); /* config, index, two headers */
+    /* config, index, hf_quant_config (404), two ranges per header, over
+     * at most two connections: the first request's, and a second for
+     * the two asked together */
+    CHECK_INT(requests - before, 7);
+    CHECK(connections - conns <= 2);
     CHECK_INT(whole_shard, 0);
     CHECK_INT(shard_reads, 4);
     CHECK(shard_bytes < 4096); /* two headers: a few hundred bytes */
@@ -498,6 +566,257 @@ static void test_errors(void)
     CHECK(!kvplan_hub_cache_dir(NULL, NULL, NULL, dir, sizeof dir));
 }
 
+/* Whether the cache holds any trace of repo `id`'s snapshots or stages. */
+static bool kept(const char *folder)
+{
+    char cmd[800];
+    snprintf(cmd, sizeof cmd,
+             "test -z \"$(find %s/%s -name config.json -o -name '.kvplan-*' "
+             "2>/dev/null)\"",
+             cache, folder);
+    return system(cmd) != 0;
+}
+
+/* R2, R7: every bound validated, the whole fetch under a deadline. */
+static void test_bounds(void)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    const double bad[] = {0.0001, 1e30, INFINITY, NAN, -1, 3601};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        o.timeout_s = bad[i];
+        CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err),
+                  KVPLAN_INVALID_ARGUMENT);
+        CHECK_STR(err.field, "timeout_s");
+    }
+    o = options();
+    o.deadline_s = INFINITY;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "deadline_s");
+    o = options();
+    o.parallel = 33;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "parallel");
+    /* the server answers each request after 2 s: a deadline of 1 s ends
+     * the fetch at 1 s, though each request may take 5 */
+    o = options();
+    o.deadline_s = 1;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK_INT(kvplan_hub_fetch("slow/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    CHECK_STR(err.field, "KVPLAN_HUB_DEADLINE");
+    CHECK_CONTAINS(err.message, "deadline of 1 s");
+    CHECK((double)(t1.tv_sec - t0.tv_sec) < 1.9);
+    CHECK(!kept("models--slow--tiny-llama"));
+}
+
+/* R4, R5, R6, R17: a snapshot is complete or absent, never a planted
+ * file's target, never a body the Hub did not mean. */
+static void test_snapshots(void)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    /* R5: shards fail after config.json and the index came: nothing kept,
+     * and the next run asks again (offline: not in the cache) */
+    CHECK_INT(kvplan_hub_fetch("partial/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "500");
+    CHECK(!kept("models--partial--tiny-llama"));
+    long before = requests;
+    CHECK_INT(kvplan_hub_fetch("partial/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK(requests > before);
+    o.offline = true;
+    CHECK_INT(kvplan_hub_fetch("partial/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "HF_HUB_OFFLINE");
+    o.offline = false;
+    /* R6: over the cap, an HTML page, JSON and junk: said, never kept */
+    CHECK_INT(kvplan_hub_fetch("bigconfig/tiny-llama", &o, &r, &err),
+              KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "config.json is over 4 MiB");
+    CHECK_INT(kvplan_hub_fetch("html/tiny-llama", &o, &r, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "not a JSON object");
+    CHECK_INT(kvplan_hub_fetch("junk/tiny-llama", &o, &r, &err), KVPLAN_PARSE);
+    CHECK(!kept("models--bigconfig--tiny-llama") &&
+          !kept("models--html--tiny-llama") &&
+          !kept("models--junk--tiny-llama"));
+    /* R17: a revision or commit past 47 characters is refused, never cut
+     * to share another's snapshot */
+    o.revision = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrA";
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--revision");
+    o.revision = NULL;
+    CHECK_INT(kvplan_hub_fetch("longcommit/tiny-llama", &o, &r, &err),
+              KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "X-Repo-Commit");
+    /* R4: a symlink planted where the old temporary name was, and one as
+     * the snapshot's config.json: neither target is written */
+    char d[600], victim[700], cmd[4800];
+    snprintf(d, sizeof d, "%s/models--testorg--planted/snapshots/" COMMIT_MAIN,
+             cache);
+    snprintf(victim, sizeof victim, "%s/victim.txt", root);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s && printf 'precious data' > %s && "
+             "ln -s %s %s/config.json.tmp.%ld && ln -s %s %s/config.json",
+             d, victim, victim, d, (long)getpid(), victim, d);
+    CHECK_INT(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "cp -r %s/testorg/tiny-llama %s/testorg/planted",
+             root, root);
+    CHECK_INT(system(cmd), 0);
+    CHECK_INT(kvplan_hub_fetch("testorg/planted", &o, &r, &err), KVPLAN_OK);
+    FILE *f = fopen(victim, "rb");
+    char text[64] = "";
+    CHECK(f != NULL && fgets(text, sizeof text, f) != NULL);
+    if (f != NULL)
+        fclose(f);
+    CHECK_STR(text, "precious data");
+    struct stat sb;
+    snprintf(cmd, sizeof cmd, "%s/config.json", d);
+    CHECK(lstat(cmd, &sb) == 0 && S_ISREG(sb.st_mode));
+    /* R3: a FIFO as the ref is never opened for reading */
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/models--testorg--fifo/refs && "
+             "mkfifo %s/models--testorg--fifo/refs/main",
+             cache, cache);
+    CHECK_INT(system(cmd), 0);
+    o.offline = true;
+    CHECK_INT(kvplan_hub_fetch("testorg/fifo", &o, &r, &err), KVPLAN_IO);
+    o.offline = false;
+}
+
+/* The marker's summary: what a cached run reads instead of the headers;
+ * the headers themselves win over the index's total_size (R16). */
+static void test_summary(void)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    CHECK_INT(kvplan_hub_fetch("testorg/tiny-llama", &o, &r, &err), KVPLAN_OK);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/.kvplan-complete", r.dir);
+    json_t *m = json_load_file(path, 0, NULL);
+    int64_t measured = 0, local = 0;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/testorg/tiny-llama", root);
+    CHECK_INT(kvplan_weights_from_dir(dir, &local, &err), KVPLAN_OK);
+    CHECK_INT(json_integer_value(
+                  json_object_get(json_object_get(m, "weights"), "bytes")),
+              local);
+    CHECK_INT(json_integer_value(
+                  json_object_get(json_object_get(m, "weights"), "shards")),
+              2);
+    CHECK(json_integer_value(json_object_get(
+              json_object_get(json_object_get(m, "weights"), "by_dtype"),
+              "BF16")) == local);
+    json_decref(m);
+    CHECK_INT(kvplan_weights_from_dir(r.dir, &measured, &err), KVPLAN_OK);
+    CHECK_INT(measured, local);
+    /* the served index says total_size 1 beside its two real headers:
+     * the headers win (R16) */
+    char cmd[4000];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/x && cp %s/*.safetensors %s/x/ && "
+             "sed 's/\"total_size\": [0-9]*/\"total_size\": 1/' "
+             "%s/model.safetensors.index.json > "
+             "%s/x/model.safetensors.index.json",
+             root, dir, root, dir, root);
+    CHECK_INT(system(cmd), 0);
+    snprintf(dir, sizeof dir, "%s/x", root);
+    CHECK_INT(kvplan_weights_from_dir(dir, &measured, &err), KVPLAN_OK);
+    CHECK_INT(measured, local);
+    /* a shard the index names is missing: an unfinished download, said */
+    snprintf(cmd, sizeof cmd, "rm %s/x/model-00002-of-00002.safetensors", root);
+    CHECK_INT(system(cmd), 0);
+    CHECK_INT(kvplan_weights_from_dir(dir, &measured, &err), KVPLAN_PARSE);
+    CHECK_CONTAINS(err.message, "unfinished download");
+}
+
+/* R11, R12: where a redirect may go, and a token that cannot inject. */
+static void test_transport(void)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    CHECK_INT(kvplan_hub_fetch("ftp/tiny-llama", &o, &r, &err), KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "redirected to ftp://");
+    CHECK_INT(kvplan_hub_fetch("elsewhere/tiny-llama", &o, &r, &err),
+              KVPLAN_IO);
+    CHECK_CONTAINS(err.message, "redirected to http://localhost");
+    o.token = "abc\r\nX-Injected: yes";
+    long before = injected;
+    CHECK_INT(kvplan_hub_fetch("gated/tiny-llama", &o, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "token");
+    CHECK_INT(injected, before);
+    bool same;
+    const char *hub = "https://huggingface.co";
+    CHECK(kvplan__http_redirect_ok(hub, "https://cdn-lfs.huggingface.co/x",
+                                   &same) &&
+          !same);
+    CHECK(kvplan__http_redirect_ok(hub, "https://cas-bridge.xethub.hf.co/x",
+                                   &same) &&
+          !same);
+    CHECK(kvplan__http_redirect_ok(hub, "https://HuggingFace.co/a", &same) &&
+          same);
+    CHECK(!kvplan__http_redirect_ok(hub, "http://cdn-lfs.huggingface.co/x",
+                                    &same)); /* no downgrade */
+    CHECK(!kvplan__http_redirect_ok(hub, "https://evil.example/x", &same));
+    CHECK(!kvplan__http_redirect_ok(hub, "https://huggingface.co.evil.io/x",
+                                    &same));
+    CHECK(
+        !kvplan__http_redirect_ok(hub, "https://u:p@huggingface.co/x", &same));
+    CHECK(!kvplan__http_redirect_ok(hub, "file:///etc/passwd", &same));
+    CHECK(!kvplan__http_redirect_ok("http://127.0.0.1:9", "http://127.0.0.2/x",
+                                    &same));
+}
+
+/* R8: threads of one process fetching one repo into an empty cache. */
+static void *fetch_crowd(void *arg)
+{
+    kvplan_hub_options o = options();
+    kvplan_hub_result r;
+    kvplan_error err;
+    o.cache_dir = (const char *)arg;
+    return (void *)(intptr_t)kvplan_hub_fetch("testorg/crowd", &o, &r, &err);
+}
+
+static void test_concurrent(const char *kvplan)
+{
+    char cmd[6000], crowd[400], exe[4096];
+    char here[2048] = "";
+    CHECK(getcwd(here, sizeof here) != NULL);
+    snprintf(exe, sizeof exe, "%s%s%s", kvplan[0] == '/' ? "" : here,
+             kvplan[0] == '/' ? "" : "/", kvplan);
+    snprintf(cmd, sizeof cmd, "cp -r %s/testorg/tiny-llama %s/testorg/crowd",
+             root, root);
+    CHECK_INT(system(cmd), 0);
+    snprintf(crowd, sizeof crowd, "%s/crowd-cache", root);
+    pthread_t t[8];
+    for (int i = 0; i < 8; i++)
+        CHECK_INT(pthread_create(&t[i], NULL, fetch_crowd, crowd), 0);
+    int ok = 0;
+    for (int i = 0; i < 8; i++) {
+        void *st = NULL;
+        pthread_join(t[i], &st);
+        ok += (intptr_t)st == KVPLAN_OK;
+    }
+    CHECK_INT(ok, 8);
+    /* 4 processes at once on another empty cache: each plans the same */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && for i in 1 2 3 4; do HF_ENDPOINT=%s "
+             "HF_HUB_CACHE=%s/procs HF_TOKEN= %s --model-path testorg/crowd "
+             "--gpu H200 --json > out.$i 2>&1 & done; wait; "
+             "test $(grep -h max_total_num_tokens out.1 out.2 out.3 out.4 | "
+             "sort -u | wc -l) = 1 && test $(grep -l max_total_num_tokens "
+             "out.* | wc -l) = 4",
+             root, endpoint, root, exe);
+    CHECK_INT(system(cmd), 0);
+}
+
 /* The command: HF_ENDPOINT at the server, a model not in the catalog,
  * planned, its weights read from the headers. */
 static json_t *run(const char *kvplan, const char *args)
@@ -569,8 +888,14 @@ int main(int argc, char **argv)
 #else
     test_fetch();
     test_errors();
-    if (argc > 1)
+    test_bounds();
+    test_snapshots();
+    test_summary();
+    test_transport();
+    if (argc > 1) {
+        test_concurrent(argv[1]);
         test_command(argv[1]);
+    }
 #endif
     stopping = 1;
     char cmd[400];

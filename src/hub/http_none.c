@@ -1,21 +1,35 @@
 /*
- * http_none.c: kvplan__http_get where kvplan is built without libcurl
+ * http_none.c: the Hub session where kvplan is built without libcurl
  * (KVPLAN_WITH_CURL=OFF): the Hub cache still serves, nothing is fetched.
  */
 #include "hub/hub.h"
 
 #include <stdio.h>
-#include <string.h>
 
-kvplan_status kvplan__http_get(const char *url, const char *token,
-                               int64_t first, int64_t count, size_t max_bytes,
-                               double timeout_s, int retries,
-                               kvplan__http_response *out)
+kvplan_status kvplan__http_open(const kvplan__http_config *c,
+                                kvplan__http **out, char *why, size_t why_size)
 {
-    (void)url, (void)token, (void)first, (void)count, (void)max_bytes;
-    (void)timeout_s, (void)retries;
-    memset(out, 0, sizeof *out);
-    snprintf(out->why, sizeof out->why,
+    (void)c;
+    *out = NULL;
+    snprintf(why, why_size,
              "kvplan was built without libcurl (KVPLAN_WITH_CURL=OFF)");
     return KVPLAN_UNSUPPORTED;
+}
+
+kvplan_status kvplan__http_run(kvplan__http *h, kvplan__http_req *reqs,
+                               size_t n, bool (*done)(void *ctx, size_t i),
+                               void *ctx)
+{
+    (void)h, (void)reqs, (void)n, (void)done, (void)ctx;
+    return KVPLAN_UNSUPPORTED;
+}
+
+void kvplan__http_req_clear(kvplan__http_req *r)
+{
+    (void)r;
+}
+
+void kvplan__http_close(kvplan__http *h)
+{
+    (void)h;
 }

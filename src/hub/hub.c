@@ -1,34 +1,30 @@
 /*
  * hub.c: a model from the Hugging Face Hub or its local cache, made a
- * folder kvplan loads like any other (docs/hub.md):
- *
- *   {cache}/models--{org}--{name}/refs/{revision}         the commit
- *   {cache}/models--{org}--{name}/snapshots/{commit}/config.json
- *                                  .../model.safetensors.index.json
- *                                  .../{shard}.kvplan-header
- *                                  .../.kvplan-complete
- *
- * A shard's header is its first 8 + N bytes (the length, then the JSON),
- * read with two range requests and kept under a name of kvplan's own, so
- * that no tool takes it for the shard. A snapshot huggingface-cli put
- * there (with the shards themselves) is read as it is.
+ * folder kvplan loads like any other (docs/hub.md). From
+ * {endpoint}/{org}/{name}/resolve/{revision}/ it reads config.json (whose
+ * X-Repo-Commit names the snapshot; the other files are then asked at
+ * that commit), model.safetensors.index.json and hf_quant_config.json
+ * where the repo has them, and of each shard only its header: its first
+ * 8 bytes (the header's length), then the header, never a weight; several
+ * shards at once over one session's connections (http_curl.c). Every answer is
+ * checked (answers.c) before it is kept, and kept through a stage that
+ * becomes the snapshot only when every file is in (cache.c). Bounded: each
+ * request by its timeout, the whole fetch by its deadline.
  */
 #include "hub/hub.h"
 
-#include "common/json.h"
-
-#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define DEFAULT_ENDPOINT "https://huggingface.co"
 #define MAX_CONFIG_BYTES (4u << 20)
 #define MAX_INDEX_BYTES (32u << 20)
-#define MAX_HEADER_BYTES (16u << 20) /* as budget/weights.c reads them */
+#define MAX_QUANT_BYTES (1u << 20)
 #define MAX_SHARDS 4096
+#define MAX_TOKEN 4096
+#define FIRST_BYTES 8 /* a shard's first request: its header's length */
 
 void kvplan_hub_options_init(kvplan_hub_options *o)
 {
@@ -39,30 +35,14 @@ void kvplan_hub_options_init(kvplan_hub_options *o)
     o->retries = 2;
 }
 
-/* A name of the Hub's: letters, digits, '-', '_', '.', not starting with
- * '.' or '-', not "..", 1 to 96 bytes. */
-static bool hub_name(const char *s, size_t n)
-{
-    if (n == 0 || n > 96 || s[0] == '.' || s[0] == '-')
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                  (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-        if (!ok || (c == '.' && i + 1 < n && s[i + 1] == '.'))
-            return false;
-    }
-    return true;
-}
-
 bool kvplan_hub_repo_id(const char *name)
 {
     if (name == NULL)
         return false;
     const char *slash = strchr(name, '/');
     return slash != NULL && strchr(slash + 1, '/') == NULL &&
-           hub_name(name, (size_t)(slash - name)) &&
-           hub_name(slash + 1, strlen(slash + 1));
+           kvplan__hub_name(name, (size_t)(slash - name)) &&
+           kvplan__hub_name(slash + 1, strlen(slash + 1));
 }
 
 bool kvplan_hub_cache_dir(const char *hf_hub_cache, const char *hf_home,
@@ -82,193 +62,92 @@ bool kvplan_hub_cache_dir(const char *hf_hub_cache, const char *hf_home,
     return n > 0 && (size_t)n < size;
 }
 
-/* ---- files --------------------------------------------------------------- */
-
-static bool is_file(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* mkdir -p */
-static bool make_dirs(const char *path)
-{
-    char p[4096];
-    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
-        return false;
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(p, 0755) != 0 && errno != EEXIST)
-                return false;
-            *s = '/';
-        }
-    return mkdir(p, 0755) == 0 || errno == EEXIST;
-}
-
-/* Writes `len` bytes to `path` whole or not at all (a temporary, then a
- * rename). */
-static bool write_file(const char *path, const void *data, size_t len)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL)
-        return false;
-    bool ok = fwrite(data, 1, len, f) == len;
-    ok &= fclose(f) == 0;
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok)
-        remove(tmp);
-    return ok;
-}
-
-/* The first line of a small file (a ref), trimmed; false when absent. */
-static bool read_ref(const char *path, char *out, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return false;
-    bool ok = fgets(out, (int)size, f) != NULL;
-    fclose(f);
-    if (!ok)
-        return false;
-    out[strcspn(out, "\r\n \t")] = '\0';
-    return out[0] != '\0' && hub_name(out, strlen(out));
-}
-
-/* ---- the cache ----------------------------------------------------------- */
-
-typedef struct repo {
-    const char *id;
-    const char *revision;
-    char folder[3800]; /* {cache}/models--org--name; "" without a cache */
-} repo;
-
-static void repo_folder(repo *r, const char *cache)
-{
-    r->folder[0] = '\0';
-    if (cache == NULL || cache[0] == '\0')
-        return;
-    const char *slash = strchr(r->id, '/');
-    snprintf(r->folder, sizeof r->folder, "%.3500s/models--%.*s--%s", cache,
-             (int)(slash - r->id), r->id, slash + 1);
-}
-
-/* A complete snapshot of the revision in the cache: kvplan's (with its
- * marker) or one huggingface-cli downloaded (config.json beside its
- * safetensors). */
-static bool cached(const repo *r, kvplan_hub_result *out)
-{
-    char path[4400], commit[48];
-    if (r->folder[0] == '\0')
-        return false;
-    snprintf(path, sizeof path, "%s/refs/%s", r->folder, r->revision);
-    if (!read_ref(path, commit, sizeof commit))
-        snprintf(commit, sizeof commit, "%.47s", r->revision);
-    snprintf(out->dir, sizeof out->dir, "%.3800s/snapshots/%.47s", r->folder,
-             commit);
-    snprintf(path, sizeof path, "%s/config.json", out->dir);
-    if (!is_file(path))
-        return false;
-    snprintf(out->commit, sizeof out->commit, "%s", commit);
-    snprintf(path, sizeof path, "%s/.kvplan-complete", out->dir);
-    if (is_file(path))
-        return true;
-    snprintf(path, sizeof path, "%s/model.safetensors.index.json", out->dir);
-    char single[4400];
-    snprintf(single, sizeof single, "%s/model.safetensors", out->dir);
-    return is_file(path) || is_file(single);
-}
-
-/* ---- fetching ------------------------------------------------------------ */
+/* ---- a fetch ------------------------------------------------------------- */
 
 typedef struct fetch {
     const kvplan_hub_options *o;
-    repo r;
+    kvplan__hub_repo r;
+    kvplan__hub_stage stage;
+    kvplan__http *http;
     kvplan_hub_result *out;
+    char endpoint[512];
+    const char *at; /* the revision the files are asked at: the commit */
+    double deadline_s;
+    int retries;
     size_t done, total;
+    /* the shards: their requests, and what a first request left */
+    const char **names;
+    kvplan__http_req *reqs;
+    size_t n;
+    uint64_t *need;   /* a header's 8 + N bytes where more are needed */
+    size_t *of;       /* the shard of each second request */
+    kvplan_status st; /* the first failure of a batch */
+    kvplan_error *err;
 } fetch;
 
-static void url_of(const fetch *f, const char *file, char *url, size_t size)
+static void url_of(const fetch *f, const char *file, kvplan__http_req *q)
 {
-    const char *e =
-        f->o->endpoint && f->o->endpoint[0] ? f->o->endpoint : DEFAULT_ENDPOINT;
-    size_t n = strlen(e);
-    while (n > 0 && e[n - 1] == '/')
-        n--;
-    snprintf(url, size, "%.*s/%s/resolve/%s/%s", (int)n, e, f->r.id,
-             f->r.revision, file);
+    snprintf(q->url, sizeof q->url, "%s/%s/resolve/%s/%s", f->endpoint, f->r.id,
+             f->at, file);
 }
 
 /* An answer that is not the file, as an error that says what to do. */
-static kvplan_status refused(const fetch *f, const char *url,
-                             const kvplan__http_response *h, kvplan_error *err)
+static kvplan_status refused(const fetch *f, const kvplan__http_req *q,
+                             kvplan_error *err)
 {
-    if (h->status == 401 || h->status == 403)
+    if (q->st == KVPLAN_NOMEM)
+        return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
+    if (q->st != KVPLAN_OK && q->past_deadline)
+        return kvplan__fail(err, KVPLAN_IO, "KVPLAN_HUB_DEADLINE",
+                            "%s: the fetch ran past its deadline of %g s "
+                            "(KVPLAN_HUB_DEADLINE) at %.300s; nothing was "
+                            "kept: raise it, or set HF_HUB_OFFLINE=1 for the "
+                            "cache",
+                            f->r.id, f->deadline_s, q->url);
+    if (q->st != KVPLAN_OK)
+        return kvplan__fail(err, KVPLAN_IO, "--model-path",
+                            "%s: no answer from %.300s: %s%s", f->r.id, q->url,
+                            q->why,
+                            q->timed_out ? " (raise KVPLAN_HUB_TIMEOUT, or set "
+                                           "HF_HUB_OFFLINE=1 for the cache)"
+                                         : "");
+    if (q->status == 401 || q->status == 403)
         return kvplan__fail(
             err, KVPLAN_IO, "--model-path",
             "%s: the Hub answered %ld (%s) for %.300s: the repo is gated or "
             "private; set HF_TOKEN (or HF_TOKEN_PATH) to a token that may "
             "read it",
-            f->r.id, h->status, h->status == 401 ? "unauthorized" : "forbidden",
-            url);
-    if (h->status == 404)
+            f->r.id, q->status, q->status == 401 ? "unauthorized" : "forbidden",
+            q->url);
+    if (q->status == 404)
         return kvplan__fail(err, KVPLAN_IO, "--model-path",
                             "%s: the Hub has no such repo, revision or file "
                             "(404 for %.300s); check the id and --revision",
-                            f->r.id, url);
-    if (h->status >= 500)
+                            f->r.id, q->url);
+    if (q->status >= 500)
         return kvplan__fail(err, KVPLAN_IO, "--model-path",
                             "%s: the Hub answered %ld for %.300s after %d "
                             "tries; try again later, or set HF_HUB_OFFLINE=1 "
                             "to plan from the local cache",
-                            f->r.id, h->status, url, f->o->retries + 1);
+                            f->r.id, q->status, q->url, f->retries + 1);
     return kvplan__fail(err, KVPLAN_IO, "--model-path",
                         "%s: the Hub answered %ld for %.300s", f->r.id,
-                        h->status, url);
+                        q->status, q->url);
 }
 
-/* GETs `file` (or its bytes [first, first + count)) into h. */
-static kvplan_status get(fetch *f, const char *file, int64_t first,
-                         int64_t count, size_t max, kvplan__http_response *h,
-                         char *url, size_t url_size, kvplan_error *err)
+/* A whole file's answer: 200 within its cap (or 404 where `absent_ok`). */
+static kvplan_status whole(const fetch *f, const kvplan__http_req *q,
+                           bool absent_ok, kvplan_error *err)
 {
-    url_of(f, file, url, url_size);
-    double timeout = f->o->timeout_s > 0 ? f->o->timeout_s : 30;
-    int retries = f->o->retries < 0    ? 0
-                  : f->o->retries > 10 ? 10
-                                       : f->o->retries;
-    kvplan_status st = kvplan__http_get(url, f->o->token, first, count, max,
-                                        timeout, retries, h);
-    if (st == KVPLAN_NOMEM)
-        return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
-    if (st == KVPLAN_UNSUPPORTED)
-        return kvplan__fail(err, KVPLAN_UNSUPPORTED, "--model-path",
-                            "%s: not in the Hub cache, and %s", f->r.id,
-                            h->why);
-    if (st != KVPLAN_OK)
-        return kvplan__fail(err, KVPLAN_IO, "--model-path",
-                            "%s: no answer from %.300s: %s%s", f->r.id, url,
-                            h->why,
-                            h->timed_out ? " (raise the timeout, or set "
-                                           "HF_HUB_OFFLINE=1 for the cache)"
-                                         : "");
-    f->out->bytes += (int64_t)h->len;
-    return KVPLAN_OK;
-}
-
-/* Keeps `len` bytes as {snapshot}/{name}. */
-static kvplan_status keep(const fetch *f, const char *name, const void *data,
-                          size_t len, kvplan_error *err)
-{
-    char path[4400];
-    snprintf(path, sizeof path, "%s/%s", f->out->dir, name);
-    KVPLAN__FAIL_IF(!write_file(path, data, len), err, KVPLAN_IO,
-                    "--model-path",
-                    "%s: cannot write %.300s into the Hub cache (set "
-                    "HF_HUB_CACHE to a folder kvplan may write)",
-                    f->r.id, path);
+    if (q->st != KVPLAN_OK ||
+        (q->status != 200 && !(absent_ok && q->status == 404)))
+        return refused(f, q, err);
+    const char *file = strrchr(q->url, '/') + 1;
+    KVPLAN__FAIL_IF(q->too_large, err, KVPLAN_PARSE, "--model-path",
+                    "%s: %s is over %zu MiB, far more than such a file holds: "
+                    "nothing was kept",
+                    f->r.id, file, q->max_bytes >> 20);
+    f->out->bytes += (int64_t)q->len;
     return KVPLAN_OK;
 }
 
@@ -280,197 +159,282 @@ static void progress(fetch *f, const char *file)
         f->o->progress(f->o->progress_ctx, f->done, f->total, file);
 }
 
-/* A shard's name from the index: a file of the snapshot's own folder. */
-static bool shard_name(const char *s)
+/* Runs one request for `file`. */
+static kvplan_status one(fetch *f, const char *file, size_t max,
+                         kvplan__http_req *q)
 {
-    size_t n = s ? strlen(s) : 0;
-    return n > 12 && n < 200 && strcmp(s + n - 12, ".safetensors") == 0 &&
-           strchr(s, '/') == NULL && strstr(s, "..") == NULL && s[0] != '.';
+    memset(q, 0, sizeof *q);
+    url_of(f, file, q);
+    q->max_bytes = max;
+    return kvplan__http_run(f->http, q, 1, NULL, NULL);
 }
 
-/* One shard's header: 8 bytes of length, then that many of JSON. */
-static kvplan_status header(fetch *f, const char *shard, kvplan_error *err)
+/* ---- the shards' headers -------------------------------------------------
+ */
+
+/* A header, whole: checked and staged as SHARD.kvplan-header. */
+static kvplan_status keep_header(fetch *f, const char *shard,
+                                 const unsigned char *all, size_t len)
 {
-    char url[4400], name[256];
-    kvplan__http_response h = {0};
-    kvplan_status st = get(f, shard, 0, 8, 8, &h, url, sizeof url, err);
-    if (st == KVPLAN_OK && (h.status != 206 && h.status != 200))
-        st = refused(f, url, &h, err);
-    if (st == KVPLAN_OK && (h.len != 8 || h.status != 206)) {
-        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                          "%s: %.300s did not answer a range request (status "
-                          "%ld, %zu bytes): kvplan reads only the header of "
-                          "a shard, never the weights",
-                          f->r.id, url, h.status, h.len);
-    }
+    char name[256];
+    KVPLAN__TRY(kvplan__hub_check_header(f->r.id, shard, all, len, f->err));
+    snprintf(name, sizeof name, "%s.kvplan-header", shard);
+    KVPLAN__TRY(
+        kvplan__hub_stage_put(&f->stage, &f->r, name, all, len, f->err));
+    progress(f, shard);
+    return KVPLAN_OK;
+}
+
+/* A range's answer: 206 and within the file. */
+static kvplan_status ranged(fetch *f, const kvplan__http_req *q)
+{
+    if (q->st != KVPLAN_OK || (q->status != 206 && q->status != 200))
+        return refused(f, q, f->err);
+    KVPLAN__FAIL_IF(q->status != 206, f->err, KVPLAN_PARSE, "--model-path",
+                    "%s: %.300s did not answer a range request (status %ld): "
+                    "kvplan reads only the header of a shard, never the "
+                    "weights",
+                    f->r.id, q->url, q->status);
+    f->out->bytes += (int64_t)q->len;
+    return KVPLAN_OK;
+}
+
+/* A shard's first request ended. */
+static bool first_done(void *ctx, size_t i)
+{
+    fetch *f = ctx;
+    kvplan__http_req *q = &f->reqs[i];
     uint64_t n = 0;
-    for (int i = 7; st == KVPLAN_OK && i >= 0; i--)
-        n = (n << 8) | (unsigned char)h.body[i];
-    if (st == KVPLAN_OK && (n == 0 || n > MAX_HEADER_BYTES))
-        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                          "%s: %s: a safetensors header of %llu bytes; "
-                          "kvplan reads headers of 1 byte to %u MiB",
-                          f->r.id, shard, (unsigned long long)n,
-                          MAX_HEADER_BYTES >> 20);
-    unsigned char len8[8];
+    kvplan_status st = ranged(f, q);
     if (st == KVPLAN_OK)
-        memcpy(len8, h.body, 8);
-    free(h.body);
-    if (st != KVPLAN_OK)
-        return st;
-    h = (kvplan__http_response){0};
-    st = get(f, shard, 8, (int64_t)n, (size_t)n, &h, url, sizeof url, err);
-    if (st == KVPLAN_OK && h.status != 206)
-        st = h.status == 200 ? kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                                            "%s: %.300s did not answer a "
-                                            "range request",
-                                            f->r.id, url)
-                             : refused(f, url, &h, err);
-    if (st == KVPLAN_OK && h.len != n)
-        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                          "%s: %s: the header is %llu bytes, %zu came", f->r.id,
-                          shard, (unsigned long long)n, h.len);
-    json_t *j = st == KVPLAN_OK ? json_loadb(h.body, h.len, 0, NULL) : NULL;
-    if (st == KVPLAN_OK && !json_is_object(j))
-        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                          "%s: %s: its safetensors header is not a JSON "
-                          "object",
-                          f->r.id, shard);
-    json_decref(j);
-    if (st == KVPLAN_OK) {
-        /* the shard's first 8 + n bytes, under kvplan's own name */
-        char *all = malloc((size_t)n + 8);
-        if (all == NULL) {
-            st = kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
-        } else {
-            memcpy(all, len8, 8);
-            memcpy(all + 8, h.body, (size_t)n);
-            snprintf(name, sizeof name, "%s.kvplan-header", shard);
-            st = keep(f, name, all, (size_t)n + 8, err);
-            free(all);
-        }
-    }
-    free(h.body);
-    if (st == KVPLAN_OK)
-        progress(f, shard);
-    return st;
+        st = kvplan__hub_header_length(f->r.id, f->names[i],
+                                       (const unsigned char *)q->body, q->len,
+                                       &n, f->err);
+    if (st == KVPLAN_OK && 8 + n <= q->len)
+        st = keep_header(f, f->names[i], (const unsigned char *)q->body,
+                         (size_t)(8 + n));
+    else if (st == KVPLAN_OK)
+        f->need[i] = 8 + n; /* the rest in a second request */
+    if (f->need[i] == 0)
+        kvplan__http_req_clear(q);
+    f->st = st;
+    return st == KVPLAN_OK;
 }
 
-/* The shards the index names (each once), or the single file. */
-static kvplan_status shards_of(fetch *f, const json_t *index,
-                               const char **names, size_t *n, kvplan_error *err)
+/* The rest of a long header ended: the second request of shard of[j]. */
+static bool rest_done(void *ctx, size_t j)
 {
-    *n = 0;
-    if (index == NULL) {
-        names[(*n)++] = "model.safetensors";
-        return KVPLAN_OK;
+    fetch *f = ctx;
+    size_t i = f->of[j];
+    kvplan__http_req *p = &f->reqs[i], *q = &f->reqs[f->n + j];
+    kvplan_status st = ranged(f, q);
+    if (st == KVPLAN_OK && q->len != (size_t)q->count)
+        st = kvplan__fail(f->err, KVPLAN_PARSE, "--model-path",
+                          "%s: %s: the header is %llu bytes, %zu came", f->r.id,
+                          f->names[i], (unsigned long long)f->need[i] - 8,
+                          p->len + q->len - 8);
+    unsigned char *all = st == KVPLAN_OK ? malloc(p->len + q->len) : NULL;
+    if (st == KVPLAN_OK && all == NULL)
+        st = kvplan__fail(f->err, KVPLAN_NOMEM, NULL, "out of memory");
+    if (all != NULL) {
+        memcpy(all, p->body, p->len);
+        memcpy(all + p->len, q->body, q->len);
+        st = keep_header(f, f->names[i], all, p->len + q->len);
+        free(all);
     }
-    const json_t *map = json_object_get(index, "weight_map");
-    KVPLAN__FAIL_IF(!json_is_object(map), err, KVPLAN_PARSE, "--model-path",
-                    "%s: model.safetensors.index.json has no weight_map "
-                    "object",
-                    f->r.id);
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)map, key, v)
-    {
-        const char *s = json_string_value(v);
-        KVPLAN__FAIL_IF(!shard_name(s), err, KVPLAN_PARSE, "--model-path",
-                        "%s: the index maps '%.80s' to '%.80s', not a "
-                        ".safetensors file of the repo's folder",
-                        f->r.id, key, s ? s : "(not a string)");
-        size_t i = 0;
-        while (i < *n && strcmp(names[i], s) != 0)
-            i++;
-        if (i == *n) {
-            KVPLAN__FAIL_IF(*n == MAX_SHARDS, err, KVPLAN_PARSE, "--model-path",
-                            "%s: the index names more than %d shards", f->r.id,
-                            MAX_SHARDS);
-            names[(*n)++] = s;
-        }
+    kvplan__http_req_clear(p);
+    kvplan__http_req_clear(q);
+    f->st = st;
+    return st == KVPLAN_OK;
+}
+
+/* Every shard's header: first requests for all, several at once, then
+ * the rest of the headers longer than those. */
+static kvplan_status headers(fetch *f)
+{
+    size_t n = f->n, m = 0;
+    f->reqs = calloc(2 * n, sizeof *f->reqs);
+    f->need = calloc(n, sizeof *f->need);
+    f->of = calloc(n, sizeof *f->of);
+    KVPLAN__FAIL_IF(f->reqs == NULL || f->need == NULL || f->of == NULL, f->err,
+                    KVPLAN_NOMEM, NULL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        url_of(f, f->names[i], &f->reqs[i]);
+        f->reqs[i].count = FIRST_BYTES;
+        f->reqs[i].max_bytes = FIRST_BYTES;
     }
+    f->st = KVPLAN_OK;
+    KVPLAN__TRY(kvplan__http_run(f->http, f->reqs, n, first_done, f));
+    for (size_t i = 0; f->st == KVPLAN_OK && i < n; i++) {
+        if (f->need[i] == 0)
+            continue;
+        kvplan__http_req *q = &f->reqs[n + m];
+        f->of[m++] = i;
+        url_of(f, f->names[i], q);
+        q->first = (int64_t)f->reqs[i].len;
+        q->count = (int64_t)(f->need[i] - f->reqs[i].len);
+        q->max_bytes = (size_t)q->count;
+    }
+    if (f->st == KVPLAN_OK && m > 0)
+        KVPLAN__TRY(kvplan__http_run(f->http, f->reqs + n, m, rest_done, f));
+    return f->st;
+}
+
+/* ---- the files ------------------------------------------------------------
+ */
+
+/* config.json: checked, staged; its X-Repo-Commit names the snapshot. */
+static kvplan_status config(fetch *f, kvplan_error *err)
+{
+    kvplan__http_req q;
+    kvplan_status st = one(f, "config.json", MAX_CONFIG_BYTES, &q);
+    if (st == KVPLAN_OK)
+        st = whole(f, &q, false, err);
+    if (st == KVPLAN_OK && q.bad_commit)
+        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                          "%s: the Hub's X-Repo-Commit for %.300s is not a "
+                          "commit (1 to %d letters, digits, '-', '_', '.')",
+                          f->r.id, q.url, KVPLAN__HUB_MAX_COMMIT);
+    if (st == KVPLAN_OK)
+        st = kvplan__hub_check_config(f->r.id, q.body, q.len, err);
+    if (st == KVPLAN_OK) {
+        /* the snapshot: the commit the Hub resolved the revision to */
+        snprintf(f->out->commit, sizeof f->out->commit, "%s",
+                 q.commit[0] ? q.commit : f->r.revision);
+        f->at = f->out->commit;
+        st = kvplan__hub_stage_open(&f->r, &f->stage, err);
+    }
+    if (st == KVPLAN_OK)
+        st = kvplan__hub_stage_put(&f->stage, &f->r, "config.json", q.body,
+                                   q.len, err);
+    kvplan__http_req_clear(&q);
+    KVPLAN__TRY(st);
+    f->total = 2;
+    progress(f, "config.json");
+    return KVPLAN_OK;
+}
+
+/* The index and hf_quant_config.json (each where the repo has it), asked
+ * together; the shards the index names into f->names (or the single
+ * model.safetensors). */
+static kvplan_status small_files(fetch *f, json_t **index, kvplan_error *err)
+{
+    kvplan__http_req q[2];
+    memset(q, 0, sizeof q);
+    url_of(f, "model.safetensors.index.json", &q[0]);
+    url_of(f, "hf_quant_config.json", &q[1]);
+    q[0].max_bytes = MAX_INDEX_BYTES;
+    q[1].max_bytes = MAX_QUANT_BYTES;
+    kvplan_status st = kvplan__http_run(f->http, q, 2, NULL, NULL);
+    if (st == KVPLAN_OK)
+        st = whole(f, &q[0], true, err);
+    if (st == KVPLAN_OK)
+        st = whole(f, &q[1], true, err);
+    if (st == KVPLAN_OK && q[0].status == 200)
+        st = kvplan__hub_index_shards(f->r.id, q[0].body, q[0].len, index,
+                                      f->names, MAX_SHARDS, &f->n, err);
+    if (st == KVPLAN_OK && q[0].status == 200)
+        st = kvplan__hub_stage_put(&f->stage, &f->r,
+                                   "model.safetensors.index.json", q[0].body,
+                                   q[0].len, err);
+    json_t *quant = NULL;
+    if (st == KVPLAN_OK && q[1].status == 200 &&
+        !json_is_object(quant = json_loadb(q[1].body, q[1].len, 0, NULL)))
+        st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                          "%s: hf_quant_config.json is not a JSON object; "
+                          "nothing was kept",
+                          f->r.id);
+    json_decref(quant);
+    if (st == KVPLAN_OK && q[1].status == 200)
+        st = kvplan__hub_stage_put(&f->stage, &f->r, "hf_quant_config.json",
+                                   q[1].body, q[1].len, err);
+    bool has_index = q[0].status == 200;
+    kvplan__http_req_clear(&q[0]);
+    kvplan__http_req_clear(&q[1]);
+    KVPLAN__TRY(st);
+    if (!has_index)
+        f->names[f->n++] = "model.safetensors";
+    f->total = (has_index ? 2 : 1) + f->n;
+    if (has_index)
+        progress(f, "model.safetensors.index.json");
     return KVPLAN_OK;
 }
 
 static kvplan_status from_hub(fetch *f, kvplan_error *err)
 {
-    char url[4400];
-    kvplan__http_response h = {0};
-    KVPLAN__TRY(get(f, "config.json", 0, 0, MAX_CONFIG_BYTES, &h, url,
-                    sizeof url, err));
-    if (h.status != 200) {
-        kvplan_status st = refused(f, url, &h, err);
-        free(h.body);
-        return st;
-    }
-    /* the snapshot: the commit the Hub resolved the revision to */
-    const char *commit = h.commit[0] && hub_name(h.commit, strlen(h.commit))
-                             ? h.commit
-                             : f->r.revision;
-    snprintf(f->out->commit, sizeof f->out->commit, "%s", commit);
-    kvplan_status st = KVPLAN_OK;
-    if (f->r.folder[0] != '\0') {
-        snprintf(f->out->dir, sizeof f->out->dir, "%.3800s/snapshots/%.47s",
-                 f->r.folder, f->out->commit);
-        if (!make_dirs(f->out->dir))
-            st = kvplan__fail(err, KVPLAN_IO, "--model-path",
-                              "%s: cannot make %.300s in the Hub cache (set "
-                              "HF_HUB_CACHE to a folder kvplan may write)",
-                              f->r.id, f->out->dir);
-    } else {
-        st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "cache_dir",
-                          "%s: kvplan_hub_fetch needs a cache folder to keep "
-                          "what it reads",
-                          f->r.id);
-    }
-    if (st == KVPLAN_OK)
-        st = keep(f, "config.json", h.body, h.len, err);
-    free(h.body);
-    KVPLAN__TRY(st);
-    f->total = 2;
-    progress(f, "config.json");
-
-    h = (kvplan__http_response){0};
-    KVPLAN__TRY(get(f, "model.safetensors.index.json", 0, 0, MAX_INDEX_BYTES,
-                    &h, url, sizeof url, err));
     json_t *index = NULL;
-    if (h.status == 200) {
-        index = json_loadb(h.body, h.len, 0, NULL);
-        st = index == NULL
-                 ? kvplan__fail(err, KVPLAN_PARSE, "--model-path",
-                                "%s: model.safetensors.index.json is not JSON",
-                                f->r.id)
-                 : keep(f, "model.safetensors.index.json", h.body, h.len, err);
-    } else if (h.status != 404) {
-        st = refused(f, url, &h, err);
-    }
-    free(h.body);
-    const char **names = malloc(MAX_SHARDS * sizeof *names);
-    size_t n = 0;
-    if (st == KVPLAN_OK && names == NULL)
-        st = kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
+    KVPLAN__TRY(config(f, err));
+    f->names = malloc(MAX_SHARDS * sizeof *f->names);
+    KVPLAN__FAIL_IF(f->names == NULL, err, KVPLAN_NOMEM, NULL, "out of memory");
+    kvplan_status st = small_files(f, &index, err);
     if (st == KVPLAN_OK)
-        st = shards_of(f, index, names, &n, err);
-    if (st == KVPLAN_OK) {
-        f->total = (index != NULL ? 2 : 1) + n;
-        if (index != NULL)
-            progress(f, "model.safetensors.index.json");
-    }
-    for (size_t i = 0; st == KVPLAN_OK && i < n; i++)
-        st = header(f, names[i], err);
-    free(names);
-    json_decref(index);
+        st = headers(f);
+    json_decref(index); /* f->names borrowed from it */
+    free(f->names);
+    f->names = NULL;
     KVPLAN__TRY(st);
-    /* complete: the ref, then the marker */
-    char path[4400];
-    snprintf(path, sizeof path, "%s/refs", f->r.folder);
-    KVPLAN__FAIL_IF(!make_dirs(path), err, KVPLAN_IO, "--model-path",
-                    "%s: cannot make %.300s", f->r.id, path);
-    snprintf(path, sizeof path, "%s/refs/%s", f->r.folder, f->r.revision);
-    KVPLAN__FAIL_IF(!write_file(path, f->out->commit, strlen(f->out->commit)),
-                    err, KVPLAN_IO, "--model-path", "%s: cannot write %.300s",
-                    f->r.id, path);
-    return keep(f, ".kvplan-complete", "", 0, err);
+    return kvplan__hub_stage_commit(&f->stage, &f->r, f->out, err);
+}
+
+/* ---- the options ----------------------------------------------------------
+ */
+
+/* A number of seconds within (0, max]; 0 takes `fallback`. */
+static kvplan_status seconds(double v, double fallback, double max,
+                             const char *field, double *out, kvplan_error *err)
+{
+    *out = v == 0 ? fallback : v;
+    KVPLAN__FAIL_IF(!isfinite(v) || v < 0 || (v > 0 && v < 0.001) || v > max,
+                    err, KVPLAN_INVALID_ARGUMENT, field,
+                    "kvplan_hub_options.%s is %g: expected seconds from "
+                    "0.001 to %g (0: %g)",
+                    field, v, max, fallback);
+    return KVPLAN_OK;
+}
+
+/* The options checked; the endpoint without its trailing '/'. */
+static kvplan_status check_options(const kvplan_hub_options *o, fetch *f,
+                                   kvplan__http_config *c, kvplan_error *err)
+{
+    const char *e =
+        o->endpoint && o->endpoint[0] ? o->endpoint : DEFAULT_ENDPOINT;
+    size_t n = strlen(e);
+    while (n > 0 && e[n - 1] == '/')
+        n--;
+    KVPLAN__FAIL_IF(n >= sizeof f->endpoint || (strncmp(e, "http://", 7) != 0 &&
+                                                strncmp(e, "https://", 8) != 0),
+                    err, KVPLAN_INVALID_ARGUMENT, "endpoint",
+                    "the Hub endpoint '%.100s' must be an http:// or https:// "
+                    "URL of at most %zu bytes (HF_ENDPOINT)",
+                    e, sizeof f->endpoint - 1);
+    snprintf(f->endpoint, sizeof f->endpoint, "%.*s", (int)n, e);
+    size_t tn = o->token != NULL ? strlen(o->token) : 0;
+    bool control = false;
+    for (size_t i = 0; i < tn; i++)
+        control |= (unsigned char)o->token[i] < 0x20 || o->token[i] == 0x7f;
+    KVPLAN__FAIL_IF(
+        control || tn > MAX_TOKEN, err, KVPLAN_INVALID_ARGUMENT, "token",
+        "the Hub token (HF_TOKEN) %s: a token is one line of at "
+        "most %d printable characters",
+        control ? "holds a control character (a line break?)" : "is too long",
+        MAX_TOKEN);
+    *c = (kvplan__http_config){.endpoint = f->endpoint, .token = o->token};
+    KVPLAN__TRY(seconds(o->timeout_s, KVPLAN__HUB_TIMEOUT_DEFAULT,
+                        KVPLAN__HUB_TIMEOUT_MAX, "timeout_s", &c->timeout_s,
+                        err));
+    KVPLAN__TRY(seconds(o->deadline_s, KVPLAN__HUB_DEADLINE_DEFAULT,
+                        KVPLAN__HUB_DEADLINE_MAX, "deadline_s", &f->deadline_s,
+                        err));
+    KVPLAN__FAIL_IF(o->parallel < 0 || o->parallel > KVPLAN__HUB_PARALLEL_MAX,
+                    err, KVPLAN_INVALID_ARGUMENT, "parallel",
+                    "kvplan_hub_options.parallel is %d: expected 1 to %d "
+                    "requests at once (0: %d)",
+                    o->parallel, KVPLAN__HUB_PARALLEL_MAX,
+                    KVPLAN__HUB_PARALLEL_DEFAULT);
+    c->parallel = o->parallel ? o->parallel : KVPLAN__HUB_PARALLEL_DEFAULT;
+    f->retries = o->retries < 0 ? 0 : o->retries > 10 ? 10 : o->retries;
+    c->retries = f->retries;
+    return KVPLAN_OK;
 }
 
 kvplan_status kvplan_hub_fetch(const char *repo_id, const kvplan_hub_options *o,
@@ -491,17 +455,17 @@ kvplan_status kvplan_hub_fetch(const char *repo_id, const kvplan_hub_options *o,
                     "digits, '-', '_', '.')",
                     repo_id ? repo_id : "(null)");
     const char *rev = o->revision && o->revision[0] ? o->revision : "main";
-    KVPLAN__FAIL_IF(!hub_name(rev, strlen(rev)), err, KVPLAN_INVALID_ARGUMENT,
+    KVPLAN__FAIL_IF(!kvplan__hub_revision_ok(rev), err, KVPLAN_INVALID_ARGUMENT,
                     "--revision",
-                    "--revision '%.60s': expected a branch, tag or commit "
-                    "(letters, digits, '-', '_', '.')",
-                    rev);
+                    "--revision '%.60s': expected a branch, tag or commit of "
+                    "1 to %d letters, digits, '-', '_', '.'",
+                    rev, KVPLAN__HUB_MAX_COMMIT);
     memset(out, 0, sizeof *out);
-    fetch f = {.o = o, .out = out};
-    f.r.id = repo_id;
-    f.r.revision = rev;
-    repo_folder(&f.r, o->cache_dir);
-    if (cached(&f.r, out)) {
+    fetch f = {.o = o, .out = out, .err = err, .at = rev};
+    kvplan__http_config c;
+    KVPLAN__TRY(check_options(o, &f, &c, err));
+    kvplan__hub_repo_init(&f.r, repo_id, rev, o->cache_dir);
+    if (kvplan__hub_cached(&f.r, out)) {
         out->from_cache = true;
         return kvplan__ok(err);
     }
@@ -510,8 +474,24 @@ kvplan_status kvplan_hub_fetch(const char *repo_id, const kvplan_hub_options *o,
                     "HF_HUB_OFFLINE is set",
                     repo_id, f.r.folder[0] ? f.r.folder : "no cache folder",
                     rev);
-    KVPLAN__TRY(from_hub(&f, err));
-    return kvplan__ok(err);
+    c.deadline = kvplan__http_now() + f.deadline_s;
+    char why[300];
+    kvplan_status st = kvplan__http_open(&c, &f.http, why, sizeof why);
+    if (st == KVPLAN_UNSUPPORTED)
+        return kvplan__fail(err, st, "--model-path",
+                            "%s: not in the Hub cache, and %s", repo_id, why);
+    KVPLAN__FAIL_IF(st != KVPLAN_OK, err, st, NULL, "%s", why);
+    st = from_hub(&f, err);
+    for (size_t i = 0; f.reqs != NULL && i < 2 * f.n; i++)
+        kvplan__http_req_clear(&f.reqs[i]);
+    free(f.reqs);
+    free(f.need);
+    free(f.of);
+    kvplan__http_close(f.http);
+    kvplan__hub_stage_abort(&f.stage); /* what a failure left */
+    if (st != KVPLAN_OK)
+        memset(out->dir, 0, sizeof out->dir);
+    return st == KVPLAN_OK ? kvplan__ok(err) : st;
 }
 
 kvplan_status kvplan_model_load_hub(const char *repo_id,
