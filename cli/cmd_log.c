@@ -22,13 +22,10 @@
 /* The whole of FILE ("-": standard input), at most 64 MiB. */
 static char *read_all(const char *path, size_t *len, kvplan_error *err)
 {
-    bool in = strcmp(path, "-") == 0;
-    FILE *f = in ? stdin : fopen(path, "rb");
-    struct stat sb;
-    if (f == NULL ||
-        (!in && (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)))) {
-        if (f != NULL && !in)
-            fclose(f);
+    bool in = strcmp(path, "-") == 0, special = false;
+    /* never blocks: a FIFO is refused at the open (review R3) */
+    FILE *f = in ? stdin : kvplan__open_regular(path, &special);
+    if (f == NULL) {
         memset(err, 0, sizeof *err);
         snprintf(err->field, sizeof err->field, "log");
         err->code = KVPLAN_IO;

@@ -232,6 +232,17 @@ static kvplan_status read_request(json_t *req, request *rq, kvplan__writer *w)
                 key, near ? "; did you mean " : "", near ? near : "",
                 near ? "?" : "");
         }
+        if (kvplan__env_is_process_only(key)) {
+            return kvplan__refuse(
+                w, KVPLAN_INVALID_ARGUMENT, 2, key,
+                "env.%.100s: a request may set only the variables that "
+                "change a plan (SGLANG_*, VLLM_ALLOW_LONG_MAX_MODEL_LEN, "
+                "HF_HUB_OFFLINE, KVPLAN_HUB_TIMEOUT, KVPLAN_HUB_DEADLINE); "
+                "where the Hub is, its token and its cache come from the "
+                "process's environment (docs/json-api.md, \"What a request "
+                "may do\")",
+                key);
+        }
         rq->env[ne++] = key;
         rq->env[ne++] = json_string_value(v); /* NULL for null */
     }
