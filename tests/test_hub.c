@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -835,6 +836,59 @@ static json_t *run(const char *kvplan, const char *args)
     return doc;
 }
 
+/* The command's exit status and its first 4 KiB of output (both
+ * streams), under `timeout 10`: a hang is 124, never the test's. */
+static int run_text(const char *kvplan, const char *env, const char *args,
+                    char *out, size_t size)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "HF_ENDPOINT=%s HF_HUB_CACHE=%s/cli HF_TOKEN= HF_HUB_OFFLINE= %s "
+             "timeout 10 %s %s 2>&1",
+             endpoint, root, env, kvplan, args);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (p == NULL)
+        return -1;
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The command's side of the review: variables refused by name (R2, R12),
+ * FIFOs refused at once (R3), the report naming the model by its id. */
+static void test_command_bounds(const char *kvplan)
+{
+    char out[4096], env[600], fifo[400];
+    CHECK_INT(run_text(kvplan, "KVPLAN_HUB_TIMEOUT=inf",
+                       "--model-path testorg/tiny-llama", out, sizeof out),
+              3);
+    CHECK_CONTAINS(out, "KVPLAN_HUB_TIMEOUT=inf: expected seconds from 0.001");
+    CHECK_INT(run_text(kvplan, "KVPLAN_HUB_DEADLINE=0",
+                       "--model-path testorg/tiny-llama", out, sizeof out),
+              3);
+    CHECK_CONTAINS(out, "KVPLAN_HUB_DEADLINE=0");
+    CHECK_INT(run_text(kvplan, "HF_TOKEN=\"$(printf 'a\\r\\nX-Injected: 1')\"",
+                       "--model-path testorg/tiny-llama", out, sizeof out),
+              3);
+    CHECK_CONTAINS(out, "HF_TOKEN holds a control character");
+    snprintf(fifo, sizeof fifo, "%s/token.fifo", root);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    snprintf(env, sizeof env, "HF_TOKEN_PATH=%s", fifo);
+    CHECK_INT(run_text(kvplan, env, "--model-path testorg/tiny-llama", out,
+                       sizeof out),
+              3);
+    CHECK_CONTAINS(out, "not a regular file");
+    snprintf(env, sizeof env, "log %s", fifo);
+    CHECK_INT(run_text(kvplan, "", env, out, sizeof out), 3);
+    CHECK_CONTAINS(out, "cannot be read as a log");
+    CHECK_INT(run_text(kvplan, "", "--model-path testorg/tiny-llama --gpu H200",
+                       out, sizeof out),
+              0);
+    CHECK_CONTAINS(out, ": testorg/tiny-llama (LlamaForCausalLM) on H200");
+}
+
 static void test_command(const char *kvplan)
 {
     json_t *hub = run(kvplan, "--model-path testorg/tiny-llama");
@@ -895,6 +949,7 @@ int main(int argc, char **argv)
     if (argc > 1) {
         test_concurrent(argv[1]);
         test_command(argv[1]);
+        test_command_bounds(argv[1]);
     }
 #endif
     stopping = 1;

@@ -709,6 +709,19 @@ int main(int argc, char **argv)
     refused("{\"env\": {\"SGLANG_SWA_EVICTON_INTERVAL\": \"64\"}}",
             KVPLAN_INVALID_ARGUMENT, 2, "SGLANG_SWA_EVICTON_INTERVAL",
             "did you mean SGLANG_SWA_EVICTION_INTERVAL?");
+    /* review R13: a request may not say where the Hub is, its token or its
+     * cache (it could send a file's first word to any server) */
+    static const char *const process_only[] = {"HF_ENDPOINT",   "HF_TOKEN",
+                                               "HF_TOKEN_PATH", "HF_HOME",
+                                               "HF_HUB_CACHE",  "HOME"};
+    for (size_t i = 0; i < sizeof process_only / sizeof *process_only; i++) {
+        char rq[200];
+        snprintf(rq, sizeof rq,
+                 "{\"model\": \"ok/m\", \"env\": {\"%s\": \"/etc/x\"}}",
+                 process_only[i]);
+        refused(rq, KVPLAN_INVALID_ARGUMENT, 2, process_only[i],
+                "come from the process's environment");
+    }
     /* what a question does not read is refused, not dropped */
     refused("{\"command\": \"sweep\", \"flags\": {\"explain\": true, "
             "\"tp_size\": [1, 2]}}",

@@ -858,11 +858,52 @@ static void test_special_files(void)
     rmdir(dir);
 }
 
+/* Review R9: a catalog name is the catalog's wherever the command runs,
+ * the working folder untouched (a folder of that name there included; one
+ * kvplan may not search, when not root); "./name" is the local path. */
+static void test_catalog_name_cwd(void)
+{
+    char dir[] = "/tmp/kvplan-cwd-XXXXXX", here[4096];
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(getcwd(here, sizeof here) != NULL);
+    char path[200];
+    snprintf(path, sizeof path, "%s/qwen3-8b", dir);
+    CHECK_INT(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/qwen3-8b/config.json", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f != NULL) {
+        fputs("not json", f);
+        fclose(f);
+    }
+    CHECK_INT(chdir(dir), 0);
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load("qwen3-8b", &m, &err), KVPLAN_OK);
+    CHECK_STR(kvplan_model_get_info(m)->hf_id, "Qwen/Qwen3-8B");
+    kvplan_model_free(m);
+    CHECK_INT(kvplan_model_load("./qwen3-8b", &m, &err), KVPLAN_PARSE);
+    if (geteuid() != 0) { /* root searches any folder */
+        CHECK_INT(chmod(dir, 0), 0);
+        CHECK_INT(kvplan_model_load("qwen3-8b", &m, &err), KVPLAN_OK);
+        kvplan_model_free(m);
+        CHECK_INT(kvplan_model_load("Qwen/Qwen3-8B", &m, &err), KVPLAN_OK);
+        kvplan_model_free(m);
+        CHECK_INT(chmod(dir, 0755), 0);
+    }
+    CHECK_INT(chdir(here), 0);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/qwen3-8b", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_special_files();
     test_hostile_api_values();
     test_catalog_names();
+    test_catalog_name_cwd();
     test_catalog();
     test_worked_examples();
     test_parallel();

@@ -470,6 +470,22 @@ kvplan_status kvplan_model_load(const char *name_or_path, kvplan_model **out,
     return kvplan_model_load_override(name_or_path, NULL, out, err);
 }
 
+kvplan_status kvplan__model_name_as(kvplan_model *m, const char *id,
+                                    kvplan_error *err)
+{
+    char *name = kvplan__dup_str(id), *hf = kvplan__dup_str(id);
+    if (name == NULL || hf == NULL) {
+        free(name);
+        free(hf);
+        return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
+    }
+    free(m->name);
+    free(m->hf_id);
+    m->info.name = m->name = name;
+    m->info.hf_id = m->hf_id = hf;
+    return KVPLAN_OK;
+}
+
 const kvplan__catalog_entry *kvplan__catalog_entry_of(const char *name)
 {
     /* the short name, the Hugging Face id or another id of the same

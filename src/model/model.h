@@ -205,6 +205,11 @@ bool kvplan__pick_nonzero(const json_t *e, const void *arg);
 bool kvplan__pick_zero(const json_t *e, const void *arg);
 char *kvplan__dup_str(const char *s);
 
+/* A model read from a Hub snapshot, named by its repo id (not the
+ * snapshot's folder). */
+kvplan_status kvplan__model_name_as(kvplan_model *m, const char *id,
+                                    kvplan_error *err);
+
 /* ---- the derivations, file by file ------------------------------------- */
 
 /* derive.c: everything that depends on the config alone. */

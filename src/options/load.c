@@ -13,6 +13,7 @@
 #include "options/options.h"
 #include "budget/budget.h"
 #include "model/catalog.h"
+#include "model/model.h"
 
 #include "common/json.h"
 
@@ -351,6 +352,8 @@ kvplan_status kvplan_options_load(kvplan_options *o, kvplan_loaded *l,
         KVPLAN__TRY(hub_resolve(o, l, err));
     const char *from = l->hub_dir[0] ? l->hub_dir : o->model_path;
     kvplan_status st = load_model(o, from, &l->model, err);
+    if (st == KVPLAN_OK && l->hub_dir[0] != '\0') /* named by its id */
+        st = kvplan__model_name_as(l->model, o->model_path, err);
     if (st == KVPLAN_OK && o->draft_model_path != NULL)
         st = kvplan_model_load(o->draft_model_path, &l->draft, err);
     if (st != KVPLAN_OK) {
