@@ -5,7 +5,7 @@
 # into fuzz/corpus/TARGET/ so the replay test keeps it fixed.
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET]     (default 60)
-#   TARGETS="config dir" fuzz/run.sh 600 (some of config flags pools dir log request)
+#   TARGETS="config dir" fuzz/run.sh 600 (some of config flags pools dir log request hub)
 #
 # Inputs up to 256 KB (the quadratic-loop and memory shapes of the
 # reliability review need that much), 5 s and 1 GiB each at most.
@@ -22,7 +22,7 @@ cmake --build "$out/cmake" --target kvplan_objects >/dev/null # catalog_data.c
 # and the command's files but main.c
 src="$(ls "$here"/src/*/*.c | grep -v /hub/http_curl.c) $out/cmake/catalog_data.c
      $(ls "$here"/cli/*.c | grep -v '/main\.c$')"
-for target in ${TARGETS:-config flags pools dir log request}; do
+for target in ${TARGETS:-config flags pools dir log request hub}; do
   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -ffp-contract=off \
     -D_POSIX_C_SOURCE=200809L -I"$here/include" -I"$here/src" -I"$here/cli" \
