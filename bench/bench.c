@@ -20,6 +20,11 @@
  *                      "tp" varies tp_size (1, 2, 4, 8) on every row, and
  *                      the fraction;
  *                      goals 10 M and 1 M;
+ *   hub_cache_load_us  loading and planning a Hub id from a cached
+ *                      snapshot of 160 shards and 80,000 tensors (a
+ *                      DeepSeek-V3-sized repository, built here through the
+ *                      cache's own stage), beside the same for a catalog
+ *                      name (deepseek-v3), and their ratio (goal: <= 3);
  *   plan_process_ms    one whole plan of a catalog model as a process
  *                      (kvplan --model-path llama-3.1-8b-instruct --json,
  *                      the kvplan beside this program), median of 31 runs.
@@ -30,6 +35,9 @@
  * the same file (bench/compare.sh runs both and prints the ratios).
  */
 #include "json/scenario.h"
+
+#include "hub/hub.h"
+#include "model/catalog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +220,131 @@ static double process_ms(const char *kvplan)
     return ms[15];
 }
 
+/* A cached snapshot of repo bench/big: deepseek-v3's config.json, an
+ * index of 80,000 tensors over 160 shards, each shard's header as a fetch
+ * keeps it; kept through the cache's stage (cache.c), as a fetch keeps
+ * it. false when it cannot be built. */
+static bool big_snapshot(const char *cache)
+{
+    const kvplan__catalog_entry *e = kvplan__catalog_entry_of("deepseek-v3");
+    kvplan__hub_repo r;
+    kvplan__hub_stage st;
+    kvplan_hub_result out = {.commit = "0123456789abcdef"};
+    kvplan__hub_repo_init(&r, "bench/big", "main", cache);
+    if (e == NULL || kvplan__hub_stage_open(&r, &st, NULL) != KVPLAN_OK)
+        return false;
+    bool ok = kvplan__hub_stage_put(&st, &r, "config.json", e->json,
+                                    e->json_size, NULL) == KVPLAN_OK;
+    size_t cap = 16u << 20, n = 0;
+    char *index = malloc(cap), *hdr = malloc(1 << 20);
+    ok &= index != NULL && hdr != NULL;
+    if (ok)
+        n = (size_t)snprintf(index, cap,
+                             "{\"metadata\": {\"total_size\": 1}, "
+                             "\"weight_map\": {");
+    for (int s = 0; ok && s < 160; s++) {
+        size_t k = 8;
+        k += (size_t)snprintf(hdr + k, (1 << 20) - k, "{");
+        for (int t = 0; t < 500; t++) {
+            int64_t each = 7168LL * 256;
+            k += (size_t)snprintf(
+                hdr + k, (1 << 20) - k,
+                "%s\"model.layers.%d.mlp.experts.%d.w\": {\"dtype\": "
+                "\"F8_E4M3\", \"shape\": [7168, 256], \"data_offsets\": "
+                "[%lld, %lld]}",
+                t ? ", " : "", s, t, (long long)(each * t),
+                (long long)(each * (t + 1)));
+            n += (size_t)snprintf(index + n, cap - n,
+                                  "%s\"model.layers.%d.mlp.experts.%d.w\": "
+                                  "\"model-%05d-of-00160.safetensors\"",
+                                  s || t ? ", " : "", s, t, s + 1);
+        }
+        k += (size_t)snprintf(hdr + k, (1 << 20) - k, "}");
+        for (int b = 0; b < 8; b++)
+            hdr[b] = (char)((k - 8) >> (8 * b));
+        char name[80];
+        snprintf(name, sizeof name,
+                 "model-%05d-of-00160.safetensors.kvplan-header", s + 1);
+        ok = kvplan__hub_stage_put(&st, &r, name, hdr, k, NULL) == KVPLAN_OK;
+    }
+    if (ok) {
+        n += (size_t)snprintf(index + n, cap - n, "}}");
+        ok = kvplan__hub_stage_put(&st, &r, "model.safetensors.index.json",
+                                   index, n, NULL) == KVPLAN_OK &&
+             kvplan__hub_stage_commit(&st, &r, &out, NULL) == KVPLAN_OK;
+    }
+    kvplan__hub_stage_abort(&st);
+    free(index);
+    free(hdr);
+    return ok;
+}
+
+/* Median time to load and plan `model` (kvplan_options_load, then
+ * kvplan_plan_compute) on 8 H200s, in µs; -1 on a failure. */
+static double load_us(const char *model, const char *const *env)
+{
+    double us[TRIALS];
+    kvplan_plan *p = malloc(sizeof *p);
+    for (int t = 0; p != NULL && t < TRIALS; t++) {
+        int runs = 0;
+        double t0 = now_s(), elapsed;
+        do {
+            kvplan_options o;
+            kvplan_loaded l;
+            kvplan_options_init(&o);
+            o.model_path = model;
+            o.env = env;
+            o.plan.gpu_set = kvplan_gpu_preset("H200", &o.plan.gpu);
+            o.plan.server.tp_size = 8;
+            if (kvplan_options_load(&o, &l, NULL) != KVPLAN_OK ||
+                kvplan_plan_compute(l.model, &o.plan, p, NULL) != KVPLAN_OK) {
+                free(p);
+                return -1;
+            }
+            sink += p->max_total_num_tokens;
+            kvplan_loaded_free(&l);
+            runs++;
+            elapsed = now_s() - t0;
+        } while (elapsed < 0.1);
+        us[t] = elapsed * 1e6 / runs;
+    }
+    free(p);
+    if (p == NULL)
+        return -1;
+    qsort(us, TRIALS, sizeof us[0], cmp_double);
+    return us[TRIALS / 2];
+}
+
+/* The Hub cache's figures: a cached 160-shard snapshot against the
+ * catalog. */
+static void hub_cache_bench(void)
+{
+    char cache[] = "/tmp/kvplan-bench-hub-XXXXXX", cmd[200];
+    if (mkdtemp(cache) == NULL)
+        return;
+    const char *const env[] = {"HF_HUB_CACHE",
+                               cache,
+                               "HF_HUB_OFFLINE",
+                               "1",
+                               "HF_TOKEN",
+                               "",
+                               "HF_TOKEN_PATH",
+                               "/nonexistent",
+                               NULL};
+    if (big_snapshot(cache)) {
+        double hub = load_us("bench/big", env);
+        double cat = load_us("deepseek-v3", env);
+        if (hub > 0 && cat > 0)
+            printf("hub_cache_load_us %.1f (160 shards, 80,000 tensors)\n"
+                   "catalog_load_us %.1f (deepseek-v3)\n"
+                   "hub_cache_vs_catalog %.2fx (goal: at most 3x)\n",
+                   hub, cat, hub / cat);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+    if (system(cmd) != 0)
+        fprintf(stderr, "kvplan-bench: could not remove %s\n", cache);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : KVPLAN_DEFAULT_GOLDEN;
@@ -327,6 +460,7 @@ int main(int argc, char **argv)
         printf("sweep_plans_per_s %.0f (gpu,fraction)\n"
                "sweep_plans_per_s %.0f (tp)\n",
                by_gpu, by_tp);
+    hub_cache_bench();
     /* the kvplan beside this program */
     char kvplan[4096];
     snprintf(kvplan, sizeof kvplan, "%s", argv[0]);
