@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 8
+#define KVPLAN_VERSION_MINOR 9
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.8.0"
+#define KVPLAN_VERSION_STRING "0.9.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -873,18 +873,25 @@ typedef struct kvplan_hub_result {
 /*
  * Makes model `repo_id` at options->revision a local folder kvplan can
  * load (kvplan_model_load) and measure (kvplan_weights_from_dir): its
- * config.json, its model.safetensors.index.json, and of each safetensors
- * shard only the header, fetched with two range requests and kept beside
- * the config as SHARD.kvplan-header (no weight is read). It reads them
- * from the Hub cache when a snapshot of that revision is complete there or
- * `offline` is set, else from {endpoint}/{repo_id}/resolve/{revision}/
- * and keeps them in the cache in the Hub's layout
- * (models--org--name/snapshots/{commit}/, refs/{revision}). Errors name
- * the URL and what to do: KVPLAN_IO for a repo or revision the Hub does
- * not have (404), a refusal (401, 403: set a token), a server error after
- * the retries, a timeout or a network failure, a cache that lacks it when
- * offline; KVPLAN_PARSE for a header longer than 16 MiB or not JSON;
- * KVPLAN_UNSUPPORTED when kvplan was built without libcurl
+ * config.json, its model.safetensors.index.json and hf_quant_config.json,
+ * and of each safetensors shard only the header (two range requests, no
+ * weight read), kept beside the config as SHARD.kvplan-header. It reads
+ * them from the Hub cache when a snapshot of that revision is complete
+ * there or `offline` is set, else from {endpoint}/{repo_id}/resolve/
+ * {revision}/, several requests at once over kept connections, and keeps
+ * them in the cache in the Hub's layout (models--org--name/snapshots/
+ * {commit}/, refs/{revision}): complete, with its marker written last, or
+ * not at all (docs/hub.md). Safe to call from several threads and
+ * processes on one cache. Errors name the URL and what to do: KVPLAN_IO
+ * for a repo or revision the Hub does not have (404), a refusal (401, 403:
+ * set a token), a server error after the retries, a timeout, the fetch's
+ * deadline (field "KVPLAN_HUB_DEADLINE"), a redirect off the endpoint's
+ * host or to another protocol, a network failure, a cache that lacks it
+ * when offline; KVPLAN_PARSE for an answer that is not what it should be
+ * (a config.json that is not a JSON object, a body over its cap, a header
+ * longer than 16 MiB or not JSON); KVPLAN_INVALID_ARGUMENT for an option
+ * out of range (named: timeout_s, deadline_s, parallel, token, endpoint,
+ * --revision); KVPLAN_UNSUPPORTED when kvplan was built without libcurl
  * (KVPLAN_WITH_CURL=OFF) and the cache does not have it.
  */
 KVPLAN_API kvplan_status kvplan_hub_fetch(const char *repo_id,
@@ -1995,7 +2002,8 @@ typedef struct kvplan_loaded {
  * GPU into plan.gpu, the measured and calibrated bytes into plan, the
  * draft into plan.server.speculative_draft_model. The Hub's variables
  * (HF_ENDPOINT, HF_TOKEN, HF_TOKEN_PATH, HF_HOME, HF_HUB_CACHE,
- * HF_HUB_OFFLINE, KVPLAN_HUB_TIMEOUT) are read through options->env. On
+ * HF_HUB_OFFLINE, KVPLAN_HUB_TIMEOUT, KVPLAN_HUB_DEADLINE) are read
+ * through options->env. On
  * failure nothing is left to free. Reads files and the network; writes
  * only the Hub cache (docs/hub.md).
  */
