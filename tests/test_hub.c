@@ -773,6 +773,18 @@ static void test_transport(void)
     CHECK(!kvplan__http_redirect_ok(hub, "file:///etc/passwd", &same));
     CHECK(!kvplan__http_redirect_ok("http://127.0.0.1:9", "http://127.0.0.2/x",
                                     &same));
+    /* another port of the same host: followed, without the token */
+    CHECK(kvplan__http_redirect_ok("http://127.0.0.1:9",
+                                   "http://127.0.0.1:10/x", &same) &&
+          !same);
+    CHECK(kvplan__http_redirect_ok("http://127.0.0.1:9", "http://127.0.0.1:9",
+                                   &same) &&
+          same);
+    CHECK(
+        kvplan__http_redirect_ok(hub, "https://huggingface.co:443/x", &same) &&
+        same);
+    CHECK(!kvplan__http_redirect_ok(hub, "https://huggingface.co:99999/x",
+                                    &same));
 }
 
 /* R8: threads of one process fetching one repo into an empty cache. */

@@ -153,9 +153,11 @@ double kvplan__http_now(void)
 
 /* ---- where a redirect may go ------------------------------------------- */
 
-/* url's scheme ("http"/"https") and host, lower case; false when the URL
- * is not http(s)://host... or carries credentials. */
-static bool split(const char *url, bool *https, char *host, size_t size)
+/* url's scheme ("http"/"https"), host (lower case) and port (its
+ * scheme's default when none is written); false when the URL is not
+ * http(s)://host... or carries credentials. */
+static bool split(const char *url, bool *https, char *host, size_t size,
+                  long *port)
 {
     const char *p;
     if (strncasecmp(url, "https://", 8) == 0)
@@ -173,6 +175,16 @@ static bool split(const char *url, bool *https, char *host, size_t size)
     for (size_t i = 0; i < k; i++)
         host[i] = (char)((p[i] >= 'A' && p[i] <= 'Z') ? p[i] + 32 : p[i]);
     host[k] = '\0';
+    *port = *https ? 443 : 80;
+    if (k < n && p[k] == ':') {
+        char *end;
+        long v = strtol(p + k + 1, &end, 10);
+        if (end == p + k + 1 || end != p + n || v <= 0 || v > 65535)
+            return false;
+        *port = v;
+    } else if (k != n) {
+        return false;
+    }
     return true;
 }
 
@@ -189,12 +201,17 @@ bool kvplan__http_redirect_ok(const char *endpoint, const char *url,
 {
     char from[256], to[256];
     bool from_https, to_https;
+    long from_port, to_port;
     *same_host = false;
-    if (endpoint == NULL || !split(endpoint, &from_https, from, sizeof from) ||
-        !split(url, &to_https, to, sizeof to) || (from_https && !to_https))
+    if (endpoint == NULL ||
+        !split(endpoint, &from_https, from, sizeof from, &from_port) ||
+        !split(url, &to_https, to, sizeof to, &to_port) ||
+        (from_https && !to_https))
         return false;
-    if (strcmp(from, to) == 0)
-        return *same_host = true;
+    if (strcmp(from, to) == 0) { /* the token: to the same origin only */
+        *same_host = from_port == to_port && from_https == to_https;
+        return true;
+    }
     /* the endpoint's domain: its last two labels, unless it is an address
      * or a single name */
     const char *last = strrchr(from, '.');

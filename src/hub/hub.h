@@ -88,7 +88,8 @@ void kvplan__http_close(kvplan__http *h);
 /* Whether `url` is one a session may follow a redirect to, from
  * `endpoint`: http or https (https only from https), on the endpoint's
  * host or a host of its domain (huggingface.co: also hf.co's). *same_host
- * says whether the token may go with it. */
+ * says whether the token may go with it: the endpoint's own scheme, host
+ * and port. */
 bool kvplan__http_redirect_ok(const char *endpoint, const char *url,
                               bool *same_host);
 
