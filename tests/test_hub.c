@@ -24,6 +24,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,14 +42,15 @@
 static char root[256]; /* the served tree: ROOT/org/name/file */
 static int port;
 static int listener;
-static volatile int stopping;
+static _Atomic int stopping;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static long requests;    /* answered */
-static long shard_bytes; /* of *.safetensors, body bytes served */
-static long shard_reads; /* range requests on shards */
-static long whole_shard; /* requests for a whole shard */
-static long connections; /* accepted */
-static long injected;    /* requests that carried an injected header */
+/* what the server saw, read by the tests while it serves (atomic) */
+static _Atomic long requests;    /* answered */
+static _Atomic long shard_bytes; /* of *.safetensors, body bytes served */
+static _Atomic long shard_reads; /* range requests on shards */
+static _Atomic long whole_shard; /* requests for a whole shard */
+static _Atomic long connections; /* accepted */
+static _Atomic long injected;    /* requests that carried an injected header */
 
 static char endpoint[64]; /* http://127.0.0.1:PORT */
 
