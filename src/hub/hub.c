@@ -24,7 +24,6 @@
 #define MAX_QUANT_BYTES (1u << 20)
 #define MAX_SHARDS 4096
 #define MAX_TOKEN 4096
-#define FIRST_BYTES 8 /* a shard's first request: its header's length */
 
 void kvplan_hub_options_init(kvplan_hub_options *o)
 {
@@ -75,12 +74,10 @@ typedef struct fetch {
     double deadline_s;
     int retries;
     size_t done, total;
-    /* the shards: their requests, and what a first request left */
+    /* the shards: their names and requests */
     const char **names;
     kvplan__http_req *reqs;
-    size_t n;
-    uint64_t *need;   /* a header's 8 + N bytes where more are needed */
-    size_t *of;       /* the shard of each second request */
+    size_t n;         /* reqs[i]: shard i's length; reqs[n + i]: its header */
     kvplan_status st; /* the first failure of a batch */
     kvplan_error *err;
 } fetch;
@@ -199,40 +196,38 @@ static kvplan_status ranged(fetch *f, const kvplan__http_req *q)
     return KVPLAN_OK;
 }
 
-/* A shard's first request ended. */
-static bool first_done(void *ctx, size_t i)
+/* A shard's first request ended: its 8 bytes give the header's length N,
+ * and the header is asked next, as the second request reqs[n + i]. */
+static bool length_done(void *ctx, size_t i)
 {
     fetch *f = ctx;
-    kvplan__http_req *q = &f->reqs[i];
+    kvplan__http_req *q = &f->reqs[i], *next = &f->reqs[f->n + i];
     uint64_t n = 0;
     kvplan_status st = ranged(f, q);
     if (st == KVPLAN_OK)
         st = kvplan__hub_header_length(f->r.id, f->names[i],
                                        (const unsigned char *)q->body, q->len,
                                        &n, f->err);
-    if (st == KVPLAN_OK && 8 + n <= q->len)
-        st = keep_header(f, f->names[i], (const unsigned char *)q->body,
-                         (size_t)(8 + n));
-    else if (st == KVPLAN_OK)
-        f->need[i] = 8 + n; /* the rest in a second request */
-    if (f->need[i] == 0)
-        kvplan__http_req_clear(q);
+    if (st == KVPLAN_OK) {
+        url_of(f, f->names[i], next);
+        next->first = 8;
+        next->count = (int64_t)n;
+        next->max_bytes = (size_t)n;
+    }
     f->st = st;
     return st == KVPLAN_OK;
 }
 
-/* The rest of a long header ended: the second request of shard of[j]. */
-static bool rest_done(void *ctx, size_t j)
+/* A shard's header came: after its 8-byte length, checked and kept. */
+static bool header_done(void *ctx, size_t i)
 {
     fetch *f = ctx;
-    size_t i = f->of[j];
-    kvplan__http_req *p = &f->reqs[i], *q = &f->reqs[f->n + j];
+    kvplan__http_req *p = &f->reqs[i], *q = &f->reqs[f->n + i];
     kvplan_status st = ranged(f, q);
     if (st == KVPLAN_OK && q->len != (size_t)q->count)
         st = kvplan__fail(f->err, KVPLAN_PARSE, "--model-path",
-                          "%s: %s: the header is %llu bytes, %zu came", f->r.id,
-                          f->names[i], (unsigned long long)f->need[i] - 8,
-                          p->len + q->len - 8);
+                          "%s: %s: the header is %lld bytes, %zu came", f->r.id,
+                          f->names[i], (long long)q->count, q->len);
     unsigned char *all = st == KVPLAN_OK ? malloc(p->len + q->len) : NULL;
     if (st == KVPLAN_OK && all == NULL)
         st = kvplan__fail(f->err, KVPLAN_NOMEM, NULL, "out of memory");
@@ -248,35 +243,23 @@ static bool rest_done(void *ctx, size_t j)
     return st == KVPLAN_OK;
 }
 
-/* Every shard's header: first requests for all, several at once, then
- * the rest of the headers longer than those. */
+/* Every shard's header: its length first (8 bytes), then the header, each
+ * round several shards at once; no byte past a header is asked. */
 static kvplan_status headers(fetch *f)
 {
-    size_t n = f->n, m = 0;
+    size_t n = f->n;
     f->reqs = calloc(2 * n, sizeof *f->reqs);
-    f->need = calloc(n, sizeof *f->need);
-    f->of = calloc(n, sizeof *f->of);
-    KVPLAN__FAIL_IF(f->reqs == NULL || f->need == NULL || f->of == NULL, f->err,
-                    KVPLAN_NOMEM, NULL, "out of memory");
+    KVPLAN__FAIL_IF(f->reqs == NULL, f->err, KVPLAN_NOMEM, NULL,
+                    "out of memory");
     for (size_t i = 0; i < n; i++) {
         url_of(f, f->names[i], &f->reqs[i]);
-        f->reqs[i].count = FIRST_BYTES;
-        f->reqs[i].max_bytes = FIRST_BYTES;
+        f->reqs[i].count = 8;
+        f->reqs[i].max_bytes = 8;
     }
     f->st = KVPLAN_OK;
-    KVPLAN__TRY(kvplan__http_run(f->http, f->reqs, n, first_done, f));
-    for (size_t i = 0; f->st == KVPLAN_OK && i < n; i++) {
-        if (f->need[i] == 0)
-            continue;
-        kvplan__http_req *q = &f->reqs[n + m];
-        f->of[m++] = i;
-        url_of(f, f->names[i], q);
-        q->first = (int64_t)f->reqs[i].len;
-        q->count = (int64_t)(f->need[i] - f->reqs[i].len);
-        q->max_bytes = (size_t)q->count;
-    }
-    if (f->st == KVPLAN_OK && m > 0)
-        KVPLAN__TRY(kvplan__http_run(f->http, f->reqs + n, m, rest_done, f));
+    KVPLAN__TRY(kvplan__http_run(f->http, f->reqs, n, length_done, f));
+    if (f->st == KVPLAN_OK)
+        KVPLAN__TRY(kvplan__http_run(f->http, f->reqs + n, n, header_done, f));
     return f->st;
 }
 
@@ -485,8 +468,6 @@ kvplan_status kvplan_hub_fetch(const char *repo_id, const kvplan_hub_options *o,
     for (size_t i = 0; f.reqs != NULL && i < 2 * f.n; i++)
         kvplan__http_req_clear(&f.reqs[i]);
     free(f.reqs);
-    free(f.need);
-    free(f.of);
     kvplan__http_close(f.http);
     kvplan__hub_stage_abort(&f.stage); /* what a failure left */
     if (st != KVPLAN_OK)
