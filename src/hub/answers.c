@@ -122,26 +122,36 @@ kvplan_status kvplan__hub_index_shards(const char *id, const char *body,
         !json_is_object(map), err, KVPLAN_PARSE, "--model-path",
         "%s: model.safetensors.index.json is %s; nothing was kept", id,
         *index == NULL ? "not JSON" : "without a weight_map object");
+    /* each shard once: a set, not a search of those seen (80,000 tensors
+     * over up to 4096 shards) */
+    json_t *seen = json_object();
+    KVPLAN__FAIL_IF(seen == NULL, err, KVPLAN_NOMEM, NULL, "out of memory");
     const char *key;
     const json_t *v;
+    kvplan_status st = KVPLAN_OK;
     json_object_foreach((json_t *)map, key, v)
     {
         const char *s = json_string_value(v);
-        KVPLAN__FAIL_IF(!shard_name(s), err, KVPLAN_PARSE, "--model-path",
-                        "%s: the index maps '%.80s' to '%.80s', not a "
-                        ".safetensors file of the repo's folder",
-                        id, key, s ? s : "(not a string)");
-        size_t i = 0;
-        while (i < *n && strcmp(names[i], s) != 0)
-            i++;
-        if (i == *n) {
-            KVPLAN__FAIL_IF(*n == cap, err, KVPLAN_PARSE, "--model-path",
-                            "%s: the index names more than %zu shards", id,
-                            cap);
-            names[(*n)++] = s;
+        if (!shard_name(s)) {
+            st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                              "%s: the index maps '%.80s' to '%.80s', not a "
+                              ".safetensors file of the repo's folder",
+                              id, key, s ? s : "(not a string)");
+            break;
         }
+        if (json_object_get(seen, s) != NULL)
+            continue;
+        if (*n == cap) {
+            st = kvplan__fail(err, KVPLAN_PARSE, "--model-path",
+                              "%s: the index names more than %zu shards", id,
+                              cap);
+            break;
+        }
+        json_object_set_new(seen, s, json_true());
+        names[(*n)++] = s;
     }
-    return KVPLAN_OK;
+    json_decref(seen);
+    return st;
 }
 
 double kvplan__http_now(void)
