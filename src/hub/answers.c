@@ -31,6 +31,14 @@ bool kvplan__hub_name(const char *s, size_t n)
     return true;
 }
 
+bool kvplan__hub_token_control(const char *token)
+{
+    for (const char *c = token; c != NULL && *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return true;
+    return false;
+}
+
 bool kvplan__hub_revision_ok(const char *s)
 {
     size_t n = s != NULL ? strlen(s) : 0;

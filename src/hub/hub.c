@@ -23,7 +23,6 @@
 #define MAX_INDEX_BYTES (32u << 20)
 #define MAX_QUANT_BYTES (1u << 20)
 #define MAX_SHARDS 4096
-#define MAX_TOKEN 4096
 
 void kvplan_hub_options_init(kvplan_hub_options *o)
 {
@@ -367,11 +366,12 @@ static kvplan_status seconds(double v, double fallback, double max,
                              const char *field, double *out, kvplan_error *err)
 {
     *out = v == 0 ? fallback : v;
-    KVPLAN__FAIL_IF(!isfinite(v) || v < 0 || (v > 0 && v < 0.001) || v > max,
+    KVPLAN__FAIL_IF(!isfinite(v) || v < 0 ||
+                        (v > 0 && v < KVPLAN__HUB_SECONDS_MIN) || v > max,
                     err, KVPLAN_INVALID_ARGUMENT, field,
                     "kvplan_hub_options.%s is %g: expected seconds from "
-                    "0.001 to %g (0: %g)",
-                    field, v, max, fallback);
+                    "%g to %g (0: %g)",
+                    field, v, KVPLAN__HUB_SECONDS_MIN, max, fallback);
     return KVPLAN_OK;
 }
 
@@ -392,15 +392,14 @@ static kvplan_status check_options(const kvplan_hub_options *o, fetch *f,
                     e, sizeof f->endpoint - 1);
     snprintf(f->endpoint, sizeof f->endpoint, "%.*s", (int)n, e);
     size_t tn = o->token != NULL ? strlen(o->token) : 0;
-    bool control = false;
-    for (size_t i = 0; i < tn; i++)
-        control |= (unsigned char)o->token[i] < 0x20 || o->token[i] == 0x7f;
-    KVPLAN__FAIL_IF(
-        control || tn > MAX_TOKEN, err, KVPLAN_INVALID_ARGUMENT, "token",
-        "the Hub token (HF_TOKEN) %s: a token is one line of at "
-        "most %d printable characters",
-        control ? "holds a control character (a line break?)" : "is too long",
-        MAX_TOKEN);
+    bool control = kvplan__hub_token_control(o->token);
+    KVPLAN__FAIL_IF(control || tn > KVPLAN__HUB_MAX_TOKEN, err,
+                    KVPLAN_INVALID_ARGUMENT, "token",
+                    "the Hub token (HF_TOKEN) %s: a token is one line of at "
+                    "most %d printable characters",
+                    control ? "holds a control character (a line break?)"
+                            : "is too long",
+                    KVPLAN__HUB_MAX_TOKEN);
     *c = (kvplan__http_config){.endpoint = f->endpoint, .token = o->token};
     KVPLAN__TRY(seconds(o->timeout_s, KVPLAN__HUB_TIMEOUT_DEFAULT,
                         KVPLAN__HUB_TIMEOUT_MAX, "timeout_s", &c->timeout_s,

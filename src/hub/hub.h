@@ -23,7 +23,9 @@
 #define KVPLAN__HUB_DEADLINE_MAX 86400.0   /* a day */
 #define KVPLAN__HUB_PARALLEL_DEFAULT 8     /* requests in flight at once */
 #define KVPLAN__HUB_PARALLEL_MAX 32
-#define KVPLAN__HUB_MAX_COMMIT 47 /* the longest revision or commit kept */
+#define KVPLAN__HUB_MAX_COMMIT 47     /* the longest revision or commit kept */
+#define KVPLAN__HUB_SECONDS_MIN 0.001 /* the shortest timeout or deadline */
+#define KVPLAN__HUB_MAX_TOKEN 4096
 
 /* One GET of a session: what to ask, and its answer. */
 typedef struct kvplan__http_req {
@@ -135,6 +137,10 @@ void kvplan__hub_stage_abort(kvplan__hub_stage *s);
 /* A name of the Hub's: letters, digits, '-', '_', '.', not starting with
  * '.' or '-', no "..", 1 to 96 bytes. */
 bool kvplan__hub_name(const char *s, size_t n);
+
+/* Whether a token holds a control character (a line break would add a
+ * request header). */
+bool kvplan__hub_token_control(const char *token);
 
 /* A revision or commit kvplan keeps: a Hub name of 1 to 47 bytes. */
 bool kvplan__hub_revision_ok(const char *s);

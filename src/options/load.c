@@ -12,6 +12,7 @@
  */
 #include "options/options.h"
 #include "budget/budget.h"
+#include "hub/hub.h"
 #include "model/catalog.h"
 #include "model/model.h"
 
@@ -162,10 +163,11 @@ static kvplan_status env_seconds(const kvplan_options *o, const char *name,
     double x = strtod(v, &end);
     while (end != v && (*end == ' ' || *end == '\t'))
         end++;
-    KVPLAN__FAIL_IF(end == v || *end != '\0' || !(x >= 0.001 && x <= max), err,
-                    KVPLAN_INVALID_ARGUMENT, name,
-                    "%s=%.40s: expected seconds from 0.001 to %g (unset: %g)",
-                    name, v, max, fallback);
+    KVPLAN__FAIL_IF(end == v || *end != '\0' ||
+                        !(x >= KVPLAN__HUB_SECONDS_MIN && x <= max),
+                    err, KVPLAN_INVALID_ARGUMENT, name,
+                    "%s=%.40s: expected seconds from %g to %g (unset: %g)",
+                    name, v, KVPLAN__HUB_SECONDS_MIN, max, fallback);
     *out = x;
     return KVPLAN_OK;
 }
@@ -204,20 +206,18 @@ static kvplan_status hub_options(const kvplan_options *o, kvplan_hub_options *h,
         }
         KVPLAN__TRY(read_token(tp, from, token, token_size, err));
     }
-    bool control = false;
-    for (const char *c = token; *c; c++)
-        control |= (unsigned char)*c < 0x20 || *c == 0x7f;
-    KVPLAN__FAIL_IF(control, err, KVPLAN_INVALID_ARGUMENT, from,
+    KVPLAN__FAIL_IF(kvplan__hub_token_control(token), err,
+                    KVPLAN_INVALID_ARGUMENT, from,
                     "the Hub token from %s holds a control character (a line "
                     "break?): a token is one line of printable characters",
                     from);
     h->token = token[0] ? token : NULL;
     const char *off = kvplan_options_getenv(o, "HF_HUB_OFFLINE");
     h->offline = off != NULL && kvplan_env_bool(off, strlen(off), false);
-    KVPLAN__TRY(
-        env_seconds(o, "KVPLAN_HUB_TIMEOUT", 3600, 30, &h->timeout_s, err));
-    KVPLAN__TRY(
-        env_seconds(o, "KVPLAN_HUB_DEADLINE", 86400, 300, &h->deadline_s, err));
+    KVPLAN__TRY(env_seconds(o, "KVPLAN_HUB_TIMEOUT", KVPLAN__HUB_TIMEOUT_MAX,
+                            KVPLAN__HUB_TIMEOUT_DEFAULT, &h->timeout_s, err));
+    KVPLAN__TRY(env_seconds(o, "KVPLAN_HUB_DEADLINE", KVPLAN__HUB_DEADLINE_MAX,
+                            KVPLAN__HUB_DEADLINE_DEFAULT, &h->deadline_s, err));
     h->progress = o->progress;
     h->progress_ctx = o->progress_ctx;
     return KVPLAN_OK;
@@ -235,7 +235,7 @@ static kvplan_status hub_resolve(const kvplan_options *o, kvplan_loaded *l,
     if (stat(name, &sb) == 0 || !kvplan_hub_repo_id(name))
         return KVPLAN_OK; /* a local path, or a catalog name */
     kvplan_hub_options h;
-    char cache[4096], token[4097];
+    char cache[4096], token[KVPLAN__HUB_MAX_TOKEN + 1];
     KVPLAN__TRY(
         hub_options(o, &h, cache, sizeof cache, token, sizeof token, err));
     kvplan_hub_result r;
