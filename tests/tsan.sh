@@ -42,11 +42,11 @@ if ! pkg-config --exists libcurl 2>/dev/null; then
   exit 0
 fi
 clang -std=c11 -g -O1 -fsanitize=thread -D_POSIX_C_SOURCE=200809L \
-  -I"$here/include" -I"$here/src" -I"$here/tests" $(pkg-config --cflags jansson) \
+  -I"$here/include" -I"$here/src" -I"$here/tests" $(pkg-config --cflags jansson libcurl) \
   -DKVPLAN_TEST_CONFIG="\"$here/data/models/llama-3.1-8b-instruct/config.json\"" \
   $(ls "$here"/src/*/*.c | grep -v /hub/http_none.c) "$build/catalog_data.c" \
   "$here/tests/test_hub.c" \
-  $(pkg-config --libs jansson libcurl) -lm -ldl -lpthread -o "$out/test_hub"
+  $(pkg-config --libs jansson) -lm -ldl -lpthread -o "$out/test_hub"
 if ! TSAN_OPTIONS=halt_on_error=1 "$out/test_hub" "$build/kvplan" > "$out/hub.log" 2>&1; then
   if grep -q 'unexpected memory mapping' "$out/hub.log" && command -v setarch >/dev/null 2>&1; then
     TSAN_OPTIONS=halt_on_error=1 setarch "$(uname -m)" -R "$out/test_hub" "$build/kvplan"

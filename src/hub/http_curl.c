@@ -9,10 +9,19 @@
  * https only, redirects followed here, one at a time, each checked
  * (kvplan__http_redirect_ok), the token sent to the endpoint's host only.
  * Proxies from libcurl's usual variables (https_proxy, no_proxy, ...).
+ *
+ * libcurl is loaded when the first session opens (dlopen, RTLD_LOCAL), not
+ * linked: with Debian's builds its 30-odd libraries cost about 5 ms of
+ * symbol binding at every start, and most runs fetch nothing (a catalog
+ * name, a folder, a complete snapshot). Only its header is needed to
+ * build.
  */
 #include "hub/hub.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,10 +88,79 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
     return len;
 }
 
+/* The libcurl calls kvplan makes, resolved once per process. */
+typedef struct curl_api {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int,
+                            int *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl_api;
+
+/* Written once, under pthread_once, then only read: `api` is usable when
+ * `api_why` is empty; otherwise it says why libcurl could not be used. */
+static curl_api api;
+static char api_why[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static void init_curl(void)
+
+/* Loads libcurl and resolves `api`, or says why not in api_why. The
+ * library stays loaded for the process (a later fetch reuses it). */
+static void load_curl(void)
 {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    static const char soname[] = "libcurl.so.4";
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        const char *e = dlerror();
+        snprintf(api_why, sizeof api_why,
+                 "the Hub client needs libcurl, which cannot be loaded here "
+                 "(%.150s; apt-get install libcurl4)",
+                 e != NULL ? e : soname);
+        return;
+    }
+    static const struct {
+        size_t offset;
+        const char *name;
+    } calls[] = {
+#define KVPLAN__CALL(field) {offsetof(curl_api, field), "curl_" #field}
+        KVPLAN__CALL(global_init),      KVPLAN__CALL(easy_init),
+        KVPLAN__CALL(easy_cleanup),     KVPLAN__CALL(easy_reset),
+        KVPLAN__CALL(easy_setopt),      KVPLAN__CALL(easy_getinfo),
+        KVPLAN__CALL(easy_strerror),    KVPLAN__CALL(multi_init),
+        KVPLAN__CALL(multi_cleanup),    KVPLAN__CALL(multi_setopt),
+        KVPLAN__CALL(multi_add_handle), KVPLAN__CALL(multi_remove_handle),
+        KVPLAN__CALL(multi_perform),    KVPLAN__CALL(multi_poll),
+        KVPLAN__CALL(multi_info_read),  KVPLAN__CALL(slist_append),
+        KVPLAN__CALL(slist_free_all),
+#undef KVPLAN__CALL
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        void *sym = dlsym(lib, calls[i].name);
+        if (sym == NULL) {
+            snprintf(api_why, sizeof api_why,
+                     "the libcurl here (%s) lacks %s; kvplan needs libcurl "
+                     "7.66 or later",
+                     soname, calls[i].name);
+            return;
+        }
+        /* POSIX allows the cast from dlsym's object pointer */
+        void (*fn)(void) = (void (*)(void))(uintptr_t)sym;
+        memcpy((char *)&api + calls[i].offset, &fn, sizeof fn);
+    }
+    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        snprintf(api_why, sizeof api_why, "libcurl could not start");
 }
 
 void kvplan__http_close(kvplan__http *h)
@@ -91,37 +169,41 @@ void kvplan__http_close(kvplan__http *h)
         return;
     for (int i = 0; i < KVPLAN__HUB_PARALLEL_MAX; i++)
         if (h->easy[i] != NULL)
-            curl_easy_cleanup(h->easy[i]);
+            api.easy_cleanup(h->easy[i]);
     if (h->multi != NULL)
-        curl_multi_cleanup(h->multi);
-    curl_slist_free_all(h->auth);
+        api.multi_cleanup(h->multi);
+    api.slist_free_all(h->auth);
     free(h);
 }
 
 kvplan_status kvplan__http_open(const kvplan__http_config *c,
                                 kvplan__http **out, char *why, size_t why_size)
 {
-    pthread_once(&once, init_curl);
+    pthread_once(&once, load_curl);
     *out = NULL;
+    if (api_why[0] != '\0') {
+        snprintf(why, why_size, "%s", api_why);
+        return KVPLAN_UNSUPPORTED;
+    }
     kvplan__http *h = calloc(1, sizeof *h);
     if (h == NULL)
         return KVPLAN_NOMEM;
     h->c = *c;
     if (h->c.parallel < 1 || h->c.parallel > KVPLAN__HUB_PARALLEL_MAX)
         h->c.parallel = KVPLAN__HUB_PARALLEL_DEFAULT;
-    h->multi = curl_multi_init();
+    h->multi = api.multi_init();
     bool ok = h->multi != NULL;
     for (int i = 0; ok && i < h->c.parallel; i++)
-        ok = (h->easy[i] = curl_easy_init()) != NULL;
+        ok = (h->easy[i] = api.easy_init()) != NULL;
     if (ok)
-        ok = curl_multi_setopt(h->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
-                               (long)h->c.parallel) == CURLM_OK;
+        ok = api.multi_setopt(h->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+                              (long)h->c.parallel) == CURLM_OK;
     if (ok && c->token != NULL && c->token[0] != '\0') {
         size_t n = strlen(c->token) + 32;
         char *line = malloc(n);
         if (line != NULL) {
             snprintf(line, n, "Authorization: Bearer %s", c->token);
-            h->auth = curl_slist_append(NULL, line);
+            h->auth = api.slist_append(NULL, line);
             free(line);
         }
         ok = h->auth != NULL;
@@ -166,39 +248,41 @@ static bool start(kvplan__http *h, int slot, kvplan__http_req *r, double now)
     CURL *e = h->easy[slot];
     reset_answer(r);
     r->tries++;
-    curl_easy_reset(e);
+    api.easy_reset(e);
     char range[64];
     CURLcode bad = CURLE_OK;
-    bad |= curl_easy_setopt(e, CURLOPT_URL, r->url);
-#if LIBCURL_VERSION_NUM >= 0x075500
-    bad |= curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-    bad |= curl_easy_setopt(e, CURLOPT_PROTOCOLS,
-                            (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-    bad |= curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-    bad |= curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    bad |= api.easy_setopt(e, CURLOPT_URL, r->url);
+    /* the library loaded may be older or newer than the header, which may
+     * lack or deprecate either option: CURLOPT_PROTOCOLS_STR (10318, 7.85
+     * on), else the older CURLOPT_PROTOCOLS (181), by number */
+    CURLcode by_name = api.easy_setopt(e, (CURLoption)10318, "http,https");
+    if (by_name == CURLE_UNKNOWN_OPTION)
+        bad |= api.easy_setopt(e, (CURLoption)181,
+                               (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    else
+        bad |= by_name;
+    bad |= api.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    bad |= api.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     bad |=
-        curl_easy_setopt(e, CURLOPT_USERAGENT, "kvplan/" KVPLAN_VERSION_STRING);
-    bad |=
-        curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-                         ms_until(h->c.deadline, now,
-                                  h->c.timeout_s < 10 ? h->c.timeout_s : 10));
-    bad |= curl_easy_setopt(e, CURLOPT_TIMEOUT_MS,
-                            ms_until(h->c.deadline, now, h->c.timeout_s));
-    bad |= curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    bad |= curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
-    bad |= curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    bad |= curl_easy_setopt(e, CURLOPT_HEADERDATA, r);
-    bad |= curl_easy_setopt(e, CURLOPT_PRIVATE, (void *)r);
+        api.easy_setopt(e, CURLOPT_USERAGENT, "kvplan/" KVPLAN_VERSION_STRING);
+    bad |= api.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+                           ms_until(h->c.deadline, now,
+                                    h->c.timeout_s < 10 ? h->c.timeout_s : 10));
+    bad |= api.easy_setopt(e, CURLOPT_TIMEOUT_MS,
+                           ms_until(h->c.deadline, now, h->c.timeout_s));
+    bad |= api.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    bad |= api.easy_setopt(e, CURLOPT_WRITEDATA, r);
+    bad |= api.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    bad |= api.easy_setopt(e, CURLOPT_HEADERDATA, r);
+    bad |= api.easy_setopt(e, CURLOPT_PRIVATE, (void *)r);
     if (h->auth != NULL && !r->foreign)
-        bad |= curl_easy_setopt(e, CURLOPT_HTTPHEADER, h->auth);
+        bad |= api.easy_setopt(e, CURLOPT_HTTPHEADER, h->auth);
     if (r->count > 0) {
         snprintf(range, sizeof range, "%lld-%lld", (long long)r->first,
                  (long long)(r->first + r->count - 1));
-        bad |= curl_easy_setopt(e, CURLOPT_RANGE, range);
+        bad |= api.easy_setopt(e, CURLOPT_RANGE, range);
     }
-    if (bad != CURLE_OK || curl_multi_add_handle(h->multi, e) != CURLM_OK) {
+    if (bad != CURLE_OK || api.multi_add_handle(h->multi, e) != CURLM_OK) {
         r->st = KVPLAN_IO;
         snprintf(r->why, sizeof r->why,
                  "libcurl refused the request's options");
@@ -223,7 +307,7 @@ static void finish(kvplan__http *h, CURL *e, kvplan__http_req *r, CURLcode rc,
         r->st = KVPLAN_IO;
         r->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
         r->past_deadline = r->timed_out && now >= h->c.deadline - 0.002;
-        snprintf(r->why, sizeof r->why, "%s", curl_easy_strerror(rc));
+        snprintf(r->why, sizeof r->why, "%s", api.easy_strerror(rc));
         if (r->timed_out && !r->past_deadline && r->tries <= h->c.retries) {
             r->state = WAITING;
             r->retry_at = now + 0.2 * r->tries;
@@ -231,7 +315,7 @@ static void finish(kvplan__http *h, CURL *e, kvplan__http_req *r, CURLcode rc,
         return;
     }
     r->st = KVPLAN_OK;
-    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &r->status);
+    api.easy_getinfo(e, CURLINFO_RESPONSE_CODE, &r->status);
     if (r->status >= 500 && r->tries <= h->c.retries) {
         r->state = WAITING;
         r->retry_at = now + 0.2 * r->tries;
@@ -240,7 +324,7 @@ static void finish(kvplan__http *h, CURL *e, kvplan__http_req *r, CURLcode rc,
     if (r->status < 300 || r->status >= 400 || r->status == 304)
         return;
     char *to = NULL;
-    curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &to);
+    api.easy_getinfo(e, CURLINFO_REDIRECT_URL, &to);
     if (to == NULL)
         return; /* a 3xx with no Location: answered as it is */
     bool same = false;
@@ -319,10 +403,10 @@ kvplan_status kvplan__http_run(kvplan__http *h, kvplan__http_req *reqs,
             }
         }
         int running = 0;
-        curl_multi_perform(h->multi, &running);
+        api.multi_perform(h->multi, &running);
         CURLMsg *m;
         int queued;
-        while ((m = curl_multi_info_read(h->multi, &queued)) != NULL) {
+        while ((m = api.multi_info_read(h->multi, &queued)) != NULL) {
             if (m->msg != CURLMSG_DONE)
                 continue;
             CURL *e = m->easy_handle;
@@ -331,7 +415,7 @@ kvplan_status kvplan__http_run(kvplan__http *h, kvplan__http_req *reqs,
             while (s < h->c.parallel && h->easy[s] != e)
                 s++;
             kvplan__http_req *r = h->on[s];
-            curl_multi_remove_handle(h->multi, e);
+            api.multi_remove_handle(h->multi, e);
             h->on[s] = NULL;
             finish(h, e, r, rc, kvplan__http_now());
             nomem |= r->st == KVPLAN_NOMEM;
@@ -346,7 +430,7 @@ kvplan_status kvplan__http_run(kvplan__http *h, kvplan__http_req *reqs,
         if (stop) { /* the rest end unasked */
             for (int s = 0; s < h->c.parallel; s++)
                 if (h->on[s] != NULL) {
-                    curl_multi_remove_handle(h->multi, h->easy[s]);
+                    api.multi_remove_handle(h->multi, h->easy[s]);
                     unasked(h->on[s], false);
                     h->on[s] = NULL;
                     left--;
@@ -359,7 +443,7 @@ kvplan_status kvplan__http_run(kvplan__http *h, kvplan__http_req *reqs,
         if (wait > 100)
             wait = 100;
         if (wait > 0)
-            curl_multi_poll(h->multi, NULL, 0, wait, NULL);
+            api.multi_poll(h->multi, NULL, 0, wait, NULL);
     }
     return nomem ? KVPLAN_NOMEM : KVPLAN_OK;
 }
