@@ -29,50 +29,81 @@ static int digits_of(const char *text, char digits[32])
     return atoi(q + 1);
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 kvplan__u128;
+
+/* The shortest decimal d * 10^-k (k >= 0) that reads back to x, found
+ * exactly in 128-bit integers, for 0 < x < 2^53 (normal) while k <= 21.
+ * x = f 2^e; the decimals that strtod reads as x lie between the midpoints
+ * to x's neighbours, (4f - 2) and (4f + 2) times 2^(e-2) ((4f - 1) below a
+ * power of two, where the spacing halves), ends included when f is even
+ * (a tie reads as the even neighbour). For k = 0, 1, ..., the integers d in
+ * that interval times 10^k: the first k that has one gives the fewest
+ * digits; of its d, the nearest to x 10^k, a tie to the even one (as
+ * repr() does: repr(2**50 + 0.25) is '1125899906842624.2'). Writes the
+ * digits and returns true, or false outside that range (the general way
+ * below answers). About 20 instructions per k tried. */
+static bool shortest_exact(double x, char digits[32], int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int be = (int)(bits >> 52 & 0x7ff);
+    if (be == 0 || x >= 0x1p53)
+        return false; /* subnormal, or not in fixed notation's integers */
+    uint64_t f = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+    int e = be - 1075, sh = 2 - e; /* x = f 2^e = 4f / 2^sh */
+    if (sh > 127)
+        return false;
+    bool closed = (f & 1) == 0;
+    kvplan__u128 lo = 4 * (kvplan__u128)f - (f == 1ull << 52 && be > 1 ? 1 : 2),
+                 hi = 4 * (kvplan__u128)f + 2, mid = 4 * (kvplan__u128)f,
+                 mask = ((kvplan__u128)1 << sh) - 1,
+                 half = (kvplan__u128)1 << (sh - 1);
+    /* no k below this one can hold a digit: x < 2^(e + 53), and d >= 1
+     * needs x 10^k >= 1/2 */
+    int k = (int)(-(double)(e + 53) * 0.30102999566398120 - 0.302);
+    if (k < 0)
+        k = 0;
+    kvplan__u128 p = 1;
+    for (int i = 0; i < k; i++)
+        p *= 10;
+    for (; k <= 21; k++, p *= 10) {
+        kvplan__u128 l = lo * p, h = hi * p;
+        kvplan__u128 dlo = (l >> sh) + ((l & mask) != 0 || !closed);
+        kvplan__u128 dhi = (h >> sh) - ((h & mask) == 0 && !closed);
+        if (dlo > dhi)
+            continue;
+        kvplan__u128 v = mid * p, r = v & mask, d = v >> sh;
+        d += r > half || (r == half && (d & 1));
+        d = d < dlo ? dlo : d > dhi ? dhi : d;
+        char tmp[24];
+        int n = 0;
+        for (uint64_t u = (uint64_t)d; u > 0; u /= 10)
+            tmp[n++] = (char)('0' + u % 10);
+        int z = 0; /* trailing zeros: an integer x at k = 0 */
+        while (z < n - 1 && tmp[z] == '0')
+            z++;
+        for (int i = 0; i < n - z; i++)
+            digits[i] = tmp[n - 1 - i];
+        digits[n - z] = '\0';
+        *exp10 = n - 1 - k;
+        return true;
+    }
+    return false;
+}
+#endif
+
 /* Shortest round-trip digits of |x| > 0: writes the significant digits
  * (no dot) to `digits` and returns the decimal exponent e such that
  * |x| = d.ddd * 10^e. */
 static int shortest_digits(double x, char digits[32])
 {
     char tmp[40];
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
-                                 1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
-    /* A decimal of few fractional digits, without printf: the least k
-     * for which an integer m < 2^53 has m / 10^k == x (the division of two
-     * exact doubles rounds once, as strtod does, so m e-k reads back) is
-     * the shortest, when it is the only such m (of two, repr() takes the
-     * nearer: left to the general way below). m is x * 10^k rounded, give
-     * or take one (the product rounds too). Fixed notation only: 1e-4 <=
-     * x < 2^53. */
-    for (int k = 0; x >= 1e-4 && k < 18 && x * p10[k] < 0x1p53; k++) {
-        double r = nearbyint(x * p10[k]), m = -1;
-        int found = 0;
-        for (int j = -1; j <= 1; j++) {
-            double c = r + j; /* exact: r < 2^53 */
-            if (c > 0 && c < 0x1p53 && c / p10[k] == x) {
-                m = c;
-                found++;
-            }
-        }
-        if (found == 0)
-            continue;
-        if (found > 1)
-            break;
-        uint64_t u = (uint64_t)m;
-        int n = 0;
-        do {
-            tmp[n++] = (char)('0' + u % 10);
-            u /= 10;
-        } while (u > 0);
-        for (int i = 0; i < n; i++)
-            digits[i] = tmp[n - 1 - i];
-        size_t d = (size_t)n;
-        while (d > 1 && digits[d - 1] == '0')
-            d--;
-        digits[d] = '\0';
-        return n - 1 - k;
-    }
+#ifdef __SIZEOF_INT128__
+    int e10;
+    if (shortest_exact(x, digits, &e10))
+        return e10;
+#endif
     /* The nearest decimal of 15 significant digits, then 16, then 17 (which
      * always reads back): the first that reads back, its trailing zeros
      * dropped, is the shortest. A shorter decimal that reads back lies
@@ -107,6 +138,7 @@ static int shortest_digits(double x, char digits[32])
     size_t nd = strlen(digits);
     memset(all, '0', 17);
     memcpy(all, digits, nd);
+    bool power_of_two = frexp(x, &(int){0}) == 0.5;
     for (int p = 15; p < 17; p++) {
         const char *tail = all + p; /* the digits rounded away */
         bool tie = tail[0] == '5' && (p == 16 || tail[1] == '0');
@@ -128,8 +160,29 @@ static int shortest_digits(double x, char digits[32])
             }
             snprintf(tmp, sizeof tmp, "%c.%.*se%d", r[0], p - 1, r + 1, ex);
         }
-        if (strtod(tmp, NULL) == x)
+        double back = strtod(tmp, NULL);
+        if (back == x)
             return digits_of(tmp, digits);
+        /* At a power of two the spacing below x is half that above, so a
+         * 16-digit decimal above x may read back when the nearest, below
+         * it, does not (2^-24: repr() writes 5.960464477539063e-08, the
+         * upper of two equally near): the next one up. */
+        if (p == 16 && power_of_two && back < x) {
+            char up[32];
+            int ex = digits_of(tmp, up), n = (int)strlen(up), i = p - 1;
+            memset(up + n, '0', (size_t)(p - n));
+            for (; i >= 0 && up[i] == '9'; i--)
+                up[i] = '0';
+            if (i < 0) {
+                up[0] = '1';
+                ex++;
+            } else {
+                up[i]++;
+            }
+            snprintf(tmp, sizeof tmp, "%c.%.*se%d", up[0], p - 1, up + 1, ex);
+            if (strtod(tmp, NULL) == x)
+                return digits_of(tmp, digits);
+        }
     }
     return e; /* 17 digits */
 }
