@@ -106,29 +106,36 @@ static void read_block_configs(const kvplan__view *v, kvplan__weight_shape *w)
         w->kv_heads = kv;
 }
 
-/* Whether a module `name` matches one entry of an ignore list: "re:" a
- * regular expression matched from the start (Python's re.match), else a
+/* Which of the classes' module `names` match one entry of an ignore list
+ * (skip[c] set for each): "re:" a regular expression matched from the
+ * start (Python's re.match), compiled once for all the classes, else a
  * glob, or a plain name contained in the module's. */
-static bool module_matches(const char *pattern, const char *name)
+static void module_matches(const char *pattern,
+                           const char *const names[KVPLAN__W_CLASSES],
+                           bool skip[KVPLAN__W_CLASSES])
 {
     if (strncmp(pattern, "re:", 3) == 0) {
         char anchored[256];
-        if (snprintf(anchored, sizeof anchored, "^(%s)", pattern + 3) >=
-            (int)sizeof anchored)
-            return false;
         regex_t re;
-        if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB) != 0)
-            return false;
-        bool hit = regexec(&re, name, 0, NULL, 0) == 0;
+        if (snprintf(anchored, sizeof anchored, "^(%s)", pattern + 3) >=
+                (int)sizeof anchored ||
+            regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB) != 0)
+            return;
+        for (int c = 0; c < KVPLAN__W_CLASSES; c++)
+            skip[c] |= !skip[c] && regexec(&re, names[c], 0, NULL, 0) == 0;
         regfree(&re);
-        return hit;
+        return;
     }
-    if (strchr(pattern, '*') != NULL) {
-        char prefix[256];
-        snprintf(prefix, sizeof prefix, "%s.*", pattern);
-        return fnmatch(pattern, name, 0) == 0 || fnmatch(prefix, name, 0) == 0;
+    for (int c = 0; c < KVPLAN__W_CLASSES; c++) {
+        if (strchr(pattern, '*') != NULL) {
+            char prefix[256];
+            snprintf(prefix, sizeof prefix, "%s.*", pattern);
+            skip[c] |= fnmatch(pattern, names[c], 0) == 0 ||
+                       fnmatch(prefix, names[c], 0) == 0;
+        } else {
+            skip[c] |= *pattern != '\0' && strstr(names[c], pattern) != NULL;
+        }
     }
-    return *pattern != '\0' && strstr(name, pattern) != NULL;
 }
 
 /* Which classes of weights the quantization leaves in the model dtype:
@@ -156,8 +163,8 @@ static void read_quant_skips(const json_t *qc, const char *model_type,
         json_array_foreach(arr, i, e)
         {
             const char *pat = json_string_value(e);
-            for (int c = 0; pat != NULL && c < KVPLAN__W_CLASSES; c++)
-                w->quant_skip[c] |= module_matches(pat, names[c]);
+            if (pat != NULL)
+                module_matches(pat, names, w->quant_skip);
         }
     }
 }
