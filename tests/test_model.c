@@ -861,6 +861,59 @@ static void test_special_files(void)
 /* Review R9: a catalog name is the catalog's wherever the command runs,
  * the working folder untouched (a folder of that name there included; one
  * kvplan may not search, when not root); "./name" is the local path. */
+/* A catalog model is read once per process and copied after (memo.c):
+ * the copy is the same model as a fresh read of its config, and each
+ * handle is the caller's own (freeing one leaves the next intact). */
+static void test_catalog_memo(void)
+{
+    const char *names[] = {"gemma-3-4b-it", "deepseek-v4-flash",
+                           "qwen3-next-80b-a3b-thinking", "kimi-k2.5"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        kvplan_model *a = NULL, *b = NULL, *fresh = NULL;
+        kvplan_error err;
+        char path[256];
+        snprintf(path, sizeof path, "%s/../%s/config.json",
+                 KVPLAN_TEST_MODEL_DIR, names[k]);
+        CHECK_INT(kvplan_model_load(names[k], &a, &err), KVPLAN_OK);
+        kvplan_model_free(a);
+        CHECK_INT(kvplan_model_load(names[k], &b, &err), KVPLAN_OK);
+        CHECK_INT(kvplan_model_load(path, &fresh, &err), KVPLAN_OK);
+        if (b == NULL || fresh == NULL)
+            continue;
+        const kvplan_model_info *x = kvplan_model_get_info(b),
+                                *y = kvplan_model_get_info(fresh);
+        CHECK_STR(x->name, names[k]);
+        CHECK_STR(x->architecture, y->architecture);
+        CHECK_STR(x->model_type, y->model_type);
+        CHECK_INT(x->num_kv_layers, y->num_kv_layers);
+        CHECK_INT(x->context_len, y->context_len);
+        /* the same plan from both: the layer lists, the shapes, the
+         * weights */
+        kvplan_plan *p = malloc(2 * sizeof *p);
+        kvplan_plan_options o;
+        kvplan_plan_options_init(&o);
+        o.gpu_set = kvplan_gpu_preset("H200", &o.gpu);
+        o.server.tp_size = 8;
+        if (p != NULL && kvplan_plan_compute(b, &o, &p[0], NULL) == KVPLAN_OK &&
+            kvplan_plan_compute(fresh, &o, &p[1], NULL) == KVPLAN_OK) {
+            CHECK_INT(p[0].max_total_num_tokens, p[1].max_total_num_tokens);
+            CHECK_INT(p[0].max_running_requests, p[1].max_running_requests);
+            CHECK_INT(p[0].stages[0].pools.c4_max_total_num_tokens,
+                      p[1].stages[0].pools.c4_max_total_num_tokens);
+            CHECK(p[0].budget.rank_weight_bytes ==
+                  p[1].budget.rank_weight_bytes);
+            CHECK_INT(p[0].stages[0].pools.full_max_total_num_tokens.value,
+                      p[1].stages[0].pools.full_max_total_num_tokens.value);
+            CHECK_INT(p[0].stages[0].pools.swa_max_total_num_tokens.value,
+                      p[1].stages[0].pools.swa_max_total_num_tokens.value);
+        } else
+            CHECK(false);
+        free(p);
+        kvplan_model_free(b);
+        kvplan_model_free(fresh);
+    }
+}
+
 static void test_catalog_name_cwd(void)
 {
     char dir[] = "/tmp/kvplan-cwd-XXXXXX", here[4096];
@@ -904,6 +957,7 @@ int main(void)
     test_hostile_api_values();
     test_catalog_names();
     test_catalog_name_cwd();
+    test_catalog_memo();
     test_catalog();
     test_worked_examples();
     test_parallel();

@@ -272,10 +272,11 @@ kvplan_status kvplan__config_parse(const char *text, size_t len,
     return KVPLAN_OK;
 }
 
-static kvplan_status load_text(const char *text, size_t len, const char *origin,
-                               const char *name, const char *hf_id,
-                               const char *overrides, const char *dir,
-                               kvplan_model **out, kvplan_error *err)
+kvplan_status kvplan__model_load_text(const char *text, size_t len,
+                                      const char *origin, const char *name,
+                                      const char *hf_id, const char *overrides,
+                                      const char *dir, kvplan_model **out,
+                                      kvplan_error *err)
 {
     json_error_t jerr;
     if (len > KVPLAN__MAX_CONFIG_BYTES)
@@ -342,7 +343,8 @@ kvplan_status kvplan_model_load_json(const char *text, size_t len,
                             "kvplan_model_load_json needs text and a place "
                             "for the model; got NULL");
     *out = NULL;
-    return load_text(text, len, origin, origin, "", NULL, NULL, out, err);
+    return kvplan__model_load_text(text, len, origin, origin, "", NULL, NULL,
+                                   out, err);
 }
 
 kvplan_status kvplan_model_load_json_override(const char *text, size_t len,
@@ -356,7 +358,8 @@ kvplan_status kvplan_model_load_json_override(const char *text, size_t len,
                             "kvplan_model_load_json_override needs text and "
                             "a place for the model; got NULL");
     *out = NULL;
-    return load_text(text, len, origin, origin, "", overrides, NULL, out, err);
+    return kvplan__model_load_text(text, len, origin, origin, "", overrides,
+                                   NULL, out, err);
 }
 
 static kvplan_status read_file(const char *path, char **buf, size_t *len,
@@ -537,14 +540,18 @@ kvplan_status kvplan_model_load_override(const char *name_or_path,
         kvplan_status st = read_file(path, &buf, &len, err);
         if (st != KVPLAN_OK)
             return st;
-        st = load_text(buf, len, path, name_or_path, "", overrides,
-                       S_ISDIR(sb.st_mode) ? name_or_path : NULL, out, err);
+        st = kvplan__model_load_text(
+            buf, len, path, name_or_path, "", overrides,
+            S_ISDIR(sb.st_mode) ? name_or_path : NULL, out, err);
         free(buf);
         return st;
     }
+    if (e != NULL && overrides == NULL)
+        return kvplan__catalog_load(e, out, err); /* memo.c */
     if (e != NULL)
-        return load_text((const char *)e->json, e->json_size, e->name, e->name,
-                         e->hf_id, overrides, NULL, out, err);
+        return kvplan__model_load_text((const char *)e->json, e->json_size,
+                                       e->name, e->name, e->hf_id, overrides,
+                                       NULL, out, err);
     const char *near = nearest_entry(name_or_path);
     return kvplan__fail(err, KVPLAN_IO, "--model-path",
                         "%s: no such file or directory, and not a model of "

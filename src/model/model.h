@@ -204,6 +204,21 @@ bool kvplan__pick_int(const json_t *e, const void *arg);
 bool kvplan__pick_nonzero(const json_t *e, const void *arg);
 bool kvplan__pick_zero(const json_t *e, const void *arg);
 char *kvplan__dup_str(const char *s);
+/* config.json's text into a model named `name` (hf_id, the overrides and
+ * the checkpoint's folder `dir` optional); errors prefixed with `origin`
+ * (load.c). */
+kvplan_status kvplan__model_load_text(const char *text, size_t len,
+                                      const char *origin, const char *name,
+                                      const char *hf_id, const char *overrides,
+                                      const char *dir, kvplan_model **out,
+                                      kvplan_error *err);
+/* A deep copy of a model (memo.c). */
+kvplan_status kvplan__model_copy(const kvplan_model *src, kvplan_model **out,
+                                 kvplan_error *err);
+struct kvplan__catalog_entry;
+/* A catalog entry's model: read once per process, then copied (memo.c). */
+kvplan_status kvplan__catalog_load(const struct kvplan__catalog_entry *e,
+                                   kvplan_model **out, kvplan_error *err);
 
 /* A model read from a Hub snapshot, named by its repo id (not the
  * snapshot's folder). */
