@@ -236,22 +236,61 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a newline. */
-static void csv_field(const char *v, bool last)
+/* A CSV line, built in place and written at once (fprintf's parsing of
+ * a format was most of a row's cost). */
+typedef struct csv_line {
+    char buf[2048];
+    size_t len;
+} csv_line;
+
+static void put(csv_line *l, const char *s, size_t n)
 {
-    FILE *out = stdout;
+    if (n > sizeof l->buf - l->len)
+        n = sizeof l->buf - l->len; /* a value is far shorter */
+    memcpy(l->buf + l->len, s, n);
+    l->len += n;
+}
+
+static void put_str(csv_line *l, const char *s)
+{
+    put(l, s, strlen(s));
+}
+
+static void put_int(csv_line *l, int64_t v)
+{
+    char tmp[24];
+    size_t n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[sizeof tmp - ++n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        tmp[sizeof tmp - ++n] = '-';
+    put(l, tmp + sizeof tmp - n, n);
+}
+
+static void put_double(csv_line *l, double v)
+{
+    char tmp[32];
+    put(l, tmp, kvplan_format_double(v, tmp, sizeof tmp));
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a newline. */
+static void csv_field(csv_line *l, const char *v, bool last)
+{
     if (strpbrk(v, ",\"\n") == NULL) {
-        fputs(v, out);
+        put_str(l, v);
     } else {
-        fputc('"', out);
+        put(l, "\"", 1);
         for (const char *p = v; *p; p++) {
             if (*p == '"')
-                fputc('"', out);
-            fputc(*p, out);
+                put(l, "\"", 1); /* doubled */
+            put(l, p, 1);
         }
-        fputc('"', out);
+        put(l, "\"", 1);
     }
-    fputc(last ? '\n' : ',', out);
+    put(l, last ? "\n" : ",", 1);
 }
 
 static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
@@ -265,27 +304,43 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
           "longest_request,concurrency,gpus,concurrency_per_gpu,binding,"
           "mem_fraction_static,page_size,kv_cache_dtype,error\n",
           out);
+    csv_line l;
     for (size_t i = 0; i < n; i++) {
         const kvplan_sweep_row *r = &rows[order[i]];
+        l.len = 0;
         for (size_t k = 0, axis = 0; k < NDIMS; k++)
             if (a->d[k].n > 0)
-                csv_field(text_value(a, r, k, axis++), false);
+                csv_field(&l, text_value(a, r, k, axis++), false);
+        put_int(&l, (int64_t)i + 1);
         if (r->status != KVPLAN_OK) {
-            fprintf(out, "%zu,false,,,,,,,,,,,,", i + 1);
-            csv_field(r->error.message, true);
-            continue;
+            put_str(&l, ",false,,,,,,,,,,,,");
+            csv_field(&l, r->error.message, true);
+        } else {
+            const int64_t ints[] = {r->max_total_num_tokens,
+                                    r->max_running_requests,
+                                    r->context_len,
+                                    r->longest_request_tokens,
+                                    r->fleet.concurrency_at_context_len,
+                                    r->fleet.gpus};
+            put_str(&l, r->fits ? ",true" : ",false");
+            for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+                put(&l, ",", 1);
+                put_int(&l, ints[k]);
+            }
+            put(&l, ",", 1);
+            put_double(&l, r->fleet.concurrency_per_gpu);
+            put(&l, ",", 1);
+            put_str(&l, kvplan__row_binding(r));
+            put(&l, ",", 1);
+            put_double(&l, r->mem_fraction_static);
+            put(&l, ",", 1);
+            put_int(&l, r->page_size);
+            put(&l, ",", 1);
+            put_str(&l, r->kv_cache_dtype_name);
+            put(&l, ",\n", 2);
         }
-        char per[32], f[32];
-        kvplan_format_double(r->fleet.concurrency_per_gpu, per, sizeof per);
-        kvplan_format_double(r->mem_fraction_static, f, sizeof f);
-        fprintf(out, "%zu,%s,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%lld,%s,\n",
-                i + 1, r->fits ? "true" : "false",
-                (long long)r->max_total_num_tokens,
-                (long long)r->max_running_requests, (long long)r->context_len,
-                (long long)r->longest_request_tokens,
-                (long long)r->fleet.concurrency_at_context_len,
-                (long long)r->fleet.gpus, per, kvplan__row_binding(r), f,
-                (long long)r->page_size, r->kv_cache_dtype_name);
+        if (fwrite(l.buf, 1, l.len, out) != l.len)
+            return CLI_EXIT_INTERNAL;
     }
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }

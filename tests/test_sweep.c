@@ -254,6 +254,63 @@ static void test_sweep_rows(void)
     free(order);
 }
 
+/* Rows built from the row before (kvplan_sweep stores only the axes that
+ * changed) equal rows built from the base: speculative_algorithm
+ * outermost (its "none" leaves the option out, so the row is built
+ * afresh), the GPU under a --gpu-memory held, the KV dtype, the context
+ * and the fraction innermost; each row as kvplan_plan_compute plans its
+ * own options. */
+static void test_sweep_from_row_before(void)
+{
+    kvplan_options base;
+    kvplan_options_init(&base);
+    kvplan_error err;
+    base.model_path = "qwen3-8b";
+    CHECK_INT(kvplan_options_set(&base, "--gpu-memory", "70GiB", &err),
+              KVPLAN_OK);
+    kvplan_loaded l;
+    CHECK_INT(kvplan_options_load(&base, &l, &err), KVPLAN_OK);
+    static const char *const spec[] = {"none", "EAGLE", "none"};
+    static const char *const gpu[] = {"H100-80GB", "B200"};
+    static const char *const kv[] = {"auto", "fp8_e4m3"};
+    static const char *const ctx[] = {"4096", "32768"};
+    static const char *const frac[] = {"0.8", "0.85", "0.9"};
+    kvplan_sweep_axis axes[] = {{"speculative_algorithm", spec, 3},
+                                {"gpu", gpu, 2},
+                                {"kv_cache_dtype", kv, 2},
+                                {"context_length", ctx, 2},
+                                {"mem_fraction_static", frac, 3}};
+    size_t n = 3 * 2 * 2 * 2 * 3;
+    kvplan_sweep_row *rows = calloc(n, sizeof *rows);
+    kvplan_plan *work = malloc(2 * sizeof *work), *one = malloc(sizeof *one);
+    CHECK_INT(kvplan_sweep(l.model, &base, axes, 5, rows, n, work, &err),
+              KVPLAN_OK);
+    size_t planned = 0;
+    for (size_t i = 0; rows != NULL && i < n; i++) {
+        const kvplan_sweep_row *r = &rows[i];
+        kvplan_options o;
+        CHECK_INT(kvplan_sweep_row_options(&base, axes, 5, r, &o, &err),
+                  KVPLAN_OK);
+        CHECK(o.plan.gpu.total_mib == 70 * 1024); /* --gpu-memory over it */
+        kvplan_status st = kvplan_plan_compute(l.model, &o.plan, one, &err);
+        CHECK_INT(r->status, st);
+        if (st != KVPLAN_OK)
+            continue;
+        planned++;
+        CHECK_INT(r->max_total_num_tokens, one->max_total_num_tokens);
+        CHECK_INT(r->max_running_requests, one->max_running_requests);
+        CHECK_INT(r->context_len, one->context_len);
+        CHECK_INT(r->kv_cache_dtype, one->stages[0].rank.runner.kv_cache_dtype);
+        CHECK(r->mem_fraction_static == one->budget.mem_fraction_static);
+        CHECK_STR(r->gpu, o.plan.gpu.name);
+    }
+    CHECK_INT(planned, 48); /* EAGLE rows need a draft: they do not plan */
+    free(rows);
+    free(work);
+    free(one);
+    kvplan_loaded_free(&l);
+}
+
 int main(void)
 {
     a = malloc(sizeof *a);
@@ -302,5 +359,6 @@ int main(void)
     free(b);
     free(prev);
     test_sweep_rows();
+    test_sweep_from_row_before();
     return check_report();
 }

@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether `word` is name[0..len): the first three characters compared
+ * first (every flag begins with "--"), and no strlen over the table. */
 static bool is(const char *name, size_t len, const char *word)
 {
-    return word != NULL && word[0] == name[0] && strlen(word) == len &&
-           memcmp(name, word, len) == 0;
+    return word != NULL && word[0] == name[0] &&
+           (len < 3 || (word[1] == name[1] && word[2] == name[2])) &&
+           strncmp(word, name, len) == 0 && word[len] == '\0';
 }
 
 /* One row `name` names: its flag or an alias exactly (all begin with

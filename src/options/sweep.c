@@ -91,6 +91,76 @@ static void picks(const kvplan_sweep_axis *axes, size_t n, size_t index,
     }
 }
 
+/* Row `row`'s options: base with each axis's value stored through its
+ * option's row (rows[k], looked up once). */
+static kvplan_status row_options(const kvplan_options *base,
+                                 const kvplan_sweep_axis *axes,
+                                 const kvplan__option_row *const *rows,
+                                 size_t num_axes, const kvplan_sweep_row *row,
+                                 kvplan_options *out, kvplan_error *err)
+{
+    *out = *base;
+    for (size_t k = 0; k < num_axes; k++) {
+        const char *v = axes[k].values[row->pick[k]];
+        if (is_none(&rows[k]->pub, v)) {
+            out->plan.server.speculative_algorithm = KVPLAN_SPEC_NONE;
+            continue;
+        }
+        KVPLAN__TRY(
+            kvplan__options_store(out, rows[k], axes[k].option, v, err));
+    }
+    /* the GPU the row names (its --gpu-memory over it); a probe is the
+     * base's, made once */
+    return kvplan__options_resolve_gpu(out, NULL, err);
+}
+
+/* Each axis's option row into rows[k], looked up once for all the rows;
+ * the options' struct_size checked as kvplan_options_set checks it. */
+static kvplan_status axis_rows(const kvplan_options *base,
+                               const kvplan_sweep_axis *axes, size_t num_axes,
+                               const kvplan__option_row **rows,
+                               kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(base->struct_size != sizeof *base, err,
+                    KVPLAN_INVALID_ARGUMENT, "struct_size",
+                    "kvplan_options.struct_size is %u, expected %zu: fill the "
+                    "options with kvplan_options_init() of this kvplan.h",
+                    (unsigned)base->struct_size, sizeof *base);
+    for (size_t k = 0; k < num_axes; k++) {
+        const char *name = axes[k].option ? axes[k].option : "(NULL)";
+        rows[k] = kvplan__option_lookup(name, strlen(name));
+        KVPLAN__FAIL_IF(rows[k] == NULL, err, KVPLAN_INVALID_ARGUMENT, name,
+                        "%.100s: unknown option", name);
+    }
+    return KVPLAN_OK;
+}
+
+/* Not an answer: next_options cannot build the row from the row before. */
+#define KVPLAN__AGAIN ((kvplan_status)-1)
+
+/* The next row's options from the row before's (`o`, built with picks
+ * `was`): only the axes whose value changed stored again, which is what
+ * storing them all over the base gives (a store writes its field; the
+ * GPU's resolution is run again). speculative_algorithm's "none" leaves
+ * the option out, which a store cannot undo: KVPLAN__AGAIN when it
+ * changes. */
+static kvplan_status next_options(const kvplan_sweep_axis *axes,
+                                  const kvplan__option_row *const *rows,
+                                  size_t num_axes, const size_t *was,
+                                  const size_t *pick, kvplan_options *o,
+                                  kvplan_error *err)
+{
+    for (size_t k = 0; k < num_axes; k++)
+        if (pick[k] != was[k] &&
+            strcmp(rows[k]->pub.name, "speculative_algorithm") == 0)
+            return KVPLAN__AGAIN;
+    for (size_t k = 0; k < num_axes; k++)
+        if (pick[k] != was[k])
+            KVPLAN__TRY(kvplan__options_store(o, rows[k], axes[k].option,
+                                              axes[k].values[pick[k]], err));
+    return kvplan__options_resolve_gpu(o, NULL, err);
+}
+
 kvplan_status kvplan_sweep_row_options(const kvplan_options *base,
                                        const kvplan_sweep_axis *axes,
                                        size_t num_axes,
@@ -101,19 +171,15 @@ kvplan_status kvplan_sweep_row_options(const kvplan_options *base,
                     KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_sweep_row_options needs options, a row and a "
                     "result; got NULL");
-    *out = *base;
-    for (size_t k = 0; k < num_axes; k++) {
-        const kvplan_option *o = kvplan_option_find(axes[k].option);
-        const char *v = axes[k].values[row->pick[k]];
-        if (o != NULL && is_none(o, v)) {
-            out->plan.server.speculative_algorithm = KVPLAN_SPEC_NONE;
-            continue;
-        }
-        KVPLAN__TRY(kvplan_options_set(out, axes[k].option, v, err));
-    }
-    /* the GPU the row names (its --gpu-memory over it); a probe is the
-     * base's, made once */
-    return kvplan__options_resolve_gpu(out, NULL, err);
+    KVPLAN__FAIL_IF(num_axes > KVPLAN_MAX_SWEEP_AXES ||
+                        (num_axes > 0 && axes == NULL),
+                    err, KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_sweep_row_options: %zu axes, at most %d, and a "
+                    "list",
+                    num_axes, KVPLAN_MAX_SWEEP_AXES);
+    const kvplan__option_row *rows[KVPLAN_MAX_SWEEP_AXES];
+    KVPLAN__TRY(axis_rows(base, axes, num_axes, rows, err));
+    return row_options(base, axes, rows, num_axes, row, out, err);
 }
 
 /* A row's figures from its plan. */
@@ -158,19 +224,30 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
                     want, num_rows);
     /* two plans in turn: the row before's (prev) and this one's */
     kvplan_plan *prev = &work[0], *next = &work[1];
-    kvplan_options prev_o, o;
-    bool have_prev = false;
+    kvplan_plan_options prev_p;
+    kvplan_options o;
+    bool have_prev = false, built = false;
+    size_t built_pick[KVPLAN_MAX_SWEEP_AXES] = {0};
+    const kvplan__option_row *orows[KVPLAN_MAX_SWEEP_AXES];
+    KVPLAN__TRY(axis_rows(base, axes, num_axes, orows, err));
     for (size_t i = 0; i < num_rows; i++) {
         kvplan_sweep_row *r = &rows[i];
         memset(r, 0, sizeof *r);
         r->index = i;
         picks(axes, num_axes, i, r->pick);
         r->status =
-            kvplan_sweep_row_options(base, axes, num_axes, r, &o, &r->error);
+            built ? next_options(axes, orows, num_axes, built_pick, r->pick, &o,
+                                 &r->error)
+                  : row_options(base, axes, orows, num_axes, r, &o, &r->error);
+        if (r->status == KVPLAN__AGAIN)
+            r->status =
+                row_options(base, axes, orows, num_axes, r, &o, &r->error);
+        built = r->status == KVPLAN_OK;
+        memcpy(built_pick, r->pick, sizeof built_pick);
         if (r->status == KVPLAN_OK)
-            r->status = kvplan_plan_update(
-                model, &o.plan, have_prev ? &prev_o.plan : NULL,
-                have_prev ? prev : NULL, next, &r->error);
+            r->status =
+                kvplan_plan_update(model, &o.plan, have_prev ? &prev_p : NULL,
+                                   have_prev ? prev : NULL, next, &r->error);
         snprintf(r->gpu, sizeof r->gpu, "%s",
                  o.plan.available_bytes.set ? "" : o.plan.gpu.name);
         if (r->status == KVPLAN_INVALID_ARGUMENT || r->status == KVPLAN_PARSE) {
@@ -185,7 +262,7 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
         kvplan_plan *t = prev; /* this one the next row's before */
         prev = next;
         next = t;
-        prev_o = o;
+        prev_p = o.plan;
         have_prev = true;
     }
     return kvplan__ok(err);
