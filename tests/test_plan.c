@@ -1236,6 +1236,74 @@ static void test_fleet(void)
     free(att);
 }
 
+/* A plan whose front is kept in the model handle (src/plan/cache.c) is
+ * the plan a fresh handle computes, byte for byte (both plans' memory
+ * filled alike first, so that a field the kept path leaves stale would
+ * show): the same options again, and again with another fraction; over
+ * the catalog, with TP, PP, a sglang version, a DSV4 state dtype and an
+ * error that only some fractions make. */
+static void test_front_kept(void)
+{
+    kvplan_plan *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    size_t compared = 0, models = 0;
+    for (size_t c = 0; a != NULL && b != NULL && kvplan_catalog_name(c); c++) {
+        kvplan_model *warm = NULL;
+        if (kvplan_model_load(kvplan_catalog_name(c), &warm, NULL) != KVPLAN_OK)
+            continue;
+        models++;
+        for (int v = 0; v < 5; v++) {
+            kvplan_plan_options o;
+            kvplan_plan_options_init(&o);
+            o.gpu_set = kvplan_gpu_preset(v == 3 ? "H20" : "H200", &o.gpu);
+            o.server.tp_size = v == 1 ? 8 : v == 4 ? 2 : 4;
+            o.server.pp_size = v == 2 ? 2 : 1;
+            if (v == 3)
+                o.server.SGLANG_DSV4_COMPRESS_STATE_DTYPE = "bfloat16";
+            if (v == 4)
+                kvplan_sglang_profile_parse("0.5.4", &o.sglang_version, NULL);
+            const double fractions[] = {0, 0.85, 0.6, 0.93};
+            for (int f = 0; f < 4; f++) {
+                o.mem_fraction_static =
+                    (kvplan_opt_double){fractions[f], f > 0};
+                kvplan_model *fresh = NULL;
+                kvplan_error ea, eb;
+                memset(a, 0x5a, sizeof *a);
+                memset(b, 0x5a, sizeof *b);
+                /* the first fraction twice on the warm handle: kept, then
+                 * restored; the next ones restored */
+                if (f == 0)
+                    kvplan_plan_compute(warm, &o, a, NULL);
+                memset(a, 0x5a, sizeof *a);
+                kvplan_status sa = kvplan_plan_compute(warm, &o, a, &ea);
+                CHECK_INT(
+                    kvplan_model_load(kvplan_catalog_name(c), &fresh, NULL),
+                    KVPLAN_OK);
+                kvplan_status sb = kvplan_plan_compute(fresh, &o, b, &eb);
+                kvplan_model_free(fresh);
+                CHECK_INT(sa, sb);
+                if (sa != sb || sa != KVPLAN_OK) {
+                    if (sa == sb)
+                        CHECK_STR(ea.message, eb.message);
+                    continue;
+                }
+                compared++;
+                if (memcmp(a, b, sizeof *a) != 0)
+                    CHECK_FAIL_("%s, variant %d, fraction %g: the kept "
+                                "front's plan differs from a fresh one",
+                                kvplan_catalog_name(c), v, fractions[f]);
+                else
+                    check_passed_++;
+            }
+        }
+        kvplan_model_free(warm);
+    }
+    printf("kept fronts: %zu plans of %zu models compared\n", compared, models);
+    CHECK(models > 70);
+    CHECK(compared > 700);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     test_prefill_graph_count();
@@ -1254,5 +1322,6 @@ int main(void)
     test_budget_flags();
     test_refusals_and_warnings();
     test_fleet();
+    test_front_kept();
     return check_report();
 }

@@ -26,6 +26,7 @@ void kvplan_model_free(kvplan_model *m)
     free(m->hf_id);
     free(m->arch);
     free(m->model_type);
+    kvplan__plan_cache_free(m->plan_cache);
     id_list *lists[] = {
         &m->compress_ratios, &m->minimax_dense, &m->minimax_sparse,
         &m->minimax_k_only,  &m->full_ids,      &m->swa_ids,
@@ -324,6 +325,7 @@ kvplan_status kvplan__model_load_text(const char *text, size_t len,
     }
     m->info.name = m->name;
     m->info.hf_id = m->hf_id;
+    m->plan_cache = kvplan__plan_cache_new(); /* none: plans keep nothing */
     /* a checkpoint named quantized ("...-FP8") whose config does not say
      * so: the plan warns that it prices the weights unquantized */
     static const char *const quantized[] = {"fp8",  "fp4",  "awq",

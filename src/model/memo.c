@@ -65,6 +65,9 @@ kvplan_status kvplan__model_copy(const kvplan_model *src, kvplan_model **out,
     m->info.hf_id = m->hf_id;
     m->info.architecture = m->arch;
     m->info.model_type = m->model_type;
+    m->plan_cache = NULL; /* the copy's own, empty */
+    if (ok)
+        m->plan_cache = kvplan__plan_cache_new(); /* none: plans keep none */
     if (!ok) {
         kvplan_model_free(m);
         return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");

@@ -128,7 +128,14 @@ struct kvplan_model {
     kvplan__vision_shape vision;
     kvplan__weight_shape weights;
     kvplan__mamba_shape mamba;
+    /* the plans' fronts kept for this model (plan/cache.c); NULL: none */
+    struct kvplan__plan_cache *plan_cache;
 };
+
+/* A model's cache of plan fronts, and its end (plan/cache.c: the plan
+ * room owns what it holds; the model allocates it, as a plan may not). */
+struct kvplan__plan_cache *kvplan__plan_cache_new(void);
+void kvplan__plan_cache_free(struct kvplan__plan_cache *c);
 
 /* ---- json.c: the config as sglang reads it ----------------------------- */
 

@@ -559,6 +559,22 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                     KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_plan_compute needs a model, options and a plan "
                     "to fill; got NULL");
+    kvplan__pipeline kept = {.ovf = false};
+    int restored = o->struct_size == sizeof *o
+                       ? kvplan__front_restore(m, o, &kept, out)
+                       : 0;
+    if (restored > 0) {
+        /* a front kept for options that differ at most in the fraction's
+         * value (cache.c): they were valid, so only it is checked */
+        KVPLAN__TRY(kvplan__check_budget_options(o, err));
+        kvplan__pipeline p = kvplan__pipeline_start(m, o);
+        p.ovf = kept.ovf;
+        KVPLAN__TRY(kvplan__pipeline_fraction(&p, out, err));
+        KVPLAN__TRY(kvplan__pipeline_back(&p, out, restored == 1, err));
+        if (restored == 1)
+            kvplan__front_configured(m, o, out);
+        return KVPLAN_OK;
+    }
     KVPLAN__TRY(kvplan_plan_options_validate(o, err));
     kvplan__pipeline p = kvplan__pipeline_start(m, o);
     kvplan__plan_reset(out, (size_t)o->server.pp_size);
@@ -566,5 +582,8 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         out->stages[i].pp_rank = (int64_t)i;
 
     KVPLAN__TRY(front(&p, out, err));
-    return kvplan__pipeline_back(&p, out, true, err);
+    kvplan__front_keep(m, o, &p, out);
+    KVPLAN__TRY(kvplan__pipeline_back(&p, out, true, err));
+    kvplan__front_configured(m, o, out);
+    return KVPLAN_OK;
 }

@@ -104,6 +104,19 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
 kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out,
                                     bool init, kvplan_error *err);
 
+/* cache.c: the front kept for `o`'s key restored into `out` and `p` (the
+ * state after the front: the fraction and the back still to run): 2 with
+ * the stages' configurators built, 1 without; 0 when none is kept. */
+int kvplan__front_restore(const kvplan_model *m, const kvplan_plan_options *o,
+                          kvplan__pipeline *p, kvplan_plan *out);
+/* The stages' configurators a back built, kept with `o`'s front. */
+void kvplan__front_configured(const kvplan_model *m,
+                              const kvplan_plan_options *o,
+                              const kvplan_plan *out);
+/* The front just planned for `o` kept in m's cache. */
+void kvplan__front_keep(const kvplan_model *m, const kvplan_plan_options *o,
+                        const kvplan__pipeline *p, const kvplan_plan *out);
+
 /* search.c: what a limit that binds is, and the flags that move it
  * ("the request cap: --max-running-requests moves it"). */
 const char *kvplan__limit_remedy(kvplan_limit limit);

@@ -1,0 +1,201 @@
+/*
+ * cache.c: the front of a plan kept in its model handle. A plan's front
+ * (the flags resolved against the GPU and the model, every stage's rank,
+ * the weights) depends on the options and the model only, not on the
+ * fraction's value; a sweep over TP sizes or GPUs asks the same fronts
+ * again and again, and the front is two thirds of a plan. So
+ * kvplan_plan_compute keeps the last few fronts of each model, keyed by
+ * the whole options but mem_fraction_static's value (their strings by
+ * content, not by pointer), and a plan whose key is kept starts from the
+ * kept front: the fraction and the back of the pipeline run as always
+ * (each stage's configurator, built from its rank alone, kept too once a
+ * back has built it), and the plan is the one a fresh front gives, bit for
+ * bit.
+ *
+ * The cache is allocated with the model (a plan allocates nothing) and
+ * shared by the threads that plan with it, under one mutex for all models
+ * (a plan holds it for a lookup and a copy). Not kept: plans with a draft
+ * model (a pointer the key cannot read through), more than 2 pipeline
+ * stages, or strings longer than the key's room.
+ */
+#include "plan/plan.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KVPLAN__FRONTS 4       /* kept per model, the oldest replaced */
+#define KVPLAN__FRONT_STAGES 2 /* the most stages a kept front has */
+#define KVPLAN__FRONT_TEXT 512 /* the options' strings, with their NULs */
+
+/* What a plan's options are for its front: the options with the
+ * fraction's value and every pointer zeroed, and the strings' text. */
+typedef struct front_key {
+    kvplan_plan_options o;
+    size_t text_len;
+    char text[KVPLAN__FRONT_TEXT];
+} front_key;
+
+typedef struct front {
+    uint64_t age; /* 0: empty */
+    front_key key;
+    bool ovf;        /* the pipeline's, after the front */
+    bool configured; /* the stages' configurators built (a back ran) */
+    /* the plan after the front: its header, budget and stages */
+    size_t num_stages;
+    unsigned char header[offsetof(kvplan_plan, warnings)];
+    kvplan_budget budget;
+    kvplan_stage_plan stages[KVPLAN__FRONT_STAGES];
+} front;
+
+struct kvplan__plan_cache {
+    uint64_t clock;
+    front fronts[KVPLAN__FRONTS];
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct kvplan__plan_cache *kvplan__plan_cache_new(void)
+{
+    return calloc(1, sizeof(struct kvplan__plan_cache));
+}
+
+void kvplan__plan_cache_free(struct kvplan__plan_cache *c)
+{
+    free(c);
+}
+
+/* One string into the key's text (NULL as a lone 0xff, apart from ""). */
+static bool add_text(front_key *k, const char *s)
+{
+    size_t n = s != NULL ? strlen(s) + 1 : 1;
+    if (n > sizeof k->text - k->text_len)
+        return false;
+    if (s != NULL)
+        memcpy(k->text + k->text_len, s, n);
+    else
+        k->text[k->text_len] = (char)0xff;
+    k->text_len += n;
+    return true;
+}
+
+/* The key of `o`; false when its plans are not kept. */
+static bool key_of(const kvplan_plan_options *o, front_key *k)
+{
+    if (o->server.speculative_draft_model != NULL ||
+        o->server.pp_size > KVPLAN__FRONT_STAGES || o->server.pp_size < 1)
+        return false;
+    k->o = *o;
+    k->text_len = 0;
+    const char **strs[] = {&k->o.model_path,
+                           &k->o.attention_backend,
+                           &k->o.quantization,
+                           &k->o.moe_a2a_backend,
+                           &k->o.mamba_ssm_dtype,
+                           &k->o.SGLANG_MAMBA_SSM_DTYPE,
+                           &k->o.server.SGLANG_PP_LAYER_PARTITION,
+                           &k->o.server.SGLANG_DSV4_COMPRESS_STATE_DTYPE};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+        if (!add_text(k, *strs[i]))
+            return false;
+        *strs[i] = NULL;
+    }
+    k->o.mem_fraction_static.value = 0;
+    return true;
+}
+
+static bool same(const front_key *a, const front_key *b)
+{
+    return a->text_len == b->text_len &&
+           memcmp(&a->o, &b->o, sizeof a->o) == 0 &&
+           memcmp(a->text, b->text, a->text_len) == 0;
+}
+
+int kvplan__front_restore(const kvplan_model *m, const kvplan_plan_options *o,
+                          kvplan__pipeline *p, kvplan_plan *out)
+{
+    struct kvplan__plan_cache *c = m->plan_cache;
+    front_key k;
+    if (c == NULL || !key_of(o, &k))
+        return 0;
+    bool hit = false, configured = false;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < KVPLAN__FRONTS && !hit; i++) {
+        front *f = &c->fronts[i];
+        if (f->age == 0 || !same(&f->key, &k))
+            continue;
+        hit = true;
+        f->age = ++c->clock;
+        memcpy(out, f->header, sizeof f->header);
+        memcpy(&out->budget, &f->budget,
+               offsetof(kvplan_budget, weight_tensors) +
+                   f->budget.num_weight_tensors *
+                       sizeof f->budget.weight_tensors[0]);
+        out->num_warnings = 0;
+        out->binding_stage = 0;
+        out->num_stages = f->num_stages;
+        memcpy(out->stages, f->stages, f->num_stages * sizeof f->stages[0]);
+        p->ovf = f->ovf;
+        configured = f->configured;
+    }
+    pthread_mutex_unlock(&lock);
+    if (!hit)
+        return 0;
+    /* the strings the front points to: this call's (the same text) */
+    kvplan_server_args *s = &out->resolved;
+    s->SGLANG_PP_LAYER_PARTITION = o->server.SGLANG_PP_LAYER_PARTITION;
+    s->SGLANG_DSV4_COMPRESS_STATE_DTYPE =
+        o->server.SGLANG_DSV4_COMPRESS_STATE_DTYPE;
+    for (size_t i = 0; i < out->num_stages; i++)
+        out->stages[i].rank.env.SGLANG_DSV4_COMPRESS_STATE_DTYPE =
+            o->server.SGLANG_DSV4_COMPRESS_STATE_DTYPE;
+    return configured ? 2 : 1;
+}
+
+void kvplan__front_keep(const kvplan_model *m, const kvplan_plan_options *o,
+                        const kvplan__pipeline *p, const kvplan_plan *out)
+{
+    struct kvplan__plan_cache *c = m->plan_cache;
+    front_key k;
+    if (c == NULL || out->num_stages > KVPLAN__FRONT_STAGES || !key_of(o, &k))
+        return;
+    pthread_mutex_lock(&lock);
+    front *f = &c->fronts[0];
+    for (size_t i = 1; i < KVPLAN__FRONTS; i++)
+        if (c->fronts[i].age < f->age)
+            f = &c->fronts[i];
+    f->age = ++c->clock;
+    f->key = k;
+    f->ovf = p->ovf;
+    f->configured = false;
+    f->num_stages = out->num_stages;
+    memcpy(f->header, out, sizeof f->header);
+    memcpy(&f->budget, &out->budget,
+           offsetof(kvplan_budget, weight_tensors) +
+               out->budget.num_weight_tensors *
+                   sizeof out->budget.weight_tensors[0]);
+    memcpy(f->stages, out->stages, out->num_stages * sizeof out->stages[0]);
+    pthread_mutex_unlock(&lock);
+}
+
+void kvplan__front_configured(const kvplan_model *m,
+                              const kvplan_plan_options *o,
+                              const kvplan_plan *out)
+{
+    struct kvplan__plan_cache *c = m->plan_cache;
+    front_key k;
+    if (c == NULL || !key_of(o, &k))
+        return;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < KVPLAN__FRONTS; i++) {
+        front *f = &c->fronts[i];
+        if (f->age == 0 || f->configured || f->num_stages != out->num_stages ||
+            !same(&f->key, &k))
+            continue;
+        for (size_t s = 0; s < out->num_stages; s++)
+            f->stages[s].configurator = out->stages[s].configurator;
+        f->configured = true;
+        break;
+    }
+    pthread_mutex_unlock(&lock);
+}
