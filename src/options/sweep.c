@@ -182,6 +182,15 @@ kvplan_status kvplan_sweep_row_options(const kvplan_options *base,
     return row_options(base, axes, rows, num_axes, row, out, err);
 }
 
+/* `s` into `to` (of `size` > 0 bytes), cut to fit: a row's names, written
+ * on every row, without snprintf's format. */
+static void copy_name(char *to, size_t size, const char *s)
+{
+    size_t n = s != NULL ? strnlen(s, size - 1) : 0;
+    memcpy(to, s, n);
+    to[n] = '\0';
+}
+
 /* A row's figures from its plan. */
 static void figures(kvplan_sweep_row *r, const kvplan_options *o,
                     const kvplan_plan *pl)
@@ -201,9 +210,9 @@ static void figures(kvplan_sweep_row *r, const kvplan_options *o,
     r->mem_fraction_static = pl->budget.mem_fraction_static;
     r->kv_cache_dtype =
         pl->stages[pl->binding_stage].rank.runner.kv_cache_dtype;
-    snprintf(r->kv_cache_dtype_name, sizeof r->kv_cache_dtype_name, "%s",
-             kvplan_kv_dtype_name(r->kv_cache_dtype,
-                                  o->plan.gpu_set ? &o->plan.gpu : NULL));
+    copy_name(r->kv_cache_dtype_name, sizeof r->kv_cache_dtype_name,
+              kvplan_kv_dtype_name(r->kv_cache_dtype,
+                                   o->plan.gpu_set ? &o->plan.gpu : NULL));
 }
 
 kvplan_status kvplan_sweep(const kvplan_model *model,
@@ -248,8 +257,8 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
             r->status =
                 kvplan_plan_update(model, &o.plan, have_prev ? &prev_p : NULL,
                                    have_prev ? prev : NULL, next, &r->error);
-        snprintf(r->gpu, sizeof r->gpu, "%s",
-                 o.plan.available_bytes.set ? "" : o.plan.gpu.name);
+        copy_name(r->gpu, sizeof r->gpu,
+                  o.plan.available_bytes.set ? "" : o.plan.gpu.name);
         if (r->status == KVPLAN_INVALID_ARGUMENT || r->status == KVPLAN_PARSE) {
             /* a value no row can take: the sweep's error */
             if (err != NULL)
@@ -271,7 +280,8 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
 /* ---- the ranking ------------------------------------------------------------
  */
 
-double kvplan_sweep_figure(const kvplan_sweep_row *r, kvplan_sweep_key key)
+/* kvplan_sweep_figure's, inlined where the ranking compares rows. */
+static inline double figure(const kvplan_sweep_row *r, kvplan_sweep_key key)
 {
     const kvplan_fleet *f = &r->fleet;
     switch (key) {
@@ -292,6 +302,11 @@ double kvplan_sweep_figure(const kvplan_sweep_row *r, kvplan_sweep_key key)
     return 0;
 }
 
+double kvplan_sweep_figure(const kvplan_sweep_row *r, kvplan_sweep_key key)
+{
+    return figure(r, key);
+}
+
 /* Whether row a ranks before row b: those that fit, then those that plan;
  * the better figure (fewer GPUs for gpus); the product's order. */
 static bool before(const kvplan_sweep_row *a, const kvplan_sweep_row *b,
@@ -301,7 +316,7 @@ static bool before(const kvplan_sweep_row *a, const kvplan_sweep_row *b,
         cb = b->fits * 2 + (b->status == KVPLAN_OK);
     if (ca != cb)
         return ca > cb;
-    double ka = kvplan_sweep_figure(a, key), kb = kvplan_sweep_figure(b, key);
+    double ka = figure(a, key), kb = figure(b, key);
     if (key == KVPLAN_SWEEP_GPUS) {
         ka = -ka;
         kb = -kb;
