@@ -8,8 +8,15 @@
  *                      reference oracle does), per call;
  *   pools_call_ns      one profiling-path call on a built configurator;
  *   plan_compute_ns    one whole plan (kvplan_plan_compute) of a loaded
- *                      catalog model, llama-3.1-8b-instruct on an H100-80GB
- *                      (target: at most 1000 ns);
+ *                      catalog model, llama-3.1-8b-instruct on an H100-80GB,
+ *                      the same options each time (its front kept in the
+ *                      model, src/plan/cache.c; target: at most 1000 ns);
+ *   plan_fresh_ns      the same with a front not kept (8 context lengths
+ *                      in turn): what a first plan of its options costs;
+ *   model_load_ns      kvplan_model_load of llama-3.1-8b-instruct (the
+ *                      catalog's model kept after its first load; goal
+ *                      10,000), the slowest of the catalog (goal 100,000),
+ *                      and the slowest first load (parse and derive);
  *   engine_compute_ns  what vLLM would allocate (kvplan_engine_compute)
  *                      for gpt-oss-20b on an H100-80GB: two specs, page
  *                      unification, groups and the concurrency;
@@ -18,16 +25,20 @@
  *                      "gpu,fraction" varies the GPU (H100-80GB, H200,
  *                      H20, B200) and mem_fraction_static (16 values);
  *                      "tp" varies tp_size (1, 2, 4, 8) on every row, and
- *                      the fraction;
- *                      goals 10 M and 1 M;
+ *                      the fraction; goals 10 M and 5 M;
  *   hub_cache_load_us  loading and planning a Hub id from a cached
  *                      snapshot of 160 shards and 80,000 tensors (a
  *                      DeepSeek-V3-sized repository, built here through the
  *                      cache's own stage), beside the same for a catalog
- *                      name (deepseek-v3), and their ratio (goal: <= 3);
+ *                      name (deepseek-v3), and their ratio;
  *   plan_process_ms    one whole plan of a catalog model as a process
  *                      (kvplan --model-path llama-3.1-8b-instruct --json,
- *                      the kvplan beside this program), median of 31 runs.
+ *                      the kvplan beside this program), beside /bin/true
+ *                      (goal: at most 2.5x; bench/compare.sh puts it beside
+ *                      the Python reference's process, goal 40x);
+ *   cli_sweep_row_ns   kvplan sweep --csv of 98,304 rows as a process, per
+ *                      row, beside the library's kvplan_sweep of the same
+ *                      grid (goal: at most 5x).
  * The JSON is parsed before the clock starts: only the core is timed. Each
  * figure is the median of 9 trials of at least 0.1 s, so that a noisy
  * neighbour on a shared machine moves it less; the fastest trial is shown
@@ -38,13 +49,18 @@
 
 #include "hub/hub.h"
 #include "model/catalog.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #ifndef KVPLAN_DEFAULT_GOLDEN
 #define KVPLAN_DEFAULT_GOLDEN "tests/data/golden/configurator.jsonl"
@@ -141,6 +157,105 @@ static double plan_ns(const char *model, planner fn, size_t size,
     return ns[TRIALS / 2];
 }
 
+/* A whole plan whose front is not kept (8 context lengths in turn, more
+ * than a model keeps): the median ns per plan over the trials. */
+static double fresh_plan_ns(const char *model)
+{
+    kvplan_model *m = NULL;
+    if (kvplan_model_load(model, &m, NULL) != KVPLAN_OK)
+        return -1;
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_plan_options o[8];
+    for (int i = 0; i < 8; i++) {
+        o[i] = sglang_options;
+        o[i].server.context_length = (kvplan_opt_int){4096 * (i + 1), true};
+    }
+    double ns[TRIALS];
+    bool ok = p != NULL;
+    for (int t = 0; ok && t < TRIALS; t++) {
+        size_t plans = 0;
+        double t0 = now_s(), elapsed;
+        do {
+            for (int k = 0; k < 1000; k++) {
+                ok &= kvplan_plan_compute(m, &o[k % 8], p, NULL) == KVPLAN_OK;
+                sink += p->max_total_num_tokens;
+            }
+            plans += 1000;
+            elapsed = now_s() - t0;
+        } while (elapsed < 0.1);
+        ns[t] = elapsed * 1e9 / (double)plans;
+    }
+    free(p);
+    kvplan_model_free(m);
+    if (!ok)
+        return -1;
+    qsort(ns, TRIALS, sizeof ns[0], cmp_double);
+    return ns[TRIALS / 2];
+}
+
+/* The median ns of kvplan_model_load(name) (the catalog's model kept
+ * after its first load), over the trials. */
+static double load_ns(const char *name)
+{
+    double ns[TRIALS];
+    for (int t = 0; t < TRIALS; t++) {
+        size_t loads = 0;
+        double t0 = now_s(), elapsed;
+        do {
+            for (int k = 0; k < 100; k++) {
+                kvplan_model *m = NULL;
+                if (kvplan_model_load(name, &m, NULL) != KVPLAN_OK)
+                    return -1;
+                kvplan_model_free(m);
+            }
+            loads += 100;
+            elapsed = now_s() - t0;
+        } while (elapsed < 0.02);
+        ns[t] = elapsed * 1e9 / (double)loads;
+    }
+    qsort(ns, TRIALS, sizeof ns[0], cmp_double);
+    return ns[TRIALS / 2];
+}
+
+/* Model loads: llama-3.1-8b-instruct's (goal <= 10 us), the slowest over
+ * the catalog (goal <= 100 us), and a first load (the config parsed and
+ * derived: what a process pays once), the catalog's slowest. */
+static void model_load_bench(void)
+{
+    double llama = load_ns("llama-3.1-8b-instruct"), most = 0, first = 0;
+    const char *slowest = "", *slowest_first = "";
+    for (size_t i = 0; i < kvplan__catalog_count; i++) {
+        const kvplan__catalog_entry *e = &kvplan__catalog[i];
+        double ns = load_ns(e->name);
+        if (ns > most) {
+            most = ns;
+            slowest = e->name;
+        }
+        double t0 = now_s();
+        kvplan_model *m = NULL;
+        int n = 0;
+        for (; n < 20; n++) {
+            if (kvplan__model_load_text((const char *)e->json, e->json_size,
+                                        e->name, e->name, e->hf_id, NULL, NULL,
+                                        &m, NULL) != KVPLAN_OK)
+                break;
+            kvplan_model_free(m);
+        }
+        double us = n > 0 ? (now_s() - t0) * 1e6 / n : 0;
+        if (us > first) {
+            first = us;
+            slowest_first = e->name;
+        }
+    }
+    if (llama >= 0)
+        printf("model_load_ns %.0f (llama-3.1-8b-instruct; goal: at most "
+               "10,000)\n"
+               "model_load_max_ns %.0f (%s; goal: at most 100,000)\n"
+               "model_first_load_max_us %.1f (%s: its config parsed and "
+               "derived, once per process)\n",
+               llama, most, slowest, first, slowest_first);
+}
+
 /* Rows of a sweep per second (median of the trials): the GPUs in `gpus`
  * x 16 fractions x the tp sizes in `tps`, in that order (every row of a
  * TP sweep changes the TP size), each row planned by kvplan_plan_update
@@ -192,32 +307,151 @@ static double sweep_rate(const char *const *gpus, size_t ngpus,
     return rate[TRIALS / 2];
 }
 
-/* Median wall time of running `kvplan` as a process, in ms; -1 when it
- * cannot be run. */
-static double process_ms(const char *kvplan)
+/* Median wall time of running `args` (args[0] a path) as a process,
+ * output to /dev/null, over `runs` runs (at most 63), in ms; -1 when it
+ * cannot be run or fails (`ok_status`: the exit status it should have).
+ * posix_spawn, so that this program's own memory is not copied first. */
+static double run_ms(char *const *args, int runs, int ok_status)
 {
-    char *const args[] = {(char *)kvplan, "--model-path",
-                          "llama-3.1-8b-instruct", "--json", NULL};
-    double ms[31];
-    for (int i = 0; i < 31; i++) {
+    double ms[63];
+    runs = runs > 63 ? 63 : runs;
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return -1;
+    int bad =
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    for (int i = 0; bad == 0 && i < runs; i++) {
         double t0 = now_s();
-        pid_t pid = fork();
-        if (pid < 0)
-            return -1;
-        if (pid == 0) {
-            FILE *devnull = freopen("/dev/null", "w", stdout);
-            (void)devnull;
-            execv(kvplan, args);
-            _exit(127);
-        }
+        pid_t pid;
         int status = 0;
-        if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-            WEXITSTATUS(status) != 0)
-            return -1;
+        bad = posix_spawn(&pid, args[0], &fa, NULL, args, environ) != 0 ||
+              waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+              WEXITSTATUS(status) != ok_status;
         ms[i] = (now_s() - t0) * 1e3;
     }
-    qsort(ms, 31, sizeof ms[0], cmp_double);
-    return ms[15];
+    posix_spawn_file_actions_destroy(&fa);
+    if (bad)
+        return -1;
+    qsort(ms, (size_t)runs, sizeof ms[0], cmp_double);
+    return ms[runs / 2];
+}
+
+/* One whole plan of a catalog model as a process (kvplan --model-path
+ * llama-3.1-8b-instruct --json), beside /bin/true, alternating, in ms. */
+static void process_bench(const char *kvplan)
+{
+    char *const plan[] = {(char *)kvplan, "--model-path",
+                          "llama-3.1-8b-instruct", "--json", NULL};
+    char *const nothing[] = {"/bin/true", NULL};
+    double p[9], t[9];
+    for (int i = 0; i < 9; i++) {
+        p[i] = run_ms(plan, 21, 0);
+        t[i] = run_ms(nothing, 21, 0);
+        if (p[i] < 0 || t[i] < 0)
+            return;
+    }
+    qsort(p, 9, sizeof p[0], cmp_double);
+    qsort(t, 9, sizeof t[0], cmp_double);
+    printf("plan_process_ms: %.2f\ntrue_process_ms: %.2f (/bin/true)\n"
+           "process_vs_true: %.2fx (goal: at most 2.5x)\n",
+           p[4], t[4], p[4] / t[4]);
+}
+
+/* The sweep grid of the CLI figure: 16 GPUs x TP 1,2,4,8 x 24 context
+ * lengths x 64 fractions = 98,304 rows, its lists as text. */
+typedef struct sweep_grid {
+    char gpus[400], ctx[200], frac[500];
+    const char *gpu_v[16], *tp_v[4], *ctx_v[24], *frac_v[64];
+} sweep_grid;
+
+static void grid_init(sweep_grid *g)
+{
+    static const char *const tps[] = {"1", "2", "4", "8"};
+    size_t n = 0, c = 0, f = 0;
+    kvplan_gpu gpu;
+    for (size_t i = 0; i < 16 && kvplan_gpu_preset_at(i, &gpu); i++)
+        n += (size_t)snprintf(g->gpus + n, sizeof g->gpus - n, "%s%s",
+                              i ? "," : "", gpu.name);
+    for (int i = 0; i < 24; i++)
+        c += (size_t)snprintf(g->ctx + c, sizeof g->ctx - c, "%s%d",
+                              i ? "," : "", 1024 * (i + 1));
+    for (int i = 0; i < 64; i++)
+        f += (size_t)snprintf(g->frac + f, sizeof g->frac - f, "%s%.3f",
+                              i ? "," : "", 0.6 + 0.005 * i);
+    /* the lists split in place, for the library's axes */
+    static char lists[3][500];
+    snprintf(lists[0], sizeof lists[0], "%s", g->gpus);
+    snprintf(lists[1], sizeof lists[1], "%s", g->ctx);
+    snprintf(lists[2], sizeof lists[2], "%s", g->frac);
+    const char **into[3] = {g->gpu_v, g->ctx_v, g->frac_v};
+    for (int l = 0; l < 3; l++) {
+        size_t k = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(lists[l], ",", &save); tok != NULL;
+             tok = strtok_r(NULL, ",", &save))
+            into[l][k++] = tok;
+    }
+    for (int i = 0; i < 4; i++)
+        g->tp_v[i] = tps[i];
+}
+
+/* kvplan sweep --csv over the grid as a process, per row, beside the
+ * library's kvplan_sweep on the same grid in this process (medians of 5),
+ * in ns. */
+static void cli_sweep_bench(const char *kvplan)
+{
+    static sweep_grid g;
+    grid_init(&g);
+    enum { ROWS = 16 * 4 * 24 * 64 };
+    char *const sweep[] = {(char *)kvplan,
+                           "sweep",
+                           "--model-path",
+                           "llama-3.1-8b-instruct",
+                           "--gpu",
+                           g.gpus,
+                           "--tp-size",
+                           "1,2,4,8",
+                           "--context-length",
+                           g.ctx,
+                           "--mem-fraction-static",
+                           g.frac,
+                           "--csv",
+                           NULL};
+    char *const one[] = {(char *)kvplan, "--model-path",
+                         "llama-3.1-8b-instruct", "--json", NULL};
+    double cli = run_ms(sweep, 5, 0), base = run_ms(one, 21, 0);
+    kvplan_options o;
+    kvplan_loaded l;
+    kvplan_options_init(&o);
+    o.model_path = "llama-3.1-8b-instruct";
+    kvplan_sweep_axis axes[] = {{"gpu", g.gpu_v, 16},
+                                {"tp_size", g.tp_v, 4},
+                                {"context_length", g.ctx_v, 24},
+                                {"mem_fraction_static", g.frac_v, 64}};
+    kvplan_sweep_row *rows = calloc(ROWS, sizeof *rows);
+    kvplan_plan *work = malloc(2 * sizeof *work);
+    double lib[5];
+    bool loaded = kvplan_options_load(&o, &l, NULL) == KVPLAN_OK;
+    bool ok = loaded && cli >= 0 && base >= 0 && rows != NULL && work != NULL;
+    for (int t = 0; ok && t < 5; t++) {
+        double t0 = now_s();
+        ok = kvplan_sweep(l.model, &o, axes, 4, rows, ROWS, work, NULL) ==
+             KVPLAN_OK;
+        lib[t] = (now_s() - t0) * 1e9 / ROWS;
+    }
+    if (ok) {
+        qsort(lib, 5, sizeof lib[0], cmp_double);
+        double per = (cli - base) * 1e6 / ROWS;
+        printf("cli_sweep_row_ns %.0f (kvplan sweep --csv, %d rows, as a "
+               "process, less one plan's process)\n"
+               "library_sweep_row_ns %.0f (kvplan_sweep, the same grid)\n"
+               "cli_vs_library_sweep: %.2fx (goal: at most 5x)\n",
+               per, ROWS, lib[2], per / lib[2]);
+    }
+    if (loaded)
+        kvplan_loaded_free(&l);
+    free(rows);
+    free(work);
 }
 
 /* A cached snapshot of repo bench/big: deepseek-v3's config.json, an
@@ -443,8 +677,15 @@ int main(int argc, char **argv)
            plan = plan_ns("llama-3.1-8b-instruct", sglang_plan,
                           sizeof(kvplan_plan), &plan_fastest);
     if (plan >= 0)
-        printf("plan_compute_ns %.0f\nfastest trial: plan %.0f ns\n", plan,
-               plan_fastest);
+        printf("plan_compute_ns %.0f (the same options again: its front "
+               "kept)\nfastest trial: plan %.0f ns\n",
+               plan, plan_fastest);
+    double fresh = fresh_plan_ns("llama-3.1-8b-instruct");
+    if (fresh >= 0)
+        printf("plan_fresh_ns %.0f (a front not kept: 8 context lengths in "
+               "turn)\n",
+               fresh);
+    model_load_bench();
     double engine_fastest = 0,
            engine = plan_ns("gpt-oss-20b", vllm_plan,
                             sizeof(kvplan_engine_plan), &engine_fastest);
@@ -469,9 +710,9 @@ int main(int argc, char **argv)
              sizeof kvplan - (size_t)(slash ? slash + 1 - kvplan : 0),
              "kvplan");
     fflush(stdout); /* before fork: the children must not write it again */
-    double proc = process_ms(kvplan);
-    if (proc >= 0)
-        printf("plan_process_ms: %.2f\n", proc);
+    process_bench(kvplan);
+    fflush(stdout);
+    cli_sweep_bench(kvplan);
     for (size_t i = 0; i < n; i++)
         kvplan__scenario_free(&all[i]);
     free(all);

@@ -72,7 +72,12 @@ awk -v a="$py_scn" -v b="$c_scn" -v c="$py_call" -v d="$c_call" \
     -v e="$py_proc" -v f="$c_proc" 'BEGIN {
   printf "scenario ratio: %.0fx (target 500x)\ncall ratio: %.0fx (target 200x)\n",
          a * 1000 / b, c * 1000 / d
-  printf "process ratio: %.0fx (target 20x)\n", e / f }'
+  printf "process ratio: %.0fx (target 40x)\n", e / f }'
 echo "plan_compute_ns $c_plan (target: at most 1000)"
+for k in plan_fresh_ns model_load_ns model_load_max_ns process_vs_true cli_vs_library_sweep; do
+  v=$(cat "$tmp"/c.* | sed -n "s/^$k:* \([0-9.]*\).*/\1/p" | median)
+  if [ -n "$v" ]; then echo "$k $v (median of the rounds)"; fi
+done
+grep '^sweep_plans_per_s' "$tmp/c.0"
 echo "engine_compute_ns $c_engine (vLLM, gpt-oss-20b)"
 python_binding "$c_plan" "$anchor_dir"
