@@ -28,13 +28,7 @@
 #define KVPLAN__FRONT_STAGES 2 /* the most stages a kept front has */
 #define KVPLAN__FRONT_TEXT 512 /* the options' strings, with their NULs */
 
-/* What a plan's options are for its front: the options with the
- * fraction's value and every pointer zeroed, and the strings' text. */
-typedef struct front_key {
-    kvplan_plan_options o;
-    size_t text_len;
-    char text[KVPLAN__FRONT_TEXT];
-} front_key;
+typedef kvplan__front_key front_key;
 
 typedef struct front {
     uint64_t age; /* 0: empty */
@@ -79,8 +73,19 @@ static bool add_text(front_key *k, const char *s)
     return true;
 }
 
-/* The key of `o`; false when its plans are not kept. */
-static bool key_of(const kvplan_plan_options *o, front_key *k)
+/* A given fraction over the rule's: true when one is given. All that the
+ * fraction's value changes in the budget before the back (a kept front,
+ * cache.c, has the rest). */
+bool kvplan__fraction_given(const kvplan_plan_options *o, kvplan_budget *b)
+{
+    if (!o->mem_fraction_static.set)
+        return false;
+    b->mem_fraction_static = o->mem_fraction_static.value;
+    b->vision_factor = b->aiter_factor = 1;
+    return true;
+}
+
+bool kvplan__front_key_of(const kvplan_plan_options *o, front_key *k)
 {
     if (o->server.speculative_draft_model != NULL ||
         o->server.pp_size > KVPLAN__FRONT_STAGES || o->server.pp_size < 1)
@@ -111,18 +116,18 @@ static bool same(const front_key *a, const front_key *b)
            memcmp(a->text, b->text, a->text_len) == 0;
 }
 
-int kvplan__front_restore(const kvplan_model *m, const kvplan_plan_options *o,
-                          kvplan__pipeline *p, kvplan_plan *out)
+int kvplan__front_restore(const kvplan_model *m, const front_key *k,
+                          const kvplan_plan_options *o, kvplan__pipeline *p,
+                          kvplan_plan *out)
 {
     struct kvplan__plan_cache *c = m->plan_cache;
-    front_key k;
-    if (c == NULL || !key_of(o, &k))
+    if (c == NULL)
         return 0;
     bool hit = false, configured = false;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < KVPLAN__FRONTS && !hit; i++) {
         front *f = &c->fronts[i];
-        if (f->age == 0 || !same(&f->key, &k))
+        if (f->age == 0 || !same(&f->key, k))
             continue;
         hit = true;
         f->age = ++c->clock;
@@ -152,12 +157,11 @@ int kvplan__front_restore(const kvplan_model *m, const kvplan_plan_options *o,
     return configured ? 2 : 1;
 }
 
-void kvplan__front_keep(const kvplan_model *m, const kvplan_plan_options *o,
+void kvplan__front_keep(const kvplan_model *m, const front_key *k,
                         const kvplan__pipeline *p, const kvplan_plan *out)
 {
     struct kvplan__plan_cache *c = m->plan_cache;
-    front_key k;
-    if (c == NULL || out->num_stages > KVPLAN__FRONT_STAGES || !key_of(o, &k))
+    if (c == NULL || out->num_stages > KVPLAN__FRONT_STAGES)
         return;
     pthread_mutex_lock(&lock);
     front *f = &c->fronts[0];
@@ -165,7 +169,9 @@ void kvplan__front_keep(const kvplan_model *m, const kvplan_plan_options *o,
         if (c->fronts[i].age < f->age)
             f = &c->fronts[i];
     f->age = ++c->clock;
-    f->key = k;
+    f->key.o = k->o; /* the text as long as it is */
+    f->key.text_len = k->text_len;
+    memcpy(f->key.text, k->text, k->text_len);
     f->ovf = p->ovf;
     f->configured = false;
     f->num_stages = out->num_stages;
@@ -178,19 +184,17 @@ void kvplan__front_keep(const kvplan_model *m, const kvplan_plan_options *o,
     pthread_mutex_unlock(&lock);
 }
 
-void kvplan__front_configured(const kvplan_model *m,
-                              const kvplan_plan_options *o,
+void kvplan__front_configured(const kvplan_model *m, const front_key *k,
                               const kvplan_plan *out)
 {
     struct kvplan__plan_cache *c = m->plan_cache;
-    front_key k;
-    if (c == NULL || !key_of(o, &k))
+    if (c == NULL)
         return;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < KVPLAN__FRONTS; i++) {
         front *f = &c->fronts[i];
         if (f->age == 0 || f->configured || f->num_stages != out->num_stages ||
-            !same(&f->key, &k))
+            !same(&f->key, k))
             continue;
         for (size_t s = 0; s < out->num_stages; s++)
             f->stages[s].configurator = out->stages[s].configurator;

@@ -81,11 +81,8 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
         .speculative_algorithm = s->speculative_algorithm,
     };
     kvplan__budget_fraction(&fi, b);
-    if (o->mem_fraction_static.set) {
-        b->mem_fraction_static = o->mem_fraction_static.value;
-        b->vision_factor = b->aiter_factor = 1;
+    if (kvplan__fraction_given(o, b))
         return KVPLAN_OK;
-    }
     b->mem_fraction_auto = true;
     /* a reserve larger than the GPU: the rule's own answer is no fraction
      * at all; name what made the reserve */
@@ -560,19 +557,20 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
                     "kvplan_plan_compute needs a model, options and a plan "
                     "to fill; got NULL");
     kvplan__pipeline kept = {.ovf = false};
-    int restored = o->struct_size == sizeof *o
-                       ? kvplan__front_restore(m, o, &kept, out)
-                       : 0;
+    kvplan__front_key key;
+    bool keyed = o->struct_size == sizeof *o && kvplan__front_key_of(o, &key);
+    int restored = keyed ? kvplan__front_restore(m, &key, o, &kept, out) : 0;
     if (restored > 0) {
         /* a front kept for options that differ at most in the fraction's
          * value (cache.c): they were valid, so only it is checked */
         KVPLAN__TRY(kvplan__check_budget_options(o, err));
         kvplan__pipeline p = kvplan__pipeline_start(m, o);
         p.ovf = kept.ovf;
-        KVPLAN__TRY(kvplan__pipeline_fraction(&p, out, err));
+        /* the rule's terms are the key's: only a given value changes */
+        kvplan__fraction_given(o, &out->budget);
         KVPLAN__TRY(kvplan__pipeline_back(&p, out, restored == 1, err));
         if (restored == 1)
-            kvplan__front_configured(m, o, out);
+            kvplan__front_configured(m, &key, out);
         return KVPLAN_OK;
     }
     KVPLAN__TRY(kvplan_plan_options_validate(o, err));
@@ -582,8 +580,10 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         out->stages[i].pp_rank = (int64_t)i;
 
     KVPLAN__TRY(front(&p, out, err));
-    kvplan__front_keep(m, o, &p, out);
+    if (keyed)
+        kvplan__front_keep(m, &key, &p, out);
     KVPLAN__TRY(kvplan__pipeline_back(&p, out, true, err));
-    kvplan__front_configured(m, o, out);
+    if (keyed)
+        kvplan__front_configured(m, &key, out);
     return KVPLAN_OK;
 }

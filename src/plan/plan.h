@@ -95,6 +95,8 @@ kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
                                         const kvplan_plan_options *o);
 /* The header and the stages used of `out`, zeroed. */
 void kvplan__plan_reset(kvplan_plan *out, size_t stages);
+/* A given fraction over the rule's in `b`; false when none is given. */
+bool kvplan__fraction_given(const kvplan_plan_options *o, kvplan_budget *b);
 /* §4.1: the fraction, given or by sglang's rule. */
 kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
                                         kvplan_error *err);
@@ -104,18 +106,31 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
 kvplan_status kvplan__pipeline_back(kvplan__pipeline *p, kvplan_plan *out,
                                     bool init, kvplan_error *err);
 
-/* cache.c: the front kept for `o`'s key restored into `out` and `p` (the
- * state after the front: the fraction and the back still to run): 2 with
- * the stages' configurators built, 1 without; 0 when none is kept. */
-int kvplan__front_restore(const kvplan_model *m, const kvplan_plan_options *o,
-                          kvplan__pipeline *p, kvplan_plan *out);
-/* The stages' configurators a back built, kept with `o`'s front. */
-void kvplan__front_configured(const kvplan_model *m,
-                              const kvplan_plan_options *o,
-                              const kvplan_plan *out);
-/* The front just planned for `o` kept in m's cache. */
-void kvplan__front_keep(const kvplan_model *m, const kvplan_plan_options *o,
+/* cache.c: what a plan's options are for its front (the front depends
+ * on nothing else of them): the options with the fraction's value and
+ * every pointer zeroed, and the strings' text. */
+#define KVPLAN__FRONT_TEXT 512
+typedef struct kvplan__front_key {
+    kvplan_plan_options o;
+    size_t text_len;
+    char text[KVPLAN__FRONT_TEXT];
+} kvplan__front_key;
+/* The key of `o`; false when its plans' fronts are not kept (a draft
+ * model, more than 2 stages, strings past the key's room). */
+bool kvplan__front_key_of(const kvplan_plan_options *o, kvplan__front_key *k);
+/* The front kept for key `k` restored into `out` and `p` (the state
+ * after the front: the back still to run; `o` the call's options, whose
+ * strings the plan points to): 2 with the stages' configurators built, 1
+ * without; 0 when none is kept. */
+int kvplan__front_restore(const kvplan_model *m, const kvplan__front_key *k,
+                          const kvplan_plan_options *o, kvplan__pipeline *p,
+                          kvplan_plan *out);
+/* The front just planned kept for `k` in m's cache. */
+void kvplan__front_keep(const kvplan_model *m, const kvplan__front_key *k,
                         const kvplan__pipeline *p, const kvplan_plan *out);
+/* The stages' configurators a back built, kept with k's front. */
+void kvplan__front_configured(const kvplan_model *m, const kvplan__front_key *k,
+                              const kvplan_plan *out);
 
 /* search.c: what a limit that binds is, and the flags that move it
  * ("the request cap: --max-running-requests moves it"). */
