@@ -30,7 +30,7 @@
 
 typedef kvplan__front_key front_key;
 
-typedef struct front {
+typedef struct kept_front {
     uint64_t age; /* 0: empty */
     front_key key;
     bool ovf;        /* the pipeline's, after the front */
@@ -40,11 +40,11 @@ typedef struct front {
     unsigned char header[offsetof(kvplan_plan, warnings)];
     kvplan_budget budget;
     kvplan_stage_plan stages[KVPLAN__FRONT_STAGES];
-} front;
+} kept_front;
 
 struct kvplan__plan_cache {
     uint64_t clock;
-    front fronts[KVPLAN__FRONTS];
+    kept_front fronts[KVPLAN__FRONTS];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -126,7 +126,7 @@ int kvplan__front_restore(const kvplan_model *m, const front_key *k,
     bool hit = false, configured = false;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < KVPLAN__FRONTS && !hit; i++) {
-        front *f = &c->fronts[i];
+        kept_front *f = &c->fronts[i];
         if (f->age == 0 || !same(&f->key, k))
             continue;
         hit = true;
@@ -164,7 +164,7 @@ void kvplan__front_keep(const kvplan_model *m, const front_key *k,
     if (c == NULL || out->num_stages > KVPLAN__FRONT_STAGES)
         return;
     pthread_mutex_lock(&lock);
-    front *f = &c->fronts[0];
+    kept_front *f = &c->fronts[0];
     for (size_t i = 1; i < KVPLAN__FRONTS; i++)
         if (c->fronts[i].age < f->age)
             f = &c->fronts[i];
@@ -192,7 +192,7 @@ void kvplan__front_configured(const kvplan_model *m, const front_key *k,
         return;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < KVPLAN__FRONTS; i++) {
-        front *f = &c->fronts[i];
+        kept_front *f = &c->fronts[i];
         if (f->age == 0 || f->configured || f->num_stages != out->num_stages ||
             !same(&f->key, k))
             continue;
