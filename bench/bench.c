@@ -549,6 +549,46 @@ static double load_us(const char *model, const char *const *env)
     return us[TRIALS / 2];
 }
 
+/* deepseek-v3's config parsed and derived (what the catalog's first load
+ * does, and a Hub snapshot's every load) and planned on 8 H200s: the
+ * median us over the trials; -1 on a failure. */
+static double first_load_us(void)
+{
+    const kvplan__catalog_entry *e = kvplan__catalog_entry_of("deepseek-v3");
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    o.gpu_set = kvplan_gpu_preset("H200", &o.gpu);
+    o.server.tp_size = 8;
+    double us[TRIALS];
+    bool ok = e != NULL && p != NULL;
+    for (int t = 0; ok && t < TRIALS; t++) {
+        int runs = 0;
+        double t0 = now_s(), elapsed;
+        do {
+            kvplan_model *m = NULL;
+            if (kvplan__model_load_text((const char *)e->json, e->json_size,
+                                        e->name, e->name, e->hf_id, NULL, NULL,
+                                        &m, NULL) != KVPLAN_OK ||
+                kvplan_plan_compute(m, &o, p, NULL) != KVPLAN_OK) {
+                kvplan_model_free(m);
+                free(p);
+                return -1;
+            }
+            sink += p->max_total_num_tokens;
+            kvplan_model_free(m);
+            runs++;
+            elapsed = now_s() - t0;
+        } while (elapsed < 0.1);
+        us[t] = elapsed * 1e6 / runs;
+    }
+    free(p);
+    if (!ok)
+        return -1;
+    qsort(us, TRIALS, sizeof us[0], cmp_double);
+    return us[TRIALS / 2];
+}
+
 /* The Hub cache's figures: a cached 160-shard snapshot against the
  * catalog. */
 static void hub_cache_bench(void)
@@ -567,12 +607,15 @@ static void hub_cache_bench(void)
                                NULL};
     if (big_snapshot(cache)) {
         double hub = load_us("bench/big", env);
-        double cat = load_us("deepseek-v3", env);
-        if (hub > 0 && cat > 0)
+        double cat = load_us("deepseek-v3", env), first = first_load_us();
+        if (hub > 0 && cat > 0 && first > 0)
             printf("hub_cache_load_us %.1f (160 shards, 80,000 tensors)\n"
-                   "catalog_load_us %.1f (deepseek-v3)\n"
-                   "hub_cache_vs_catalog %.2fx (goal: at most 3x)\n",
-                   hub, cat, hub / cat);
+                   "catalog_load_us %.1f (deepseek-v3, its model kept)\n"
+                   "catalog_first_load_us %.1f (deepseek-v3's config "
+                   "parsed and derived, and planned)\n"
+                   "hub_cache_vs_catalog %.2fx (against the first load, "
+                   "the same work; goal: at most 3x)\n",
+                   hub, cat, first, hub / first);
     }
     snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
     if (system(cmd) != 0)
