@@ -1241,7 +1241,8 @@ static void test_fleet(void)
  * filled alike first, so that a field the kept path leaves stale would
  * show): the same options again, and again with another fraction; over
  * the catalog, with TP, PP, a sglang version, a DSV4 state dtype and an
- * error that only some fractions make. */
+ * error that only some fractions make; and fronts not kept whose weight
+ * estimates are (a context length per fraction). */
 static void test_front_kept(void)
 {
     kvplan_plan *a = malloc(sizeof *a), *b = malloc(sizeof *b);
@@ -1251,12 +1252,13 @@ static void test_front_kept(void)
         if (kvplan_model_load(kvplan_catalog_name(c), &warm, NULL) != KVPLAN_OK)
             continue;
         models++;
-        for (int v = 0; v < 5; v++) {
+        for (int v = 0; v < 6; v++) {
             kvplan_plan_options o;
             kvplan_plan_options_init(&o);
             o.gpu_set = kvplan_gpu_preset(v == 3 ? "H20" : "H200", &o.gpu);
             o.server.tp_size = v == 1 ? 8 : v == 4 ? 2 : 4;
-            o.server.pp_size = v == 2 ? 2 : 1;
+            /* pp 4: fronts not kept, the middle stages' weights are */
+            o.server.pp_size = v == 2 ? 2 : v == 5 ? 4 : 1;
             if (v == 3)
                 o.server.SGLANG_DSV4_COMPRESS_STATE_DTYPE = "bfloat16";
             if (v == 4)
@@ -1265,6 +1267,9 @@ static void test_front_kept(void)
             for (int f = 0; f < 4; f++) {
                 o.mem_fraction_static =
                     (kvplan_opt_double){fractions[f], f > 0};
+                if (v == 4) /* a front for each: the weights' estimate kept */
+                    o.server.context_length =
+                        (kvplan_opt_int){2048 * (f + 1), true};
                 kvplan_model *fresh = NULL;
                 kvplan_error ea, eb;
                 memset(a, 0x5a, sizeof *a);

@@ -12,6 +12,10 @@
  * back has built it), and the plan is the one a fresh front gives, bit for
  * bit.
  *
+ * The weight estimates of the model's own shape are kept the same way
+ * (the last 8 requests: TP, layers, dtype, quantization), for the plans
+ * whose front is not kept: a fit's probes change the context length only.
+ *
  * The cache is allocated with the model (a plan allocates nothing) and
  * shared by the threads that plan with it, under one mutex for all models
  * (a plan holds it for a lookup and a copy). Not kept: plans with a draft
@@ -42,9 +46,28 @@ typedef struct kept_front {
     kvplan_stage_plan stages[KVPLAN__FRONT_STAGES];
 } kept_front;
 
+/* What a weight estimate reads of its request (the shape is the model's):
+ * zeroed, then filled, so that it compares as bytes. */
+typedef struct weights_key {
+    double dtype_bytes, start_layer, end_layer;
+    int64_t tp, attn_tp;
+    bool dp_attention, first_stage, last_stage, quantization_set;
+    char quantization[48];
+} weights_key;
+
+#define KVPLAN__WEIGHTS 8 /* estimates kept per model */
+
+typedef struct kept_weights {
+    uint64_t age; /* 0: empty */
+    weights_key key;
+    kvplan__weights_estimate_out out; /* its tensors: `tensors` */
+    kvplan_weight_tensor tensors[KVPLAN_MAX_WEIGHT_TENSORS];
+} kept_weights;
+
 struct kvplan__plan_cache {
     uint64_t clock;
     kept_front fronts[KVPLAN__FRONTS];
+    kept_weights weights[KVPLAN__WEIGHTS];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -202,4 +225,80 @@ void kvplan__front_configured(const kvplan_model *m, const front_key *k,
         break;
     }
     pthread_mutex_unlock(&lock);
+}
+
+/* The key of a request on the model's own shape; false when it is not
+ * kept (another shape: a draft's; a quantization name past the room). */
+static bool weights_key_of(const kvplan_model *m,
+                           const kvplan__weights_request *rq, weights_key *k)
+{
+    memset(k, 0, sizeof *k);
+    if (rq->shape != &m->weights ||
+        (rq->quantization != NULL &&
+         strlen(rq->quantization) >= sizeof k->quantization))
+        return false;
+    k->dtype_bytes = rq->dtype_bytes;
+    k->start_layer = rq->start_layer;
+    k->end_layer = rq->end_layer;
+    k->tp = rq->tp;
+    k->attn_tp = rq->attn_tp;
+    k->dp_attention = rq->dp_attention;
+    k->first_stage = rq->first_stage;
+    k->last_stage = rq->last_stage;
+    k->quantization_set = rq->quantization != NULL;
+    if (rq->quantization != NULL)
+        strcpy(k->quantization, rq->quantization);
+    return true;
+}
+
+void kvplan__weights_estimate_kept(const kvplan_model *m,
+                                   const kvplan__weights_request *rq,
+                                   kvplan__weights_estimate_out *out)
+{
+    struct kvplan__plan_cache *c = m->plan_cache;
+    kvplan_weight_tensor *want = out->tensors;
+    weights_key k;
+    if (c == NULL || !weights_key_of(m, rq, &k)) {
+        kvplan__weights_estimate(rq, out);
+        return;
+    }
+    bool hit = false;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < KVPLAN__WEIGHTS && !hit; i++) {
+        kept_weights *w = &c->weights[i];
+        if (w->age == 0 || memcmp(&w->key, &k, sizeof k) != 0)
+            continue;
+        hit = true;
+        w->age = ++c->clock;
+        *out = w->out;
+        out->tensors = want;
+        if (want != NULL)
+            memcpy(want, w->tensors, w->out.num_tensors * sizeof *want);
+        else
+            out->num_tensors = 0; /* as an estimate recording none */
+    }
+    pthread_mutex_unlock(&lock);
+    if (hit)
+        return;
+    /* estimated outside the lock, every tensor recorded, then kept */
+    kvplan_weight_tensor tensors[KVPLAN_MAX_WEIGHT_TENSORS];
+    memset(out, 0, sizeof *out);
+    out->tensors = tensors;
+    kvplan__weights_estimate(rq, out);
+    pthread_mutex_lock(&lock);
+    kept_weights *w = &c->weights[0];
+    for (size_t i = 1; i < KVPLAN__WEIGHTS; i++)
+        if (c->weights[i].age < w->age)
+            w = &c->weights[i];
+    w->age = ++c->clock;
+    w->key = k;
+    w->out = *out;
+    w->out.tensors = NULL;
+    memcpy(w->tensors, tensors, out->num_tensors * sizeof tensors[0]);
+    pthread_mutex_unlock(&lock);
+    out->tensors = want;
+    if (want != NULL)
+        memcpy(want, tensors, out->num_tensors * sizeof *want);
+    else
+        out->num_tensors = 0;
 }

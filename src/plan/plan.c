@@ -143,7 +143,7 @@ static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
     memset(e, 0, sizeof *e);
     if (b != NULL)
         e->tensors = b->weight_tensors;
-    kvplan__weights_estimate(&rq, e);
+    kvplan__weights_estimate_kept(m, &rq, e); /* cache.c */
 }
 
 /* The weights of the model and of its draft: whole, and on each stage's

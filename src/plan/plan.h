@@ -132,6 +132,12 @@ void kvplan__front_keep(const kvplan_model *m, const kvplan__front_key *k,
 void kvplan__front_configured(const kvplan_model *m, const kvplan__front_key *k,
                               const kvplan_plan *out);
 
+/* kvplan__weights_estimate of a request on m's own shape, kept in m's
+ * cache (the same answer, tensors included when out->tensors is set). */
+void kvplan__weights_estimate_kept(const kvplan_model *m,
+                                   const kvplan__weights_request *rq,
+                                   kvplan__weights_estimate_out *out);
+
 /* search.c: what a limit that binds is, and the flags that move it
  * ("the request cap: --max-running-requests moves it"). */
 const char *kvplan__limit_remedy(kvplan_limit limit);
