@@ -27,16 +27,28 @@ static const char *const names[] = {"llama-3.1-8b-instruct", "deepseek-v3.2",
 static kvplan_model *models[MODELS];
 static kvplan_plan_options options;
 static int64_t want[MODELS];
+/* the same models under 6 option sets in turn (TP 2, 4, 8 and two
+ * fractions): more fronts than a model keeps (src/plan/cache.c), so that
+ * the threads keep, replace and restore them at once */
+#define VARIANTS 6
+static kvplan_plan_options variant[VARIANTS];
+static int64_t want_variant[MODELS][VARIANTS];
 static kvplan_capacity shared_capacity[MODELS]; /* read by every thread */
 static kvplan_admission want_admit[MODELS];
 static int failures[THREADS];
 
-static int64_t tokens(const kvplan_model *m, kvplan_plan *p)
+static int64_t tokens_with(const kvplan_model *m, const kvplan_plan_options *o,
+                           kvplan_plan *p)
 {
     kvplan_error err;
-    if (kvplan_plan_compute(m, &options, p, &err) != KVPLAN_OK)
+    if (kvplan_plan_compute(m, o, p, &err) != KVPLAN_OK)
         return -1;
     return p->max_total_num_tokens;
+}
+
+static int64_t tokens(const kvplan_model *m, kvplan_plan *p)
+{
+    return tokens_with(m, &options, p);
 }
 
 static void *work(void *arg)
@@ -46,6 +58,9 @@ static void *work(void *arg)
     for (int round = 0; p != NULL && round < ROUNDS; round++) {
         size_t k = (size_t)(round + id) % MODELS;
         failures[id] += tokens(models[k], p) != want[k];
+        size_t v = (size_t)(round * 7 + id) % VARIANTS;
+        failures[id] +=
+            tokens_with(models[k], &variant[v], p) != want_variant[k][v];
         /* a model loaded here, freed here */
         kvplan_model *own = NULL;
         kvplan_error err;
@@ -144,7 +159,20 @@ int main(void)
     CHECK(kvplan_gpu_preset("H200", &options.gpu));
     options.gpu_set = true;
     kvplan_plan *p = malloc(sizeof *p);
+    for (size_t v = 0; v < VARIANTS; v++) {
+        variant[v] = options;
+        variant[v].server.tp_size = (int64_t)2 << (v % 3);
+        variant[v].mem_fraction_static =
+            (kvplan_opt_double){v < 3 ? 0.8 : 0.85, true};
+    }
     for (size_t k = 0; k < MODELS; k++) {
+        /* each variant's answer on a handle of its own, nothing kept */
+        for (size_t v = 0; v < VARIANTS; v++) {
+            kvplan_model *fresh = NULL;
+            CHECK_INT(kvplan_model_load(names[k], &fresh, &err), KVPLAN_OK);
+            want_variant[k][v] = tokens_with(fresh, &variant[v], p);
+            kvplan_model_free(fresh);
+        }
         CHECK_INT(kvplan_model_load(names[k], &models[k], &err), KVPLAN_OK);
         want[k] = tokens(models[k], p);
         CHECK(want[k] > 0);
