@@ -126,6 +126,20 @@ static bool vllm_plan(const kvplan_model *m, void *out)
     return ok;
 }
 
+/* A plan whose front is not kept: 8 option sets (context lengths) in
+ * turn, more than a model keeps (src/plan/cache.c). */
+static kvplan_plan_options fresh_options[8];
+static size_t fresh_turn;
+
+static bool sglang_fresh_plan(const kvplan_model *m, void *out)
+{
+    kvplan_plan *p = out;
+    bool ok = kvplan_plan_compute(m, &fresh_options[fresh_turn++ % 8], p,
+                                  NULL) == KVPLAN_OK;
+    sink += p->max_total_num_tokens;
+    return ok;
+}
+
 /* The median ns of one call of `fn` on `model` (its out struct of `size`
  * bytes), over the trials; the fastest trial in *fastest. */
 static double plan_ns(const char *model, planner fn, size_t size,
@@ -154,42 +168,6 @@ static double plan_ns(const char *model, planner fn, size_t size,
         return -1;
     qsort(ns, TRIALS, sizeof ns[0], cmp_double);
     *fastest = ns[0];
-    return ns[TRIALS / 2];
-}
-
-/* A whole plan whose front is not kept (8 context lengths in turn, more
- * than a model keeps): the median ns per plan over the trials. */
-static double fresh_plan_ns(const char *model)
-{
-    kvplan_model *m = NULL;
-    if (kvplan_model_load(model, &m, NULL) != KVPLAN_OK)
-        return -1;
-    kvplan_plan *p = malloc(sizeof *p);
-    kvplan_plan_options o[8];
-    for (int i = 0; i < 8; i++) {
-        o[i] = sglang_options;
-        o[i].server.context_length = (kvplan_opt_int){4096 * (i + 1), true};
-    }
-    double ns[TRIALS];
-    bool ok = p != NULL;
-    for (int t = 0; ok && t < TRIALS; t++) {
-        size_t plans = 0;
-        double t0 = now_s(), elapsed;
-        do {
-            for (int k = 0; k < 1000; k++) {
-                ok &= kvplan_plan_compute(m, &o[k % 8], p, NULL) == KVPLAN_OK;
-                sink += p->max_total_num_tokens;
-            }
-            plans += 1000;
-            elapsed = now_s() - t0;
-        } while (elapsed < 0.1);
-        ns[t] = elapsed * 1e9 / (double)plans;
-    }
-    free(p);
-    kvplan_model_free(m);
-    if (!ok)
-        return -1;
-    qsort(ns, TRIALS, sizeof ns[0], cmp_double);
     return ns[TRIALS / 2];
 }
 
@@ -723,7 +701,14 @@ int main(int argc, char **argv)
         printf("plan_compute_ns %.0f (the same options again: its front "
                "kept)\nfastest trial: plan %.0f ns\n",
                plan, plan_fastest);
-    double fresh = fresh_plan_ns("llama-3.1-8b-instruct");
+    for (int i = 0; i < 8; i++) {
+        fresh_options[i] = sglang_options;
+        fresh_options[i].server.context_length =
+            (kvplan_opt_int){4096 * (i + 1), true};
+    }
+    double fresh_fastest = 0,
+           fresh = plan_ns("llama-3.1-8b-instruct", sglang_fresh_plan,
+                           sizeof(kvplan_plan), &fresh_fastest);
     if (fresh >= 0)
         printf("plan_fresh_ns %.0f (a front not kept: 8 context lengths in "
                "turn)\n",

@@ -93,6 +93,21 @@ static bool shortest_exact(double x, char digits[32], int *exp10)
 }
 #endif
 
+/* The p digits d[0..p) one unit up in the last place, carried through the
+ * nines; 99..9 becomes 100..0 with the exponent *ex one more. */
+static void unit_up(char *d, int p, int *ex)
+{
+    int i = p - 1;
+    for (; i >= 0 && d[i] == '9'; i--)
+        d[i] = '0';
+    if (i < 0) {
+        d[0] = '1';
+        (*ex)++;
+    } else {
+        d[i]++;
+    }
+}
+
 /* Shortest round-trip digits of |x| > 0: writes the significant digits
  * (no dot) to `digits` and returns the decimal exponent e such that
  * |x| = d.ddd * 10^e. */
@@ -147,17 +162,9 @@ static int shortest_digits(double x, char digits[32])
         } else {
             char r[24];
             memcpy(r, all, (size_t)p);
-            int i = p - 1;
-            if (tail[0] >= '5') /* up: carry through the nines */
-                for (; i >= 0 && r[i] == '9'; i--)
-                    r[i] = '0';
             int ex = e;
-            if (i < 0) { /* 99..9 up: 100..0, one more place */
-                r[0] = '1';
-                ex++;
-            } else if (tail[0] >= '5') {
-                r[i]++;
-            }
+            if (tail[0] >= '5')
+                unit_up(r, p, &ex);
             snprintf(tmp, sizeof tmp, "%c.%.*se%d", r[0], p - 1, r + 1, ex);
         }
         double back = strtod(tmp, NULL);
@@ -169,16 +176,9 @@ static int shortest_digits(double x, char digits[32])
          * upper of two equally near): the next one up. */
         if (p == 16 && power_of_two && back < x) {
             char up[32];
-            int ex = digits_of(tmp, up), n = (int)strlen(up), i = p - 1;
+            int ex = digits_of(tmp, up), n = (int)strlen(up);
             memset(up + n, '0', (size_t)(p - n));
-            for (; i >= 0 && up[i] == '9'; i--)
-                up[i] = '0';
-            if (i < 0) {
-                up[0] = '1';
-                ex++;
-            } else {
-                up[i]++;
-            }
+            unit_up(up, p, &ex);
             snprintf(tmp, sizeof tmp, "%c.%.*se%d", up[0], p - 1, up + 1, ex);
             if (strtod(tmp, NULL) == x)
                 return digits_of(tmp, digits);
