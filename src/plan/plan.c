@@ -46,12 +46,12 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
     const kvplan_plan_options *o = p->o;
     const kvplan_server_args *s = &out->resolved;
     kvplan_budget *b = &out->budget;
-    b->gpu_mem_mib = p->gpu.total_mib;
+    b->gpu_mem_mib = p->gpu->total_mib;
     const char *a2a = o->moe_a2a_backend;
     /* the rule runs before the hooks: the requested values */
     kvplan__fraction_inputs fi = {
-        .gpu_mib = p->gpu.total_mib,
-        .is_hip = p->gpu.is_hip,
+        .gpu_mib = p->gpu->total_mib,
+        .is_hip = p->gpu->is_hip,
         .tp_size = s->tp_size,
         .pp_size = s->pp_size,
         .dp_size = s->dp_size,
@@ -292,7 +292,7 @@ static kvplan_status available(kvplan__pipeline *p, kvplan_plan *out,
         return KVPLAN_OK;
     }
     kvplan__available_inputs ai = {
-        .gpu = &p->gpu,
+        .gpu = p->gpu,
         .ranks = (double)s->tp_size * (double)s->pp_size,
         .rank_weight_bytes = out->budget.rank_weight_bytes,
         .rank_draft_bytes = out->budget.rank_draft_bytes,
@@ -489,10 +489,11 @@ static void release(kvplan_plan *out)
 kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
                                         const kvplan_plan_options *o)
 {
-    kvplan__pipeline p = {.m = m, .o = o};
-    p.gpu = o->gpu_set ? o->gpu : *kvplan__gpu_default();
-    p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
-    return p;
+    return (kvplan__pipeline){
+        .m = m,
+        .o = o,
+        .gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default(),
+        .model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype)};
 }
 
 /* The flags: resolved against the GPU and the model, the fraction,
@@ -502,15 +503,15 @@ static kvplan_status front(kvplan__pipeline *p, kvplan_plan *out,
 {
     const kvplan_model *m = p->m;
     const kvplan_plan_options *o = p->o;
-    KVPLAN__TRY(kvplan__resolve_args(m, o, &p->gpu, o->gpu_set, out, err));
-    kvplan__profile_start(out, o, &p->gpu);
+    KVPLAN__TRY(kvplan__resolve_args(m, o, p->gpu, o->gpu_set, out, err));
+    kvplan__profile_start(out, o, p->gpu);
     KVPLAN__TRY(kvplan__pipeline_fraction(p, out, err));
     /* the flags against the model first: a contradiction is named as such,
      * not as a budget that does not fit */
     kvplan_rank *first = &out->stages[0].rank;
     KVPLAN__TRY(kvplan__model_rank(m, &out->resolved, 0, first,
                                    &out->context_len, err));
-    KVPLAN__TRY(kvplan__plan_refuse(p->m, &p->gpu, out, err));
+    KVPLAN__TRY(kvplan__plan_refuse(p->m, p->gpu, out, err));
     kvplan__resolve_dtypes(out, p->model_dtype, first->runner.kv_cache_dtype);
     KVPLAN__TRY(ranks(p, out, err));
     kvplan__profile_ranks(out, o);

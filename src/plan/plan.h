@@ -76,7 +76,7 @@ kvplan_status kvplan__plan_check(const kvplan_model *m,
 typedef struct kvplan__pipeline {
     const kvplan_model *m;
     const kvplan_plan_options *o;
-    kvplan_gpu gpu;
+    const kvplan_gpu *gpu; /* o's, or the default; never NULL */
     kvplan_dtype model_dtype;
     double weights, draft;           /* whole model, bytes */
     double rank_weights, rank_draft; /* on the rank with the most */

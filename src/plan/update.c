@@ -17,8 +17,13 @@ static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
         kvplan_stage_plan *sp = &out->stages[i];
         const kvplan_stage_plan *was = &prev->stages[i];
         sp->pp_rank = was->pp_rank;
-        sp->rank = was->rank;
-        sp->configurator = was->configurator;
+        /* a sweep's two plans in turn: `out` often holds these already
+         * (the row two back), and comparing costs half of copying */
+        if (memcmp(&sp->rank, &was->rank, sizeof sp->rank) != 0)
+            sp->rank = was->rank;
+        if (memcmp(&sp->configurator, &was->configurator,
+                   sizeof sp->configurator) != 0)
+            sp->configurator = was->configurator;
         sp->weight_bytes = was->weight_bytes;
         sp->draft_weight_bytes = was->draft_weight_bytes;
         sp->allocation.draft_kv_bytes = 0;
@@ -79,19 +84,27 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
         /* what kvplan__pipeline_back() reads and does not write: the header,
          * the budget's terms and tensors, each stage's rank, configurator and
          * weights (back writes the rest: warnings, capacity, pools) */
-        memcpy(out, prev, offsetof(kvplan_plan, warnings));
+        size_t same = offsetof(kvplan_plan, max_running_requests);
+        if (memcmp(out, prev, same) != 0) /* often there: see reuse_stages */
+            memcpy(out, prev, same);
+        memcpy((char *)out + same, (const char *)prev + same,
+               offsetof(kvplan_plan, warnings) - same);
         out->num_warnings = 0;
         memcpy(&out->budget, &prev->budget,
-               offsetof(kvplan_budget, weight_tensors) +
-                   prev->budget.num_weight_tensors *
-                       sizeof prev->budget.weight_tensors[0]);
+               offsetof(kvplan_budget, weight_tensors));
+        size_t tensors = prev->budget.num_weight_tensors *
+                         sizeof prev->budget.weight_tensors[0];
+        if (memcmp(out->budget.weight_tensors, prev->budget.weight_tensors,
+                   tensors) != 0)
+            memcpy(out->budget.weight_tensors, prev->budget.weight_tensors,
+                   tensors);
         reuse_stages(out, prev);
         out->budget.mem_fraction_static = o->mem_fraction_static.value;
         p.context_known = true;
         return kvplan__pipeline_back(&p, out, false, err);
     }
     kvplan__plan_reset(out, prev->num_stages);
-    KVPLAN__TRY(kvplan__resolve_args(m, o, &p.gpu, o->gpu_set, out, err));
+    KVPLAN__TRY(kvplan__resolve_args(m, o, p.gpu, o->gpu_set, out, err));
     /* the same flags resolved: the same ranks (they read nothing else) */
     kvplan__resolve_dtypes(out, p.model_dtype,
                            prev->stages[0].rank.runner.kv_cache_dtype);
