@@ -8,6 +8,7 @@
 #include "check.h"
 #include "kvplan.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,6 +312,72 @@ static void test_sweep_from_row_before(void)
     kvplan_loaded_free(&l);
 }
 
+/* The ranking of many rows (the quicksort's partitions, its heapsort past
+ * the depth limit is reached by no input here, and the insertion of the
+ * small ranges): a permutation in the total order kvplan_sweep_rank
+ * promises, over rows with many ties, already sorted, reversed and
+ * all-equal figures, for every key. */
+static void test_rank_many(void)
+{
+    enum { N = 5000 };
+    kvplan_sweep_row *rows = calloc(N, sizeof *rows);
+    size_t *order = malloc(N * sizeof *order);
+    bool *seen = malloc(N);
+    uint64_t s = 2026;
+    for (int pattern = 0; rows != NULL && order != NULL && pattern < 4;
+         pattern++) {
+        for (size_t i = 0; i < N; i++) {
+            kvplan_sweep_row *r = &rows[i];
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            r->index = i;
+            r->status = (s >> 60) == 0 ? KVPLAN_NOT_ENOUGH_MEMORY : KVPLAN_OK;
+            r->fits = r->status == KVPLAN_OK && (s >> 58 & 3) != 0;
+            double f = pattern == 0   ? (double)(s >> 33 & 15) /* ties */
+                       : pattern == 1 ? (double)i              /* ascending */
+                       : pattern == 2 ? (double)(N - i)        /* descending */
+                                      : 7.0;                   /* all equal */
+            r->fleet.concurrency_per_gpu = f;
+            r->fleet.concurrency_at_context_len = (int64_t)f;
+            r->fleet.gpus = (int64_t)f + 1;
+            r->max_total_num_tokens = (int64_t)f * 1000;
+            r->longest_request_tokens = (int64_t)f;
+        }
+        for (int k = 0; k <= KVPLAN_SWEEP_GPUS; k++) {
+            kvplan_sweep_key key = (kvplan_sweep_key)k;
+            kvplan_sweep_rank(rows, N, key, order);
+            memset(seen, 0, N);
+            size_t bad = 0;
+            for (size_t i = 0; i < N; i++) {
+                bad += order[i] >= N || seen[order[i]];
+                if (order[i] < N)
+                    seen[order[i]] = true;
+            }
+            for (size_t i = 1; bad == 0 && i < N; i++) {
+                const kvplan_sweep_row *x = &rows[order[i - 1]],
+                                       *y = &rows[order[i]];
+                int cx = x->fits * 2 + (x->status == KVPLAN_OK),
+                    cy = y->fits * 2 + (y->status == KVPLAN_OK);
+                double fx = kvplan_sweep_figure(x, key),
+                       fy = kvplan_sweep_figure(y, key);
+                if (key == KVPLAN_SWEEP_GPUS) {
+                    fx = -fx;
+                    fy = -fy;
+                }
+                bad += cx < cy || (cx == cy && fx < fy) ||
+                       (cx == cy && fx == fy && x->index > y->index);
+            }
+            if (bad != 0)
+                CHECK_FAIL_("pattern %d, key %d: %zu rows out of order",
+                            pattern, k, bad);
+            else
+                check_passed_++;
+        }
+    }
+    free(rows);
+    free(order);
+    free(seen);
+}
+
 int main(void)
 {
     a = malloc(sizeof *a);
@@ -360,5 +427,6 @@ int main(void)
     free(prev);
     test_sweep_rows();
     test_sweep_from_row_before();
+    test_rank_many();
     return check_report();
 }

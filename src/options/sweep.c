@@ -326,8 +326,8 @@ static bool before(const kvplan_sweep_row *a, const kvplan_sweep_row *b,
     return a->index < b->index;
 }
 
-/* Heapsort of the indices: in place, no allocation, and with the total
- * order above the same result a stable sort gives. */
+/* A heap's sift, for the ranking's heapsort: in place, no allocation; with
+ * the total order above the same result a stable sort gives. */
 static void sift(const kvplan_sweep_row *rows, size_t *order, size_t at,
                  size_t n, kvplan_sweep_key key)
 {
@@ -348,6 +348,104 @@ static void sift(const kvplan_sweep_row *rows, size_t *order, size_t at,
     }
 }
 
+/* A row's place in the ranking, read once: its class (fits, plans), its
+ * figure (negated for gpus: fewer first), its index. */
+typedef struct rank_key {
+    int cls;
+    double figure;
+    size_t index;
+} rank_key;
+
+static rank_key key_of(const kvplan_sweep_row *r, kvplan_sweep_key key)
+{
+    double f = figure(r, key);
+    return (rank_key){r->fits * 2 + (r->status == KVPLAN_OK),
+                      key == KVPLAN_SWEEP_GPUS ? -f : f, r->index};
+}
+
+/* before(), on keys */
+static bool key_before(const rank_key *a, const rank_key *b)
+{
+    if (a->cls != b->cls)
+        return a->cls > b->cls;
+    if (a->figure != b->figure)
+        return a->figure > b->figure;
+    return a->index < b->index;
+}
+
+static void swap_at(size_t *order, size_t i, size_t j)
+{
+    size_t t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+}
+
+/* order[lo, hi) sorted: quicksort with the pivot's key read once (each
+ * comparison reads one row, not two: the rows are large and the reads
+ * random), median of three, the smaller side first; heapsort past `depth`
+ * levels, so that no input takes more than n log n; insertion below 16. */
+static void rank_range(const kvplan_sweep_row *rows, size_t *order, size_t lo,
+                       size_t hi, kvplan_sweep_key key, int depth)
+{
+    while (hi - lo > 16) {
+        if (depth-- == 0) {
+            size_t n = hi - lo, *o = order + lo;
+            for (size_t i = n / 2; i-- > 0;)
+                sift(rows, o, i, n, key);
+            for (size_t end = n; end-- > 1;) {
+                swap_at(o, 0, end);
+                sift(rows, o, 0, end, key);
+            }
+            return;
+        }
+        size_t mid = lo + (hi - lo) / 2;
+        rank_key a = key_of(&rows[order[lo]], key),
+                 b = key_of(&rows[order[mid]], key),
+                 c = key_of(&rows[order[hi - 1]], key);
+        /* the median of the three to order[lo]: Hoare's pivot */
+        size_t m = key_before(&a, &b) ? (key_before(&b, &c)   ? mid
+                                         : key_before(&a, &c) ? hi - 1
+                                                              : lo)
+                                      : (key_before(&a, &c)   ? lo
+                                         : key_before(&b, &c) ? hi - 1
+                                                              : mid);
+        swap_at(order, lo, m);
+        rank_key pivot = m == lo ? a : m == mid ? b : c;
+        size_t i = lo - 1, j = hi;
+        for (;;) {
+            rank_key k;
+            do {
+                k = key_of(&rows[order[++i]], key);
+            } while (key_before(&k, &pivot));
+            do {
+                k = key_of(&rows[order[--j]], key);
+            } while (key_before(&pivot, &k));
+            if (i >= j)
+                break;
+            swap_at(order, i, j);
+        }
+        /* [lo, j] and (j, hi): both hold a row (the pivot leads) */
+        if (j + 1 - lo < hi - j - 1) {
+            rank_range(rows, order, lo, j + 1, key, depth);
+            lo = j + 1;
+        } else {
+            rank_range(rows, order, j + 1, hi, key, depth);
+            hi = j + 1;
+        }
+    }
+    for (size_t i = lo + 1; i < hi; i++) {
+        size_t t = order[i], k = i;
+        rank_key x = key_of(&rows[t], key);
+        for (; k > lo; k--) {
+            rank_key y = key_of(&rows[order[k - 1]], key);
+            if (!key_before(&x, &y))
+                break;
+            order[k] = order[k - 1];
+        }
+        order[k] = t;
+    }
+}
+
 void kvplan_sweep_rank(const kvplan_sweep_row *rows, size_t n,
                        kvplan_sweep_key key, size_t *order)
 {
@@ -355,12 +453,8 @@ void kvplan_sweep_rank(const kvplan_sweep_row *rows, size_t n,
         return;
     for (size_t i = 0; i < n; i++)
         order[i] = i;
-    for (size_t i = n / 2; i-- > 0;)
-        sift(rows, order, i, n, key);
-    for (size_t end = n; end-- > 1;) {
-        size_t t = order[0];
-        order[0] = order[end];
-        order[end] = t;
-        sift(rows, order, 0, end, key);
-    }
+    int depth = 0;
+    for (size_t k = n; k > 1; k >>= 1)
+        depth += 2;
+    rank_range(rows, order, 0, n, key, depth);
 }
