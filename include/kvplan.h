@@ -559,7 +559,14 @@ KVPLAN_API kvplan_status kvplan_finalize_with_max_running_requests(
 /* Models: a config.json read the way sglang reads it                        */
 /* ------------------------------------------------------------------------ */
 
-/* A loaded model configuration (opaque). Thread-safe to read once loaded. */
+/* A loaded model configuration (opaque). Thread-safe to read once loaded:
+ * any number of threads may plan with one handle at once. A handle keeps
+ * the last few plans' fronts (the flags resolved, the ranks, the weights)
+ * and weight estimates, allocated with it and shared under a lock, so that
+ * a plan whose options differ from a kept one's only in
+ * mem_fraction_static computes just its budget and pools; the answer is
+ * the same either way. A catalog name's model is read once per process
+ * and copied to each handle loaded after. */
 typedef struct kvplan_model kvplan_model;
 
 /*
