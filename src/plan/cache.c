@@ -108,6 +108,16 @@ bool kvplan__fraction_given(const kvplan_plan_options *o, kvplan_budget *b)
     return true;
 }
 
+/* The key reads the options' eight strings by content and refuses the
+ * draft model (a pointer it cannot read through); every other field is
+ * compared as bytes. A new field must be one or the other. */
+#if defined(__LP64__) /* the sizes of 64-bit pointers */
+_Static_assert(sizeof(kvplan_plan_options) == 680 &&
+                   sizeof(kvplan_server_args) == 280,
+               "the options changed: a new pointer must be read by content "
+               "in kvplan__front_key_of");
+#endif
+
 bool kvplan__front_key_of(const kvplan_plan_options *o, front_key *k)
 {
     if (o->server.speculative_draft_model != NULL ||
