@@ -18,21 +18,31 @@ static void free_ids(id_list *l)
     l->count = 0;
 }
 
+void kvplan__model_owned(kvplan_model *m, char **strs[KVPLAN__MODEL_STRINGS],
+                         id_list *lists[KVPLAN__MODEL_ID_LISTS])
+{
+    char **s[KVPLAN__MODEL_STRINGS] = {&m->name, &m->hf_id, &m->arch,
+                                       &m->model_type};
+    id_list *l[KVPLAN__MODEL_ID_LISTS] = {
+        &m->compress_ratios, &m->minimax_dense, &m->minimax_sparse,
+        &m->minimax_k_only,  &m->full_ids,      &m->swa_ids,
+        &m->mamba_full_ids,  &m->dsa_topk_ids,  &m->hf_swa_ids};
+    memcpy(strs, s, sizeof s);
+    memcpy(lists, l, sizeof l);
+}
+
 void kvplan_model_free(kvplan_model *m)
 {
     if (m == NULL)
         return;
-    free(m->name);
-    free(m->hf_id);
-    free(m->arch);
-    free(m->model_type);
-    kvplan__plan_cache_free(m->plan_cache);
-    id_list *lists[] = {
-        &m->compress_ratios, &m->minimax_dense, &m->minimax_sparse,
-        &m->minimax_k_only,  &m->full_ids,      &m->swa_ids,
-        &m->mamba_full_ids,  &m->dsa_topk_ids,  &m->hf_swa_ids};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+    char **strs[KVPLAN__MODEL_STRINGS];
+    id_list *lists[KVPLAN__MODEL_ID_LISTS];
+    kvplan__model_owned(m, strs, lists);
+    for (size_t i = 0; i < KVPLAN__MODEL_STRINGS; i++)
+        free(*strs[i]);
+    for (size_t i = 0; i < KVPLAN__MODEL_ID_LISTS; i++)
         free_ids(lists[i]);
+    kvplan__plan_cache_free(m->plan_cache);
     free(m);
 }
 

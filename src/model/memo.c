@@ -44,18 +44,18 @@ kvplan_status kvplan__model_copy(const kvplan_model *src, kvplan_model **out,
     if (m == NULL)
         return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
     *m = *src;
-    char **strs[] = {&m->name, &m->hf_id, &m->arch, &m->model_type};
-    id_list *lists[] = {
-        &m->compress_ratios, &m->minimax_dense, &m->minimax_sparse,
-        &m->minimax_k_only,  &m->full_ids,      &m->swa_ids,
-        &m->mamba_full_ids,  &m->dsa_topk_ids,  &m->hf_swa_ids};
+    m->plan_cache = NULL; /* the copy's own, made below */
+    char **strs[KVPLAN__MODEL_STRINGS];
+    id_list *lists[KVPLAN__MODEL_ID_LISTS];
+    kvplan__model_owned(m, strs, lists);
     bool ok = true;
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+    for (size_t i = 0; i < KVPLAN__MODEL_STRINGS; i++) {
         const char *s = *strs[i];
         *strs[i] = NULL;
         ok &= s == NULL || (*strs[i] = kvplan__dup_str(s)) != NULL;
     }
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+    for (size_t i = 0; i < KVPLAN__MODEL_ID_LISTS; i++) {
+        /* src's list at the same place in its struct */
         const id_list *from =
             (const id_list *)((const char *)src +
                               ((const char *)lists[i] - (const char *)m));
@@ -65,13 +65,11 @@ kvplan_status kvplan__model_copy(const kvplan_model *src, kvplan_model **out,
     m->info.hf_id = m->hf_id;
     m->info.architecture = m->arch;
     m->info.model_type = m->model_type;
-    m->plan_cache = NULL; /* the copy's own, empty */
-    if (ok)
-        m->plan_cache = kvplan__plan_cache_new(); /* none: plans keep none */
     if (!ok) {
         kvplan_model_free(m);
         return kvplan__fail(err, KVPLAN_NOMEM, NULL, "out of memory");
     }
+    m->plan_cache = kvplan__plan_cache_new(); /* NULL: plans keep nothing */
     *out = m;
     return kvplan__ok(err);
 }

@@ -219,6 +219,12 @@ kvplan_status kvplan__model_load_text(const char *text, size_t len,
                                       const char *hf_id, const char *overrides,
                                       const char *dir, kvplan_model **out,
                                       kvplan_error *err);
+/* What a model holds on the heap besides itself and its plan cache: its
+ * strings and its id lists, for its free and its copy (load.c). */
+#define KVPLAN__MODEL_STRINGS 4
+#define KVPLAN__MODEL_ID_LISTS 9
+void kvplan__model_owned(kvplan_model *m, char **strs[KVPLAN__MODEL_STRINGS],
+                         id_list *lists[KVPLAN__MODEL_ID_LISTS]);
 /* A deep copy of a model (memo.c). */
 kvplan_status kvplan__model_copy(const kvplan_model *src, kvplan_model **out,
                                  kvplan_error *err);
