@@ -149,6 +149,13 @@ static bool same(const front_key *a, const front_key *b)
            memcmp(a->text, b->text, a->text_len) == 0;
 }
 
+/* A budget's bytes up to its last weight tensor: what a front holds. */
+static size_t budget_used(const kvplan_budget *b)
+{
+    return offsetof(kvplan_budget, weight_tensors) +
+           b->num_weight_tensors * sizeof b->weight_tensors[0];
+}
+
 int kvplan__front_restore(const kvplan_model *m, const front_key *k,
                           const kvplan_plan_options *o, kvplan__pipeline *p,
                           kvplan_plan *out)
@@ -165,10 +172,7 @@ int kvplan__front_restore(const kvplan_model *m, const front_key *k,
         hit = true;
         f->age = ++c->clock;
         memcpy(out, f->header, sizeof f->header);
-        memcpy(&out->budget, &f->budget,
-               offsetof(kvplan_budget, weight_tensors) +
-                   f->budget.num_weight_tensors *
-                       sizeof f->budget.weight_tensors[0]);
+        memcpy(&out->budget, &f->budget, budget_used(&f->budget));
         out->num_warnings = 0;
         out->binding_stage = 0;
         out->num_stages = f->num_stages;
@@ -209,10 +213,7 @@ void kvplan__front_keep(const kvplan_model *m, const front_key *k,
     f->configured = false;
     f->num_stages = out->num_stages;
     memcpy(f->header, out, sizeof f->header);
-    memcpy(&f->budget, &out->budget,
-           offsetof(kvplan_budget, weight_tensors) +
-               out->budget.num_weight_tensors *
-                   sizeof out->budget.weight_tensors[0]);
+    memcpy(&f->budget, &out->budget, budget_used(&out->budget));
     memcpy(f->stages, out->stages, out->num_stages * sizeof out->stages[0]);
     pthread_mutex_unlock(&lock);
 }
@@ -261,6 +262,22 @@ static bool weights_key_of(const kvplan_model *m,
     return true;
 }
 
+/* An estimate into the caller's `out`: its tensors into `want` when the
+ * caller asked for them, else none counted (as an estimate that records
+ * none). */
+static void hand_out(kvplan__weights_estimate_out *out,
+                     const kvplan__weights_estimate_out *kept,
+                     const kvplan_weight_tensor *tensors,
+                     kvplan_weight_tensor *want)
+{
+    *out = *kept;
+    out->tensors = want;
+    if (want != NULL)
+        memcpy(want, tensors, kept->num_tensors * sizeof *want);
+    else
+        out->num_tensors = 0;
+}
+
 void kvplan__weights_estimate_kept(const kvplan_model *m,
                                    const kvplan__weights_request *rq,
                                    kvplan__weights_estimate_out *out)
@@ -280,21 +297,15 @@ void kvplan__weights_estimate_kept(const kvplan_model *m,
             continue;
         hit = true;
         w->age = ++c->clock;
-        *out = w->out;
-        out->tensors = want;
-        if (want != NULL)
-            memcpy(want, w->tensors, w->out.num_tensors * sizeof *want);
-        else
-            out->num_tensors = 0; /* as an estimate recording none */
+        hand_out(out, &w->out, w->tensors, want);
     }
     pthread_mutex_unlock(&lock);
     if (hit)
         return;
     /* estimated outside the lock, every tensor recorded, then kept */
     kvplan_weight_tensor tensors[KVPLAN_MAX_WEIGHT_TENSORS];
-    memset(out, 0, sizeof *out);
-    out->tensors = tensors;
-    kvplan__weights_estimate(rq, out);
+    kvplan__weights_estimate_out fresh = {.tensors = tensors};
+    kvplan__weights_estimate(rq, &fresh);
     pthread_mutex_lock(&lock);
     kept_weights *w = &c->weights[0];
     for (size_t i = 1; i < KVPLAN__WEIGHTS; i++)
@@ -302,13 +313,9 @@ void kvplan__weights_estimate_kept(const kvplan_model *m,
             w = &c->weights[i];
     w->age = ++c->clock;
     w->key = k;
-    w->out = *out;
+    w->out = fresh;
     w->out.tensors = NULL;
-    memcpy(w->tensors, tensors, out->num_tensors * sizeof tensors[0]);
+    memcpy(w->tensors, tensors, fresh.num_tensors * sizeof tensors[0]);
     pthread_mutex_unlock(&lock);
-    out->tensors = want;
-    if (want != NULL)
-        memcpy(want, tensors, out->num_tensors * sizeof *want);
-    else
-        out->num_tensors = 0;
+    hand_out(out, &fresh, tensors, want);
 }
