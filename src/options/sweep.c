@@ -307,23 +307,38 @@ double kvplan_sweep_figure(const kvplan_sweep_row *r, kvplan_sweep_key key)
     return figure(r, key);
 }
 
+/* A row's place in the ranking, read once: its class (fits, plans), its
+ * figure (negated for gpus: fewer first), its index. */
+typedef struct rank_key {
+    int cls;
+    double figure;
+    size_t index;
+} rank_key;
+
+static rank_key key_of(const kvplan_sweep_row *r, kvplan_sweep_key key)
+{
+    double f = figure(r, key);
+    return (rank_key){r->fits * 2 + (r->status == KVPLAN_OK),
+                      key == KVPLAN_SWEEP_GPUS ? -f : f, r->index};
+}
+
+/* Whether a row of key a ranks before one of key b (see before()). */
+static bool key_before(const rank_key *a, const rank_key *b)
+{
+    if (a->cls != b->cls)
+        return a->cls > b->cls;
+    if (a->figure != b->figure)
+        return a->figure > b->figure;
+    return a->index < b->index;
+}
+
 /* Whether row a ranks before row b: those that fit, then those that plan;
  * the better figure (fewer GPUs for gpus); the product's order. */
 static bool before(const kvplan_sweep_row *a, const kvplan_sweep_row *b,
                    kvplan_sweep_key key)
 {
-    int ca = a->fits * 2 + (a->status == KVPLAN_OK),
-        cb = b->fits * 2 + (b->status == KVPLAN_OK);
-    if (ca != cb)
-        return ca > cb;
-    double ka = figure(a, key), kb = figure(b, key);
-    if (key == KVPLAN_SWEEP_GPUS) {
-        ka = -ka;
-        kb = -kb;
-    }
-    if (ka != kb)
-        return ka > kb;
-    return a->index < b->index;
+    rank_key ka = key_of(a, key), kb = key_of(b, key);
+    return key_before(&ka, &kb);
 }
 
 /* A heap's sift, for the ranking's heapsort: in place, no allocation; with
@@ -346,31 +361,6 @@ static void sift(const kvplan_sweep_row *rows, size_t *order, size_t at,
         order[child] = t;
         at = child;
     }
-}
-
-/* A row's place in the ranking, read once: its class (fits, plans), its
- * figure (negated for gpus: fewer first), its index. */
-typedef struct rank_key {
-    int cls;
-    double figure;
-    size_t index;
-} rank_key;
-
-static rank_key key_of(const kvplan_sweep_row *r, kvplan_sweep_key key)
-{
-    double f = figure(r, key);
-    return (rank_key){r->fits * 2 + (r->status == KVPLAN_OK),
-                      key == KVPLAN_SWEEP_GPUS ? -f : f, r->index};
-}
-
-/* before(), on keys */
-static bool key_before(const rank_key *a, const rank_key *b)
-{
-    if (a->cls != b->cls)
-        return a->cls > b->cls;
-    if (a->figure != b->figure)
-        return a->figure > b->figure;
-    return a->index < b->index;
 }
 
 static void swap_at(size_t *order, size_t i, size_t j)
