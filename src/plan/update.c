@@ -8,6 +8,15 @@
 
 #include <string.h>
 
+/* n bytes of `from` into `to`, written only where they differ: a sweep's
+ * two plans in turn, `to` (the plan two rows back) often holds them
+ * already, and comparing costs about half of copying. */
+static void copy_changed(void *to, const void *from, size_t n)
+{
+    if (memcmp(to, from, n) != 0)
+        memcpy(to, from, n);
+}
+
 /* A sweep's reuse: each stage's rank, configurator and weights from the
  * plan before (draft_kv: set again by the allocation when drafting). */
 static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
@@ -17,13 +26,9 @@ static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
         kvplan_stage_plan *sp = &out->stages[i];
         const kvplan_stage_plan *was = &prev->stages[i];
         sp->pp_rank = was->pp_rank;
-        /* a sweep's two plans in turn: `out` often holds these already
-         * (the row two back), and comparing costs half of copying */
-        if (memcmp(&sp->rank, &was->rank, sizeof sp->rank) != 0)
-            sp->rank = was->rank;
-        if (memcmp(&sp->configurator, &was->configurator,
-                   sizeof sp->configurator) != 0)
-            sp->configurator = was->configurator;
+        copy_changed(&sp->rank, &was->rank, sizeof sp->rank);
+        copy_changed(&sp->configurator, &was->configurator,
+                     sizeof sp->configurator);
         sp->weight_bytes = was->weight_bytes;
         sp->draft_weight_bytes = was->draft_weight_bytes;
         sp->allocation.draft_kv_bytes = 0;
@@ -85,19 +90,15 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
          * the budget's terms and tensors, each stage's rank, configurator and
          * weights (back writes the rest: warnings, capacity, pools) */
         size_t same = offsetof(kvplan_plan, max_running_requests);
-        if (memcmp(out, prev, same) != 0) /* often there: see reuse_stages */
-            memcpy(out, prev, same);
+        copy_changed(out, prev, same); /* the results after it: back's */
         memcpy((char *)out + same, (const char *)prev + same,
                offsetof(kvplan_plan, warnings) - same);
         out->num_warnings = 0;
         memcpy(&out->budget, &prev->budget,
                offsetof(kvplan_budget, weight_tensors));
-        size_t tensors = prev->budget.num_weight_tensors *
-                         sizeof prev->budget.weight_tensors[0];
-        if (memcmp(out->budget.weight_tensors, prev->budget.weight_tensors,
-                   tensors) != 0)
-            memcpy(out->budget.weight_tensors, prev->budget.weight_tensors,
-                   tensors);
+        copy_changed(out->budget.weight_tensors, prev->budget.weight_tensors,
+                     prev->budget.num_weight_tensors *
+                         sizeof prev->budget.weight_tensors[0]);
         reuse_stages(out, prev);
         out->budget.mem_fraction_static = o->mem_fraction_static.value;
         p.context_known = true;
