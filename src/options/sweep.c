@@ -39,10 +39,19 @@ bool kvplan_sweep_key_from_name(const char *name, kvplan_sweep_key *out)
 }
 
 /* The axes: options a sweep varies, each with 1..64 values, at most 8;
- * the product of their counts into *rows. */
-static kvplan_status check_axes(const kvplan_sweep_axis *axes, size_t n,
-                                size_t *rows, kvplan_error *err)
+ * each option's row into found[k] (looked up once for all the rows) and
+ * the product of their counts into *rows; `base`'s struct_size checked as
+ * kvplan_options_set checks it. */
+static kvplan_status check_axes(const kvplan_options *base,
+                                const kvplan_sweep_axis *axes, size_t n,
+                                const kvplan__option_row **found, size_t *rows,
+                                kvplan_error *err)
 {
+    KVPLAN__FAIL_IF(base->struct_size != sizeof *base, err,
+                    KVPLAN_INVALID_ARGUMENT, "struct_size",
+                    "kvplan_options.struct_size is %u, expected %zu: fill the "
+                    "options with kvplan_options_init() of this kvplan.h",
+                    (unsigned)base->struct_size, sizeof *base);
     KVPLAN__FAIL_IF(n > KVPLAN_MAX_SWEEP_AXES, err, KVPLAN_INVALID_ARGUMENT,
                     NULL, "a sweep varies at most %d options, got %zu",
                     KVPLAN_MAX_SWEEP_AXES, n);
@@ -50,10 +59,11 @@ static kvplan_status check_axes(const kvplan_sweep_axis *axes, size_t n,
                     "kvplan_sweep: %zu axes and no list", n);
     size_t product = 1;
     for (size_t k = 0; k < n; k++) {
-        const kvplan_option *o = kvplan_option_find(axes[k].option);
         const char *name = axes[k].option ? axes[k].option : "(NULL)";
-        KVPLAN__FAIL_IF(o == NULL || !o->sweep, err, KVPLAN_INVALID_ARGUMENT,
-                        name,
+        found[k] =
+            axes[k].option ? kvplan__option_lookup(name, strlen(name)) : NULL;
+        KVPLAN__FAIL_IF(found[k] == NULL || !found[k]->pub.sweep, err,
+                        KVPLAN_INVALID_ARGUMENT, name,
                         "%.100s: a sweep varies gpu, tp_size, pp_size, "
                         "kv_cache_dtype, page_size, context_length, "
                         "mem_fraction_static or speculative_algorithm",
@@ -114,27 +124,6 @@ static kvplan_status row_options(const kvplan_options *base,
     return kvplan__options_resolve_gpu(out, NULL, err);
 }
 
-/* Each axis's option row into rows[k], looked up once for all the rows;
- * the options' struct_size checked as kvplan_options_set checks it. */
-static kvplan_status axis_rows(const kvplan_options *base,
-                               const kvplan_sweep_axis *axes, size_t num_axes,
-                               const kvplan__option_row **rows,
-                               kvplan_error *err)
-{
-    KVPLAN__FAIL_IF(base->struct_size != sizeof *base, err,
-                    KVPLAN_INVALID_ARGUMENT, "struct_size",
-                    "kvplan_options.struct_size is %u, expected %zu: fill the "
-                    "options with kvplan_options_init() of this kvplan.h",
-                    (unsigned)base->struct_size, sizeof *base);
-    for (size_t k = 0; k < num_axes; k++) {
-        const char *name = axes[k].option ? axes[k].option : "(NULL)";
-        rows[k] = kvplan__option_lookup(name, strlen(name));
-        KVPLAN__FAIL_IF(rows[k] == NULL, err, KVPLAN_INVALID_ARGUMENT, name,
-                        "%.100s: unknown option", name);
-    }
-    return KVPLAN_OK;
-}
-
 /* Not an answer: next_options cannot build the row from the row before. */
 #define KVPLAN__AGAIN ((kvplan_status)-1)
 
@@ -171,14 +160,9 @@ kvplan_status kvplan_sweep_row_options(const kvplan_options *base,
                     KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_sweep_row_options needs options, a row and a "
                     "result; got NULL");
-    KVPLAN__FAIL_IF(num_axes > KVPLAN_MAX_SWEEP_AXES ||
-                        (num_axes > 0 && axes == NULL),
-                    err, KVPLAN_INVALID_ARGUMENT, NULL,
-                    "kvplan_sweep_row_options: %zu axes, at most %d, and a "
-                    "list",
-                    num_axes, KVPLAN_MAX_SWEEP_AXES);
     const kvplan__option_row *rows[KVPLAN_MAX_SWEEP_AXES];
-    KVPLAN__TRY(axis_rows(base, axes, num_axes, rows, err));
+    size_t product;
+    KVPLAN__TRY(check_axes(base, axes, num_axes, rows, &product, err));
     return row_options(base, axes, rows, num_axes, row, out, err);
 }
 
@@ -186,7 +170,9 @@ kvplan_status kvplan_sweep_row_options(const kvplan_options *base,
  * on every row, without snprintf's format. */
 static void copy_name(char *to, size_t size, const char *s)
 {
-    size_t n = s != NULL ? strnlen(s, size - 1) : 0;
+    if (s == NULL)
+        s = "";
+    size_t n = strnlen(s, size - 1);
     memcpy(to, s, n);
     to[n] = '\0';
 }
@@ -227,7 +213,8 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
                     "kvplan_sweep needs a model, options, rows and work; got "
                     "NULL");
     size_t want = 0;
-    KVPLAN__TRY(check_axes(axes, num_axes, &want, err));
+    const kvplan__option_row *orows[KVPLAN_MAX_SWEEP_AXES];
+    KVPLAN__TRY(check_axes(base, axes, num_axes, orows, &want, err));
     KVPLAN__FAIL_IF(num_rows != want, err, KVPLAN_INVALID_ARGUMENT, NULL,
                     "kvplan_sweep: the axes make %zu rows, got room for %zu",
                     want, num_rows);
@@ -237,8 +224,6 @@ kvplan_status kvplan_sweep(const kvplan_model *model,
     kvplan_options o;
     bool have_prev = false, built = false;
     size_t built_pick[KVPLAN_MAX_SWEEP_AXES] = {0};
-    const kvplan__option_row *orows[KVPLAN_MAX_SWEEP_AXES];
-    KVPLAN__TRY(axis_rows(base, axes, num_axes, orows, err));
     for (size_t i = 0; i < num_rows; i++) {
         kvplan_sweep_row *r = &rows[i];
         memset(r, 0, sizeof *r);
