@@ -13,8 +13,8 @@
 #include "plan/plan.h"
 #include "flags.h"
 #include "json/doc.h"
+#include "json/text.h"
 #include "report.h"
-#include "json/doc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -270,61 +270,34 @@ static int write_text(const sweep_args *a, const kvplan_sweep_row *rows,
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
-/* A CSV line, built in place and written at once (fprintf's parsing of
- * a format was most of a row's cost). */
-typedef struct csv_line {
-    char buf[2048];
-    size_t len;
-} csv_line;
-
-static void put(csv_line *l, const char *s, size_t n)
+/* The CSV is written a line at a time through the json room's text
+ * buffer (fprintf's parsing of a format was most of a row's cost). */
+static void put_str(kvplan__text *t, const char *s)
 {
-    if (n > sizeof l->buf - l->len)
-        n = sizeof l->buf - l->len; /* a value is far shorter */
-    memcpy(l->buf + l->len, s, n);
-    l->len += n;
+    kvplan__text_put(t, s, strlen(s));
 }
 
-static void put_str(csv_line *l, const char *s)
-{
-    put(l, s, strlen(s));
-}
-
-static void put_int(csv_line *l, int64_t v)
-{
-    char tmp[24];
-    size_t n = 0;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[sizeof tmp - ++n] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u > 0);
-    if (v < 0)
-        tmp[sizeof tmp - ++n] = '-';
-    put(l, tmp + sizeof tmp - n, n);
-}
-
-static void put_double(csv_line *l, double v)
+static void put_double(kvplan__text *t, double v)
 {
     char tmp[32];
-    put(l, tmp, kvplan_format_double(v, tmp, sizeof tmp));
+    kvplan__text_put(t, tmp, kvplan_format_double(v, tmp, sizeof tmp));
 }
 
 /* A CSV field: quoted when it holds a comma, a quote or a newline. */
-static void csv_field(csv_line *l, const char *v, bool last)
+static void csv_field(kvplan__text *t, const char *v, bool last)
 {
     if (strpbrk(v, ",\"\n") == NULL) {
-        put_str(l, v);
+        put_str(t, v);
     } else {
-        put(l, "\"", 1);
+        kvplan__text_put1(t, '"');
         for (const char *p = v; *p; p++) {
             if (*p == '"')
-                put(l, "\"", 1); /* doubled */
-            put(l, p, 1);
+                kvplan__text_put1(t, '"'); /* doubled */
+            kvplan__text_put1(t, *p);
         }
-        put(l, "\"", 1);
+        kvplan__text_put1(t, '"');
     }
-    put(l, last ? "\n" : ",", 1);
+    kvplan__text_put1(t, last ? '\n' : ',');
 }
 
 static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
@@ -338,8 +311,9 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
           "longest_request,concurrency,gpus,concurrency_per_gpu,binding,"
           "mem_fraction_static,page_size,kv_cache_dtype,error\n",
           out);
-    csv_line l;
-    for (size_t i = 0; i < n; i++) {
+    kvplan__text l = {0};
+    int rc = CLI_EXIT_OK;
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const kvplan_sweep_row *r = &rows[order[i]];
 #ifdef __GNUC__
         /* the rows come in rank order, scattered over ~1 KB each: the
@@ -356,7 +330,7 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
         for (size_t k = 0, axis = 0; k < NDIMS; k++)
             if (a->d[k].n > 0)
                 csv_field(&l, text_value(a, r, k, axis++), false);
-        put_int(&l, (int64_t)i + 1);
+        kvplan__text_integer(&l, (int64_t)i + 1);
         if (r->status != KVPLAN_OK) {
             put_str(&l, ",false,,,,,,,,,,,,");
             csv_field(&l, r->error.message, true);
@@ -369,24 +343,27 @@ static int write_csv(const sweep_args *a, const kvplan_sweep_row *rows,
                                     r->fleet.gpus};
             put_str(&l, r->fits ? ",true" : ",false");
             for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
-                put(&l, ",", 1);
-                put_int(&l, ints[k]);
+                kvplan__text_put1(&l, ',');
+                kvplan__text_integer(&l, ints[k]);
             }
-            put(&l, ",", 1);
+            kvplan__text_put1(&l, ',');
             put_double(&l, r->fleet.concurrency_per_gpu);
-            put(&l, ",", 1);
+            kvplan__text_put1(&l, ',');
             put_str(&l, kvplan__row_binding(r));
-            put(&l, ",", 1);
+            kvplan__text_put1(&l, ',');
             put_double(&l, r->mem_fraction_static);
-            put(&l, ",", 1);
-            put_int(&l, r->page_size);
-            put(&l, ",", 1);
+            kvplan__text_put1(&l, ',');
+            kvplan__text_integer(&l, r->page_size);
+            kvplan__text_put1(&l, ',');
             put_str(&l, r->kv_cache_dtype_name);
-            put(&l, ",\n", 2);
+            put_str(&l, ",\n");
         }
-        if (fwrite(l.buf, 1, l.len, out) != l.len)
-            return CLI_EXIT_INTERNAL;
+        if (l.bad || fwrite(l.text, 1, l.len, out) != l.len)
+            rc = CLI_EXIT_INTERNAL;
     }
+    free(l.text);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     return ferror(out) ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }
 
