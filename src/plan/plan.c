@@ -384,16 +384,19 @@ static kvplan_status profile(kvplan__pipeline *p, kvplan_plan *out, bool init,
             KVPLAN__TRY(name_flag(
                 kvplan_configurator_init(&sp->configurator, &sp->rank, err),
                 err, init_flag));
-        kvplan_status st =
-            kvplan_calculate_pool_sizes(&sp->configurator, p->available,
-                                        out->page_size, &sp->profiled, err);
+        /* into pools, which constrain() keeps unless it lowers them; the
+         * profiled copy is read by nothing after it in this call (a copy
+         * that reads what was just stored waits for the stores) */
+        kvplan_status st = kvplan_calculate_pool_sizes(
+            &sp->configurator, p->available, out->page_size, &sp->pools, err);
         /* a stage that holds no KV (INVALID_CONFIG) is the split's doing */
         KVPLAN__TRY(name_flag(
             st, err, st == KVPLAN_INVALID_CONFIG ? init_flag : budget_flag(p)));
+        sp->profiled = sp->pools;
         sp->available_bytes = p->available;
         sp->max_mamba_cache_size = p->max_mamba;
-        if (sp->profiled.max_total_num_tokens < least) {
-            least = sp->profiled.max_total_num_tokens;
+        if (sp->pools.max_total_num_tokens < least) {
+            least = sp->pools.max_total_num_tokens;
             out->binding_stage = i;
         }
     }
@@ -404,13 +407,13 @@ static kvplan_status profile(kvplan__pipeline *p, kvplan_plan *out, bool init,
 static kvplan_status constrain(kvplan__pipeline *p, kvplan_plan *out,
                                kvplan_error *err)
 {
-    int64_t t = out->stages[out->binding_stage].profiled.max_total_num_tokens;
+    /* each stage's pools are its profiled ones (profile()) */
+    int64_t t = out->stages[out->binding_stage].pools.max_total_num_tokens;
     if (p->o->max_total_tokens.set && p->o->max_total_tokens.value < t)
         t = p->o->max_total_tokens.value;
     for (size_t i = 0; i < out->num_stages; i++) {
         kvplan_stage_plan *sp = &out->stages[i];
-        sp->pools = sp->profiled;
-        if (t != sp->profiled.max_total_num_tokens)
+        if (t != sp->pools.max_total_num_tokens)
             KVPLAN__TRY(kvplan_calculate_pool_sizes_from_max_tokens(
                 &sp->configurator, t, out->page_size, &sp->pools, err));
     }
