@@ -52,17 +52,22 @@ static void reuse_stages(kvplan_plan *out, const kvplan_plan *prev)
     }
 }
 
-/* Whether `o` differs from `po` (prev's options) only in the GPU's memory
- * and the fraction, on a plan whose ranks can be reused (MiniMax's pool
- * reads the layer ids a plan does not keep). */
-static bool budget_only(const kvplan_plan_options *o,
-                        const kvplan_plan_options *po, const kvplan_plan *prev)
+/* How `o` differs from `po` (prev's options), on a plan whose ranks can be
+ * reused (MiniMax's pool reads the layer ids a plan does not keep). */
+typedef enum change {
+    REPLAN,    /* in more than the GPU's memory and the fraction */
+    SAME_GPU,  /* at most in the fraction's value */
+    OTHER_GPU, /* in the fraction and gpu.name / gpu.total_mib */
+} change;
+
+static change budget_change(const kvplan_plan_options *o,
+                            const kvplan_plan_options *po,
+                            const kvplan_plan *prev)
 {
     if (prev->struct_size != sizeof *prev || o->server.pp_size < 1 ||
         prev->num_stages != (size_t)o->server.pp_size ||
         prev->stages[0].rank.model.hf_config.is_minimax_sparse)
-        return false;
-    /* all but mem_fraction_static, gpu.name and gpu.total_mib (adjacent) */
+        return REPLAN;
     const char *x = (const char *)o, *y = (const char *)po;
     size_t f0 = offsetof(kvplan_plan_options, mem_fraction_static),
            f1 = f0 + sizeof o->mem_fraction_static,
@@ -72,8 +77,17 @@ static bool budget_only(const kvplan_plan_options *o,
     _Static_assert(offsetof(kvplan_gpu, name) == 0 &&
                        offsetof(kvplan_gpu, total_mib) == sizeof o->gpu.name,
                    "gpu.name and gpu.total_mib lead kvplan_gpu");
-    return memcmp(x, y, f0) == 0 && memcmp(x + f1, y + f1, g0 - f1) == 0 &&
-           memcmp(x + g1, y + g1, sizeof *o - g1) == 0;
+    if (memcmp(x, y, f0) != 0)
+        return REPLAN;
+    /* a sweep's rows most often keep the GPU: one comparison for it all */
+    if (memcmp(x + f1, y + f1, sizeof *o - f1) == 0)
+        return o->mem_fraction_static.set == po->mem_fraction_static.set
+                   ? SAME_GPU
+                   : OTHER_GPU;
+    return memcmp(x + f1, y + f1, g0 - f1) == 0 &&
+                   memcmp(x + g1, y + g1, sizeof *o - g1) == 0
+               ? OTHER_GPU
+               : REPLAN;
 }
 
 kvplan_status kvplan_plan_update(const kvplan_model *m,
@@ -86,14 +100,16 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
                     NULL,
                     "kvplan_plan_update needs a plan to fill other than the "
                     "one it reuses");
-    if (m == NULL || o == NULL || out == NULL || po == NULL || prev == NULL ||
-        !budget_only(o, po, prev))
+    change c =
+        m == NULL || o == NULL || out == NULL || po == NULL || prev == NULL
+            ? REPLAN
+            : budget_change(o, po, prev);
+    if (c == REPLAN)
         return kvplan_plan_compute(m, o, out, err);
     /* the rest is prev's options, which planned */
     KVPLAN__TRY(kvplan__check_budget_options(o, err));
     kvplan__pipeline p = kvplan__pipeline_start(m, o);
-    if (memcmp(&o->gpu, &po->gpu, sizeof o->gpu) == 0 &&
-        o->mem_fraction_static.set == po->mem_fraction_static.set) {
+    if (c == SAME_GPU) {
         /* the same GPU: the flags, the fraction rule's terms, the ranks,
          * the weights and the context stand; only a given fraction
          * changes (or nothing) */
