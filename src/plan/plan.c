@@ -488,17 +488,6 @@ static void release(kvplan_plan *out)
     }
 }
 
-/* The kvplan__pipeline's start for `o`: the GPU and the model dtype. */
-kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
-                                        const kvplan_plan_options *o)
-{
-    return (kvplan__pipeline){
-        .m = m,
-        .o = o,
-        .gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default(),
-        .model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype)};
-}
-
 /* The flags: resolved against the GPU and the model, the fraction,
  * every stage's rank, the weights. */
 static kvplan_status front(kvplan__pipeline *p, kvplan_plan *out,

@@ -3,7 +3,8 @@
  * before the budget (sections of docs/sglang-rules.md): the memory tiers'
  * prefill chunk and cuda-graph batch (§4.2), the model's and the
  * speculative hooks (§4.4, §4.5, §1.12), PD decode's radix cache (§4.6),
- * the attention backend and the page size it implies (§4.3), the dtypes.
+ * the attention backend and the page size it implies (§4.3), the dtypes;
+ * and the pipeline's start: the GPU and the model dtype.
  * The request is never written: the answer goes to kvplan_plan.resolved.
  */
 #include "plan/plan.h"
@@ -154,4 +155,28 @@ void kvplan__resolve_dtypes(kvplan_plan *out, kvplan_dtype model_dtype,
         s->kv_cache_dtype = kv;
     out->dtype = model_dtype;
     out->kv_cache_dtype = kv_dtype;
+}
+
+/* The kvplan__pipeline's start for `o`: the GPU and the model dtype. */
+#if defined(__LP64__) /* the size with 64-bit pointers */
+_Static_assert(sizeof(kvplan__pipeline) == 112,
+               "kvplan__pipeline changed: set a new member in "
+               "kvplan__pipeline_start");
+#endif
+kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
+                                        const kvplan_plan_options *o)
+{
+    /* member by member: GCC zeroes a compound literal this size with
+     * `rep stosq`, whose start-up is most of it, on every sweep row */
+    kvplan__pipeline p;
+    p.m = m;
+    p.o = o;
+    p.gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
+    p.model_dtype = kvplan__dtype_of_flag(o->server.dtype, m->info.dtype);
+    p.weights = p.draft = p.rank_weights = p.rank_draft = 0;
+    p.available = p.max_mamba = 0;
+    p.mamba_per = 0;
+    p.mamba_ratio = p.attn_dp = 0;
+    p.context_known = p.ovf = p.ovf_requests = false;
+    return p;
 }
