@@ -640,6 +640,25 @@ typedef struct kvplan_model_info {
 KVPLAN_API const kvplan_model_info *
 kvplan_model_get_info(const kvplan_model *model);
 
+/* A model's parameters, each counted once (tied embeddings once): the
+ * figure its model card publishes. */
+typedef struct kvplan_model_params {
+    int64_t total;   /* all of them, the vision tower's included */
+    int64_t embed;   /* the input embedding */
+    int64_t lm_head; /* the output head; 0 when tied to the embedding */
+    int64_t vision;  /* the vision tower and projector sglang loads; 0 */
+} kvplan_model_params;
+
+/*
+ * `model`'s parameters from config.json's shapes, as the weight estimate
+ * lays them out (norms, biases and other tensors under 1 MiB left out:
+ * within 0.5 % of transformers' own model classes, tests/test_census.c).
+ * KVPLAN_OVERFLOW when the sizes make more than 64 bits count.
+ */
+KVPLAN_API kvplan_status kvplan_model_parameters(const kvplan_model *model,
+                                                 kvplan_model_params *out,
+                                                 kvplan_error *err);
+
 /* The built-in catalog: `index` from 0; NULL past the end. */
 KVPLAN_API const char *kvplan_catalog_name(size_t index);
 KVPLAN_API const char *kvplan_catalog_hf_id(size_t index); /* "" if none */

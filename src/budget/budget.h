@@ -28,9 +28,12 @@ typedef struct kvplan__weights_request {
 } kvplan__weights_request;
 
 typedef struct kvplan__weights_estimate_out {
-    double rank_bytes;          /* the tensors on one rank, allocator-rounded */
-    double rank_exact_bytes;    /* the same, unrounded */
-    double model_bytes;         /* the whole model's tensors */
+    double rank_bytes;       /* the tensors on one rank, allocator-rounded */
+    double rank_exact_bytes; /* the same, unrounded */
+    double model_bytes;      /* the whole model's tensors */
+    /* its parameters, each once (copies made after loading left out):
+     * all, and the embedding's, the LM head's and the vision tower's */
+    double model_params, embed_params, head_params, vision_params;
     double load_overhead_bytes; /* what loading adds beside them, per rank */
     bool beyond;                /* the sizes make more than 10^30 bytes */
     /* filled when not NULL, up to KVPLAN_MAX_WEIGHT_TENSORS */

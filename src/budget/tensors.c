@@ -154,6 +154,7 @@ typedef struct builder {
     cost costs[KVPLAN__W_CLASSES];
     cost plain; /* the model dtype: embeddings, routers, the vision tower */
     double gidx_rows; /* g_idx rows of a tensor: its experts, else 1 */
+    bool copy;        /* a copy of weights counted already: no parameter */
     bool ovf;
 } builder;
 
@@ -173,6 +174,14 @@ static void add(builder *b, const char *name, double rows, double cols,
     o->rank_bytes += one * count;
     o->rank_exact_bytes += rank_rows * rank_cols * (k->elem + k->scale) * count;
     o->model_bytes += rows * cols * (k->elem + k->scale) * all;
+    double params = b->copy ? 0 : rows * cols * all;
+    o->model_params += params;
+    if (strncmp(name, "embed_tokens", 12) == 0)
+        o->embed_params += params;
+    else if (strncmp(name, "lm_head", 7) == 0)
+        o->head_params += params;
+    else if (strncmp(name, "vision.", 7) == 0)
+        o->vision_params += params;
     if (count <= 0 || o->tensors == NULL ||
         o->num_tensors >= KVPLAN_MAX_WEIGHT_TENSORS)
         return;
@@ -232,8 +241,10 @@ static void attention(builder *b, double count, double all)
             rh * w->v_head_dim, count, all, k);
         /* w_kc and w_vc: kv_b_proj's halves copied out after loading, in
          * 16 bits */
+        b->copy = true;
         add(b, "self_attn.w_kc+w_vc (absorbed)", heads * kvb, w->kv_lora,
             rh * kvb, w->kv_lora, count, all, &b->plain);
+        b->copy = false;
         if (w->is_dsa) {
             double ih = w->index_heads, id = w->index_head_dim;
             double q_in = w->q_lora > 0 ? w->q_lora : h;
