@@ -103,6 +103,18 @@ static bool class_default(const char *model_type, const char *key, int64_t *out)
         {"qwen3_next", "full_attention_interval", 4},
         {"qwen3_5_text", "full_attention_interval", 4},
         {"qwen3_5_moe_text", "full_attention_interval", 4},
+        /* booleans as 0 / 1: the classes that tie their LM head to the
+         * embedding unless the config says not (transformers' Gemma,
+         * Gemma 2/3/4 and Cohere 1/2 configs; the census's "tied",
+         * tests/reference/README.md) */
+        {"gemma", "tie_word_embeddings", 1},
+        {"gemma2", "tie_word_embeddings", 1},
+        {"gemma3", "tie_word_embeddings", 1},
+        {"gemma3_text", "tie_word_embeddings", 1},
+        {"gemma4", "tie_word_embeddings", 1},
+        {"gemma4_text", "tie_word_embeddings", 1},
+        {"cohere", "tie_word_embeddings", 1},
+        {"cohere2", "tie_word_embeddings", 1},
     };
     if (model_type == NULL)
         return false;
@@ -114,6 +126,17 @@ static bool class_default(const char *model_type, const char *key, int64_t *out)
         }
     }
     return false;
+}
+
+/* A boolean attribute of hf_config (kvplan__hget): its value, else the
+ * text config class's default, else false. */
+bool kvplan__hbool(const kvplan__view *v, const char *key)
+{
+    const json_t *x = kvplan__hget(v, key);
+    int64_t d = 0;
+    if (json_is_boolean(x))
+        return json_is_true(x);
+    return class_default(v->model_type, key, &d) && d != 0;
 }
 
 /* An integer attribute of the text config: present (with its class default

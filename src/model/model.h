@@ -179,6 +179,7 @@ kvplan_status kvplan__fail_at(kvplan_error *err, kvplan_status code,
 const json_t *kvplan__get(const json_t *obj, const char *key);
 /* hf_text_config.key */
 const json_t *kvplan__tget(const kvplan__view *v, const char *key);
+bool kvplan__hbool(const kvplan__view *v, const char *key);
 /* hf_config.key, after the copy-up of the text config's attributes. */
 const json_t *kvplan__hget(const kvplan__view *v, const char *key);
 const char *kvplan__tstr(const kvplan__view *v, const char *key);

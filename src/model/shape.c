@@ -214,7 +214,7 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
     w->v_head_dim = (double)m->info.v_head_dim;
     w->layers = (double)m->info.num_hidden_layers;
     w->vocab = (double)m->info.vocab_size;
-    w->tied_embeddings = json_is_true(kvplan__hget(v, "tie_word_embeddings"));
+    w->tied_embeddings = kvplan__hbool(v, "tie_word_embeddings");
     w->attention_bias = json_is_true(kvplan__tget(v, "attention_bias")) ||
                         strncmp(m->model_type, "qwen2", 5) == 0;
     w->q_lora = (double)kvplan__tint_or(v, "q_lora_rank", 0);
