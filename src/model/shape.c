@@ -247,8 +247,12 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
     int64_t shared_size = kvplan__tint_or(
         v, "shared_expert_intermediate_size",
         kvplan__tint_or(v, "moe_shared_expert_intermediate_size", 0));
-    w->shared =
-        (double)kvplan__tint_or(v, "n_shared_experts", shared_size > 0 ? 1 : 0);
+    /* Llama 4's MoE layers each have one shared expert of the experts'
+     * size, which its config does not name (transformers'
+     * Llama4TextMoe.shared_expert; sglang's Llama4MoE) */
+    bool llama4 = strcmp(m->model_type, "llama4_text") == 0;
+    w->shared = (double)kvplan__tint_or(v, "n_shared_experts",
+                                        shared_size > 0 || llama4 ? 1 : 0);
     w->shared_inter = (double)(shared_size > 0 ? shared_size : moe_inter);
     w->first_dense = (double)kvplan__tint_or(v, "first_k_dense_replace", 0);
     w->moe_step = kvplan__tint_or(v, "interleave_moe_layer_step", 1);
