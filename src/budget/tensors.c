@@ -215,7 +215,24 @@ static double div_ceil(double a, double b)
     return b > 0 ? ceil(a / b) : a;
 }
 
-/* Attention of one kind of layer: `count` on the rank, `all` in total. */
+/* q, k and v fused, and o: `kv` heads of k (`hd`) and v (`vhd`; 0 where
+ * v is k) split while there are enough of them, else one on each rank. */
+static void projections(builder *b, const char *qkv, const char *o, double q_in,
+                        double kv, double hd, double vhd, double count,
+                        double all)
+{
+    const kvplan__weight_shape *w = b->rq->shape;
+    double heads = w->heads, atp = (double)b->rq->attn_tp;
+    double rh = div_ceil(heads, atp), rkv = kv >= atp ? div_ceil(kv, atp) : 1;
+    const cost *k = &b->costs[KVPLAN__W_ATTN];
+    add(b, qkv, heads * hd + kv * (hd + vhd), q_in, rh * hd + rkv * (hd + vhd),
+        q_in, count, all, k);
+    double ov = vhd > 0 ? vhd : hd; /* v is k where vhd is 0 */
+    add(b, o, w->hidden, heads * ov, w->hidden, rh * ov, count, all, k);
+}
+
+/* Attention of the full layers (of every layer but the sliding ones with
+ * shapes of their own): `count` on the rank, `all` in total. */
 static void attention(builder *b, double count, double all)
 {
     const kvplan__weight_shape *w = b->rq->shape;
@@ -256,15 +273,11 @@ static void attention(builder *b, double count, double all)
         }
         return;
     }
-    double hd = w->head_dim, kv = w->kv_heads;
-    /* KV heads: split while there are enough, else one on each rank */
-    double rkv = kv >= atp ? div_ceil(kv, atp) : 1;
     double q_in = w->q_lora > 0 ? w->q_lora : h;
     if (w->q_lora > 0)
         add(b, "self_attn.q_a_proj", w->q_lora, h, w->q_lora, h, count, all, k);
-    add(b, "self_attn.qkv_proj", (heads + 2 * kv) * hd, q_in,
-        (rh + 2 * rkv) * hd, q_in, count, all, k);
-    add(b, "self_attn.o_proj", h, heads * hd, h, rh * hd, count, all, k);
+    projections(b, "self_attn.qkv_proj", "self_attn.o_proj", q_in, w->kv_heads,
+                w->head_dim, w->full_k_eq_v ? 0 : w->v_head_dim, count, all);
 }
 
 /* A gated MLP of `inter` (gate_up, down) split over `tp`. */
@@ -305,14 +318,18 @@ static void vision(builder *b)
     const kvplan__weight_shape *w = b->rq->shape;
     if (!(w->vision_layers > 0) || !b->rq->first_stage)
         return;
-    double vh = w->vision_hidden, n = w->vision_layers, merged = 4 * vh;
+    double vh = w->vision_hidden, n = w->vision_layers;
+    double mats = w->vision_mlp_mats, in = w->vision_proj_in;
     add(b, "vision.blocks.attn (qkv, proj)", 4 * vh, vh, 4 * vh, vh, n, n,
         &b->plain);
-    add(b, "vision.blocks.mlp (fc1, fc2)", 2 * w->vision_inter, vh,
-        2 * w->vision_inter, vh, n, n, &b->plain);
-    /* the projector: 2x2 patches merged, then into the text's width */
-    add(b, "vision.projector", merged + w->vision_out, merged,
-        merged + w->vision_out, merged, 1, 1, &b->plain);
+    add(b, "vision.blocks.mlp (fc1, fc2)", mats * w->vision_inter, vh,
+        mats * w->vision_inter, vh, n, n, &b->plain);
+    add(b, "vision.position_embedding", w->vision_positions, vh,
+        w->vision_positions, vh, 1, 1, &b->plain);
+    /* the projector into the text's width: from 2x2 patches merged (an
+     * MLP of that width first), or from one patch */
+    double rows = in > vh ? in + w->vision_out : w->vision_out;
+    add(b, "vision.projector", rows, in, rows, in, 1, 1, &b->plain);
 }
 
 void kvplan__weights_estimate(const kvplan__weights_request *rq,
@@ -367,7 +384,12 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
     } else {
         double gdn = w->gdn_layers;
         double attn_all = w->attn_layers >= 0 ? w->attn_layers : L - gdn;
-        attention(&b, attn_all * share, attn_all);
+        double swa = w->swa_layers <= attn_all ? w->swa_layers : 0;
+        attention(&b, (attn_all - swa) * share, attn_all - swa);
+        if (swa > 0)
+            projections(&b, "self_attn.qkv_proj (sliding)",
+                        "self_attn.o_proj (sliding)", h, w->swa_kv_heads,
+                        w->swa_head_dim, w->swa_v_head_dim, swa * share, swa);
         if (gdn > 0) {
             double kd = w->gdn_k_heads * w->gdn_k_dim;
             double vd = w->gdn_v_heads * w->gdn_v_dim;
@@ -390,8 +412,10 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
                 moe_all = L - fd;
                 moe_here = overlap(lo, hi, fd, L);
             }
-            dense_all = L - moe_all;
-            dense_here = here - moe_here;
+            if (!w->moe_with_mlp) {
+                dense_all = L - moe_all;
+                dense_here = here - moe_here;
+            }
         }
         if (w->mlp_inter_sum > 0) { /* DeciLM: one MLP of the mean size */
             inter = w->mlp_inter_sum / (L > 0 ? L : 1);

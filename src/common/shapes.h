@@ -26,6 +26,9 @@ enum {
  * overflow. */
 typedef struct kvplan__weight_shape {
     double hidden, heads, kv_heads, head_dim, v_head_dim, layers, vocab;
+    /* sliding-window layers with attention shapes of their own (MiMo's
+     * swa_num_key_value_heads, swa_head_dim); swa_layers 0: none */
+    double swa_layers, swa_kv_heads, swa_head_dim, swa_v_head_dim;
     bool tied_embeddings;
     bool attention_bias; /* q, k, v biases (Qwen2) */
     /* MLA (is_mla): q_lora 0 means no q compression */
@@ -39,6 +42,8 @@ typedef struct kvplan__weight_shape {
     double first_dense; /* first_k_dense_replace */
     int64_t moe_step;   /* interleave_moe_layer_step (Llama4) */
     double inter_mlp;   /* intermediate_size_mlp (Llama4) */
+    bool moe_with_mlp;  /* a dense MLP beside the experts (Gemma 4) */
+    bool full_k_eq_v;   /* the full layers store no v (Gemma 4) */
     /* DeciLM (block_configs): layers with attention, their KV heads, and
      * the sum of the MLPs' intermediate sizes; attn_layers < 0: every
      * layer as the top-level keys say */
@@ -52,6 +57,10 @@ typedef struct kvplan__weight_shape {
     double gdn_layers, gdn_k_heads, gdn_v_heads, gdn_k_dim, gdn_v_dim;
     /* the vision tower, whole on every rank */
     double vision_layers, vision_hidden, vision_inter, vision_out;
+    double vision_mlp_mats;  /* 2 (fc1, fc2), 3 when gated (Gemma 4) */
+    double vision_proj_in;   /* the projector's input: 4 x hidden where 2x2
+                                patches are merged (Qwen), else hidden */
+    double vision_positions; /* learned position embeddings, rows */
     /* quantization_config (or hf_quant_config.json) */
     char quant_method[24]; /* quant_method, or "" */
     int quant_bits;        /* the weights' bits; 0: the scheme's */

@@ -45,6 +45,27 @@ static void read_vision(kvplan_model *m, const kvplan__view *v)
     int64_t inter = vision_int(vision, "intermediate_size", -1);
     w->vision_inter = inter >= 0 ? (double)inter : 4 * w->vision_hidden;
     w->vision_out = (double)m->info.hidden_size;
+    /* the towers whose projector reads one patch (pooled), not 2x2 merged:
+     * SigLIP under Gemma 3 (a position per patch of the image) and Gemma
+     * 4's (gated MLPs, 2-D positions); transformers' Gemma3 and Gemma4
+     * vision classes, checked by tests/test_census.c */
+    const char *kind = json_string_value(kvplan__get(vision, "model_type"));
+    kind = kind ? kind : "";
+    w->vision_mlp_mats = 2;
+    w->vision_proj_in = 4 * w->vision_hidden;
+    if (strcmp(kind, "siglip_vision_model") == 0) {
+        int64_t patch = vision_int(vision, "patch_size", 0);
+        double side = patch > 0 ? (double)vision_int(vision, "image_size", 0) /
+                                      (double)patch
+                                : 0;
+        w->vision_proj_in = w->vision_hidden;
+        w->vision_positions = floor(side) * floor(side);
+    } else if (strcmp(kind, "gemma4_vision") == 0) {
+        w->vision_mlp_mats = 3;
+        w->vision_proj_in = w->vision_hidden;
+        w->vision_positions =
+            2 * (double)vision_int(vision, "position_embedding_size", 0);
+    }
 }
 
 /* Nemotron-H: the pattern (or the block list) says what each layer is. */
@@ -213,6 +234,12 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
     w->head_dim = (double)m->info.head_dim;
     w->v_head_dim = (double)m->info.v_head_dim;
     w->layers = (double)m->info.num_hidden_layers;
+    if (m->swa_num_key_value_heads.set) {
+        w->swa_layers = (double)m->swa_ids.count;
+        w->swa_kv_heads = (double)m->swa_num_key_value_heads.value;
+        w->swa_head_dim = (double)m->swa_head_dim;
+        w->swa_v_head_dim = (double)m->swa_v_head_dim;
+    }
     w->vocab = (double)m->info.vocab_size;
     w->tied_embeddings = kvplan__hbool(v, "tie_word_embeddings");
     w->attention_bias = json_is_true(kvplan__tget(v, "attention_bias")) ||
@@ -255,8 +282,23 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
                                         shared_size > 0 || llama4 ? 1 : 0);
     w->shared_inter = (double)(shared_size > 0 ? shared_size : moe_inter);
     w->first_dense = (double)kvplan__tint_or(v, "first_k_dense_replace", 0);
+    /* MiMo: moe_layer_freq lists each layer, 0 for a dense one; the dense
+     * ones are counted as leading (they are: [0, 1, 1, ...]) */
+    const json_t *freq = kvplan__tget(v, "moe_layer_freq");
+    if (json_is_array(freq) && json_array_size(freq) > 0) {
+        size_t i;
+        const json_t *e;
+        w->first_dense = 0;
+        json_array_foreach(freq, i, e) w->first_dense +=
+            json_is_integer(e) && json_integer_value(e) == 0;
+    }
     w->moe_step = kvplan__tint_or(v, "interleave_moe_layer_step", 1);
     w->inter_mlp = (double)kvplan__tint_or(v, "intermediate_size_mlp", inter);
+    /* Gemma 4: a dense MLP beside the experts in every layer, and the
+     * full layers' keys are their values (transformers' Gemma4 text
+     * classes: enable_moe_block, attention_k_eq_v) */
+    w->moe_with_mlp = json_is_true(kvplan__tget(v, "enable_moe_block"));
+    w->full_k_eq_v = json_is_true(kvplan__tget(v, "attention_k_eq_v"));
     w->attn_layers = -1;
     read_block_configs(v, w);
     w->nemotron_h = strcmp(m->model_type, "nemotron_h") == 0;
