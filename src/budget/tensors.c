@@ -228,6 +228,17 @@ static void projections(builder *b, const char *qkv, const char *o, double q_in,
     add(b, qkv, heads * hd + kv * (hd + vhd), q_in, rh * hd + rkv * (hd + vhd),
         q_in, count, all, k);
     double ov = vhd > 0 ? vhd : hd; /* v is k where vhd is 0 */
+    double g = w->o_groups, r = w->o_lora;
+    if (r > 0 && g >= 1) {
+        /* grouped low-rank: each group's heads into r, then all into the
+         * hidden size; TP splits the groups */
+        double rg = div_ceil(g, atp);
+        add(b, "self_attn.wo_a (grouped)", g * r, heads * ov / g, rg * r,
+            heads * ov / g, count, all, k);
+        add(b, "self_attn.wo_b", w->hidden, g * r, w->hidden, rg * r, count,
+            all, k);
+        return;
+    }
     add(b, o, w->hidden, heads * ov, w->hidden, rh * ov, count, all, k);
 }
 

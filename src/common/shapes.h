@@ -44,6 +44,9 @@ typedef struct kvplan__weight_shape {
     double inter_mlp;   /* intermediate_size_mlp (Llama4) */
     bool moe_with_mlp;  /* a dense MLP beside the experts (Gemma 4) */
     bool full_k_eq_v;   /* the full layers store no v (Gemma 4) */
+    /* DeepSeek V4's output projection: o_groups groups of heads, each
+     * through an o_lora_rank bottleneck; o_lora 0: one o_proj */
+    double o_groups, o_lora;
     /* DeciLM (block_configs): layers with attention, their KV heads, and
      * the sum of the MLPs' intermediate sizes; attn_layers < 0: every
      * layer as the top-level keys say */

@@ -299,6 +299,8 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
      * classes: enable_moe_block, attention_k_eq_v) */
     w->moe_with_mlp = json_is_true(kvplan__tget(v, "enable_moe_block"));
     w->full_k_eq_v = json_is_true(kvplan__tget(v, "attention_k_eq_v"));
+    w->o_lora = (double)kvplan__tint_or(v, "o_lora_rank", 0);
+    w->o_groups = (double)kvplan__tint_or(v, "o_groups", 1);
     w->attn_layers = -1;
     read_block_configs(v, w);
     w->nemotron_h = strcmp(m->model_type, "nemotron_h") == 0;
@@ -419,7 +421,9 @@ static kvplan_status check_sizes(const kvplan__view *v)
                                        "qk_rope_head_dim",
                                        "qk_nope_head_dim",
                                        "v_head_dim",
-                                       "kv_lora_rank"};
+                                       "kv_lora_rank",
+                                       "o_lora_rank",
+                                       "o_groups"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const json_t *x = kvplan__tget(v, keys[i]);
         if (json_is_integer(x) && json_integer_value(x) < 0)
