@@ -176,6 +176,10 @@ static void budget_terms(kvplan__writer *w, const kvplan__doc *d,
                    b->estimated_rank_weight_bytes / KVPLAN__GIB);
     kvplan__w_real(w, "load_overhead_gib",
                    b->load_overhead_bytes / KVPLAN__GIB);
+    kvplan_model_params params;
+    if (d->model != NULL &&
+        kvplan_model_parameters(d->model, &params, NULL) == KVPLAN_OK)
+        kvplan__w_int(w, "params", params.total);
     if (d->o->explain)
         tensors_json(w, b);
     kvplan__w_end(w);
