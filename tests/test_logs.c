@@ -292,6 +292,32 @@ static void test_parser(void)
     kvplan_plan_options_init(&o);
     CHECK_INT(kvplan_log_options(&r, &o, &err), KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--kv-cache-dtype");
+    /* sglang prints its speculative algorithm in upper case (its
+     * SpeculativeAlgorithm enum's name: speculative_algorithm='EAGLE3'),
+     * and reads its flag in any case with NEXTN an alias of EAGLE;
+     * kvplan log exited 3 on every speculative log (issue 26) */
+    static const struct {
+        const char *printed;
+        kvplan_spec_algorithm alg;
+    } spec[] = {
+        {"EAGLE3", KVPLAN_SPEC_EAGLE3}, {"EAGLE", KVPLAN_SPEC_EAGLE},
+        {"NEXTN", KVPLAN_SPEC_EAGLE},   {"STANDALONE", KVPLAN_SPEC_STANDALONE},
+        {"NGRAM", KVPLAN_SPEC_NGRAM},   {"eagle3", KVPLAN_SPEC_EAGLE3}};
+    for (size_t i = 0; i < sizeof spec / sizeof spec[0]; i++) {
+        char line[128];
+        snprintf(line, sizeof line,
+                 "ServerArgs(speculative_algorithm='%s', tp_size=1)",
+                 spec[i].printed);
+        CHECK_INT(parse(line, &r), KVPLAN_OK);
+        kvplan_plan_options_init(&o);
+        CHECK_INT(kvplan_log_options(&r, &o, &err), KVPLAN_OK);
+        CHECK_INT(o.server.speculative_algorithm, spec[i].alg);
+    }
+    CHECK_INT(parse("ServerArgs(speculative_algorithm='MEDUSA')", &r),
+              KVPLAN_OK);
+    kvplan_plan_options_init(&o);
+    CHECK_INT(kvplan_log_options(&r, &o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--speculative-algorithm");
 }
 
 /* kvplan log --calibrate, then a plan with it: the context and weights

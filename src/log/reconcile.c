@@ -128,14 +128,16 @@ kvplan_status kvplan_log_options(const kvplan_log_readings *r,
         s->dtype = (kvplan_dtype_flag)v;
     }
     if (a->speculative_algorithm[0] != '\0') {
-        kvplan_spec_algorithm alg;
-        KVPLAN__FAIL_IF(
-            !kvplan_spec_algorithm_from_name(a->speculative_algorithm, &alg),
-            err, KVPLAN_INVALID_ARGUMENT, "--speculative-algorithm",
-            "the log's speculative_algorithm='%s' is not one "
-            "kvplan knows",
-            a->speculative_algorithm);
-        s->speculative_algorithm = alg;
+        /* as sglang reads its flag: any case ('EAGLE3' in its logs), and
+         * its aliases (NEXTN) */
+        int alg;
+        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                                           a->speculative_algorithm, &alg),
+                        err, KVPLAN_INVALID_ARGUMENT, "--speculative-algorithm",
+                        "the log's speculative_algorithm='%s' is not one "
+                        "kvplan knows",
+                        a->speculative_algorithm);
+        s->speculative_algorithm = (kvplan_spec_algorithm)alg;
     }
     if (a->attention_backend[0] != '\0')
         o->attention_backend = a->attention_backend;
