@@ -57,6 +57,23 @@ kvplan_opt_double kvplan_log_weights_gib(const kvplan_log_readings *r)
     return (kvplan_opt_double){0, false};
 }
 
+/* A server argument the log prints as a word, read as sglang reads its
+ * flag (any case where sglang's choices are, aliases too); one kvplan
+ * does not know is named by its flag. */
+static kvplan_status log_word(kvplan_word_set set, const char *arg,
+                              const char *word, int *value, kvplan_error *err)
+{
+    char flag[40] = "--";
+    for (size_t i = 0; arg[i] != '\0' && i + 3 < sizeof flag; i++)
+        flag[i + 2] = arg[i] == '_' ? '-' : arg[i];
+    KVPLAN__FAIL_IF(!kvplan_word_value(set, word, value), err,
+                    KVPLAN_INVALID_ARGUMENT, flag,
+                    "the log's %s='%s' is not one of sglang's %s choices "
+                    "kvplan knows",
+                    arg, word, flag);
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan_log_options(const kvplan_log_readings *r,
                                  kvplan_plan_options *o, kvplan_error *err)
 {
@@ -111,33 +128,20 @@ kvplan_status kvplan_log_options(const kvplan_log_readings *r,
         s->disable_radix_cache = a->disable_radix_cache.value != 0;
     int v;
     if (a->kv_cache_dtype[0] != '\0') {
-        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_KV_CACHE_DTYPE,
-                                           a->kv_cache_dtype, &v),
-                        err, KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
-                        "the log's kv_cache_dtype='%s' is not one of "
-                        "sglang's --kv-cache-dtype choices kvplan knows",
-                        a->kv_cache_dtype);
+        KVPLAN__TRY(log_word(KVPLAN_WORDS_KV_CACHE_DTYPE, "kv_cache_dtype",
+                             a->kv_cache_dtype, &v, err));
         s->kv_cache_dtype = (kvplan_kv_cache_dtype_flag)v;
     }
     if (a->dtype[0] != '\0') {
-        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_DTYPE, a->dtype, &v),
-                        err, KVPLAN_INVALID_ARGUMENT, "--dtype",
-                        "the log's dtype='%s' is not one of sglang's --dtype "
-                        "choices kvplan knows",
-                        a->dtype);
+        KVPLAN__TRY(log_word(KVPLAN_WORDS_DTYPE, "dtype", a->dtype, &v, err));
         s->dtype = (kvplan_dtype_flag)v;
     }
     if (a->speculative_algorithm[0] != '\0') {
-        /* as sglang reads its flag: any case ('EAGLE3' in its logs), and
-         * its aliases (NEXTN) */
-        int alg;
-        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
-                                           a->speculative_algorithm, &alg),
-                        err, KVPLAN_INVALID_ARGUMENT, "--speculative-algorithm",
-                        "the log's speculative_algorithm='%s' is not one "
-                        "kvplan knows",
-                        a->speculative_algorithm);
-        s->speculative_algorithm = (kvplan_spec_algorithm)alg;
+        /* sglang prints it upper-case ('EAGLE3') */
+        KVPLAN__TRY(log_word(KVPLAN_WORDS_SPECULATIVE_ALGORITHM,
+                             "speculative_algorithm", a->speculative_algorithm,
+                             &v, err));
+        s->speculative_algorithm = (kvplan_spec_algorithm)v;
     }
     if (a->attention_backend[0] != '\0')
         o->attention_backend = a->attention_backend;
