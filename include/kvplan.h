@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 9
+#define KVPLAN_VERSION_MINOR 10
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.9.0"
+#define KVPLAN_VERSION_STRING "0.10.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -810,6 +810,13 @@ typedef struct kvplan_gpu { /* (declared above: kvplan_kv_dtype_name) */
      * preset where kvplan knows it; 0 where unknown. sglang's rule reads
      * total_mib. */
     double reserved_mib;
+    /* What other processes hold on the GPU as probed (--gpu auto), MiB:
+     * sglang's budget starts from the memory free before it loads, the
+     * least over its ranks, so the plan does too. 0 for a preset and
+     * --gpu-memory: an idle card. in_use_by names them ("pid 4242 40.00
+     * GiB"), or says why it cannot; "" when none. */
+    double in_use_mib;
+    char in_use_by[96];
 } kvplan_gpu;
 
 /* The preset kvplan_options_load and kvplan_engine_compute take when no
@@ -827,10 +834,14 @@ KVPLAN_API bool kvplan_gpu_preset_at(size_t index, kvplan_gpu *out);
 KVPLAN_API bool kvplan_gpu_preset(const char *name, kvplan_gpu *out);
 /*
  * The local GPUs through NVML, loaded at run time (no CUDA at build time):
- * the smallest total memory over all GPUs, as sglang takes it, its
- * driver's reserve (nvmlDeviceGetMemoryInfo_v2; 0 where the driver lacks
- * it), and their count. KVPLAN_UNSUPPORTED with a message when there is
- * no driver.
+ * those CUDA_VISIBLE_DEVICES names (indices; all when it is unset), the
+ * smallest total memory over them, as sglang takes it, its driver's
+ * reserve (nvmlDeviceGetMemoryInfo_v2; 0 where the driver lacks it), what
+ * other processes hold (in_use_mib: on the GPU with the least free, what
+ * keeps its free memory below the smallest total; with their ids from
+ * NVML's compute processes), and their count. KVPLAN_UNSUPPORTED with a
+ * message when there is no driver, KVPLAN_INVALID_ARGUMENT naming
+ * CUDA_VISIBLE_DEVICES when it names no GPU NVML sees.
  */
 KVPLAN_API kvplan_status kvplan_gpu_probe(kvplan_gpu *out, int *count,
                                           kvplan_error *err);
@@ -1132,9 +1143,10 @@ typedef enum kvplan_warning_code {
     KVPLAN_WARN_NAME_SAYS_QUANTIZED, /* "FP8" in the name, no config */
     KVPLAN_WARN_RESERVE_TIGHT,    /* little room left for graphs, activations */
     KVPLAN_WARN_SWA_BELOW_WINDOW, /* later sglang refuses it (ValueError) */
-    KVPLAN_WARN_NO_DRAFT /* unused since 0.8: a draft algorithm with no draft
-                            model is refused (KVPLAN_INVALID_CONFIG), as
-                            sglang does not start */
+    KVPLAN_WARN_NO_DRAFT,         /* unused since 0.8: a draft algorithm with no
+                                     draft model is refused (KVPLAN_INVALID_CONFIG),
+                                     as sglang does not start */
+    KVPLAN_WARN_GPU_IN_USE        /* --gpu auto: other processes hold memory */
 } kvplan_warning_code;
 
 typedef struct kvplan_warning {

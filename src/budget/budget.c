@@ -296,7 +296,11 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
         kvplan__context_overhead(in->gpu, world, &b->context_overhead_bytes,
                                  &b->context_source, &b->context_basis);
     }
-    double pre = in->gpu->total_mib * 1048576.0 - b->context_overhead_bytes;
+    /* what other processes hold (--gpu auto) is not free before loading:
+     * sglang measures it so (get_available_gpu_memory, the least over its
+     * ranks) */
+    double pre = (in->gpu->total_mib - in->gpu->in_use_mib) * 1048576.0 -
+                 b->context_overhead_bytes;
     KVPLAN__FAIL_IF(pre <= 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
                     in->context_bytes.set ? "--calibration" : "--gpu-memory",
                     "a GPU of %.0f MiB does not hold even the CUDA context "

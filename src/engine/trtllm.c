@@ -63,7 +63,10 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     double f = o->free_gpu_memory_fraction.set
                    ? o->free_gpu_memory_fraction.value
                    : 0.9;
-    double kv = (p->total_bytes - peak) * f;
+    /* a fraction of what is free after the profile: what other processes
+     * hold (--gpu auto) is not */
+    double others = o->gpu_set ? o->gpu.in_use_mib * 1048576.0 : 0;
+    double kv = (p->total_bytes - others - peak) * f;
     KVPLAN__FAIL_IF(!(kv > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, "--tp-size",
                     "TensorRT-LLM has no memory for the KV cache: the weights "
                     "and the profile's peak (%.2f GiB per rank) exceed the "

@@ -181,10 +181,22 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
 static kvplan_status vllm_available(const kvplan_engine_options *o,
                                     kvplan_engine_plan *p, kvplan_error *err)
 {
-    p->requested_bytes =
-        ceil(p->total_bytes * (o->gpu_memory_utilization.set
-                                   ? o->gpu_memory_utilization.value
-                                   : 0.92));
+    double util =
+        o->gpu_memory_utilization.set ? o->gpu_memory_utilization.value : 0.92;
+    p->requested_bytes = ceil(p->total_bytes * util);
+    /* memory other processes hold (--gpu auto): vLLM refuses to start when
+     * what is free is less than it requests (request_memory) */
+    double free =
+        p->total_bytes - (o->gpu_set ? o->gpu.in_use_mib : 0) * 1048576.0;
+    double g = 1073741824.0;
+    KVPLAN__FAIL_IF(free < p->requested_bytes, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                    "--gpu-memory-utilization",
+                    "Free memory on device (%.2f/%.2f GiB) on startup is less "
+                    "than desired GPU memory utilization (%g, %.2f GiB). "
+                    "Decrease GPU memory utilization or reduce GPU memory "
+                    "used by other processes. (vLLM; %.90s)",
+                    free / g, p->total_bytes / g, util, p->requested_bytes / g,
+                    o->gpu.in_use_by);
     if (o->kv_cache_memory_bytes.set) {
         p->available_bytes = o->kv_cache_memory_bytes.value;
         p->available_given = true;

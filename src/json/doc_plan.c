@@ -153,6 +153,10 @@ static void budget_terms(kvplan__writer *w, const kvplan__doc *d,
                   d->o->gpu_memory_mib.set ? "given"
                   : d->o->gpu_auto         ? "measured"
                                            : "preset");
+    if (d->o->plan.gpu_set && d->o->plan.gpu.in_use_mib > 0) {
+        kvplan__w_real(w, "in_use_mib", d->o->plan.gpu.in_use_mib);
+        kvplan__w_str(w, "in_use_by", d->o->plan.gpu.in_use_by);
+    }
     kvplan__w_end(w);
     kvplan__w_real(w, "fraction_rule", b->fraction_rule);
     kvplan__w_real(w, "vision_factor", b->vision_factor);

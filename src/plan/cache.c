@@ -112,7 +112,7 @@ bool kvplan__fraction_given(const kvplan_plan_options *o, kvplan_budget *b)
  * draft model (a pointer it cannot read through); every other field is
  * compared as bytes. A new field must be one or the other. */
 #if defined(__LP64__) /* the sizes of 64-bit pointers */
-_Static_assert(sizeof(kvplan_plan_options) == 680 &&
+_Static_assert(sizeof(kvplan_plan_options) == 784 &&
                    sizeof(kvplan_server_args) == 280,
                "the options changed: a new pointer must be read by content "
                "in kvplan__front_key_of");

@@ -155,6 +155,13 @@ kvplan_status kvplan__plan_check(const kvplan_model *m,
              "%lld (per dp worker) due to the available KV cache capacity.",
              (long long)(o->server.max_running_requests.value / attn_dp),
              (long long)out->max_running_requests);
+    if (o->gpu_set && o->gpu.in_use_mib > 0 && !b->given)
+        warn(out, KVPLAN_WARN_GPU_IN_USE, "--gpu",
+             "--gpu auto: %.2f GiB of the GPU is in use (%.90s): the budget "
+             "starts from what is free, as sglang measures it; on the idle "
+             "card the KV cache would have %.2f GiB more",
+             o->gpu.in_use_mib / 1024, o->gpu.in_use_by,
+             o->gpu.in_use_mib / 1024 * b->mem_fraction_static);
     const char *q = o->quantization ? o->quantization : m->weights.quant_method;
     if (!b->given && b->weights_estimated && q[0] != '\0' &&
         !kvplan__priced_quantization(q))

@@ -11,6 +11,10 @@
  *   zero      no GPU
  *   initfail  nvmlInit fails
  *   memfail   the memory call fails
+ *   busy      the H100 with another process (pid 4242) holding 40 GiB, as
+ *             NVML lists it among the compute processes
+ *   hidden    the same 40 GiB held, but no process NVML can name (another
+ *             container's)
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -45,6 +49,20 @@ int nvmlDeviceGetMemoryInfo_v2(void *dev, nvml_memory_v2 *mem);
 int nvmlDeviceGetCudaComputeCapability(void *dev, int *major, int *minor);
 int nvmlDeviceGetName(void *dev, char *name, unsigned int size);
 
+typedef struct nvml_process {
+    unsigned int pid;
+    unsigned long long used;
+    unsigned int gpu_instance, compute_instance;
+} nvml_process;
+int nvmlDeviceGetComputeRunningProcesses_v3(void *dev, unsigned int *n,
+                                            nvml_process *p);
+
+/* what another process holds in the busy modes, bytes */
+static unsigned long long held(void)
+{
+    return is("busy") || is("hidden") ? 40960ull << 20 : 0;
+}
+
 static int devices[2];
 
 int nvmlInit_v2(void)
@@ -75,8 +93,9 @@ int nvmlDeviceGetMemoryInfo(void *dev, nvml_memory *mem)
         return 999;
     unsigned long long mib = dev == &devices[1] ? 40960 : 81559;
     mem->total = mib << 20;
-    mem->free = mem->total;
-    mem->used = 0;
+    /* the old call counts the driver's reserve as used */
+    mem->used = (dev == &devices[1] ? 0 : 469ull << 20) + held();
+    mem->free = mem->total - mem->used;
     return 0;
 }
 
@@ -90,8 +109,25 @@ int nvmlDeviceGetMemoryInfo_v2(void *dev, nvml_memory_v2 *mem)
     (void)dev;
     mem->total = 81559ull << 20;
     mem->reserved = 469ull << 20;
-    mem->free = mem->total - mem->reserved;
-    mem->used = 0;
+    mem->used = held();
+    mem->free = mem->total - mem->reserved - mem->used;
+    return 0;
+}
+
+int nvmlDeviceGetComputeRunningProcesses_v3(void *dev, unsigned int *n,
+                                            nvml_process *p)
+{
+    (void)dev;
+    if (!is("busy")) {
+        *n = 0;
+        return 0;
+    }
+    if (*n < 1) {
+        *n = 1;
+        return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
+    }
+    *n = 1;
+    p[0] = (nvml_process){4242, held(), 0, 0};
     return 0;
 }
 
