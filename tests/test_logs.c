@@ -361,6 +361,29 @@ static void test_ranks(const char *dir)
         named |= x.causes[i].code == KVPLAN_CAUSE_BUSY_GPU &&
                  strstr(x.causes[i].text, "TP1 had 50.00") != NULL;
     CHECK(named);
+    /* busy relative to the card: 4 GiB less free than an idle MI355X (288
+     * GB) is another process (3 % of the card was 8.6 GiB, not flagged);
+     * half a GiB is the context's spread */
+    kvplan_plan_options_init(&o);
+    CHECK(kvplan_gpu_preset("MI355X", &o.gpu));
+    o.gpu_set = true;
+    double idle = 0;
+    for (int k = 0; k < 3; k++) {
+        char line[96];
+        snprintf(line, sizeof line,
+                 "[d TP0] Load weight begin. avail mem=%.2f GB\n",
+                 k == 0 ? 200.0 : idle - (k == 1 ? 4.0 : 0.5));
+        CHECK_INT(kvplan_log_parse(line, strlen(line), &r, NULL), KVPLAN_OK);
+        CHECK_INT(kvplan_log_reconcile(m, NULL, &r, &o, work, &x, NULL),
+                  KVPLAN_OK);
+        idle = k == 0 ? x.free_before_gib : idle;
+        bool busy = false;
+        for (size_t i = 0; i < x.num_causes; i++)
+            busy |= x.causes[i].code == KVPLAN_CAUSE_BUSY_GPU;
+        if (k > 0)
+            CHECK_INT(busy, k == 1);
+    }
+    CHECK(idle > 250);
     kvplan_model_free(m);
     free(work);
 }

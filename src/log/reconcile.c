@@ -206,7 +206,7 @@ static void compare_modelled(const kvplan_model *m,
 {
     if (r->free_before_gib.set) {
         double log = r->free_before_gib.value, idle = out->free_before_gib;
-        if (log < idle - fmax(1.0, 0.03 * idle)) {
+        if (log < idle - fmax(1.0, 0.01 * idle)) {
             if (inferred)
                 cause(out, KVPLAN_CAUSE_BUSY_GPU, "free_before",
                       "%.2f GiB free before loading is less than any GPU "
