@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The configs kvplan does not count, and why. */
 static const struct {
@@ -98,6 +99,62 @@ static int compare(const json_t *row, double *worst)
     return 1;
 }
 
+/* A reward model (tests/data/models/skywork-reward-llama-3.1-8b: Llama 3.1
+ * 8B's body under LlamaForSequenceClassification): sglang's class has a
+ * score head of one row and no LM head, so the model is Llama 3.1 8B less
+ * its 128,256 x 4,096 head, 7.50 B parameters (its model card: 7.5 B); its
+ * plan holds the head's 0.98 GiB more KV cache. */
+static void test_reward_model(const char *census)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", census);
+    char *slash = strrchr(dir, '/');
+    snprintf(slash != NULL ? slash : dir,
+             sizeof dir - (size_t)(slash != NULL ? slash - dir : 0),
+             "/../models/skywork-reward-llama-3.1-8b");
+    kvplan_model *rm = NULL, *lm = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load(dir, &rm, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &lm, NULL), KVPLAN_OK);
+    if (rm == NULL || lm == NULL) {
+        fprintf(stderr, "  %s: %s\n", dir, err.message);
+        kvplan_model_free(rm);
+        kvplan_model_free(lm);
+        return;
+    }
+    kvplan_model_params r, l;
+    CHECK_INT(kvplan_model_parameters(rm, &r, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_model_parameters(lm, &l, NULL), KVPLAN_OK);
+    CHECK_INT(r.lm_head, 0);
+    CHECK_INT(l.lm_head, 128256LL * 4096);
+    CHECK_INT(r.total, l.total - l.lm_head);
+    CHECK(fabs((double)r.total / 7.5e9 - 1) < 0.005);
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
+    o.gpu_set = true;
+    kvplan_plan *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    CHECK_INT(kvplan_plan_compute(rm, &o, a, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_compute(lm, &o, b, NULL), KVPLAN_OK);
+    /* the same pools' shape, 1.00 GiB less of weights (the head, as the
+     * allocator rounds it) */
+    CHECK_INT(a->stages[0].configurator.cell_size,
+              b->stages[0].configurator.cell_size);
+    double less =
+        (double)(b->stages[0].weight_bytes - a->stages[0].weight_bytes) /
+        1073741824.0;
+    CHECK(fabs(less - 0.98) < 0.01);
+    CHECK(a->max_total_num_tokens > b->max_total_num_tokens);
+    printf("reward model: %lld parameters (Llama 3.1 8B's less its LM "
+           "head); %lld tokens on an H100 against the causal LM's %lld\n",
+           (long long)r.total, (long long)a->max_total_num_tokens,
+           (long long)b->max_total_num_tokens);
+    free(a);
+    free(b);
+    kvplan_model_free(rm);
+    kvplan_model_free(lm);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -128,6 +185,7 @@ int main(int argc, char **argv)
     CHECK_INT(compared, 59);
     printf("census: %d configs compared, the farthest %.3f %% off\n", compared,
            worst);
+    test_reward_model(argv[1]);
     /* kvplan_model_parameters refuses NULLs */
     kvplan_model_params p;
     CHECK_INT(kvplan_model_parameters(NULL, &p, NULL), KVPLAN_INVALID_ARGUMENT);

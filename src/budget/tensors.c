@@ -367,7 +367,10 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
         rq->first_stage ? 1 : 0, 1, &b.plain);
     /* the LM head: the embedding itself when tied, unless PP puts it on
      * another stage (then the model still counts it once) */
-    if (!w->tied_embeddings)
+    if (w->score_head) /* a reward model's score: its MLP, if any */
+        add(&b, "score (reward head)", w->score_mlp, h, w->score_mlp, h,
+            rq->last_stage ? 1 : 0, 1, &b.plain);
+    else if (!w->tied_embeddings)
         add(&b, "lm_head", vocab, h, div_ceil(vocab, tp), h,
             rq->last_stage ? 1 : 0, 1, &b.costs[KVPLAN__W_LM_HEAD]);
     else if (rq->last_stage && !rq->first_stage)

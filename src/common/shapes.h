@@ -30,6 +30,11 @@ typedef struct kvplan__weight_shape {
      * swa_num_key_value_heads, swa_head_dim); swa_layers 0: none */
     double swa_layers, swa_kv_heads, swa_head_dim, swa_v_head_dim;
     bool tied_embeddings;
+    /* a reward or classification model: a score head of num_labels rows
+     * (under 1 MiB, left out) instead of the LM head, after score_mlp x
+     * hidden where it is an MLP (Qwen2ForRewardModel); 0: none */
+    bool score_head;
+    double score_mlp;
     bool attention_bias; /* q, k, v biases (Qwen2) */
     /* MLA (is_mla): q_lora 0 means no q compression */
     bool is_mla;

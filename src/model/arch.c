@@ -63,6 +63,10 @@ static const kvplan__arch archs[] = {
     {"Exaone4ForCausalLM", W1, 0, 0, NULL},
     {"FalconH1ForCausalLM", S, 0, 0, NULL},
     {"Gemma2ForCausalLM", S | W1, 0, 0, NULL},
+    /* reward and classification heads on a causal LM's body (sglang's
+     * gemma2_reward.py, llama_reward.py, qwen2_rm.py,
+     * qwen2_classification.py): its pools, a score head for the LM head */
+    {"Gemma2ForSequenceClassification", S | W1, 0, 0, NULL},
     {"Gemma3ForCausalLM", S | W1, 0, 0, NULL},
     {"Gemma3ForConditionalGeneration", S | W1, 0, 0, NULL},
     {"Gemma3nForCausalLM", W1, 0, 0, NULL},
@@ -88,6 +92,8 @@ static const kvplan__arch archs[] = {
     {"Llama4ForConditionalGeneration", S | SWA, 0, KVPLAN__SWA_EVERY_FOURTH,
      NULL},
     {"LlamaForCausalLM", S, 0, 0, NULL},
+    {"LlamaForSequenceClassification", S, 0, 0, NULL},
+    {"LlamaForSequenceClassificationWithNormal_Weights", S, 0, 0, NULL},
     {"LongcatFlashForCausalLM", S | MLA | DSA | DSA_DT | TWO_ATTN, 0, 0, NULL},
     {"LongcatFlashForCausalLMNextN", MLA | DSA, 0, 0, NULL},
     {"MiMoForCausalLM", S, 0, 0, NULL},
@@ -115,6 +121,8 @@ static const kvplan__arch archs[] = {
     {"PixtralForConditionalGeneration", MLA_LORA | DSA | DSA_DT | DRAFT, 0, 0,
      NULL},
     {"Qwen2ForCausalLM", S, 0, 0, NULL},
+    {"Qwen2ForRewardModel", S, 0, 0, NULL},
+    {"Qwen2ForSequenceClassification", S, 0, 0, NULL},
     {"Qwen2MoeForCausalLM", S, 0, 0, NULL},
     {"Qwen3ForCausalLM", S, 0, 0, NULL},
     {"Qwen3MoeForCausalLM", S, 0, 0, NULL},

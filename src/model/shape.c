@@ -242,6 +242,13 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
     }
     w->vocab = (double)m->info.vocab_size;
     w->tied_embeddings = kvplan__hbool(v, "tie_word_embeddings");
+    /* sglang's reward and classification classes: the body and a score */
+    const char *arch = m->info.architecture ? m->info.architecture : "";
+    w->score_head = strstr(arch, "ForSequenceClassification") != NULL ||
+                    strstr(arch, "ForRewardModel") != NULL;
+    w->score_mlp = strcmp(arch, "Qwen2ForRewardModel") == 0
+                       ? (double)m->info.hidden_size
+                       : 0;
     w->attention_bias = json_is_true(kvplan__tget(v, "attention_bias")) ||
                         strncmp(m->model_type, "qwen2", 5) == 0;
     w->q_lora = (double)kvplan__tint_or(v, "q_lora_rank", 0);
