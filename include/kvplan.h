@@ -258,6 +258,7 @@ typedef enum kvplan_sglang_profile {
 #define KVPLAN_RULE_MRR_AS_GIVEN (1ull << 16)   /* E2, E3: #20142, #27399 */
 #define KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH (1ull << 17) /* #30898, #31682 */
 #define KVPLAN_RULE_DSV4_SWA_FLOOR (1ull << 18)        /* #37610 */
+#define KVPLAN_RULE_AITER_IN_MODEL_RUNNER (1ull << 19) /* before #12136 */
 
 /* What one rule is. */
 typedef struct kvplan_rule_info {
@@ -964,6 +965,11 @@ typedef struct kvplan_plan_options {
      * sglang's default for the GPU and model. */
     const char *attention_backend;
     bool gpu_set;
+    /* mem_fraction_static as a log of sglang printed it (kvplan log): where
+     * that sglang prints it after its own adjustments (the aiter
+     * backend's x 0.85; server_args since #12136), they are not made
+     * again. */
+    bool mem_fraction_printed;
     kvplan_gpu gpu;
     /* Skips the budget: the bytes sglang's _profile_available_bytes
      * returned (for checks against a real log). */

@@ -94,7 +94,7 @@ static void test_parse(void)
         CHECK((seen & r.bit) == 0 && r.bit != 0 && (r.bit & (r.bit - 1)) == 0);
         seen |= r.bit;
     }
-    CHECK_INT(n, 19);
+    CHECK_INT(n, 20);
     CHECK(!kvplan_rule_at(n, &r) && !kvplan_rule_at(0, NULL));
     uint64_t v16 = kvplan_sglang_rules(KVPLAN_SGLANG_V0516);
     CHECK_INT(kvplan_sglang_rules(KVPLAN_SGLANG_MAIN) & v16, v16);
@@ -120,6 +120,49 @@ static void test_seed_is_e4(void)
     CHECK_INT(b->sglang_version, KVPLAN_SGLANG_E4);
     free(a);
     free(b);
+}
+
+/* The aiter backend's x 0.85 (context over 8192) applies to a given
+ * fraction too: sglang multiplies self.mem_fraction_static whether the
+ * operator gave it or not (server_args.py since #12136, ModelRunner
+ * before; issue 26: three MI355X launches were 18-22 % over without it).
+ * A fraction as a log printed it is the product already, except where
+ * ModelRunner made it after printing (0.4.8-0.5.2). */
+static void test_aiter_given(void)
+{
+    kvplan_plan_options o = on_gpu("MI300X");
+    o.mem_fraction_static = (kvplan_opt_double){0.8, true};
+    kvplan_plan *a = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_STR(a->attention_backend, "aiter");
+    CHECK(a->budget.mem_fraction_static == 0.8 * 0.85);
+    CHECK(a->budget.aiter_factor == 0.85);
+    o.mem_fraction_printed = true; /* a log of the seed printed 0.8 */
+    kvplan_plan *b = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK(b->budget.mem_fraction_static == 0.8);
+    CHECK(b->max_total_num_tokens > a->max_total_num_tokens);
+    o.sglang_version = KVPLAN_SGLANG_E2; /* printed before ModelRunner's */
+    kvplan_plan *c = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK(c->budget.mem_fraction_static == 0.8 * 0.85);
+    /* not aiter's: an H100 keeps the given value */
+    kvplan_plan_options h = on_gpu("H100-80GB");
+    h.mem_fraction_static = (kvplan_opt_double){0.8, true};
+    kvplan_plan *d = plan_of("llama-3.1-8b-instruct", &h, KVPLAN_OK, NULL);
+    CHECK(d->budget.mem_fraction_static == 0.8);
+    /* a sweep's update takes the factor as compute does */
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_plan_options o2 = on_gpu("MI300X"), o1 = o2;
+    o1.mem_fraction_static = (kvplan_opt_double){0.7, true};
+    o2.mem_fraction_static = (kvplan_opt_double){0.8, true};
+    CHECK_INT(kvplan_plan_compute(m, &o1, b, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_plan_update(m, &o2, &o1, b, c, NULL), KVPLAN_OK);
+    CHECK(c->budget.mem_fraction_static == 0.8 * 0.85);
+    CHECK_INT(c->max_total_num_tokens, a->max_total_num_tokens);
+    kvplan_model_free(m);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
 }
 
 static int64_t cell(const kvplan_plan *p)
@@ -583,6 +626,7 @@ static void test_version_compare(void)
 
 int main(void)
 {
+    test_aiter_given();
     test_parse();
     test_seed_is_e4();
     test_dsa_fp8_656();

@@ -95,7 +95,11 @@ static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
     b->reserved_mib = reserved;
     b->fraction_rule = kvplan__py_round3((g - reserved) / g);
     b->mem_fraction_static = b->fraction_rule;
-    b->vision_factor = b->aiter_factor = 1;
+    b->vision_factor = 1;
+    /* ModelRunner's aiter adjustment (KVPLAN_RULE_AITER_IN_MODEL_RUNNER) */
+    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
+    if (b->aiter_factor != 1)
+        b->mem_fraction_static *= b->aiter_factor;
 }
 
 /* Whether sglang captures the (breakable) prefill cuda graphs, whose batch

@@ -118,8 +118,10 @@ kvplan_status kvplan_log_options(const kvplan_log_readings *r,
         o->max_total_tokens = a->max_total_tokens;
     if (a->cuda_graph_max_bs.set)
         o->cuda_graph_max_bs = a->cuda_graph_max_bs;
-    if (a->mem_fraction_static.set)
+    if (a->mem_fraction_static.set) {
         o->mem_fraction_static = a->mem_fraction_static;
+        o->mem_fraction_printed = true;
+    }
     if (a->enable_dp_attention.set)
         s->enable_dp_attention = a->enable_dp_attention.value != 0;
     if (a->disable_cuda_graph.set)
@@ -413,7 +415,11 @@ kvplan_status kvplan_log_reconcile(const kvplan_model *m,
               (long long)r->ranks);
     out->fraction_from_log = r->args.mem_fraction_static.set;
     if (out->fraction_from_log) {
+        /* the fraction sglang used: the printed one, and the aiter
+         * backend's factor where that sglang made it after printing */
         out->mem_fraction_static = r->args.mem_fraction_static.value;
+        if (out->modelled && (work->rules & KVPLAN_RULE_AITER_IN_MODEL_RUNNER))
+            out->mem_fraction_static *= work->budget.aiter_factor;
     } else if (out->modelled) {
         cause(out, KVPLAN_CAUSE_FLAG_NOT_SHOWN, "mem_fraction_static",
               "the log prints no mem_fraction_static: kvplan's rule for "

@@ -376,6 +376,9 @@ kvplan_status kvplan__options_store(kvplan_options *o,
     kvplan__option_mark_given(o, row, v);
     const char *f = kvplan__option_field(row, spelled);
     void *field = (void *)kvplan__option_value(o, row);
+    /* a fraction given over a log's is the operator's, not as printed */
+    if (field == (void *)&o->plan.mem_fraction_static)
+        o->plan.mem_fraction_printed = false;
     if (row->store == KVPLAN__STORE_NONE) {
         not_read(o, row);
         return KVPLAN_OK;

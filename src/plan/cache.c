@@ -98,13 +98,20 @@ static bool add_text(front_key *k, const char *s)
 
 /* A given fraction over the rule's: true when one is given. All that the
  * fraction's value changes in the budget before the back (a kept front,
- * cache.c, has the rest). */
-bool kvplan__fraction_given(const kvplan_plan_options *o, kvplan_budget *b)
+ * cache.c, has the rest). sglang multiplies a given fraction by the aiter
+ * backend's factor too (b->aiter_factor, the rule's), unless it is the
+ * value a log printed after that (`rules` of the plan's sglang). */
+bool kvplan__fraction_given(const kvplan_plan_options *o, uint64_t rules,
+                            kvplan_budget *b)
 {
     if (!o->mem_fraction_static.set)
         return false;
+    if (o->mem_fraction_printed && !(rules & KVPLAN_RULE_AITER_IN_MODEL_RUNNER))
+        b->aiter_factor = 1;
+    b->vision_factor = 1;
     b->mem_fraction_static = o->mem_fraction_static.value;
-    b->vision_factor = b->aiter_factor = 1;
+    if (b->aiter_factor != 1)
+        b->mem_fraction_static *= b->aiter_factor;
     return true;
 }
 

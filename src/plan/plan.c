@@ -81,7 +81,7 @@ kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
         .speculative_algorithm = s->speculative_algorithm,
     };
     kvplan__budget_fraction(&fi, b);
-    if (kvplan__fraction_given(o, b))
+    if (kvplan__fraction_given(o, out->rules, b))
         return KVPLAN_OK;
     b->mem_fraction_auto = true;
     /* a reserve larger than the GPU: the rule's own answer is no fraction
@@ -560,7 +560,7 @@ kvplan_status kvplan_plan_compute(const kvplan_model *m,
         kvplan__pipeline p = kvplan__pipeline_start(m, o);
         p.ovf = kept.ovf;
         /* the rule's terms are the key's: only a given value changes */
-        kvplan__fraction_given(o, &out->budget);
+        kvplan__fraction_given(o, out->rules, &out->budget);
         KVPLAN__TRY(kvplan__pipeline_back(&p, out, restored == 1, err));
         if (restored == 1)
             kvplan__front_configured(m, &key, out);

@@ -96,7 +96,8 @@ kvplan__pipeline kvplan__pipeline_start(const kvplan_model *m,
 /* The header and the stages used of `out`, zeroed. */
 void kvplan__plan_reset(kvplan_plan *out, size_t stages);
 /* A given fraction over the rule's in `b`; false when none is given. */
-bool kvplan__fraction_given(const kvplan_plan_options *o, kvplan_budget *b);
+bool kvplan__fraction_given(const kvplan_plan_options *o, uint64_t rules,
+                            kvplan_budget *b);
 /* §4.1: the fraction, given or by sglang's rule. */
 kvplan_status kvplan__pipeline_fraction(kvplan__pipeline *p, kvplan_plan *out,
                                         kvplan_error *err);

@@ -92,6 +92,12 @@ static const kvplan_rule_info rules[] = {
      "DeepSeek V4 fails at start-up, as hybrid SWA does, when its SWA pool "
      "holds no window and a page (it used to hang in warm-up)",
      false},
+    {KVPLAN_RULE_AITER_IN_MODEL_RUNNER, "aiter_in_model_runner",
+     "before #12136 (10-26)",
+     "the aiter backend's x 0.85 of mem_fraction_static (context over 8192, "
+     "given or not) is made in ModelRunner, after the server args are "
+     "printed: a log prints the fraction before it",
+     false},
     {KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH, "dp_attn_prefill_graph",
      "#30898 (b94ac87e0), #31682 (429f6b6d1)",
      "DP attention keeps the breakable prefill graph, its batch sizes cut to "
@@ -122,7 +128,7 @@ static const struct {
     {KVPLAN_SGLANG_SEED, "seed", 0},
     {KVPLAN_SGLANG_E2, "0.4.8-0.5.2",
      KVPLAN_RULE_FRACTION_TIERS | KVPLAN_RULE_DRAFT_UNPRICED |
-         KVPLAN_RULE_MRR_AS_GIVEN},
+         KVPLAN_RULE_MRR_AS_GIVEN | KVPLAN_RULE_AITER_IN_MODEL_RUNNER},
     {KVPLAN_SGLANG_E3, "0.5.3-0.5.12",
      KVPLAN_RULE_SPEC_RESERVE | KVPLAN_RULE_DRAFT_UNPRICED |
          KVPLAN_RULE_MRR_AS_GIVEN},

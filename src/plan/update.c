@@ -133,7 +133,7 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
                      prev->budget.num_weight_tensors *
                          sizeof prev->budget.weight_tensors[0]);
         reuse_stages(out, prev);
-        out->budget.mem_fraction_static = o->mem_fraction_static.value;
+        kvplan__fraction_given(o, out->rules, &out->budget);
         p.context_known = true;
         return kvplan__pipeline_back(&p, out, false, err);
     }
