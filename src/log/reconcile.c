@@ -293,8 +293,15 @@ static void not_planned(const kvplan_log_readings *r, const char *model_error,
                 "--model-path)");
 }
 
+/* What sglang's free-memory reading after the printed "Load weight end"
+ * may lack of it (GiB): that later reading, not the printed one, sizes the
+ * pools; ten public 2025-2026 launches landed 7-35 MB below the printed
+ * figure's interval (issue 26). */
+#define LATE_READING_GIB (35.0 / 1024)
+
 /* The interval of tokens the log's printed figures allow (each within
- * 0.005 GiB), and whether the log's count lies in it. */
+ * 0.005 GiB, the free memory after loading down to LATE_READING_GIB
+ * less), and whether the log's count lies in it. */
 static void interval(const kvplan_model *m, const kvplan_log_readings *r,
                      kvplan_plan_options o, kvplan_plan *work,
                      kvplan_log_result *out)
@@ -311,7 +318,8 @@ static void interval(const kvplan_model *m, const kvplan_log_readings *r,
         infer_gpu(b, &o.gpu);
     }
     o.mem_fraction_static = (kvplan_opt_double){f, true};
-    double ends[2][2] = {{b + 0.005, a - 0.005}, {b - 0.005, a + 0.005}};
+    double ends[2][2] = {{b + 0.005, a - 0.005 - LATE_READING_GIB},
+                         {b - 0.005, a + 0.005}};
     int64_t tokens[2], avail[2];
     for (int i = 0; i < 2; i++) {
         double rest = ends[i][1] - ends[i][0] * (1 - f);
