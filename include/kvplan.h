@@ -259,6 +259,7 @@ typedef enum kvplan_sglang_profile {
 #define KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH (1ull << 17) /* #30898, #31682 */
 #define KVPLAN_RULE_DSV4_SWA_FLOOR (1ull << 18)        /* #37610 */
 #define KVPLAN_RULE_AITER_IN_MODEL_RUNNER (1ull << 19) /* before #12136 */
+#define KVPLAN_RULE_CONTEXT_TP1_NCCL (1ull << 20)      /* 0.5.17-0.5.19 logs */
 
 /* What one rule is. */
 typedef struct kvplan_rule_info {

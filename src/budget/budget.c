@@ -297,8 +297,9 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
         b->context_source = KVPLAN_SOURCE_MEASURED;
         b->context_basis = "measured: a calibration (kvplan log --calibrate)";
     } else {
-        kvplan__context_overhead(in->gpu, world, &b->context_overhead_bytes,
-                                 &b->context_source, &b->context_basis);
+        kvplan__context_overhead(in->gpu, world, in->rules,
+                                 &b->context_overhead_bytes, &b->context_source,
+                                 &b->context_basis);
     }
     /* what other processes hold (--gpu auto) is not free before loading:
      * sglang measures it so (get_available_gpu_memory, the least over its

@@ -156,8 +156,8 @@ typedef struct kvplan__available_inputs {
  * the GPU's single-rank figure plus the interconnect's per-rank growth
  * (docs/budget.md). */
 void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
-                              double *bytes, kvplan_source *source,
-                              const char **basis);
+                              uint64_t rules, double *bytes,
+                              kvplan_source *source, const char **basis);
 
 /* The bytes per rank sglang's _profile_available_bytes returns; fills the
  * formula's terms into `b` and *max_mamba with the mamba slots.

@@ -134,9 +134,20 @@ static double per_rank_gib(link l)
 }
 
 void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
-                              double *bytes, kvplan_source *source,
-                              const char **basis)
+                              uint64_t rules, double *bytes,
+                              kvplan_source *source, const char **basis)
 {
+    /* recent builds on one NVIDIA GPU (KVPLAN_RULE_CONTEXT_TP1_NCCL) */
+    if ((rules & KVPLAN_RULE_CONTEXT_TP1_NCCL) && !gpu->is_hip && ranks <= 1) {
+        bool rtx5090 = same_name("RTX-5090", gpu->name);
+        *bytes = (rtx5090 ? 1.16 : 1.17) * GIB;
+        *source = KVPLAN_SOURCE_MEASURED;
+        *basis = rtx5090 ? "measured: sglang 0.5.17-0.5.19 on one idle RTX "
+                           "5090, 1.16 GiB before loading (issue 26's survey)"
+                         : "measured: sglang 0.5.17-0.5.19 on one idle H100, "
+                           "1.17-1.18 GiB before loading (issue 26's survey)";
+        return;
+    }
     char first = gpu->name[0] >= 'a' && gpu->name[0] <= 'z'
                      ? (char)(gpu->name[0] - 'a' + 'A')
                      : gpu->name[0];

@@ -98,6 +98,12 @@ static const kvplan_rule_info rules[] = {
      "given or not) is made in ModelRunner, after the server args are "
      "printed: a log prints the fraction before it",
      false},
+    {KVPLAN_RULE_CONTEXT_TP1_NCCL, "context_tp1_nccl",
+     "public 0.5.17-0.5.19 launches (issue 26's survey)",
+     "one NVIDIA GPU holds 1.17 GiB before loading (the CUDA context, "
+     "cuBLAS and a communicator made at start-up), where older builds held "
+     "0.84-1.06: an RTX 5090 1.16",
+     false},
     {KVPLAN_RULE_DP_ATTN_PREFILL_GRAPH, "dp_attn_prefill_graph",
      "#30898 (b94ac87e0), #31682 (429f6b6d1)",
      "DP attention keeps the breakable prefill graph, its batch sizes cut to "
@@ -140,7 +146,7 @@ static const struct {
          KVPLAN_RULE_MAMBA_PAD_SLOT | KVPLAN_RULE_MM_RESERVE |
          KVPLAN_RULE_MLA_PREFILL_GRAPH | KVPLAN_RULE_DEEPEP_PREFILL |
          KVPLAN_RULE_PREFILL_BS_UNCLAMPED | KVPLAN_RULE_VLM_PD_DECODE |
-         KVPLAN_RULE_DSV4_SWA_FLOOR},
+         KVPLAN_RULE_DSV4_SWA_FLOOR | KVPLAN_RULE_CONTEXT_TP1_NCCL},
 };
 
 #define NUM_PROFILES (sizeof profiles / sizeof profiles[0])
