@@ -231,6 +231,7 @@ typedef enum kvplan_disaggregation_mode {
  */
 typedef enum kvplan_sglang_profile {
     KVPLAN_SGLANG_SEED = 0,  /* 6cc9352d (2026-07-12), the golden vectors */
+    KVPLAN_SGLANG_E1 = 1,    /* 0.3.0 - 0.4.7 (approximate) */
     KVPLAN_SGLANG_E2 = 2,    /* 0.4.8 - 0.5.2 (approximate) */
     KVPLAN_SGLANG_E3 = 3,    /* 0.5.3 - 0.5.12 (approximate) */
     KVPLAN_SGLANG_E4 = 4,    /* 0.5.13 - 0.5.15: the seed's rules */
@@ -260,6 +261,7 @@ typedef enum kvplan_sglang_profile {
 #define KVPLAN_RULE_DSV4_SWA_FLOOR (1ull << 18)        /* #37610 */
 #define KVPLAN_RULE_AITER_IN_MODEL_RUNNER (1ull << 19) /* before #12136 */
 #define KVPLAN_RULE_CONTEXT_TP1_NCCL (1ull << 20)      /* 0.5.17-0.5.19 logs */
+#define KVPLAN_RULE_FRACTION_TP_TABLE (1ull << 21) /* before #7054 (0.4.8) */
 
 /* What one rule is. */
 typedef struct kvplan_rule_info {

@@ -167,7 +167,7 @@ static void test_refusals(void)
               KVPLAN_PARSE);
     CHECK_INT(kvplan_options_set(&o, "gpu", "h100", &err), KVPLAN_PARSE);
     CHECK_CONTAINS(err.message, "did you mean H100-80GB or H100-NVL?");
-    CHECK_INT(kvplan_options_set(&o, "sglang_version", "0.3.0", &err),
+    CHECK_INT(kvplan_options_set(&o, "sglang_version", "0.2.9", &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_INT(kvplan_options_set(&o, "rank_by", "speed", &err), KVPLAN_PARSE);
     CHECK_INT(kvplan_options_set(&o, "hisparse_config", "4", &err),

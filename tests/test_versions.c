@@ -56,14 +56,19 @@ static void test_parse(void)
         {"0.4.10.post2+cu128", KVPLAN_SGLANG_E2},
         {"0.5.3-0.5.12", KVPLAN_SGLANG_E3},
         {"e4", KVPLAN_SGLANG_E4},
+        /* before 0.4.8: the TP table's default fraction */
+        {"0.4.7", KVPLAN_SGLANG_E1},
+        {"0.4.3.post4", KVPLAN_SGLANG_E1},
+        {"0.3.4", KVPLAN_SGLANG_E1},
+        {"0.3.0-0.4.7", KVPLAN_SGLANG_E1},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         kvplan_sglang_profile p = (kvplan_sglang_profile)99;
         CHECK_INT(kvplan_sglang_profile_parse(ok[i].text, &p, NULL), KVPLAN_OK);
         CHECK_INT(p, ok[i].want);
     }
-    const char *bad[] = {"0.4.7",  "0.4.3.post4", "0.5.20", "0.6.0",
-                         "banana", "0.5",         "",       "1.0.0x"};
+    const char *bad[] = {"0.2.9",  "0.1.18", "0.5.20", "0.6.0",
+                         "banana", "0.5",    "",       "1.0.0x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         kvplan_error err;
         kvplan_sglang_profile p;
@@ -78,7 +83,8 @@ static void test_parse(void)
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(kvplan_sglang_profile_name(KVPLAN_SGLANG_MAIN), "main");
     CHECK_STR(kvplan_sglang_profile_name(KVPLAN_SGLANG_E2), "0.4.8-0.5.2");
-    CHECK(kvplan_sglang_profile_name((kvplan_sglang_profile)1) == NULL);
+    CHECK_STR(kvplan_sglang_profile_name(KVPLAN_SGLANG_E1), "0.3.0-0.4.7");
+    CHECK(kvplan_sglang_profile_name((kvplan_sglang_profile)7) == NULL);
     CHECK(kvplan_sglang_profile_exact(KVPLAN_SGLANG_SEED));
     CHECK(!kvplan_sglang_profile_exact(KVPLAN_SGLANG_E3));
     CHECK(!kvplan_sglang_profile_exact(KVPLAN_SGLANG_MAIN)); /* 3 are not */
@@ -94,7 +100,7 @@ static void test_parse(void)
         CHECK((seen & r.bit) == 0 && r.bit != 0 && (r.bit & (r.bit - 1)) == 0);
         seen |= r.bit;
     }
-    CHECK_INT(n, 21);
+    CHECK_INT(n, 22);
     CHECK(!kvplan_rule_at(n, &r) && !kvplan_rule_at(0, NULL));
     uint64_t v16 = kvplan_sglang_rules(KVPLAN_SGLANG_V0516);
     CHECK_INT(kvplan_sglang_rules(KVPLAN_SGLANG_MAIN) & v16, v16);
@@ -194,6 +200,26 @@ static void test_context_tp1(void)
     free(c);
     free(d);
     free(e);
+}
+
+/* Before 0.4.8 the default fraction came from tp_size alone (sglang's
+ * server_args.py of 0.3-0.4.7): a 2024 launch of Llama 3.1 8B on one H100
+ * printed 0.88 (tests/logs/01). */
+static void test_fraction_tp_table(void)
+{
+    static const struct {
+        int64_t tp;
+        double f;
+    } table[] = {{1, 0.88}, {2, 0.87}, {4, 0.85}, {8, 0.81}, {16, 0.79}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        kvplan_plan_options o = on_gpu("H100-80GB");
+        o.sglang_version = KVPLAN_SGLANG_E1;
+        o.server.tp_size = table[i].tp;
+        kvplan_plan *p = plan_of("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+        CHECK(p->budget.mem_fraction_static == table[i].f);
+        CHECK(p->budget.mem_fraction_auto);
+        free(p);
+    }
 }
 
 static int64_t cell(const kvplan_plan *p)
@@ -596,7 +622,12 @@ static void test_log_version(void)
     kvplan_plan_options_init(&o);
     CHECK_INT(kvplan_log_options(r, &o, NULL), KVPLAN_OK);
     CHECK_INT(o.sglang_version, KVPLAN_SGLANG_E3);
-    log = "sglang version: 0.4.3.post4\n"; /* no profile: the seed's */
+    log = "sglang version: 0.4.3.post4\n"; /* the TP table's */
+    CHECK_INT(kvplan_log_parse(log, strlen(log), r, NULL), KVPLAN_OK);
+    kvplan_plan_options_init(&o);
+    CHECK_INT(kvplan_log_options(r, &o, NULL), KVPLAN_OK);
+    CHECK_INT(o.sglang_version, KVPLAN_SGLANG_E1);
+    log = "sglang version: 0.2.9\n"; /* no profile: the seed's */
     CHECK_INT(kvplan_log_parse(log, strlen(log), r, NULL), KVPLAN_OK);
     kvplan_plan_options_init(&o);
     CHECK_INT(kvplan_log_options(r, &o, NULL), KVPLAN_OK);
@@ -659,6 +690,7 @@ int main(void)
 {
     test_aiter_given();
     test_context_tp1();
+    test_fraction_tp_table();
     test_parse();
     test_seed_is_e4();
     test_dsa_fp8_656();

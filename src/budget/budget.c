@@ -102,6 +102,27 @@ static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
         b->mem_fraction_static *= b->aiter_factor;
 }
 
+/* sglang before 0.4.8 (KVPLAN_RULE_FRACTION_TP_TABLE): the fraction by
+ * tp_size alone (its server_args.py: 0.79 at 16 and more, 0.81 at 8, 0.85
+ * at 4, 0.87 at 2, else 0.88), then ModelRunner's aiter factor. */
+static void fraction_tp_table(const kvplan__fraction_inputs *in,
+                              kvplan_budget *b)
+{
+    int64_t tp = in->tp_size;
+    double f = tp >= 16  ? 0.79
+               : tp >= 8 ? 0.81
+               : tp >= 4 ? 0.85
+               : tp >= 2 ? 0.87
+                         : 0.88;
+    b->fraction_rule = f;
+    b->mem_fraction_static = f;
+    b->reserved_mib = in->gpu_mib * (1 - f);
+    b->vision_factor = 1;
+    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
+    if (b->aiter_factor != 1)
+        b->mem_fraction_static *= b->aiter_factor;
+}
+
 /* Whether sglang captures the (breakable) prefill cuda graphs, whose batch
  * sizes the reserve counts: the seed's exclusions, less those later
  * sglang lifted (KVPLAN_RULE_MLA_PREFILL_GRAPH, ..._DP_ATTN_...) and with
@@ -125,6 +146,10 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
 {
     if (in->rules & KVPLAN_RULE_FRACTION_TIERS) {
         fraction_tiers(in, b);
+        return;
+    }
+    if (in->rules & KVPLAN_RULE_FRACTION_TP_TABLE) {
+        fraction_tp_table(in, b);
         return;
     }
     bool pd_prefill = in->disaggregation_mode == KVPLAN_DISAGG_PREFILL;

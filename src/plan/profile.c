@@ -76,6 +76,11 @@ static const kvplan_rule_info rules[] = {
      "(< 35 GiB), 9.5 + tp*pp/2 (< 90), 12 + tp*pp/2 (< 160), 32 GiB above; "
      "+2 GiB speculative, +4 GiB DP attention",
      true},
+    {KVPLAN_RULE_FRACTION_TP_TABLE, "fraction_tp_table", "before #7054 (0.4.8)",
+     "the default fraction by tp_size alone: 0.88 (1), 0.87 (2-3), 0.85 "
+     "(4-7), 0.81 (8-15; 0.83 in some builds before 0.4), 0.79 (16 and "
+     "more)",
+     false},
     {KVPLAN_RULE_SPEC_RESERVE, "spec_reserve", "#10975; removed by #23862",
      "speculative decoding reserves a flat 4 GiB (EAGLE, MTP) or 6 GiB "
      "(STANDALONE) in the fraction, after the 10 GiB floor",
@@ -132,6 +137,9 @@ static const struct {
     uint64_t rules;
 } profiles[] = {
     {KVPLAN_SGLANG_SEED, "seed", 0},
+    {KVPLAN_SGLANG_E1, "0.3.0-0.4.7",
+     KVPLAN_RULE_FRACTION_TP_TABLE | KVPLAN_RULE_DRAFT_UNPRICED |
+         KVPLAN_RULE_MRR_AS_GIVEN | KVPLAN_RULE_AITER_IN_MODEL_RUNNER},
     {KVPLAN_SGLANG_E2, "0.4.8-0.5.2",
      KVPLAN_RULE_FRACTION_TIERS | KVPLAN_RULE_DRAFT_UNPRICED |
          KVPLAN_RULE_MRR_AS_GIVEN | KVPLAN_RULE_AITER_IN_MODEL_RUNNER},
@@ -233,6 +241,8 @@ kvplan_status kvplan_sglang_profile_parse(const char *version,
         {"e5", KVPLAN_SGLANG_MAIN},
         {"e4", KVPLAN_SGLANG_E4},
         {"e3", KVPLAN_SGLANG_E3},
+        {"e1", KVPLAN_SGLANG_E1},
+        {"0.3.0-0.4.7", KVPLAN_SGLANG_E1},
         {"e2", KVPLAN_SGLANG_E2},
         {"0.4.8-0.5.2", KVPLAN_SGLANG_E2},
         {"0.5.3-0.5.12", KVPLAN_SGLANG_E3},
@@ -249,7 +259,9 @@ kvplan_status kvplan_sglang_profile_parse(const char *version,
     long n = release_number(version);
     kvplan_sglang_profile p = KVPLAN_SGLANG_SEED;
     bool known = true;
-    if (n >= 408 && n <= 502)
+    if (n >= 300 && n <= 407)
+        p = KVPLAN_SGLANG_E1;
+    else if (n >= 408 && n <= 502)
         p = KVPLAN_SGLANG_E2;
     else if (n >= 503 && n <= 512)
         p = KVPLAN_SGLANG_E3;
@@ -265,11 +277,11 @@ kvplan_status kvplan_sglang_profile_parse(const char *version,
         !known, err, KVPLAN_INVALID_ARGUMENT, "--sglang-version",
         "--sglang-version: kvplan has no profile for '%.40s'%s; it knows "
         "seed (the default, commit 6cc9352d), main (0.5.17-0.5.19 and main "
-        "of 2026-08), 0.5.16, 0.5.13-0.5.15, 0.5.3-0.5.12 and 0.4.8-0.5.2, "
-        "or a release of those ranges such as 0.5.9",
+        "of 2026-08), 0.5.16, 0.5.13-0.5.15, 0.5.3-0.5.12, 0.4.8-0.5.2 and "
+        "0.3.0-0.4.7, or a release of those ranges such as 0.5.9",
         version,
         n < 0     ? " (not a version)"
-        : n < 408 ? " (older than 0.4.8)"
+        : n < 300 ? " (older than 0.3.0)"
                   : " (newer than 0.5.19)");
     *out = p;
     return kvplan__ok(err);

@@ -1,2 +1,2 @@
 --sglang-version
-0.4.3
+0.2.9
