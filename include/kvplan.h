@@ -959,10 +959,9 @@ typedef struct kvplan_plan_options {
      * the GPU, model and backend). */
     kvplan_server_args server;
     const char *model_path; /* as given: sglang checks it for "llama-2" */
-    kvplan_opt_double mem_fraction_static; /* in (0, 1); absent: the rule */
-    kvplan_opt_int max_total_tokens;       /* >= 1 */
-    kvplan_opt_int max_prefill_tokens;     /* >= 1; absent: 16384 */
-    kvplan_opt_int cuda_graph_max_bs;      /* >= 1; absent: by GPU memory */
+    kvplan_opt_int max_total_tokens;   /* >= 1 */
+    kvplan_opt_int max_prefill_tokens; /* >= 1; absent: 16384 */
+    kvplan_opt_int cuda_graph_max_bs;  /* >= 1; absent: by GPU memory */
     bool disable_cuda_graph;
     /* One of sglang's names (KVPLAN_WORDS_ATTENTION_BACKEND); NULL:
      * sglang's default for the GPU and model. */
@@ -1007,6 +1006,9 @@ typedef struct kvplan_plan_options {
     /* KVPLAN_RULE_* bits switched against the profile's (what one rule
      * does alone: kvplan --compare-version); default 0. */
     uint64_t sglang_rules_flip;
+    /* in (0, 1); absent: the rule. Last: a sweep over it compares the
+     * options before it in one piece (kvplan_plan_update). */
+    kvplan_opt_double mem_fraction_static;
 } kvplan_plan_options;
 
 /* Defaults for every field (struct_size set, page size auto, no GPU).

@@ -48,6 +48,12 @@ static kvplan_status check_gpu(const kvplan_plan_options *o, kvplan_error *err)
                     "the GPU's memory must be between 1 MiB and 1 EiB, got "
                     "%g MiB",
                     mib);
+    double used = o->gpu.in_use_mib;
+    KVPLAN__FAIL_IF(o->gpu_set && !(used >= 0 && used < mib), err,
+                    KVPLAN_INVALID_ARGUMENT, "gpu.in_use_mib",
+                    "what other processes hold must be at least 0 and less "
+                    "than the GPU's %g MiB, got %g MiB",
+                    mib, used);
     return KVPLAN_OK;
 }
 

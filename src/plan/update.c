@@ -6,6 +6,8 @@
  */
 #include "plan/plan.h"
 
+#include "common/option_table.h"
+
 #include <string.h>
 
 /* n bytes of `from` into `to`, written only where they differ: a sweep's
@@ -70,22 +72,23 @@ static change budget_change(const kvplan_plan_options *o,
         return REPLAN;
     const char *x = (const char *)o, *y = (const char *)po;
     size_t f0 = offsetof(kvplan_plan_options, mem_fraction_static),
-           f1 = f0 + sizeof o->mem_fraction_static,
            g0 = offsetof(kvplan_plan_options, gpu) + offsetof(kvplan_gpu, name),
            g1 = offsetof(kvplan_plan_options, gpu) +
                 offsetof(kvplan_gpu, total_mib) + sizeof o->gpu.total_mib;
     _Static_assert(offsetof(kvplan_gpu, name) == 0 &&
                        offsetof(kvplan_gpu, total_mib) == sizeof o->gpu.name,
                    "gpu.name and gpu.total_mib lead kvplan_gpu");
-    if (memcmp(x, y, f0) != 0)
-        return REPLAN;
-    /* a sweep's rows most often keep the GPU: one comparison for it all */
-    if (memcmp(x + f1, y + f1, sizeof *o - f1) == 0)
+    _Static_assert(offsetof(kvplan_plan_options, mem_fraction_static) +
+                           sizeof o->mem_fraction_static ==
+                       sizeof *o,
+                   "mem_fraction_static ends kvplan_plan_options");
+    /* a sweep's rows most often keep the GPU: one comparison for all that
+     * comes before the fraction */
+    if (memcmp(x, y, f0) == 0)
         return o->mem_fraction_static.set == po->mem_fraction_static.set
                    ? SAME_GPU
                    : OTHER_GPU;
-    return memcmp(x + f1, y + f1, g0 - f1) == 0 &&
-                   memcmp(x + g1, y + g1, sizeof *o - g1) == 0
+    return memcmp(x, y, g0) == 0 && memcmp(x + g1, y + g1, f0 - g1) == 0
                ? OTHER_GPU
                : REPLAN;
 }
@@ -107,7 +110,9 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
     if (c == REPLAN)
         return kvplan_plan_compute(m, o, out, err);
     /* the rest is prev's options, which planned */
-    KVPLAN__TRY(kvplan__check_budget_options(o, err));
+    /* the GPU is prev's where it stays: only the fraction to check */
+    KVPLAN__TRY(c == SAME_GPU ? kvplan__options_check_fraction(o, err)
+                              : kvplan__check_budget_options(o, err));
     kvplan__pipeline p = kvplan__pipeline_start(m, o);
     if (c == SAME_GPU) {
         /* the same GPU: the flags, the fraction rule's terms, the ranks,
