@@ -1192,6 +1192,21 @@ static void test_refusals_and_warnings(void)
     CHECK_INT(kvplan_model_load("qwen3-0.6b", &m, &err), KVPLAN_OK);
     CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
     CHECK_STR(err.field, "--gpu-memory");
+    /* what other processes hold (--gpu auto's): at least 0, less than the
+     * GPU; 40 GiB held leaves 40 GiB less before loading */
+    static const double held[] = {-1, 81559, 1e300};
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        o = on_gpu("H100-80GB");
+        o.gpu.in_use_mib = held[i];
+        CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_INVALID_ARGUMENT);
+        CHECK_STR(err.field, "gpu.in_use_mib");
+    }
+    o = on_gpu("H100-80GB");
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    double idle = p->budget.pre_load_gib;
+    o.gpu.in_use_mib = 40960;
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.pre_load_gib, idle - 40);
     kvplan_model_free(m);
     free(p);
 }
