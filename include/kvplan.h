@@ -649,7 +649,8 @@ kvplan_model_get_info(const kvplan_model *model);
 typedef struct kvplan_model_params {
     int64_t total;   /* all of them, the vision tower's included */
     int64_t embed;   /* the input embedding */
-    int64_t lm_head; /* the output head; 0 when tied to the embedding */
+    int64_t lm_head; /* the output head (a reward model's score): 0 when
+                        tied to the embedding */
     int64_t vision;  /* the vision tower and projector sglang loads; 0 */
 } kvplan_model_params;
 

@@ -25,14 +25,16 @@ typedef struct kvplan__weights_request {
     bool dp_attention;
     double start_layer, end_layer; /* the stage's layers */
     bool first_stage, last_stage;
+    bool params; /* count the parameters too (model_params and its parts) */
 } kvplan__weights_request;
 
 typedef struct kvplan__weights_estimate_out {
     double rank_bytes;       /* the tensors on one rank, allocator-rounded */
     double rank_exact_bytes; /* the same, unrounded */
     double model_bytes;      /* the whole model's tensors */
-    /* its parameters, each once (copies made after loading left out):
-     * all, and the embedding's, the LM head's and the vision tower's */
+    /* its parameters when the request asks, each once (copies made after
+     * loading left out): all, the embedding's, the output head's (an LM
+     * head, or a reward model's score) and the vision tower's */
     double model_params, embed_params, head_params, vision_params;
     double load_overhead_bytes; /* what loading adds beside them, per rank */
     bool beyond;                /* the sizes make more than 10^30 bytes */

@@ -155,6 +155,8 @@ typedef struct builder {
     cost plain; /* the model dtype: embeddings, routers, the vision tower */
     double gidx_rows; /* g_idx rows of a tensor: its experts, else 1 */
     bool copy;        /* a copy of weights counted already: no parameter */
+    /* the parameter count each tensor adds to beside the whole's */
+    enum { BODY, EMBED, HEAD, VISION } part;
     bool ovf;
 } builder;
 
@@ -174,14 +176,16 @@ static void add(builder *b, const char *name, double rows, double cols,
     o->rank_bytes += one * count;
     o->rank_exact_bytes += rank_rows * rank_cols * (k->elem + k->scale) * count;
     o->model_bytes += rows * cols * (k->elem + k->scale) * all;
-    double params = b->copy ? 0 : rows * cols * all;
-    o->model_params += params;
-    if (strncmp(name, "embed_tokens", 12) == 0)
-        o->embed_params += params;
-    else if (strncmp(name, "lm_head", 7) == 0)
-        o->head_params += params;
-    else if (strncmp(name, "vision.", 7) == 0)
-        o->vision_params += params;
+    if (b->rq->params) { /* kvplan_model_parameters's: not the plans' */
+        double params = b->copy ? 0 : rows * cols * all;
+        o->model_params += params;
+        if (b->part == EMBED)
+            o->embed_params += params;
+        else if (b->part == HEAD)
+            o->head_params += params;
+        else if (b->part == VISION)
+            o->vision_params += params;
+    }
     if (count <= 0 || o->tensors == NULL ||
         o->num_tensors >= KVPLAN_MAX_WEIGHT_TENSORS)
         return;
@@ -329,6 +333,7 @@ static void vision(builder *b)
     const kvplan__weight_shape *w = b->rq->shape;
     if (!(w->vision_layers > 0) || !b->rq->first_stage)
         return;
+    b->part = VISION;
     double vh = w->vision_hidden, n = w->vision_layers;
     double mats = w->vision_mlp_mats, in = w->vision_proj_in;
     add(b, "vision.blocks.attn (qkv, proj)", 4 * vh, vh, 4 * vh, vh, n, n,
@@ -363,8 +368,10 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
      * under DP attention) */
     double vocab = ceil(w->vocab / 64) * 64;
     double split = rq->dp_attention ? 1 : tp;
+    b.part = EMBED;
     add(&b, "embed_tokens", vocab, h, div_ceil(vocab, split), h,
         rq->first_stage ? 1 : 0, 1, &b.plain);
+    b.part = HEAD;
     /* the LM head: the embedding itself when tied, unless PP puts it on
      * another stage (then the model still counts it once) */
     if (w->score_head) /* a reward model's score: its MLP, if any */
@@ -377,6 +384,7 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
         add(&b, "lm_head (tied, own copy on the last stage)", vocab, h,
             div_ceil(vocab, tp), h, 1, 0, &b.plain);
 
+    b.part = BODY;
     double share = L > 0 ? here / L : 0; /* of layers counted, not placed */
     if (w->nemotron_h) {
         double d_inner = w->mamba_heads * w->mamba_head_dim;

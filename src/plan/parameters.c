@@ -26,6 +26,7 @@ kvplan_status kvplan_model_parameters(const kvplan_model *model,
         .end_layer = (double)model->info.num_hidden_layers,
         .first_stage = true,
         .last_stage = true,
+        .params = true,
     };
     kvplan__weights_estimate_out e;
     memset(&e, 0, sizeof e);
