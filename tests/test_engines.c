@@ -381,6 +381,15 @@ static void test_refusals(void)
     o = vllm_on("L4", 1); /* 70B weights on one L4: no cache at all */
     plan("llama-3.1-70b", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
     CHECK_STR(err.field, "--gpu-memory-utilization");
+    /* the GPU's figures, checked as the plan checks them */
+    o = vllm_on("H100-80GB", 1);
+    o.gpu.in_use_mib = -1;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "gpu.in_use_mib");
+    o = vllm_on("H100-80GB", 1);
+    o.gpu.total_mib = 0;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--gpu-memory");
     o.engine = KVPLAN_ENGINE_SGLANG;
     plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
     CHECK_INT(kvplan_engine_compute(NULL, &o, NULL, &err),

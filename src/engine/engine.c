@@ -81,6 +81,8 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
                     (int)o->engine);
     KVPLAN__TRY(kvplan__check_least(o->tp_size, 1, "--tp-size", err));
     KVPLAN__TRY(kvplan__check_least(o->pp_size, 1, "--pp-size", err));
+    if (o->gpu_set) /* the budgets read its total and what others hold */
+        KVPLAN__TRY(kvplan__check_gpu_memory(&o->gpu, err));
     /* the engines' own flags: the option table's bounds */
     KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_ENGINE, o, err));
     KVPLAN__TRY(

@@ -286,6 +286,11 @@ kvplan_status kvplan__check_least(int64_t x, int64_t least, const char *flag,
                                   kvplan_error *err);
 kvplan_status kvplan__check_opt_least(kvplan_opt_int x, int64_t least,
                                       const char *flag, kvplan_error *err);
+/* rank.c: a GPU's memory figures as sglang's and the engines' budgets read
+ * them: the total between 1 MiB and 1 EiB, what other processes hold (--gpu
+ * auto's) at least 0 and below it. */
+kvplan_status kvplan__check_gpu_memory(const kvplan_gpu *gpu,
+                                       kvplan_error *err);
 /* rank.c: kvplan_model_rank for arguments already checked. */
 kvplan_status kvplan__model_rank(const kvplan_model *m,
                                  const kvplan_server_args *a, int64_t pp_rank,

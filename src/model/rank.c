@@ -164,6 +164,22 @@ kvplan_status kvplan__check_opt_least(kvplan_opt_int x, int64_t least,
     return x.set ? kvplan__check_least(x.value, least, flag, err) : KVPLAN_OK;
 }
 
+kvplan_status kvplan__check_gpu_memory(const kvplan_gpu *gpu, kvplan_error *err)
+{
+    double mib = gpu->total_mib, used = gpu->in_use_mib;
+    KVPLAN__FAIL_IF(!(mib >= 1.0 && mib <= 0x1p40), err,
+                    KVPLAN_INVALID_ARGUMENT, "--gpu-memory",
+                    "the GPU's memory must be between 1 MiB and 1 EiB, got "
+                    "%g MiB",
+                    mib);
+    KVPLAN__FAIL_IF(!(used >= 0 && used < mib), err, KVPLAN_INVALID_ARGUMENT,
+                    "gpu.in_use_mib",
+                    "what other processes hold must be at least 0 and less "
+                    "than the GPU's %g MiB, got %g MiB",
+                    mib, used);
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__server_args_check_with(const kvplan_server_args *a,
                                              const void *plan,
                                              kvplan_error *err)

@@ -251,7 +251,8 @@ static bool weights_key_of(const kvplan_model *m,
                            const kvplan__weights_request *rq, weights_key *k)
 {
     memset(k, 0, sizeof *k);
-    if (rq->shape != &m->weights ||
+    /* a parameter count is not kept (the kept estimates have none) */
+    if (rq->shape != &m->weights || rq->params ||
         (rq->quantization != NULL &&
          strlen(rq->quantization) >= sizeof k->quantization))
         return false;

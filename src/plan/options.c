@@ -42,19 +42,7 @@ static kvplan_status check_gpu(const kvplan_plan_options *o, kvplan_error *err)
                     KVPLAN_INVALID_ARGUMENT, "--gpu",
                     "a GPU (--gpu, --gpu-memory) or --available-bytes is "
                     "needed to size the budget");
-    double mib = o->gpu.total_mib;
-    KVPLAN__FAIL_IF(o->gpu_set && !(mib >= 1.0 && mib <= 0x1p40), err,
-                    KVPLAN_INVALID_ARGUMENT, "--gpu-memory",
-                    "the GPU's memory must be between 1 MiB and 1 EiB, got "
-                    "%g MiB",
-                    mib);
-    double used = o->gpu.in_use_mib;
-    KVPLAN__FAIL_IF(o->gpu_set && !(used >= 0 && used < mib), err,
-                    KVPLAN_INVALID_ARGUMENT, "gpu.in_use_mib",
-                    "what other processes hold must be at least 0 and less "
-                    "than the GPU's %g MiB, got %g MiB",
-                    mib, used);
-    return KVPLAN_OK;
+    return o->gpu_set ? kvplan__check_gpu_memory(&o->gpu, err) : KVPLAN_OK;
 }
 
 /* The fraction and the GPU: all kvplan_plan_update checks of options that
