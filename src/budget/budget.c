@@ -71,6 +71,16 @@ static double to_f32(double x)
     return f;
 }
 
+/* The aiter backend's own adjustment for long contexts, on every rule's
+ * fraction (and a given one, kvplan__fraction_given): x 0.85 when the
+ * context is longer than 8192. */
+static void aiter_adjust(const kvplan__fraction_inputs *in, kvplan_budget *b)
+{
+    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
+    if (b->aiter_factor != 1)
+        b->mem_fraction_static *= b->aiter_factor;
+}
+
 /* sglang 0.4.8 - 0.5.2 (KVPLAN_RULE_FRACTION_TIERS): a reserve per GPU
  * tier, in GiB, with the speculative and DP-attention additions. */
 static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
@@ -96,10 +106,7 @@ static void fraction_tiers(const kvplan__fraction_inputs *in, kvplan_budget *b)
     b->fraction_rule = kvplan__py_round3((g - reserved) / g);
     b->mem_fraction_static = b->fraction_rule;
     b->vision_factor = 1;
-    /* ModelRunner's aiter adjustment (KVPLAN_RULE_AITER_IN_MODEL_RUNNER) */
-    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
-    if (b->aiter_factor != 1)
-        b->mem_fraction_static *= b->aiter_factor;
+    aiter_adjust(in, b); /* ModelRunner's (KVPLAN_RULE_AITER_IN_MODEL_RUNNER) */
 }
 
 /* sglang before 0.4.8 (KVPLAN_RULE_FRACTION_TP_TABLE): the fraction by
@@ -118,9 +125,7 @@ static void fraction_tp_table(const kvplan__fraction_inputs *in,
     b->mem_fraction_static = f;
     b->reserved_mib = in->gpu_mib * (1 - f);
     b->vision_factor = 1;
-    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
-    if (b->aiter_factor != 1)
-        b->mem_fraction_static *= b->aiter_factor;
+    aiter_adjust(in, b);
 }
 
 /* Whether sglang captures the (breakable) prefill cuda graphs, whose batch
@@ -234,10 +239,7 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
         b->vision_factor = 0.95 * adj;
         b->mem_fraction_static *= b->vision_factor;
     }
-    /* later, the aiter backend's own adjustment for long contexts */
-    b->aiter_factor = in->aiter && in->context_len > 8192 ? 0.85 : 1;
-    if (b->aiter_factor != 1)
-        b->mem_fraction_static *= b->aiter_factor;
+    aiter_adjust(in, b);
 }
 
 /* handle_max_mamba_cache: the mamba state's slots, and what they take out

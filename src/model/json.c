@@ -106,7 +106,7 @@ static bool class_default(const char *model_type, const char *key, int64_t *out)
         /* booleans as 0 / 1: the classes that tie their LM head to the
          * embedding unless the config says not (transformers' Gemma,
          * Gemma 2/3/4 and Cohere 1/2 configs; the census's "tied",
-         * tests/reference/README.md) */
+         * tests/data/reference/README.md) */
         {"gemma", "tie_word_embeddings", 1},
         {"gemma2", "tie_word_embeddings", 1},
         {"gemma3", "tie_word_embeddings", 1},
