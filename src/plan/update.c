@@ -109,8 +109,8 @@ kvplan_status kvplan_plan_update(const kvplan_model *m,
             : budget_change(o, po, prev);
     if (c == REPLAN)
         return kvplan_plan_compute(m, o, out, err);
-    /* the rest is prev's options, which planned */
-    /* the GPU is prev's where it stays: only the fraction to check */
+    /* the rest is prev's options, which planned: only the fraction to
+     * check where the GPU stays */
     KVPLAN__TRY(c == SAME_GPU ? kvplan__options_check_fraction(o, err)
                               : kvplan__check_budget_options(o, err));
     kvplan__pipeline p = kvplan__pipeline_start(m, o);
