@@ -151,6 +151,8 @@ static void text_memory(FILE *out, const cli_args *cli,
     snprintf(label, sizeof label, "CUDA context, NCCL (%s)",
              kvplan_source_name(b->context_source));
     fprintf(out, "  %-44s %8.2f\n", label, ctx);
+    if (b->context_basis != NULL) /* the row of the context table */
+        fprintf(out, "    %s\n", b->context_basis);
     char measured_label[64] = "";
     if (cli->loaded.weights_measured)
         snprintf(measured_label, sizeof measured_label,

@@ -1766,8 +1766,12 @@ typedef enum kvplan_log_cause_code {
     KVPLAN_CAUSE_SPECULATIVE,     /* a speculative draft sized another way */
     KVPLAN_CAUSE_WEIGHTS,         /* the weights differ from the estimate */
     KVPLAN_CAUSE_OUTSIDE,         /* the count is outside, cause unknown */
-    KVPLAN_CAUSE_GPU_MISMATCH     /* the GPU named holds less than the log
+    KVPLAN_CAUSE_GPU_MISMATCH,    /* the GPU named holds less than the log
                                      saw free: it ran on another */
+    KVPLAN_CAUSE_CONTEXT          /* less free before loading because the
+                                     build's own communicators took more
+                                     ("Init torch distributed ends. mem
+                                     usage="), not another process */
 } kvplan_log_cause_code;
 
 /* "model_not_planned", "missing_reading", ...; "?" out of range. */

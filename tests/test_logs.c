@@ -49,6 +49,17 @@ static const struct printed {
      "2025-03-08", "Qwen2ForCausalLM", 4, 0.85},
     {"20-qwen3-0-6b.log", 3.23, 2.03, 1.20, 15387, 15387, 0.82, 0.82, -1, 0,
      "2025-05-02", "Qwen3ForCausalLM", 1, 0.88},
+    {"21-glm-5-fp8.log", 283.48, 193.90, 89.58, -1, 3262823, -1, -1, 186.77, 8,
+     "2026-02-26", "GlmMoeDsaForCausalLM", 8, 0.908},
+    {"22-glm-5-fp8-0-5-9.log", 279.48, 190.28, 89.20, -1, 3199575, -1, -1,
+     183.15, 8, "2026-02-26", "GlmMoeDsaForCausalLM", 8, 0.908},
+    {"23-qwen3-30b-a3b-fp8.log", 78.48, 49.33, 29.15, -1, 392920, 17.99, 17.99,
+     -1, 0, "2026-08-27", "Qwen3MoeForCausalLM", 1, 0.83},
+    /* the cut server_args form ("server_args ... tp_size=4 ...") */
+    {"24-qwen3-14b.log", -1, 16.00, 7.08, 298447, 298447, 5.69, 5.69, -1, 0, "",
+     "Qwen3ForCausalLM", 4, 0.8},
+    {"25-qwen3-0-6b.log", -1, 13.91, 1.25, 104273, 104273, 5.57, 5.57, -1, 0,
+     "2025-08-08", "Qwen3ForCausalLM", -1, -1},
 };
 
 static void check_double_or_unset(kvplan_opt_double got, double want,
@@ -127,10 +138,12 @@ static kvplan_model *load(const char *dir, const char *model)
 
 /* The budget from kvplan's own model: max_total_num_tokens, or -1. */
 static long long plan_tokens(const kvplan_model *m, const kvplan_gpu *gpu,
-                             const kvplan_log_readings *r)
+                             const kvplan_log_readings *r,
+                             kvplan_sglang_profile version)
 {
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
+    o.sglang_version = version;
     kvplan_error err;
     CHECK_INT(kvplan_log_options(r, &o, &err), KVPLAN_OK);
     o.gpu = *gpu;
@@ -148,10 +161,11 @@ static long long plan_tokens(const kvplan_model *m, const kvplan_gpu *gpu,
 /* The reconciliation: inside, or the expected cause among the causes. */
 static void reconcile(const char *log, const kvplan_model *m,
                       const kvplan_gpu *gpu, const kvplan_log_readings *r,
-                      const char *expect)
+                      kvplan_sglang_profile version, const char *expect)
 {
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
+    o.sglang_version = version;
     kvplan_error err;
     CHECK_INT(kvplan_log_options(r, &o, &err), KVPLAN_OK);
     if (gpu != NULL) {
@@ -253,6 +267,18 @@ static void test_parser(void)
     CHECK_INT(r.args.chunked_prefill_size.value, -1);
     CHECK_INT(r.args.dp_size.value, 2);
     CHECK(!r.args.model_path_cut);
+    /* the cut form people paste (tests/logs/24): bare values end at a
+     * space; words that are no key=value are stepped over */
+    CHECK_INT(parse("server_args ... served_model_name='Qwen3-14B' ... "
+                    "tp_size=4 ... mem_fraction_static=0.8 ... "
+                    "enable_metrics=True\n"
+                    "KV Cache is allocated. #tokens: 5\n",
+                    &r),
+              KVPLAN_OK);
+    CHECK(r.args.present);
+    CHECK_INT(r.args.tp_size.value, 4);
+    CHECK_DOUBLE(r.args.mem_fraction_static.value, 0.8);
+    CHECK_INT(r.lines_used, 2);
     /* nothing of sglang's: an error naming the log; NULLs refused */
     CHECK_INT(kvplan_log_parse("hello\nworld\n", 12, &r, &err), KVPLAN_PARSE);
     CHECK_STR(err.field, "log");
@@ -285,6 +311,7 @@ static void test_parser(void)
     CHECK(r.args.model_path_cut);
     CHECK_INT(strlen(r.args.model_path), sizeof r.args.model_path - 1);
     CHECK_STR(kvplan_log_cause_name(KVPLAN_CAUSE_BUSY_GPU), "busy_gpu");
+    CHECK_STR(kvplan_log_cause_name(KVPLAN_CAUSE_CONTEXT), "context");
     CHECK_STR(kvplan_log_cause_name((kvplan_log_cause_code)99), "?");
     /* an option the log gives that kvplan does not know is named */
     CHECK_INT(parse("ServerArgs(kv_cache_dtype='fp3')", &r), KVPLAN_OK);
@@ -456,6 +483,12 @@ static void test_calibration(const char *dir)
     CHECK(l.model == NULL);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -473,12 +506,18 @@ int main(int argc, char **argv)
         return check_report();
     char line[1024];
     int held = 0, logs = 0;
+    double errors[32]; /* |error| of the idle-GPU logs, % */
     while (fgets(line, sizeof line, cases) != NULL) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
-        char log[256], model[256], gpu_name[64], check[16], expect[32];
-        if (sscanf(line, "%255s %255s %63s %15s %31s", log, model, gpu_name,
-                   check, expect) != 5) {
+        char log[256], model[256], gpu_name[64], check[16], expect[32],
+            sglang[32];
+        kvplan_sglang_profile version = KVPLAN_SGLANG_SEED;
+        if (sscanf(line, "%255s %255s %63s %15s %31s %31s", log, model,
+                   gpu_name, check, expect, sglang) != 6 ||
+            (strcmp(sglang, "-") != 0 &&
+             kvplan_sglang_profile_parse(sglang, &version, NULL) !=
+                 KVPLAN_OK)) {
             CHECK_FAIL_("cases.tsv: bad line '%s'", line);
             continue;
         }
@@ -506,13 +545,15 @@ int main(int argc, char **argv)
                 g.total_mib = (r.free_before_gib.value + 0.95) * 1024;
                 snprintf(g.name, sizeof g.name, "custom");
             }
-            long long got = plan_tokens(m, &g, &r);
+            long long got = plan_tokens(m, &g, &r, version);
             double error = 100.0 * (double)(got - logged) / (double)logged;
             printf("%-40s logged %9lld tokens, kvplan %9lld: %+6.2f %%%s\n",
                    log, logged, got, error,
                    strcmp(check, "1%") == 0 ? ""
                                             : " (reported, docs/budget.md)");
             if (strcmp(check, "1%") == 0) {
+                if (held < 32)
+                    errors[held] = fabs(error);
                 held++;
                 if (!(fabs(error) < 1.0))
                     CHECK_FAIL_("%s: %+.2f %% from the logged %lld tokens", log,
@@ -521,11 +562,18 @@ int main(int argc, char **argv)
                     check_passed_++;
             }
         }
-        reconcile(log, m, gpu_known ? &gpu : NULL, &r, expect);
+        reconcile(log, m, gpu_known ? &gpu : NULL, &r, version, expect);
         kvplan_model_free(m);
     }
     fclose(cases);
-    CHECK_INT(held, 5);
+    /* issue 26: the idle-GPU logs within 1 %, their median within 0.5 % */
+    CHECK_INT(held, 9);
+    qsort(errors, (size_t)held, sizeof errors[0], by_value);
+    double median = held % 2 ? errors[held / 2]
+                             : (errors[held / 2 - 1] + errors[held / 2]) / 2;
+    printf("%d idle-GPU logs: median error %.2f %%, worst %.2f %%\n", held,
+           median, errors[held - 1]);
+    CHECK(median <= 0.5);
     CHECK_INT(logs, (int)(sizeof printed / sizeof printed[0]));
     /* Kimi-K2.5's mem_fraction_static was sglang's rule: kvplan's rule
      * gives the same value, vision tower (vt_ keys) included */

@@ -308,7 +308,7 @@ static void test_weights_and_gpus(void)
     size_t n = 0;
     while (kvplan_gpu_preset_at(n, &g))
         n++;
-    CHECK_INT(n, 16);
+    CHECK_INT(n, 18);
     /* the probe: a GPU here, or a clear refusal naming --gpu */
     int count = 0;
     kvplan_status st = kvplan_gpu_probe(&g, &count, &err);
@@ -684,6 +684,44 @@ static void test_weight_fixes(void)
     CHECK_DOUBLE(p->budget.context_overhead_bytes, 0.86 * 1073741824.0);
     CHECK_INT(p->budget.weights_source, KVPLAN_SOURCE_ESTIMATED);
     free(p);
+
+    /* the context table: each row the one its board, ranks and build
+     * match, naming its measurement (src/budget/gpu.c, docs/budget.md) */
+    static const struct {
+        const char *gpu;
+        int tp;
+        const char *version;
+        double gib;
+        kvplan_source source;
+        const char *basis;
+    } rows[] = {
+        {"RTX-4090", 4, "seed", 0.91, KVPLAN_SOURCE_MEASURED, "tests/logs/24"},
+        {"MI355X", 8, "seed", 4.45, KVPLAN_SOURCE_MEASURED,
+         "tests/logs 14, 21"},
+        {"RTX-5080", 1, "seed", 0.76, KVPLAN_SOURCE_MEASURED, "tests/logs/25"},
+        /* unified memory: the host's use is the row, whatever the build */
+        {"GB10", 1, "main", 9.77, KVPLAN_SOURCE_MEASURED, "unified memory"},
+        {"H200", 1, "main", 1.25, KVPLAN_SOURCE_MEASURED, "h200-memory.md"},
+        {"H100-80GB", 1, "main", 1.17, KVPLAN_SOURCE_MEASURED, "tests/logs/23"},
+        {"B200", 1, "seed", 0.95, KVPLAN_SOURCE_ESTIMATED, "NVIDIA's single"},
+        /* no row at TP2: one GPU's and PCIe's share of a further rank */
+        {"RTX-4090", 2, "seed", 0.95 + 0.13 / 3, KVPLAN_SOURCE_ESTIMATED,
+         "PCIe NCCL buffers per further rank"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        o = on_gpu(rows[i].gpu);
+        o.server.tp_size = rows[i].tp;
+        CHECK_INT(kvplan_sglang_profile_parse(rows[i].version,
+                                              &o.sglang_version, NULL),
+                  KVPLAN_OK);
+        /* Qwen3-1.7B fits the 16 GB RTX 5080 */
+        p = plan_of("qwen3-1.7b", &o, KVPLAN_OK);
+        CHECK_DOUBLE(p->budget.context_overhead_bytes / 1073741824.0,
+                     rows[i].gib);
+        CHECK_INT(p->budget.context_source, rows[i].source);
+        CHECK_CONTAINS(p->budget.context_basis, rows[i].basis);
+        free(p);
+    }
 
     /* --quantization fp8 on a bf16 checkpoint: linear layers at 1 byte,
      * embeddings and the LM head at 16 bits */

@@ -7,6 +7,7 @@
 #include "budget/budget.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* How a board's GPUs talk to each other: what each further rank's
  * communicator buffers cost (kvplan__context_overhead). */
@@ -14,48 +15,36 @@ typedef enum link { LINK_NVLINK, LINK_PCIE, LINK_XGMI } link;
 
 /* memory.total in MiB as nvidia-smi (rocm-smi for AMD) reports it. H100
  * and H200 are docs/sglang-rules.md §4.1's figures; the others are the
- * totals these boards report, rounded as the tools print them. AMD boards
- * have no CUDA compute capability: 0. The driver's reserve where it was
- * measured (H200: NVML's reserved, 644939776 bytes on driver 580, which
- * torch.cuda.mem_get_info's total leaves out). Then the board's
- * interconnect, and
- * its single-rank context overhead where one was measured (0: the
- * vendor's) with what it rests on. */
+ * totals these boards report, rounded as the tools print them (RTX 5080:
+ * nvidia-smi in tests/logs/25's source; GB10, the DGX Spark's unified
+ * memory: CUDA's 121.63 GiB, as sglang's own docstring quotes it,
+ * docs/budget.md). AMD boards have no CUDA compute capability: 0. The
+ * driver's reserve where it was measured (H200: NVML's reserved, 644939776
+ * bytes on driver 580, which torch.cuda.mem_get_info's total leaves out).
+ * Then the board's interconnect: what each further rank's communicator
+ * buffers cost (the context table below). */
 static const struct preset {
     kvplan_gpu gpu;
     link link;
-    double context_gib;
-    const char *basis;
 } presets[] = {
-    {{"H100-80GB", 81559, 90, false, "sm90", 0, 0, ""},
-     LINK_NVLINK,
-     0.95,
-     "measured: H100 at TP1, 1.06 GiB (tests/logs 01, 05) and 0.84 GiB "
-     "(07, 09); their mean"},
-    {{"H100-NVL", 95830, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK, 0, NULL},
-    {{"H200", 143771, 90, false, "sm90", 615.0625, 0, ""},
-     LINK_NVLINK,
-     0,
-     NULL},
-    {{"H20", 97871, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK, 0, NULL},
-    {{"B200", 183359, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK, 0, NULL},
-    {{"GB200", 189471, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK, 0, NULL},
-    {{"A100-80GB", 81920, 80, false, "sm80", 0, 0, ""}, LINK_NVLINK, 0, NULL},
-    {{"A100-40GB", 40960, 80, false, "sm80", 0, 0, ""}, LINK_NVLINK, 0, NULL},
-    {{"L40S", 46068, 89, false, "sm89", 0, 0, ""}, LINK_PCIE, 0, NULL},
-    {{"L4", 23034, 89, false, "sm89", 0, 0, ""},
-     LINK_PCIE,
-     0.73,
-     "measured: 4x L4 at TP4 less PCIe's per-rank share (tests/logs/18)"},
-    {{"A10G", 23028, 86, false, "sm86", 0, 0, ""}, LINK_PCIE, 0, NULL},
-    {{"RTX-4090", 24564, 89, false, "sm89", 0, 0, ""}, LINK_PCIE, 0, NULL},
-    {{"RTX-5090", 32607, 120, false, "sm120", 0, 0, ""}, LINK_PCIE, 0, NULL},
-    {{"MI300X", 196592, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI, 0, NULL},
-    {{"MI325X", 262128, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI, 0, NULL},
-    {{"MI355X", 294896, 0, true, "gfx950", 0, 0, ""},
-     LINK_XGMI,
-     0.80,
-     "measured: MI355X at TP1 (docs/budget.md)"},
+    {{"H100-80GB", 81559, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
+    {{"H100-NVL", 95830, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
+    {{"H200", 143771, 90, false, "sm90", 615.0625, 0, ""}, LINK_NVLINK},
+    {{"H20", 97871, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
+    {{"B200", 183359, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
+    {{"GB200", 189471, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
+    {{"GB10", 124549, 121, false, "sm121", 0, 0, ""}, LINK_PCIE},
+    {{"A100-80GB", 81920, 80, false, "sm80", 0, 0, ""}, LINK_NVLINK},
+    {{"A100-40GB", 40960, 80, false, "sm80", 0, 0, ""}, LINK_NVLINK},
+    {{"L40S", 46068, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
+    {{"L4", 23034, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
+    {{"A10G", 23028, 86, false, "sm86", 0, 0, ""}, LINK_PCIE},
+    {{"RTX-4090", 24564, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
+    {{"RTX-5080", 16303, 120, false, "sm120", 0, 0, ""}, LINK_PCIE},
+    {{"RTX-5090", 32607, 120, false, "sm120", 0, 0, ""}, LINK_PCIE},
+    {{"MI300X", 196592, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI},
+    {{"MI325X", 262128, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI},
+    {{"MI355X", 294896, 0, true, "gfx950", 0, 0, ""}, LINK_XGMI},
 };
 
 #define NUM_PRESETS (sizeof presets / sizeof presets[0])
@@ -105,24 +94,69 @@ bool kvplan_gpu_preset(const char *name, kvplan_gpu *out)
 /* ---- the context overhead ------------------------------------------------
  *
  * GPU total minus sglang's "Load weight begin. avail mem=" figure: the CUDA
- * or ROCm context, NCCL/RCCL and the custom all-reduce buffers. Public
- * measurements first (tests/logs and docs/budget.md give the sources);
- * between them, a GPU's single-rank figure plus what each further rank
- * adds on its interconnect. */
+ * or ROCm context, NCCL/RCCL and the custom all-reduce buffers, and on a
+ * unified-memory board what the host itself holds. One table of measured
+ * bases, each row citing its measurement (tests/logs/SOURCES.md, the
+ * H200 figures of tests/data/reference, docs/budget.md); the plan names the
+ * row it used (its context basis). Between rows: the board's, or its
+ * vendor's, single-GPU row plus what each further rank adds on its
+ * interconnect. */
 
 #define GIB 1073741824.0
 
-/* A measured figure: this preset at this world size (tp * pp). */
-static const struct {
+/* One row: a board (NULL: any of the vendor's), the ranks on it (tp * pp),
+ * the sglang rule it needs (0: any build), the GiB taken before loading,
+ * what it rests on. The first row that matches is used: the specific
+ * before the general. */
+static const struct base {
     const char *gpu;
+    bool hip;
     int ranks;
+    uint64_t rule;
     double gib;
     const char *basis;
-} measured[] = {
-    {"L4", 4, 0.86, "measured: QwQ-32B at TP4 on 4x L4 (tests/logs/18)"},
-    {"MI355X", 8, 4.45,
-     "measured: Kimi-K2.5 at TP8 on 8x MI355X (tests/logs/14)"},
-    {"H200", 8, 3.10, "measured: sglang at TP8 on 8x H200 (docs/budget.md)"},
+} bases[] = {
+    /* a unified-memory board: the host's own use comes first */
+    {"GB10", false, 1, 0, 9.77,
+     "measured: DGX Spark (unified memory: the host's own use included), "
+     "8.8-11.7 GiB below the total before loading in three public launches, "
+     "their mean (docs/budget.md); the host's use varies"},
+    /* builds that make a world-1 NCCL communicator at TP 1 */
+    {"RTX-5090", false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.16,
+     "measured: sglang 0.5.17-0.5.19 on one idle RTX 5090, 1.16 GiB before "
+     "loading (issue 26's survey)"},
+    {"H200", false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.25,
+     "measured: one idle H200, the CUDA context, cuBLAS and a world-1 NCCL "
+     "communicator, 1.255 GiB (tests/data/reference/h200-memory.md)"},
+    {NULL, false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.17,
+     "measured: sglang 0.5.17-0.5.19 on one idle H100, 1.17-1.18 GiB before "
+     "loading (tests/logs/23, issue 26's survey)"},
+    /* one GPU */
+    {"H100-80GB", false, 1, 0, 0.95,
+     "measured: H100 at TP1, 1.06 GiB (tests/logs 01, 05) and 0.84 GiB (07, "
+     "09); their mean"},
+    {"L4", false, 1, 0, 0.73,
+     "measured: 4x L4 at TP4 less PCIe's per-rank share (tests/logs/18)"},
+    {"RTX-5080", false, 1, 0, 0.76,
+     "measured: one RTX 5080, 15.92 GiB less 15.16 free before loading "
+     "(tests/logs/25)"},
+    {"MI355X", true, 1, 0, 0.80, "measured: MI355X at TP1 (docs/budget.md)"},
+    /* several */
+    {"L4", false, 4, 0, 0.86,
+     "measured: QwQ-32B at TP4 on 4x L4 (tests/logs/18)"},
+    {"RTX-4090", false, 4, 0, 0.91,
+     "measured: Qwen3-14B at TP4 on 4x RTX 4090, 23.99 GiB less 23.08 "
+     "free before loading (tests/logs/24)"},
+    {"MI355X", true, 8, 0, 4.45,
+     "measured: Kimi-K2.5 and GLM-5 at TP8 on 8x MI355X, 4.45 and 4.50 "
+     "GiB (tests/logs 14, 21)"},
+    {"H200", false, 8, 0, 3.10,
+     "measured: sglang at TP8 on 8x H200 (docs/budget.md)"},
+    /* the vendors' single GPU, for a board without a row */
+    {NULL, false, 1, 0, 0.95,
+     "estimated: NVIDIA's single-GPU context (H100's, docs/budget.md)"},
+    {NULL, true, 1, 0, 0.80,
+     "estimated: AMD's single-GPU context (MI355X's, docs/budget.md)"},
 };
 
 /* GiB each rank beyond the first adds: NVLink's NCCL buffers (H200 TP8:
@@ -133,66 +167,51 @@ static double per_rank_gib(link l)
     return l == LINK_PCIE ? 0.13 / 3 : l == LINK_XGMI ? 3.65 / 7 : 2.15 / 7;
 }
 
+/* The first row for this board (or its vendor), rank count and rules. */
+static const struct base *find_base(const kvplan_gpu *gpu, int ranks,
+                                    uint64_t rules)
+{
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        const struct base *b = &bases[i];
+        if (b->ranks == ranks && b->hip == gpu->is_hip &&
+            (b->rule == 0 || (rules & b->rule)) &&
+            (b->gpu == NULL || same_name(b->gpu, gpu->name)))
+            return b;
+    }
+    return NULL;
+}
+
 void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
                               uint64_t rules, double *bytes,
                               kvplan_source *source, const char **basis)
 {
-    /* recent builds on one NVIDIA GPU (KVPLAN_RULE_CONTEXT_TP1_NCCL) */
-    if ((rules & KVPLAN_RULE_CONTEXT_TP1_NCCL) && !gpu->is_hip && ranks <= 1) {
-        bool rtx5090 = same_name("RTX-5090", gpu->name);
-        *bytes = (rtx5090 ? 1.16 : 1.17) * GIB;
-        *source = KVPLAN_SOURCE_MEASURED;
-        *basis = rtx5090 ? "measured: sglang 0.5.17-0.5.19 on one idle RTX "
-                           "5090, 1.16 GiB before loading (issue 26's survey)"
-                         : "measured: sglang 0.5.17-0.5.19 on one idle H100, "
-                           "1.17-1.18 GiB before loading (issue 26's survey)";
+    int n = ranks >= 1 && ranks <= 1 << 20 ? (int)ranks : 1;
+    const struct base *b = find_base(gpu, n, rules);
+    if (b != NULL) {
+        *bytes = b->gib * GIB;
+        *source = strncmp(b->basis, "measured", 8) == 0
+                      ? KVPLAN_SOURCE_MEASURED
+                      : KVPLAN_SOURCE_ESTIMATED;
+        *basis = b->basis;
         return;
     }
-    char first = gpu->name[0] >= 'a' && gpu->name[0] <= 'z'
-                     ? (char)(gpu->name[0] - 'a' + 'A')
-                     : gpu->name[0];
-    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
-        /* the names are upper case: most differ at once */
-        if ((double)measured[i].ranks == ranks && measured[i].gpu[0] == first &&
-            same_name(measured[i].gpu, gpu->name)) {
-            *bytes = measured[i].gib * GIB;
-            *source = KVPLAN_SOURCE_MEASURED;
-            *basis = measured[i].basis;
-            return;
-        }
-    }
-    /* without a figure of its own: NVIDIA's is H100's, AMD's MI355X's */
-    double one = gpu->is_hip ? 0.80 : 0.95;
+    /* no row at this rank count: one GPU's (the older builds' single-GPU
+     * row: the TP1 NCCL communicator is counted in the per-rank share),
+     * plus each further rank's share on the board's interconnect */
+    const struct base *one = find_base(gpu, 1, 0);
     link l = gpu->is_hip ? LINK_XGMI : LINK_NVLINK;
-    const char *own = NULL;
-    for (size_t i = 0; i < NUM_PRESETS; i++) {
-        /* the presets' names are upper case: most differ at once */
-        if (presets[i].gpu.name[0] == first &&
-            same_name(presets[i].gpu.name, gpu->name)) {
-            if (presets[i].context_gib > 0) {
-                one = presets[i].context_gib;
-                own = presets[i].basis;
-            }
+    for (size_t i = 0; i < NUM_PRESETS; i++)
+        if (same_name(presets[i].gpu.name, gpu->name)) {
             l = presets[i].link;
             break;
         }
-    }
-    double extra = ranks > 1 ? (ranks - 1) * per_rank_gib(l) : 0;
-    *bytes = (one + extra) * GIB;
-    *source = own != NULL && ranks <= 1 ? KVPLAN_SOURCE_MEASURED
-                                        : KVPLAN_SOURCE_ESTIMATED;
-    if (ranks > 1)
-        *basis = l == LINK_PCIE   ? "estimated: one GPU's context plus PCIe "
-                                    "NCCL buffers per further rank"
-                 : l == LINK_XGMI ? "estimated: one GPU's context plus xGMI "
-                                    "RCCL buffers per further rank"
-                                  : "estimated: one GPU's context plus NVLink "
-                                    "NCCL buffers per further rank";
-    else if (own != NULL)
-        *basis = own;
-    else
-        *basis = gpu->is_hip ? "estimated: AMD's single-GPU context "
-                               "(MI355X's, docs/budget.md)"
-                             : "estimated: NVIDIA's single-GPU context "
-                               "(H100's, docs/budget.md)";
+    *bytes =
+        ((one != NULL ? one->gib : 0.95) + (n - 1) * per_rank_gib(l)) * GIB;
+    *source = KVPLAN_SOURCE_ESTIMATED;
+    *basis = l == LINK_PCIE   ? "estimated: one GPU's context plus PCIe "
+                                "NCCL buffers per further rank"
+             : l == LINK_XGMI ? "estimated: one GPU's context plus xGMI "
+                                "RCCL buffers per further rank"
+                              : "estimated: one GPU's context plus NVLink "
+                                "NCCL buffers per further rank";
 }

@@ -195,7 +195,7 @@ static int64_t line_rank(span l)
 
 /* The end of a value starting at p: a quoted string, a bracketed list or
  * dict (quotes inside honoured), or a bare word up to ',' or ')'. */
-static const char *value_end(const char *p, const char *end)
+static const char *value_end(const char *p, const char *end, bool spaced)
 {
     if (p < end && (*p == '\'' || *p == '"')) {
         char q = *p++;
@@ -220,7 +220,7 @@ static const char *value_end(const char *p, const char *end)
             if (depth == 0)
                 return p;
             depth--;
-        } else if (c == ',' && depth == 0) {
+        } else if ((c == ',' || (spaced && c == ' ')) && depth == 0) {
             return p;
         }
     }
@@ -315,8 +315,11 @@ static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
 
 /* key=value pieces after "ServerArgs(", each one read where kvplan knows
  * it; "..." cuts and anything else that is no key=value are skipped. The
- * scan is linear: every step moves forward. */
-static void read_server_args(kvplan_log_args *a, const char *p, const char *end)
+ * scan is linear: every step moves forward. `spaced`: the cut form people
+ * paste ("server_args ... tp_size=4 ... mem_fraction_static=0.8"), whose
+ * bare values end at a space too. */
+static void read_server_args(kvplan_log_args *a, const char *p, const char *end,
+                             bool spaced)
 {
     a->present = true;
     while (p < end && *p != ')') {
@@ -336,7 +339,7 @@ static void read_server_args(kvplan_log_args *a, const char *p, const char *end)
             p += klen == 0;
             continue;
         }
-        const char *v = ++p, *vend = value_end(p, end);
+        const char *v = ++p, *vend = value_end(p, end, spaced);
         read_arg(a, key, klen, v, vend);
         p = vend > v ? vend : v + 1;
     }
@@ -408,6 +411,14 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
 {
     bool used = true;
     const char *sa = find(l.s, l.end, "ServerArgs(");
+    /* the cut form: "server_args ... key=value ... key=value" */
+    const char *cut = sa == NULL ? find(l.s, l.end, "server_args ...") : NULL;
+    if (cut != NULL) {
+        read_server_args(&r->args, cut + strlen("server_args ..."), l.end,
+                         true);
+        r->lines_used++;
+        return;
+    }
     double x;
     int64_t n;
     bool begin = false, end = false;
@@ -419,7 +430,7 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     bool *loaded =
         slot != NULL ? &st->rank_loaded[slot - r->rank_readings] : &st->loaded;
     if (sa != NULL) {
-        read_server_args(&r->args, sa + strlen("ServerArgs("), l.end);
+        read_server_args(&r->args, sa + strlen("ServerArgs("), l.end, false);
     } else if (begin) {
         /* the target's: a draft loads after it (its free memory is not
          * the one the budget subtracts from) */
