@@ -742,6 +742,10 @@ typedef struct kvplan_server_args {
     int64_t pp_size;      /* default 1 */
     int64_t dp_size;      /* default 1 */
     bool enable_dp_attention;
+    /* --nnodes: the nodes the tp x pp ranks span (default 1); the
+     * communicators' context grows with the ranks within one node. In
+     * enable_dp_attention's padding: the layout is 0.10's. */
+    int32_t nnodes;
     int64_t attn_cp_size; /* context parallel; default 1 */
     /* Tokens per KV page; default KVPLAN_PAGE_SIZE_AUTO: sglang's default,
      * 1 for kvplan_model_rank(), the backend's for kvplan_plan_compute().

@@ -723,6 +723,30 @@ static void test_weight_fixes(void)
         free(p);
     }
 
+    /* --nnodes: the communicators grow with one node's ranks. TP16 on two
+     * nodes of 8x H200 is the H200 TP8 row's 3.10 GiB, labelled estimated
+     * (it was 0.95 + 15 x 0.31 = 5.56, as if one NVLink held 16); a C
+     * caller's 0 is one node (0.10's padding), a negative is refused */
+    o = on_gpu("H200");
+    o.server.tp_size = 16;
+    p = plan_of("qwen3-8b", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.context_overhead_bytes / 1073741824.0,
+                 0.95 + 15 * 2.15 / 7);
+    free(p);
+    o.server.nnodes = 2;
+    p = plan_of("qwen3-8b", &o, KVPLAN_OK);
+    CHECK_DOUBLE(p->budget.context_overhead_bytes / 1073741824.0, 3.10);
+    CHECK_INT(p->budget.context_source, KVPLAN_SOURCE_ESTIMATED);
+    CHECK_CONTAINS(p->budget.context_basis, "--nnodes");
+    free(p);
+    o.server.nnodes = 0;
+    p = plan_of("qwen3-8b", &o, KVPLAN_OK);
+    CHECK(p->budget.context_overhead_bytes / 1073741824.0 > 5.5);
+    free(p);
+    o.server.nnodes = -2;
+    p = plan_of("qwen3-8b", &o, KVPLAN_INVALID_ARGUMENT);
+    free(p);
+
     /* --quantization fp8 on a bf16 checkpoint: linear layers at 1 byte,
      * embeddings and the LM head at 16 bits */
     o = on_gpu("H100-80GB");

@@ -324,7 +324,7 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
         b->context_source = KVPLAN_SOURCE_MEASURED;
         b->context_basis = "measured: a calibration (kvplan log --calibrate)";
     } else {
-        kvplan__context_overhead(in->gpu, world, in->rules,
+        kvplan__context_overhead(in->gpu, world, in->nodes, in->rules,
                                  &b->context_overhead_bytes, &b->context_source,
                                  &b->context_basis);
     }

@@ -128,6 +128,7 @@ void kvplan__budget_fraction(const kvplan__fraction_inputs *in,
 typedef struct kvplan__available_inputs {
     const kvplan_gpu *gpu;
     double ranks;             /* tp * pp: the world that min-reduces */
+    double nodes;             /* the nodes they span (--nnodes), >= 1 */
     double rank_weight_bytes; /* the target's, on the rank with the most */
     double rank_draft_bytes;  /* the draft's */
     double fraction;          /* mem_fraction_static, resolved */
@@ -156,8 +157,8 @@ typedef struct kvplan__available_inputs {
 /* The CUDA / ROCm context and communicators on each GPU before the
  * weights load: a public measurement of this GPU at this rank count, else
  * the GPU's single-rank figure plus the interconnect's per-rank growth
- * (docs/budget.md). */
-void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
+ * (docs/budget.md); over several nodes, the ranks of one. */
+void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks, double nodes,
                               uint64_t rules, double *bytes,
                               kvplan_source *source, const char **basis);
 

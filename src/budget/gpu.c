@@ -181,11 +181,25 @@ static const struct base *find_base(const kvplan_gpu *gpu, int ranks,
     return NULL;
 }
 
-void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks,
+void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks, double nodes,
                               uint64_t rules, double *bytes,
                               kvplan_source *source, const char **basis)
 {
     int n = ranks >= 1 && ranks <= 1 << 20 ? (int)ranks : 1;
+    if (nodes > 1) {
+        /* each node's GPUs share its NVLink (or PCIe) communicators and
+         * custom all-reduce buffers; across nodes NCCL goes over the
+         * network, whose buffers no public log has measured: the ranks of
+         * one node, labelled so (a 2-node TP16 launch had been priced as
+         * 16 ranks on one NVLink, 2.5 GiB more a GPU) */
+        int per_node = (int)((n + nodes - 1) / nodes);
+        kvplan__context_overhead(gpu, per_node, 1, rules, bytes, source, basis);
+        *source = KVPLAN_SOURCE_ESTIMATED;
+        *basis = "estimated: the ranks of one node (tp x pp / --nnodes) on "
+                 "its interconnect; the network between nodes measured by "
+                 "no row";
+        return;
+    }
     const struct base *b = find_base(gpu, n, rules);
     if (b != NULL) {
         *bytes = b->gib * GIB;

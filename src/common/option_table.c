@@ -92,6 +92,9 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "enable_dp_attention", .flag = "--enable-dp-attention", SWITCH,
       SGLANG, .help = "attention data parallel across the dp ranks"},
      .store = KVPLAN__STORE_BOOL, SERVER(enable_dp_attention)},
+    {{.name = "nnodes", .flag = "--nnodes", .vllm = "--nnodes", .type = KVPLAN_OPTION_INTEGER, .min = 1, .max = 2147483647, .words = -1, .expect = "an integer from 1 to 2147483647", SGLANG,
+      .meta = "N", .help = "the nodes the tp x pp ranks span; default 1 (the context grows with one node's ranks)"},
+     .store = KVPLAN__STORE_INT32, SERVER(nnodes), .zero_is_auto = true},
     {{.name = "page_size", .flag = "--page-size", POSITIVE, SGLANG, .meta = "N",
       .help = "tokens per KV page; default sglang's for the GPU, model and "
               "backend",
@@ -406,8 +409,7 @@ _Static_assert(sizeof kvplan__option_rows / sizeof kvplan__option_rows[0] <=
                        sizeof(uint64_t),
                "kvplan__options_internal.given is too small for the rows");
 
-/* ---- checks of stored values ----------------------------------------------
- */
+/* ---- checks of stored values ------------------------------------------ */
 
 static kvplan_status out_of_range(const kvplan_option *o, const char *got,
                                   kvplan_error *err)
@@ -437,7 +439,11 @@ static kvplan_status check_row(const kvplan__option_row *row, const void *base,
                  (long long)((const kvplan_opt_int *)field)->value);
         return out_of_range(o, got, err);
     case KVPLAN__STORE_INT:
-        snprintf(got, sizeof got, "%lld", (long long)*(const int64_t *)field);
+    case KVPLAN__STORE_INT32:
+        snprintf(got, sizeof got, "%lld",
+                 row->store == KVPLAN__STORE_INT
+                     ? (long long)*(const int64_t *)field
+                     : (long long)*(const int32_t *)field);
         return out_of_range(o, got, err);
     case KVPLAN__STORE_DOUBLE:
         snprintf(got, sizeof got, "%g",
@@ -501,8 +507,10 @@ static inline bool to_check(const kvplan__option_row *row, const char *field)
         return v->set && !(row->zero_is_auto && v->value == 0) &&
                !in_bounds(&row->pub, (double)v->value);
     }
-    case KVPLAN__STORE_INT: {
-        int64_t v = *(const int64_t *)f;
+    case KVPLAN__STORE_INT:
+    case KVPLAN__STORE_INT32: {
+        int64_t v = row->store == KVPLAN__STORE_INT ? *(const int64_t *)f
+                                                    : *(const int32_t *)f;
         return !(row->zero_is_auto && v == 0) &&
                !in_bounds(&row->pub, (double)v);
     }

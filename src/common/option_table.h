@@ -19,6 +19,7 @@
 typedef enum kvplan__store {
     KVPLAN__STORE_OPT_INT = 1, /* a kvplan_opt_int */
     KVPLAN__STORE_INT,         /* an int64_t with a default */
+    KVPLAN__STORE_INT32,       /* an int32_t with a default */
     KVPLAN__STORE_DOUBLE,      /* a kvplan_opt_double */
     KVPLAN__STORE_BOOL,        /* a bool (a switch) */
     KVPLAN__STORE_WORD,        /* a word set's value, as an int-sized enum */

@@ -139,7 +139,6 @@ const kvplan__option_row kvplan__sglang_rows[] = {
     ROW("--load-balance-method", "load_balance_method", V, NULL),
     ROW("--dist-init-addr", "dist_init_addr", V, NULL),
     ROW("--nccl-init-addr", "nccl_init_addr", V, NULL),
-    ROW("--nnodes", "nnodes", V, NULL),
     ROW("--node-rank", "node_rank", V, NULL),
     ROW("--preferred-sampling-params", "preferred_sampling_params", V, NULL),
     /* LoRA */

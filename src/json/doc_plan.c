@@ -376,6 +376,9 @@ static void echo(kvplan__writer *w, const char *key, const kvplan_options *o,
             kvplan__w_int(w, key, x);
         return;
     }
+    case KVPLAN__STORE_INT32:
+        kvplan__w_int(w, key, *(const int32_t *)field);
+        return;
     case KVPLAN__STORE_DOUBLE:
     case KVPLAN__STORE_GPU_MEMORY:
         kvplan__w_opt_real(w, key, *(const kvplan_opt_double *)field);

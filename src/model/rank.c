@@ -21,6 +21,7 @@ void kvplan_server_args_init(kvplan_server_args *a)
     a->struct_size = (uint32_t)sizeof *a;
     a->tp_size = a->pp_size = a->dp_size = 1;
     a->attn_cp_size = 1;
+    a->nnodes = 1;
     a->page_size = KVPLAN_PAGE_SIZE_AUTO;
     a->hisparse_host_to_device_ratio = 2.0;
     a->gpu_compute_capability = 90;

@@ -305,6 +305,8 @@ static kvplan_status number_value(const kvplan__option_row *row, void *field,
         return bad(err, spelled, o->expect, v);
     if (row->store == KVPLAN__STORE_INT)
         *(int64_t *)field = x;
+    else if (row->store == KVPLAN__STORE_INT32)
+        *(int32_t *)field = (int32_t)x;
     else
         *(kvplan_opt_int *)field = (kvplan_opt_int){x, true};
     return KVPLAN_OK;
@@ -395,6 +397,7 @@ kvplan_status kvplan__options_store(kvplan_options *o,
     switch (row->store) {
     case KVPLAN__STORE_OPT_INT:
     case KVPLAN__STORE_INT:
+    case KVPLAN__STORE_INT32:
     case KVPLAN__STORE_DOUBLE:
         return number_value(row, field, f, v, err);
     case KVPLAN__STORE_WORD:

@@ -294,6 +294,7 @@ static kvplan_status available(kvplan__pipeline *p, kvplan_plan *out,
     kvplan__available_inputs ai = {
         .gpu = p->gpu,
         .ranks = (double)s->tp_size * (double)s->pp_size,
+        .nodes = s->nnodes > 1 ? s->nnodes : 1,
         .rank_weight_bytes = out->budget.rank_weight_bytes,
         .rank_draft_bytes = out->budget.rank_draft_bytes,
         .fraction = out->budget.mem_fraction_static,
