@@ -155,6 +155,95 @@ static void test_reward_model(const char *census)
     kvplan_model_free(lm);
 }
 
+/* The bytes of the tensors the plan holds on one rank (copies and
+ * scales, before the allocator rounds them). */
+static double tensor_bytes(const kvplan_plan *p)
+{
+    double sum = 0;
+    for (size_t i = 0; i < p->budget.num_weight_tensors; i++) {
+        const kvplan_weight_tensor *t = &p->budget.weight_tensors[i];
+        sum += (double)t->count * (double)t->rank_rows * (double)t->rank_cols *
+               t->elem_bytes;
+    }
+    return sum;
+}
+
+/*
+ * Quantized checkpoints against their published size: metadata.total_size
+ * of the repository's model.safetensors.index.json. gpt-oss (MXFP4): each
+ * figure is its config's tensors summed, which checks it here: the experts'
+ * blocks (E x 2I x H/2 and E x H x I/2 bytes), e8m0 scales (one per 32) and
+ * bf16 biases; bf16 attention with its biases and sinks; the router, the
+ * norms, the embedding and the untied LM head. 20b: 24 x 423,567,360
+ * (experts) + 24 x 53,100,288 (attention, sinks) + 24 x 184,384 (router)
+ * + 282,240 (norms) + 2 x 1,158,266,880 = 13,761,264,768. kvplan leaves
+ * out the biases, sinks and norms (0.1 %). sglang loads the experts in
+ * the checkpoint's layout (mxfp4.py), padded only where a rank's share of
+ * the intermediate is no multiple of its kernel's (below).
+ */
+static void test_published_sizes(void)
+{
+    static const struct {
+        const char *model;
+        double bytes;
+        const char *source;
+    } published[] = {
+        {"gpt-oss-20b", 13761264768.0,
+         "openai/gpt-oss-20b model.safetensors.index.json"},
+        {"gpt-oss-120b", 65248815744.0,
+         "openai/gpt-oss-120b model.safetensors.index.json"},
+    };
+    kvplan_plan *p = malloc(sizeof *p);
+    for (size_t i = 0; i < sizeof published / sizeof published[0]; i++) {
+        kvplan_model *m = NULL;
+        CHECK_INT(kvplan_model_load(published[i].model, &m, NULL), KVPLAN_OK);
+        kvplan_plan_options o;
+        kvplan_plan_options_init(&o);
+        CHECK(kvplan_gpu_preset("H200", &o.gpu));
+        o.gpu_set = true;
+        CHECK_INT(kvplan_plan_compute(m, &o, p, NULL), KVPLAN_OK);
+        double off = tensor_bytes(p) / published[i].bytes - 1;
+        printf("  %-14s %.0f bytes of tensors, %.0f published (%s): "
+               "%+.3f %%\n",
+               published[i].model, tensor_bytes(p), published[i].bytes,
+               published[i].source, 100 * off);
+        CHECK(fabs(off) < 0.01);
+        kvplan_model_free(m);
+    }
+    /* sglang's MXFP4 MoE kernels pad a rank's expert intermediate
+     * (mxfp4.py create_weights): gpt-oss-120b at TP8 holds 360 of 2880 per
+     * rank, 384 on an H100 (triton_kernels: a multiple of 32), 512 with
+     * the hidden size 3072 on a B200 (FlashInfer's MXFP4: 256) */
+    static const struct {
+        const char *gpu;
+        int tp;
+        int64_t inter, hidden;
+    } pads[] = {{"H100-80GB", 1, 2880, 2880},
+                {"H100-80GB", 8, 384, 2880},
+                {"B200", 1, 3072, 3072},
+                {"B200", 8, 512, 3072},
+                {"MI355X", 8, 360, 2880}};
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("gpt-oss-120b", &m, NULL), KVPLAN_OK);
+    for (size_t i = 0; i < sizeof pads / sizeof pads[0]; i++) {
+        kvplan_plan_options o;
+        kvplan_plan_options_init(&o);
+        CHECK(kvplan_gpu_preset(pads[i].gpu, &o.gpu));
+        o.gpu_set = true;
+        o.server.tp_size = pads[i].tp;
+        CHECK_INT(kvplan_plan_compute(m, &o, p, NULL), KVPLAN_OK);
+        for (size_t t = 0; t < p->budget.num_weight_tensors; t++) {
+            const kvplan_weight_tensor *w = &p->budget.weight_tensors[t];
+            if (strcmp(w->name, "mlp.experts.w2 (down)") != 0)
+                continue;
+            CHECK_INT(w->rank_cols, pads[i].inter);
+            CHECK_INT(w->rank_rows, 128 * pads[i].hidden);
+        }
+    }
+    kvplan_model_free(m);
+    free(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -186,6 +275,7 @@ int main(int argc, char **argv)
     printf("census: %d configs compared, the farthest %.3f %% off\n", compared,
            worst);
     test_reward_model(argv[1]);
+    test_published_sizes();
     /* kvplan_model_parameters refuses NULLs */
     kvplan_model_params p;
     CHECK_INT(kvplan_model_parameters(NULL, &p, NULL), KVPLAN_INVALID_ARGUMENT);

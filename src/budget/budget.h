@@ -26,6 +26,10 @@ typedef struct kvplan__weights_request {
     double start_layer, end_layer; /* the stage's layers */
     bool first_stage, last_stage;
     bool params; /* count the parameters too (model_params and its parts) */
+    /* MXFP4 experts as the engine's MoE kernel holds them: each rank's
+     * intermediate rounded up to mx_inter, the hidden size to mx_hidden
+     * (0 or 1: the checkpoint's shapes) */
+    int32_t mx_inter, mx_hidden;
 } kvplan__weights_request;
 
 typedef struct kvplan__weights_estimate_out {

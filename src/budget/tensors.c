@@ -28,6 +28,8 @@
 typedef struct cost {
     double elem, scale;
     bool g_idx;
+    bool
+        mx; /* MXFP4: padded as the MoE kernel pads (kvplan__weights_request) */
 } cost;
 
 /* The quantization schemes kvplan prices, by quant_method (one table:
@@ -84,7 +86,7 @@ bool kvplan__priced_quantization(const char *method)
 static cost scheme_cost(const kvplan__weight_shape *w, const char *method,
                         int c, double dtype)
 {
-    cost k = {dtype, 0, false};
+    cost k = {dtype, 0, false, false};
     if (w->quant_skip[c] || method[0] == '\0')
         return k;
     double bits = w->quant_bits > 0 ? w->quant_bits : 4;
@@ -106,6 +108,7 @@ static cost scheme_cost(const kvplan__weight_shape *w, const char *method,
         if (c == KVPLAN__W_EXPERT) {
             k.elem = 0.5;
             k.scale = 1.0 / 32;
+            k.mx = true;
         }
         return k;
     case SCHEME_FP4:
@@ -214,6 +217,12 @@ static double every(double lo, double hi, double step)
     return floor(hi / step) - floor(lo / step);
 }
 
+/* a rounded up to a multiple of m (m <= 1: a) */
+static double round_up(double a, int32_t m)
+{
+    return m > 1 ? ceil(a / m) * m : a;
+}
+
 static double div_ceil(double a, double b)
 {
     return b > 0 ? ceil(a / b) : a;
@@ -312,15 +321,19 @@ static void experts(builder *b, double mats, double width, double count,
     const kvplan__weight_shape *w = b->rq->shape;
     double e = w->experts, tp = (double)b->rq->tp;
     const cost *k = &b->costs[KVPLAN__W_EXPERT];
-    double ri = div_ceil(w->moe_inter, tp);
+    double ri = div_ceil(w->moe_inter, tp), rw = width;
+    if (k->mx) { /* the MoE kernel's padding of MXFP4 (budget.h) */
+        ri = round_up(ri, b->rq->mx_inter);
+        rw = round_up(width, b->rq->mx_hidden);
+    }
     add(b, "mlp.router", e, w->hidden, e, w->hidden, count, all, &b->plain);
     /* every rank holds a 1/tp share of all the experts (TP or EP); g_idx
      * and its sort indices come per expert */
     b->gidx_rows = e;
     add(b, "mlp.experts.w13 (gate_up)", e * (mats - 1) * w->moe_inter, width,
-        e * (mats - 1) * ri, width, count, all, k);
-    add(b, "mlp.experts.w2 (down)", e * width, w->moe_inter, e * width, ri,
-        count, all, k);
+        e * (mats - 1) * ri, rw, count, all, k);
+    add(b, "mlp.experts.w2 (down)", e * width, w->moe_inter, e * rw, ri, count,
+        all, k);
     b->gidx_rows = 1;
     if (w->shared > 0)
         mlp(b, "mlp.shared_experts.gate_up_proj",
@@ -360,7 +373,7 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
         rq->quantization != NULL ? rq->quantization : w->quant_method;
     for (int c = 0; c < KVPLAN__W_CLASSES; c++)
         b.costs[c] = scheme_cost(w, method, c, dtype);
-    b.plain = (cost){dtype, 0, false};
+    b.plain = (cost){dtype, 0, false, false};
     double L = w->layers, lo = rq->start_layer, hi = rq->end_layer;
     double here = hi - lo, h = w->hidden, tp = (double)rq->tp;
 

@@ -51,6 +51,7 @@ typedef struct kept_front {
 typedef struct weights_key {
     double dtype_bytes, start_layer, end_layer;
     int64_t tp, attn_tp;
+    int32_t mx_inter, mx_hidden;
     bool dp_attention, first_stage, last_stage, quantization_set;
     char quantization[48];
 } weights_key;
@@ -261,6 +262,8 @@ static bool weights_key_of(const kvplan_model *m,
     k->end_layer = rq->end_layer;
     k->tp = rq->tp;
     k->attn_tp = rq->attn_tp;
+    k->mx_inter = rq->mx_inter;
+    k->mx_hidden = rq->mx_hidden;
     k->dp_attention = rq->dp_attention;
     k->first_stage = rq->first_stage;
     k->last_stage = rq->last_stage;

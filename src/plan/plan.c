@@ -117,6 +117,19 @@ static kvplan_status ranks(kvplan__pipeline *p, kvplan_plan *out,
     return KVPLAN_OK;
 }
 
+/* sglang's MXFP4 MoE (mxfp4.py, Mxfp4MoEMethod.create_weights, at
+ * bafa16ec): each rank's expert intermediate padded, on SM100 by
+ * FlashInfer's MXFP4 kernel (gpt-oss's default runner there:
+ * "enabling FlashInfer MXFP4 MOE kernel") to 256 and the hidden size
+ * too, elsewhere on CUDA by triton_kernels' to the MXFP4 block, 32; on
+ * ROCm the checkpoint's shapes. */
+static void mxfp4_padding(const kvplan_gpu *gpu, kvplan__weights_request *rq)
+{
+    int cc = gpu->compute_capability;
+    rq->mx_inter = gpu->is_hip ? 1 : cc >= 100 && cc < 110 ? 256 : 32;
+    rq->mx_hidden = !gpu->is_hip && cc >= 100 && cc < 110 ? 256 : 1;
+}
+
 /* One rank's weights on stage `sp` (tensors recorded into `b` when not
  * NULL). */
 static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
@@ -140,6 +153,7 @@ static void estimate_stage(const kvplan__pipeline *p, const kvplan_plan *out,
         .first_stage = sp->pp_rank == 0,
         .last_stage = sp->pp_rank == s->pp_size - 1,
     };
+    mxfp4_padding(p->gpu, &rq);
     memset(e, 0, sizeof *e);
     if (b != NULL)
         e->tensors = b->weight_tensors;
@@ -241,6 +255,7 @@ static kvplan_status weights(kvplan__pipeline *p, kvplan_plan *out,
             .first_stage = true,
             .last_stage = true,
         };
+        mxfp4_padding(p->gpu, &rq);
         kvplan__weights_estimate_out de = {0};
         kvplan__weights_estimate(&rq, &de);
         p->draft = de.model_bytes;
