@@ -222,6 +222,21 @@ static void test_model_hooks(void)
     CHECK_STR(p->attention_backend, "trtllm_mha");
     CHECK_INT(p->page_size, 64);
     free(p);
+    /* consumer Blackwell is neither sglang's SM100 (major 10 exactly) nor
+     * Hopper: flashinfer, page 1 (an RTX 5090 was planned as trtllm_mha,
+     * page 64); triton for a model with attention sinks */
+    static const char *consumer[] = {"RTX-5090", "RTX-5080", "GB10"};
+    for (size_t i = 0; i < 3; i++) {
+        o = on_gpu(consumer[i]);
+        p = plan_of("qwen3-0.6b", &o, KVPLAN_OK);
+        CHECK_STR(p->attention_backend, "flashinfer");
+        CHECK_INT(p->page_size, 1);
+        free(p);
+    }
+    o = on_gpu("GB10");
+    p = plan_of("gpt-oss-20b", &o, KVPLAN_OK);
+    CHECK_STR(p->attention_backend, "triton");
+    free(p);
 }
 
 static void test_pipeline(void)

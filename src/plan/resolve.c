@@ -18,6 +18,10 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
 {
     const char *b = o->attention_backend;
     int cc = gpu->compute_capability;
+    /* sglang's is_sm100_supported() and is_hopper_with_cuda_12_3() are the
+     * majors 10 and 9 exactly: consumer Blackwell (sm120 RTX 5090, sm121
+     * GB10) takes neither, but the fallback */
+    bool sm100 = cc >= 100 && cc < 110, hopper = cc >= 90 && cc < 100;
     bool user_page = o->server.page_size > 0;
     int64_t p = user_page ? o->server.page_size : 1;
     if (m->info.is_deepseek_v4) {
@@ -40,18 +44,18 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
         else if (gpu->is_hip)
             b = "aiter";
         else if (m->info.is_mla)
-            b = cc >= 100  ? (m->self_draft ? "trtllm_mla" : "flashinfer")
-                : cc >= 90 ? "fa3"
-                           : "flashinfer";
-        else if (cc >= 100)
+            b = sm100    ? (m->self_draft ? "trtllm_mla" : "flashinfer")
+                : hopper ? "fa3"
+                         : "flashinfer";
+        else if (sm100)
             b = "trtllm_mha";
-        else if (cc >= 90 && topk_one)
+        else if (hopper && topk_one)
             b = "fa3";
         else
             b = (m->traits & KVPLAN__ARCH_ATTENTION_SINKS) ? "triton"
                                                            : "flashinfer";
         if (m->traits & KVPLAN__ARCH_FA3_FA4) {
-            b = cc >= 100 ? "fa4" : "fa3";
+            b = sm100 ? "fa4" : "fa3";
             if (!user_page)
                 p = 128;
         }
@@ -68,7 +72,7 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
         p = 64;
     else if (strcmp(b, "trtllm_mha") == 0 && p != 16 && p != 32 && p != 64)
         p = 64;
-    else if (strcmp(b, "fa4") == 0 && cc >= 100 && !m->info.is_mla)
+    else if (strcmp(b, "fa4") == 0 && sm100 && !m->info.is_mla)
         p = 128;
     *page = p;
     size_t n = strlen(b); /* a copy, cut to the field (no printf here) */
