@@ -8,6 +8,7 @@
 #include "check.h"
 #include "kvplan.h"
 
+#include <stddef.h>
 #include <string.h>
 
 int main(void)
@@ -83,6 +84,15 @@ int main(void)
     kvplan_server_args_init(&a);
     CHECK_INT(a.struct_size, sizeof a);
     CHECK_INT(a.page_size, KVPLAN_PAGE_SIZE_AUTO);
+    CHECK_INT(a.nnodes, 1);
+    /* nnodes lives in enable_dp_attention's padding: the members after it
+     * stay where 0.10.0 put them */
+    CHECK(offsetof(kvplan_server_args, nnodes) >
+              offsetof(kvplan_server_args, enable_dp_attention) &&
+          offsetof(kvplan_server_args, nnodes) + sizeof a.nnodes <=
+              offsetof(kvplan_server_args, attn_cp_size));
+    if (lp64)
+        CHECK_INT(offsetof(kvplan_server_args, attn_cp_size), 40);
     kvplan_engine_options eo;
     kvplan_engine_options_init(&eo);
     CHECK_INT(eo.struct_size, sizeof eo);
