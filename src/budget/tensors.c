@@ -28,8 +28,8 @@
 typedef struct cost {
     double elem, scale;
     bool g_idx;
-    bool
-        mx; /* MXFP4: padded as the MoE kernel pads (kvplan__weights_request) */
+    /* MXFP4: padded as the MoE kernel pads (kvplan__weights_request) */
+    bool mx;
 } cost;
 
 /* The quantization schemes kvplan prices, by quant_method (one table:
