@@ -231,6 +231,25 @@ static void test_published_sizes(void)
         CHECK(fabs(off) < 0.01);
         kvplan_model_free(m);
     }
+    /* DeepSeek-V3 and V3.1 are R1's shapes and quantization (685 B in
+     * their READMEs too): the same tensors, so R1's check is theirs */
+    double r1 = 0;
+    static const char *same[] = {"deepseek-r1", "deepseek-v3", "deepseek-v3.1"};
+    for (size_t i = 0; i < 3; i++) {
+        kvplan_model *m = NULL;
+        CHECK_INT(kvplan_model_load(same[i], &m, NULL), KVPLAN_OK);
+        kvplan_plan_options o;
+        kvplan_plan_options_init(&o);
+        CHECK(kvplan_gpu_preset("H200", &o.gpu));
+        o.gpu_set = true;
+        o.server.tp_size = 8;
+        CHECK_INT(kvplan_plan_compute(m, &o, p, NULL), KVPLAN_OK);
+        if (i == 0)
+            r1 = tensor_bytes(p);
+        else
+            CHECK_DOUBLE(tensor_bytes(p), r1);
+        kvplan_model_free(m);
+    }
     /* sglang's MXFP4 MoE kernels pad a rank's expert intermediate
      * (mxfp4.py create_weights): gpt-oss-120b at TP8 holds 360 of 2880 per
      * rank, 384 on an H100 (triton_kernels: a multiple of 32), 512 with
