@@ -7,11 +7,33 @@
 #include "budget/budget.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* How a board's GPUs talk to each other: what each further rank's
  * communicator buffers cost (kvplan__context_overhead). */
 typedef enum link { LINK_NVLINK, LINK_PCIE, LINK_XGMI } link;
+
+/* The boards, in the order --list-gpus shows them. */
+typedef enum board {
+    B_NONE = -1, /* a GPU given by its memory, or probed */
+    B_H100_80GB,
+    B_H100_NVL,
+    B_H200,
+    B_H20,
+    B_B200,
+    B_GB200,
+    B_GB10,
+    B_A100_80GB,
+    B_A100_40GB,
+    B_L40S,
+    B_L4,
+    B_A10G,
+    B_RTX_4090,
+    B_RTX_5080,
+    B_RTX_5090,
+    B_MI300X,
+    B_MI325X,
+    B_MI355X,
+} board;
 
 /* memory.total in MiB as nvidia-smi (rocm-smi for AMD) reports it. H100
  * and H200 are docs/sglang-rules.md §4.1's figures; the others are the
@@ -27,27 +49,36 @@ static const struct preset {
     kvplan_gpu gpu;
     link link;
 } presets[] = {
-    {{"H100-80GB", 81559, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
-    {{"H100-NVL", 95830, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
-    {{"H200", 143771, 90, false, "sm90", 615.0625, 0, ""}, LINK_NVLINK},
-    {{"H20", 97871, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
-    {{"B200", 183359, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
-    {{"GB200", 189471, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
-    {{"GB10", 124549, 121, false, "sm121", 0, 0, ""}, LINK_PCIE},
-    {{"A100-80GB", 81920, 80, false, "sm80", 0, 0, ""}, LINK_NVLINK},
-    {{"A100-40GB", 40960, 80, false, "sm80", 0, 0, ""}, LINK_NVLINK},
-    {{"L40S", 46068, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
-    {{"L4", 23034, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
-    {{"A10G", 23028, 86, false, "sm86", 0, 0, ""}, LINK_PCIE},
-    {{"RTX-4090", 24564, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
-    {{"RTX-5080", 16303, 120, false, "sm120", 0, 0, ""}, LINK_PCIE},
-    {{"RTX-5090", 32607, 120, false, "sm120", 0, 0, ""}, LINK_PCIE},
-    {{"MI300X", 196592, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI},
-    {{"MI325X", 262128, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI},
-    {{"MI355X", 294896, 0, true, "gfx950", 0, 0, ""}, LINK_XGMI},
+    [B_H100_80GB] = {{"H100-80GB", 81559, 90, false, "sm90", 0, 0, ""},
+                     LINK_NVLINK},
+    [B_H100_NVL] = {{"H100-NVL", 95830, 90, false, "sm90", 0, 0, ""},
+                    LINK_NVLINK},
+    [B_H200] = {{"H200", 143771, 90, false, "sm90", 615.0625, 0, ""},
+                LINK_NVLINK},
+    [B_H20] = {{"H20", 97871, 90, false, "sm90", 0, 0, ""}, LINK_NVLINK},
+    [B_B200] = {{"B200", 183359, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
+    [B_GB200] = {{"GB200", 189471, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
+    [B_GB10] = {{"GB10", 124549, 121, false, "sm121", 0, 0, ""}, LINK_PCIE},
+    [B_A100_80GB] = {{"A100-80GB", 81920, 80, false, "sm80", 0, 0, ""},
+                     LINK_NVLINK},
+    [B_A100_40GB] = {{"A100-40GB", 40960, 80, false, "sm80", 0, 0, ""},
+                     LINK_NVLINK},
+    [B_L40S] = {{"L40S", 46068, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
+    [B_L4] = {{"L4", 23034, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
+    [B_A10G] = {{"A10G", 23028, 86, false, "sm86", 0, 0, ""}, LINK_PCIE},
+    [B_RTX_4090] = {{"RTX-4090", 24564, 89, false, "sm89", 0, 0, ""},
+                    LINK_PCIE},
+    [B_RTX_5080] = {{"RTX-5080", 16303, 120, false, "sm120", 0, 0, ""},
+                    LINK_PCIE},
+    [B_RTX_5090] = {{"RTX-5090", 32607, 120, false, "sm120", 0, 0, ""},
+                    LINK_PCIE},
+    [B_MI300X] = {{"MI300X", 196592, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI},
+    [B_MI325X] = {{"MI325X", 262128, 0, true, "gfx942", 0, 0, ""}, LINK_XGMI},
+    [B_MI355X] = {{"MI355X", 294896, 0, true, "gfx950", 0, 0, ""}, LINK_XGMI},
 };
 
 #define NUM_PRESETS (sizeof presets / sizeof presets[0])
+_Static_assert(NUM_PRESETS == B_MI355X + 1, "a board without its preset");
 
 const kvplan_gpu *kvplan__gpu_default(void)
 {
@@ -104,12 +135,12 @@ bool kvplan_gpu_preset(const char *name, kvplan_gpu *out)
 
 #define GIB 1073741824.0
 
-/* One row: a board (NULL: any of the vendor's), the ranks on it (tp * pp),
+/* One row: a board (B_NONE: any of the vendor's), the ranks on it (tp * pp),
  * the sglang rule it needs (0: any build), the GiB taken before loading,
  * what it rests on. The first row that matches is used: the specific
  * before the general. */
 static const struct base {
-    const char *gpu;
+    board board; /* B_NONE: any board of the vendor's */
     bool hip;
     int ranks;
     uint64_t rule;
@@ -117,45 +148,45 @@ static const struct base {
     const char *basis;
 } bases[] = {
     /* a unified-memory board: the host's own use comes first */
-    {"GB10", false, 1, 0, 9.77,
+    {B_GB10, false, 1, 0, 9.77,
      "measured: DGX Spark (unified memory: the host's own use included), "
      "8.8-11.7 GiB below the total before loading in three public launches, "
      "their mean (docs/budget.md); the host's use varies"},
     /* builds that make a world-1 NCCL communicator at TP 1 */
-    {"RTX-5090", false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.16,
+    {B_RTX_5090, false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.16,
      "measured: sglang 0.5.17-0.5.19 on one idle RTX 5090, 1.16 GiB before "
      "loading (issue 26's survey)"},
-    {"H200", false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.25,
+    {B_H200, false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.25,
      "measured: one idle H200, the CUDA context, cuBLAS and a world-1 NCCL "
      "communicator, 1.255 GiB (tests/data/reference/h200-memory.md)"},
-    {NULL, false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.17,
+    {B_NONE, false, 1, KVPLAN_RULE_CONTEXT_TP1_NCCL, 1.17,
      "measured: sglang 0.5.17-0.5.19 on one idle H100, 1.17-1.18 GiB before "
      "loading (tests/logs/23, issue 26's survey)"},
     /* one GPU */
-    {"H100-80GB", false, 1, 0, 0.95,
+    {B_H100_80GB, false, 1, 0, 0.95,
      "measured: H100 at TP1, 1.06 GiB (tests/logs 01, 05) and 0.84 GiB (07, "
      "09); their mean"},
-    {"L4", false, 1, 0, 0.73,
+    {B_L4, false, 1, 0, 0.73,
      "measured: 4x L4 at TP4 less PCIe's per-rank share (tests/logs/18)"},
-    {"RTX-5080", false, 1, 0, 0.76,
+    {B_RTX_5080, false, 1, 0, 0.76,
      "measured: one RTX 5080, 15.92 GiB less 15.16 free before loading "
      "(tests/logs/25)"},
-    {"MI355X", true, 1, 0, 0.80, "measured: MI355X at TP1 (docs/budget.md)"},
+    {B_MI355X, true, 1, 0, 0.80, "measured: MI355X at TP1 (docs/budget.md)"},
     /* several */
-    {"L4", false, 4, 0, 0.86,
+    {B_L4, false, 4, 0, 0.86,
      "measured: QwQ-32B at TP4 on 4x L4 (tests/logs/18)"},
-    {"RTX-4090", false, 4, 0, 0.91,
+    {B_RTX_4090, false, 4, 0, 0.91,
      "measured: Qwen3-14B at TP4 on 4x RTX 4090, 23.99 GiB less 23.08 "
      "free before loading (tests/logs/24)"},
-    {"MI355X", true, 8, 0, 4.45,
+    {B_MI355X, true, 8, 0, 4.45,
      "measured: Kimi-K2.5 and GLM-5 at TP8 on 8x MI355X, 4.45 and 4.50 "
      "GiB (tests/logs 14, 21)"},
-    {"H200", false, 8, 0, 3.10,
+    {B_H200, false, 8, 0, 3.10,
      "measured: sglang at TP8 on 8x H200 (docs/budget.md)"},
     /* the vendors' single GPU, for a board without a row */
-    {NULL, false, 1, 0, 0.95,
+    {B_NONE, false, 1, 0, 0.95,
      "estimated: NVIDIA's single-GPU context (H100's, docs/budget.md)"},
-    {NULL, true, 1, 0, 0.80,
+    {B_NONE, true, 1, 0, 0.80,
      "estimated: AMD's single-GPU context (MI355X's, docs/budget.md)"},
 };
 
@@ -168,15 +199,33 @@ static double per_rank_gib(link l)
 }
 
 /* The first row for this board (or its vendor), rank count and rules. */
-static const struct base *find_base(const kvplan_gpu *gpu, int ranks,
-                                    uint64_t rules)
+/* The preset a GPU is, by name, or B_NONE. Names are upper case: most
+ * differ at their first letter (a sweep looks a row up per plan). */
+static board board_of(const kvplan_gpu *gpu)
 {
+    char c = gpu->name[0];
+    c = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+    for (size_t i = 0; i < NUM_PRESETS; i++)
+        if (presets[i].gpu.name[0] == c &&
+            same_name(presets[i].gpu.name, gpu->name))
+            return (board)i;
+    return B_NONE;
+}
+
+/* In one pass over the rows: the first for this board (or its vendor),
+ * rank count and rules, else (*one) its single-GPU row of any build. */
+static const struct base *find_base(board k, bool hip, int ranks,
+                                    uint64_t rules, const struct base **one)
+{
+    *one = NULL;
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
         const struct base *b = &bases[i];
-        if (b->ranks == ranks && b->hip == gpu->is_hip &&
-            (b->rule == 0 || (rules & b->rule)) &&
-            (b->gpu == NULL || same_name(b->gpu, gpu->name)))
+        if (b->hip != hip || (b->board != B_NONE && b->board != k))
+            continue;
+        if (b->ranks == ranks && (b->rule == 0 || (rules & b->rule)))
             return b;
+        if (*one == NULL && b->ranks == 1 && b->rule == 0)
+            *one = b;
     }
     return NULL;
 }
@@ -200,10 +249,11 @@ void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks, double nodes,
                  "no row";
         return;
     }
-    const struct base *b = find_base(gpu, n, rules);
+    board k = board_of(gpu);
+    const struct base *one, *b = find_base(k, gpu->is_hip, n, rules, &one);
     if (b != NULL) {
         *bytes = b->gib * GIB;
-        *source = strncmp(b->basis, "measured", 8) == 0
+        *source = b->basis[0] == 'm' /* "measured: ..." */
                       ? KVPLAN_SOURCE_MEASURED
                       : KVPLAN_SOURCE_ESTIMATED;
         *basis = b->basis;
@@ -212,13 +262,9 @@ void kvplan__context_overhead(const kvplan_gpu *gpu, double ranks, double nodes,
     /* no row at this rank count: one GPU's (the older builds' single-GPU
      * row: the TP1 NCCL communicator is counted in the per-rank share),
      * plus each further rank's share on the board's interconnect */
-    const struct base *one = find_base(gpu, 1, 0);
-    link l = gpu->is_hip ? LINK_XGMI : LINK_NVLINK;
-    for (size_t i = 0; i < NUM_PRESETS; i++)
-        if (same_name(presets[i].gpu.name, gpu->name)) {
-            l = presets[i].link;
-            break;
-        }
+    link l = k != B_NONE   ? presets[k].link
+             : gpu->is_hip ? LINK_XGMI
+                           : LINK_NVLINK;
     *bytes =
         ((one != NULL ? one->gib : 0.95) + (n - 1) * per_rank_gib(l)) * GIB;
     *source = KVPLAN_SOURCE_ESTIMATED;
