@@ -222,6 +222,62 @@ static void test_hybrid_swa(void)
                  43690.0 / (double)(8192 + cdiv(127 + 2048, 16) + 1));
 }
 
+/* vLLM's own test_get_max_concurrency_for_kv_cache_config
+ * (tests/v1/core/test_kv_cache_utils.py, read at 002f10e0): Qwen1.5-7B's
+ * layers (32 KV heads of 128, fp16), block 16, max_model_len 16384,
+ * max_num_batched_tokens 1024, window 1024. 32 full layers in 1536
+ * blocks: 1.5x; 32 sliding in 129 x 3: 3x (a request holds cdiv(1023 +
+ * 1024, 16) + 1 = 129 blocks; kvplan had counted 1024: 0.38x, 6,192
+ * tokens); 32 full + 32 sliding in (1024 + 129) x 3: 3x. The page is 16 x
+ * 32 x 256 x 2 = 262144 bytes, so each case's KV memory is its blocks x
+ * the page x its group's layers. */
+static kvplan_engine_plan qwen15(int layers, const char *kind, int64_t blocks,
+                                 int64_t group)
+{
+    char types[4096] = "", config[8192];
+    for (int i = 0; i < layers; i++)
+        snprintf(types + strlen(types), sizeof types - strlen(types),
+                 "%s\"%s\"", i ? "," : "",
+                 strcmp(kind, "hybrid") == 0
+                     ? (i < layers / 2 ? "full_attention" : "sliding_attention")
+                     : kind);
+    snprintf(config, sizeof config,
+             "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": "
+             "\"qwen2\", \"hidden_size\": 4096, \"intermediate_size\": "
+             "11008, \"num_hidden_layers\": %d, \"num_attention_heads\": 32, "
+             "\"num_key_value_heads\": 32, \"vocab_size\": 151936, "
+             "\"max_position_embeddings\": 32768, \"sliding_window\": 1024, "
+             "\"use_sliding_window\": true, \"layer_types\": [%s], "
+             "\"torch_dtype\": \"float16\"}",
+             layers, types);
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load_json_override(config, strlen(config),
+                                              "qwen1.5-like", NULL, &m, &err),
+              KVPLAN_OK);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.max_model_len = (kvplan_opt_int){16384, true};
+    o.max_num_batched_tokens = (kvplan_opt_int){1024, true};
+    o.kv_cache_memory_bytes = (kvplan_opt_int){blocks * 262144 * group, true};
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, blocks);
+    kvplan_model_free(m);
+    return p;
+}
+
+static void test_vllm_concurrency(void)
+{
+    kvplan_engine_plan p = qwen15(32, "full_attention", 1536, 32);
+    CHECK_DOUBLE(p.max_concurrency, 1.5);
+    p = qwen15(32, "sliding_attention", 129 * 3, 32);
+    CHECK_DOUBLE(p.max_concurrency, 3);
+    CHECK_INT(p.kv_cache_tokens, 49152);
+    p = qwen15(64, "hybrid", (1024 + 129) * 3, 32);
+    CHECK_DOUBLE(p.max_concurrency, 3);
+}
+
 /* Speculative drafts join the cache. gpt-oss-20b with an EAGLE3 head of
  * the same geometry (8 KV heads of 64: eagle3-gpt-oss-120b's): 12
  * sliding + 13 full -> groups of 13, one padding layer, 16 GiB // 32768
@@ -470,6 +526,7 @@ int main(void)
     test_dense();
     test_mla();
     test_hybrid_swa();
+    test_vllm_concurrency();
     test_hf_sliding();
     test_drafts();
     test_mamba();
