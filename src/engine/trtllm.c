@@ -76,7 +76,10 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     int64_t tokens = (int64_t)(kv / (double)per_token);
     if (o->max_tokens.set && o->max_tokens.value < tokens)
         tokens = o->max_tokens.value;
-    p->num_gpu_blocks = tokens / tpb;
+    /* KVCacheManager::calculateMaxNumBlocks: ceilDiv(maxTokens,
+     * tokensPerBlock) blocks in the primary pool, the last one partly
+     * beyond the tokens the memory was sized for (kvCacheManager.cpp) */
+    p->num_gpu_blocks = kvplan__ceil_div(tokens, tpb, &ovf);
     p->kv_cache_tokens = p->num_gpu_blocks * tpb;
     p->available_bytes = kvplan__mul(p->kv_cache_tokens, per_token, &ovf);
     p->max_concurrency = p->max_model_len > 0 ? (double)p->kv_cache_tokens /
