@@ -681,7 +681,9 @@ typedef enum kvplan_kv_cache_dtype_flag {
     KVPLAN_KV_FP8_E5M2 = 1,
     KVPLAN_KV_FP8_E4M3 = 2,
     KVPLAN_KV_BF16 = 3, /* "bf16" or "bfloat16" */
-    KVPLAN_KV_FP4_E2M1 = 4
+    KVPLAN_KV_FP4_E2M1 = 4,
+    KVPLAN_KV_FP8 = 5 /* "fp8": vLLM's and TensorRT-LLM's name for fp8_e4m3;
+                         not one of sglang's choices, which refuses it */
 } kvplan_kv_cache_dtype_flag;
 
 /* sglang's --dtype choices. */

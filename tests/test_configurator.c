@@ -592,8 +592,10 @@ static void test_names(void)
     size_t n = 0;
     while (kvplan_word_at(KVPLAN_WORDS_KV_CACHE_DTYPE, n, &v) != NULL)
         n++;
-    CHECK_INT(n, 6);
+    CHECK_INT(n, 7); /* sglang's six, and vLLM's "fp8" */
     CHECK_STR(kvplan_word_at(KVPLAN_WORDS_KV_CACHE_DTYPE, 4, &v), "bfloat16");
+    CHECK_STR(kvplan_word_at(KVPLAN_WORDS_KV_CACHE_DTYPE, 6, &v), "fp8");
+    CHECK_INT(v, KVPLAN_KV_FP8);
     CHECK(kvplan_word_at((kvplan_word_set)99, 0, NULL) == NULL);
 }
 

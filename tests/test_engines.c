@@ -267,6 +267,36 @@ static kvplan_engine_plan qwen15(int layers, const char *kind, int64_t blocks,
     return p;
 }
 
+/* vLLM's "--kv-cache-dtype fp8" (e4m3 on CUDA) is read as fp8_e4m3;
+ * sglang refuses the spelling as its argparse does (issue 27: kvplan
+ * refused it under --engine vllm) */
+static void test_fp8_spelling(void)
+{
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.kv_cache_dtype = KVPLAN_KV_FP8_E4M3;
+    kvplan_engine_plan a = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    o.kv_cache_dtype = KVPLAN_KV_FP8;
+    kvplan_engine_plan b = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(b.bytes_per_token, a.bytes_per_token);
+    CHECK_INT(b.bytes_per_token, 32 * 8 * 256);
+    CHECK_INT(b.num_gpu_blocks, a.num_gpu_blocks);
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_plan_options po;
+    kvplan_plan_options_init(&po);
+    po.server.kv_cache_dtype = KVPLAN_KV_FP8;
+    CHECK(kvplan_gpu_preset("H100-80GB", &po.gpu));
+    po.gpu_set = true;
+    kvplan_plan *p = malloc(sizeof *p);
+    kvplan_error err;
+    CHECK_INT(kvplan_plan_compute(m, &po, p, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--kv-cache-dtype");
+    CHECK_CONTAINS(err.message, "invalid choice: 'fp8'");
+    free(p);
+    kvplan_model_free(m);
+}
+
 static void test_vllm_concurrency(void)
 {
     kvplan_engine_plan p = qwen15(32, "full_attention", 1536, 32);
@@ -531,6 +561,7 @@ int main(void)
     test_mla();
     test_hybrid_swa();
     test_vllm_concurrency();
+    test_fp8_spelling();
     test_hf_sliding();
     test_drafts();
     test_mamba();

@@ -126,6 +126,9 @@ static const word kv_cache_dtype_words[] = {
     {"bf16", KVPLAN_KV_BF16, false, KVPLAN_DTYPE_BFLOAT16},
     {"bfloat16", KVPLAN_KV_BF16, true, KVPLAN_DTYPE_BFLOAT16},
     {"fp4_e2m1", KVPLAN_KV_FP4_E2M1, false, KVPLAN_DTYPE_FLOAT4_E2M1FN_X2},
+    /* vLLM's and TensorRT-LLM's spelling (e4m3 on CUDA); sglang refuses
+     * it (model/rank.c) */
+    {"fp8", KVPLAN_KV_FP8, false, KVPLAN_DTYPE_FLOAT8_E4M3FN},
 };
 
 /* --dtype */

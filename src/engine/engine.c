@@ -87,7 +87,7 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
     KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_ENGINE, o, err));
     KVPLAN__TRY(
         kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
-    KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP4_E2M1, err,
+    KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP8, err,
                     KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                     "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",
                     (int)o->kv_cache_dtype);
@@ -119,7 +119,9 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     kvplan_server_args a;
     kvplan_server_args_init(&a);
     a.tp_size = o->tp_size;
-    a.kv_cache_dtype = o->kv_cache_dtype;
+    /* "fp8" is e4m3 to vLLM (and TensorRT-LLM) on CUDA */
+    a.kv_cache_dtype = o->kv_cache_dtype == KVPLAN_KV_FP8 ? KVPLAN_KV_FP8_E4M3
+                                                          : o->kv_cache_dtype;
     a.dtype = o->dtype;
     a.gpu_compute_capability = o->gpu_set
                                    ? o->gpu.compute_capability

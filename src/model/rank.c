@@ -110,6 +110,12 @@ static kvplan_status kv_dtype(const kvplan_model *m,
                               kvplan_error *err)
 {
     kvplan_kv_cache_dtype_flag f = a->kv_cache_dtype;
+    KVPLAN__FAIL_IF(f == KVPLAN_KV_FP8, err, KVPLAN_INVALID_ARGUMENT,
+                    "--kv-cache-dtype",
+                    "--kv-cache-dtype fp8 is vLLM's and TensorRT-LLM's "
+                    "spelling; sglang's choices are fp8_e4m3 and fp8_e5m2 "
+                    "(sglang: \"argument --kv-cache-dtype: invalid choice: "
+                    "'fp8'\")");
     if (m->dsa_dtype_arch) {
         /* DSA: auto is fp8 on Blackwell, bf16 on Hopper; only those two */
         if (f == KVPLAN_KV_AUTO)
