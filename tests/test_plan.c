@@ -1401,6 +1401,39 @@ static void test_front_kept(void)
     free(b);
 }
 
+/* PhiForCausalLM (phi-1.5, phi-2: sglang's models/phi.py), refused
+ * before as a class sglang lacked (issue 27). Phi-2's shapes: 32 layers
+ * of 32 heads of 80, fp16; its MLP is fc1 and fc2, two matrices: vocab x
+ * hidden x 2 + 32 x (4 h^2 + 2 h x 10240) = 2,778,726,400 parameters
+ * (its card's 2.7 B; biases and norms left out), and one token's KV is 32
+ * x 32 x 80 x 2 x 2 = 327,680 bytes. */
+static void test_phi(void)
+{
+    static const char config[] =
+        "{\"architectures\": [\"PhiForCausalLM\"], \"model_type\": "
+        "\"phi\", \"hidden_size\": 2560, \"intermediate_size\": 10240, "
+        "\"num_attention_heads\": 32, \"num_hidden_layers\": 32, "
+        "\"num_key_value_heads\": 32, \"vocab_size\": 51200, "
+        "\"max_position_embeddings\": 2048, \"partial_rotary_factor\": "
+        "0.4, \"tie_word_embeddings\": false, \"torch_dtype\": "
+        "\"float16\"}";
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load_json_override(config, strlen(config), "phi-2",
+                                              NULL, &m, &err),
+              KVPLAN_OK);
+    kvplan_model_params params;
+    CHECK_INT(kvplan_model_parameters(m, &params, &err), KVPLAN_OK);
+    CHECK_INT(params.total, 51200LL * 2560 * 2 +
+                                32 * (4LL * 2560 * 2560 + 2LL * 2560 * 10240));
+    kvplan_plan_options o = on_gpu("H100-80GB");
+    kvplan_plan *p = malloc(sizeof *p);
+    CHECK_INT(kvplan_plan_compute(m, &o, p, &err), KVPLAN_OK);
+    CHECK_INT((int64_t)p->stages[0].configurator.cell_size, 327680);
+    free(p);
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
     test_prefill_graph_count();
@@ -1420,5 +1453,6 @@ int main(void)
     test_refusals_and_warnings();
     test_fleet();
     test_front_kept();
+    test_phi();
     return check_report();
 }

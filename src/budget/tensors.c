@@ -455,8 +455,8 @@ void kvplan__weights_estimate(const kvplan__weights_request *rq,
         if (w->mlp_inter_sum > 0) { /* DeciLM: one MLP of the mean size */
             inter = w->mlp_inter_sum / (L > 0 ? L : 1);
         }
-        mlp(&b, "mlp.gate_up_proj", "mlp.down_proj", inter, 3, dense_here,
-            dense_all, &b.costs[KVPLAN__W_MLP]);
+        mlp(&b, "mlp.gate_up_proj", "mlp.down_proj", inter, w->mlp_mats,
+            dense_here, dense_all, &b.costs[KVPLAN__W_MLP]);
         if (moe_all > 0)
             experts(&b, 3, h, moe_here, moe_all);
     }

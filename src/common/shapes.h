@@ -44,6 +44,7 @@ typedef struct kvplan__weight_shape {
     double index_heads, index_head_dim;
     /* MLP and MoE */
     double inter, experts, moe_inter, shared, shared_inter;
+    double mlp_mats;    /* the dense MLP's matrices: 3 (gate, up, down), or 2 */
     double first_dense; /* first_k_dense_replace */
     int64_t moe_step;   /* interleave_moe_layer_step (Llama4) */
     double inter_mlp;   /* intermediate_size_mlp (Llama4) */

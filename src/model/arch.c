@@ -35,6 +35,7 @@ enum {
     EAGLE = KVPLAN__ARCH_EAGLE_TARGET,
     W_POS = KVPLAN__ARCH_WINDOW_IF_POSITIVE,
     SWA_FLAG = KVPLAN__ARCH_HYBRID_SWA_IF_FLAG,
+    MLP_FC = KVPLAN__ARCH_MLP_FC,
 };
 
 /* Nominal head_dim of MLA classes (not used for the KV cell). */
@@ -118,6 +119,8 @@ static const kvplan__arch archs[] = {
     {"NemotronHForCausalLM", S, 0, 0, NULL},
     {"Olmo2ForCausalLM", W1, 0, 0, NULL},
     {"Phi3ForCausalLM", S, 0, 0, NULL},
+    /* phi-1.5, phi-2 (sglang's models/phi.py): dense, fc1/fc2 */
+    {"PhiForCausalLM", S | MLP_FC, 0, 0, NULL},
     {"PixtralForConditionalGeneration", MLA_LORA | DSA | DSA_DT | DRAFT, 0, 0,
      NULL},
     {"Qwen2ForCausalLM", S, 0, 0, NULL},

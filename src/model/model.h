@@ -44,8 +44,9 @@ enum {
     KVPLAN__ARCH_FA3_FA4 = 1u << 16, /* fa3 (fa4 on Blackwell), page 128 */
     KVPLAN__ARCH_TWO_ATTENTION_PER_LAYER = 1u << 17, /* LongcatFlash */
     KVPLAN__ARCH_EAGLE_TARGET = 1u << 18, /* "Eagle" in the name, a target */
-    KVPLAN__ARCH_HYBRID_SWA_IF_FLAG = 1u << 19 /* ... when sliding_window
+    KVPLAN__ARCH_HYBRID_SWA_IF_FLAG = 1u << 19, /* ... when sliding_window
                                                   is true */
+    KVPLAN__ARCH_MLP_FC = 1u << 20 /* a two-matrix MLP, fc1 and fc2 (Phi) */
 };
 
 /* How a hybrid SWA class lays out its sliding and full layers (§1.9). */

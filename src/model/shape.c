@@ -271,6 +271,7 @@ static void read_weights(kvplan_model *m, const kvplan__view *v)
         v, "intermediate_size",
         m->info.hidden_size < INT64_MAX / 4 ? 4 * m->info.hidden_size : 0);
     w->inter = (double)inter;
+    w->mlp_mats = (m->traits & KVPLAN__ARCH_MLP_FC) ? 2 : 3;
     w->experts = (double)kvplan__tint_or(
         v, "n_routed_experts",
         kvplan__tint_or(v, "num_experts",
