@@ -267,6 +267,61 @@ static kvplan_engine_plan qwen15(int layers, const char *kind, int64_t blocks,
     return p;
 }
 
+/* vLLM's test_get_kv_cache_configs_multiple_workers (the file as
+ * above), its PP cases: layers of 2 KV heads of 64 (fp16 here: a page of
+ * 16 x 2 x 128 x 2 = 8192 bytes), max_model_len 16, two workers with a
+ * page x 2 x 10 each (x 10 in the last case); 10 blocks every time. 3 full
+ * layers split 2 | 1 (get_pp_indices); full, full | sliding, sliding: the
+ * groups are the whole model's (kvplan had grouped each stage: 20);
+ * full, sliding, sliding | full, sliding, sliding: the sliding layers are
+ * dealt to their two groups in turn, one a group on each stage. */
+static int64_t pp_blocks_of(const char *const *types, int layers,
+                            int64_t memory)
+{
+    char list[512] = "", config[2048];
+    for (int i = 0; i < layers; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"",
+                 i ? "," : "", types[i]);
+    snprintf(config, sizeof config,
+             "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": "
+             "\"qwen2\", \"hidden_size\": 256, \"intermediate_size\": 512, "
+             "\"num_hidden_layers\": %d, \"num_attention_heads\": 4, "
+             "\"num_key_value_heads\": 2, \"head_dim\": 64, "
+             "\"vocab_size\": 1000, \"max_position_embeddings\": 16, "
+             "\"sliding_window\": 1, \"use_sliding_window\": true, "
+             "\"layer_types\": [%s], \"torch_dtype\": \"float16\"}",
+             layers, list);
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load_json_override(config, strlen(config), "pp",
+                                              NULL, &m, &err),
+              KVPLAN_OK);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.pp_size = 2;
+    o.kv_cache_memory_bytes = (kvplan_opt_int){memory, true};
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
+    CHECK_INT(p.groups[0].page_bytes, 8192);
+    kvplan_model_free(m);
+    return p.num_gpu_blocks;
+}
+
+static void test_vllm_pp(void)
+{
+    static const char *const full3[] = {"full_attention", "full_attention",
+                                        "full_attention"};
+    static const char *const clustered[] = {"full_attention", "full_attention",
+                                            "sliding_attention",
+                                            "sliding_attention"};
+    static const char *const mixed[] = {
+        "full_attention", "sliding_attention", "sliding_attention",
+        "full_attention", "sliding_attention", "sliding_attention"};
+    CHECK_INT(pp_blocks_of(full3, 3, 8192 * 2 * 10), 10);
+    CHECK_INT(pp_blocks_of(clustered, 4, 8192 * 2 * 10), 10);
+    CHECK_INT(pp_blocks_of(mixed, 6, 8192 * 10), 10);
+}
+
 /* vLLM's "--kv-cache-dtype fp8" (e4m3 on CUDA) is read as fp8_e4m3;
  * sglang refuses the spelling as its argparse does (issue 27: kvplan
  * refused it under --engine vllm) */
@@ -562,6 +617,7 @@ int main(void)
     test_hybrid_swa();
     test_vllm_concurrency();
     test_fp8_spelling();
+    test_vllm_pp();
     test_hf_sliding();
     test_drafts();
     test_mamba();

@@ -170,9 +170,11 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
         bool ovf = false; /* a dim sglang's rank took */
         c->index_bytes = kvplan__dsa_indexer_bytes(ihd, &ovf);
     }
+    c->model_layers = r.runner.num_effective_layers;
     if (c->hybrid_swa) {
         c->full_layers = (int64_t)r.model.full_attention_layer_ids.count;
         c->swa_layers = (int64_t)r.model.swa_attention_layer_ids.count;
+        c->swa_at = r.model.swa_attention_layer_ids;
         c->window = m->config_window.set ? m->config_window.value
                     : r.runner.sliding_window_size.set
                         ? r.runner.sliding_window_size.value
@@ -180,6 +182,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     } else if (c->mambaish) {
         c->full_layers =
             (int64_t)r.runner.mambaish_full_attention_layer_ids.count;
+        c->attn_at = r.runner.mambaish_full_attention_layer_ids;
         c->mamba_layers = m->mamba.layers;
         /* conv state in the model dtype, the temporal state in
          * mamba_ssm_cache_dtype "auto": the model dtype too */
@@ -200,6 +203,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
         /* sglang sizes these full; vLLM builds their sliding specs */
         c->swa_layers = (int64_t)m->hf_swa_ids.count;
         c->full_layers = r.runner.num_effective_layers - c->swa_layers;
+        c->swa_at = (kvplan_ids){m->hf_swa_ids.ids, m->hf_swa_ids.count};
         c->window = m->config_window.value;
     } else {
         c->full_layers = r.runner.num_effective_layers;

@@ -34,6 +34,11 @@ typedef struct kvplan__engine_census {
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */
     int64_t context_len; /* the model's */
     double hidden, inter, vocab; /* for the activation estimate */
+    /* where the layers are, for PP's stages (ascending ids into the
+     * model): the sliding layers', or a mamba hybrid's attention layers';
+     * none: every layer is full attention. model_layers: the stack's. */
+    kvplan_ids swa_at, attn_at;
+    int64_t model_layers;
 } kvplan__engine_census;
 
 kvplan_status kvplan__engine_census_of(const kvplan_model *m,

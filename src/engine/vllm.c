@@ -62,6 +62,7 @@ int64_t kvplan__vllm_group_size(const int64_t *counts, size_t n,
 typedef struct spec {
     kvplan_engine_spec kind;
     int64_t layers, page, real_page, block, window;
+    bool draft; /* an EAGLE head's own: past the model's layers */
 } spec;
 
 /* What one request of `len` tokens takes of one layer of spec `s`
@@ -135,14 +136,16 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
                         kvplan__mul(block, attn_1, ovf),
                         0,
                         block,
-                        0};
+                        0,
+                        false};
     if (c->dsa) /* the indexer's cache: one more MLA-type layer each */
         s[n++] = (spec){KVPLAN_KV_SPEC_MLA,
                         c->full_layers,
                         kvplan__mul(block, c->index_bytes, ovf),
                         0,
                         block,
-                        0};
+                        0,
+                        false};
     if (c->swa_layers > 0)
         s[n++] = (spec){
             KVPLAN_KV_SPEC_SLIDING_WINDOW,
@@ -151,11 +154,17 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
                                         c->swa_v_head_dim, c->kv_elem, ovf),
             0,
             block,
-            c->window};
+            c->window,
+            false};
     if (c->mamba_layers > 0) { /* padded to the attention page */
         int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
-        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA, c->mamba_layers, padded,
-                        mamba_page,           block,           0};
+        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA,
+                        c->mamba_layers,
+                        padded,
+                        mamba_page,
+                        block,
+                        0,
+                        false};
     }
     if (c->draft_layers > 0) {
         /* an EAGLE head: full attention with its own geometry; with the
@@ -166,8 +175,8 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
         if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
             s[0].layers += c->draft_layers;
         else
-            s[n++] =
-                (spec){KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0, block, 0};
+            s[n++] = (spec){
+                KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0, block, 0, true};
     }
     for (size_t i = 0; i < n; i++)
         if (s[i].real_page == 0)
@@ -243,6 +252,130 @@ static kvplan_status vllm_one_request(const spec *s, size_t n, int64_t len,
         "`max_model_len` (vLLM)",
         (long long)len, (double)need / 1073741824.0,
         (double)avail / 1073741824.0, (long long)best);
+}
+
+/* ---- pipeline parallelism ------------------------------------------------
+ *
+ * vLLM groups the layers of the whole model (get_kv_cache_groups on every
+ * worker's specs merged), then each worker sizes its cache from the groups'
+ * layers it holds: num_blocks = its memory // page // its largest group's
+ * layers there, the least over the workers (get_kv_cache_configs). Layers
+ * of one kind clustered on one stage make that stage's groups fuller than
+ * an even share (vLLM's test_get_kv_cache_configs_multiple_workers: full,
+ * full | sliding, sliding at PP 2 is 10 blocks, not 20). A kind's layers
+ * are dealt to its groups in turn (_get_kv_cache_groups_uniform_page_size:
+ * layers[i::num_groups]), which spreads each group over the stages. */
+
+/* get_pp_indices: L // pp layers a stage, the remainder given from the
+ * second-to-last stage back. */
+static void pp_range(int64_t L, int64_t pp, int64_t rank, int64_t *start,
+                     int64_t *end)
+{
+    int64_t base = L / pp, rem = L % pp;
+    *start = 0;
+    for (int64_t r = 0; r < rank; r++)
+        *start += base + (r >= pp - 1 - rem && r < pp - 1);
+    *end = *start + base + (rank >= pp - 1 - rem && rank < pp - 1);
+}
+
+/* Whether `id` is in the ascending `ids`, from *at on (a cursor). */
+static bool listed(const kvplan_ids *ids, int64_t id, size_t *at)
+{
+    while (*at < ids->count && ids->ids[*at] < id)
+        (*at)++;
+    return *at < ids->count && ids->ids[*at] == id;
+}
+
+/* Spec s's layers below `end` (its layers in model order; a draft's
+ * past the model's, on the last stage). */
+static int64_t layers_below(const kvplan__engine_census *c, const spec *s,
+                            int64_t end)
+{
+    bool sliding = s->kind == KVPLAN_KV_SPEC_SLIDING_WINDOW;
+    bool mamba = s->kind == KVPLAN_KV_SPEC_MAMBA;
+    int64_t n = 0;
+    size_t at = 0;
+    for (int64_t id = 0; id < c->model_layers && id < end && n < s->layers;
+         id++) {
+        bool in = sliding       ? listed(&c->swa_at, id, &at)
+                  : mamba       ? !listed(&c->attn_at, id, &at)
+                  : c->mambaish ? listed(&c->attn_at, id, &at)
+                                : !listed(&c->swa_at, id, &at);
+        n += in;
+    }
+    /* a draft's layers (beyond the model's): on the last stage */
+    if (s->draft)
+        n = 0;
+    if (end > c->model_layers)
+        n = s->layers;
+    return n;
+}
+
+/* Stage r's layers of each spec into cnt[] (the first of them is spec
+ * i's layer first[i] in its own order). */
+static void stage_layers(const kvplan__engine_census *c, const spec *s,
+                         size_t n, int64_t pp, int64_t r, int64_t *first,
+                         int64_t *cnt)
+{
+    int64_t start, end;
+    pp_range(c->model_layers, pp, r, &start, &end);
+    if (r == pp - 1)
+        end = INT64_MAX; /* the drafts' layers too */
+    for (size_t i = 0; i < n; i++) {
+        first[i] = layers_below(c, &s[i], start);
+        cnt[i] = layers_below(c, &s[i], end) - first[i];
+    }
+}
+
+/* The stage one request needs the most of (check_enough_kv_cache_memory
+ * on each worker): its layers of each spec into t[]. */
+static void pp_binding_stage(const kvplan__engine_census *c, const spec *s,
+                             size_t n, int64_t pp, int64_t len, int64_t mnbt,
+                             spec *t, bool *ovf)
+{
+    int64_t most = -1, first[5], cnt[5];
+    for (int64_t r = 0; r < pp; r++) {
+        stage_layers(c, s, n, pp, r, first, cnt);
+        int64_t sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum = kvplan__add(
+                sum, kvplan__mul(usage(&s[i], len, mnbt, ovf), cnt[i], ovf),
+                ovf);
+        if (sum > most) {
+            most = sum;
+            for (size_t i = 0; i < n; i++)
+                t[i].layers = cnt[i];
+        }
+    }
+}
+
+/* The fewest blocks a stage's memory holds: its pages summed with one
+ * group (g 0); else its fullest group there, spec i's layers dealt to its
+ * cdiv(layers, g) groups in turn (layers[j::groups], so a stage's run of
+ * cnt layers puts at most cdiv(cnt, groups) in one). */
+static int64_t pp_blocks(const kvplan__engine_census *c, const spec *s,
+                         size_t n, int64_t pp, int64_t g, int64_t avail,
+                         bool *ovf)
+{
+    int64_t blocks = INT64_MAX, first[5], cnt[5];
+    for (int64_t r = 0; r < pp; r++) {
+        stage_layers(c, s, n, pp, r, first, cnt);
+        int64_t per = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (g <= 0) {
+                per =
+                    kvplan__add(per, kvplan__mul(s[i].page, cnt[i], ovf), ovf);
+                continue;
+            }
+            int64_t groups = kvplan__ceil_div(s[i].layers, g, ovf);
+            per = kvplan__max(
+                per, kvplan__mul(s[i].page,
+                                 kvplan__ceil_div(cnt[i], groups, ovf), ovf));
+        }
+        if (per > 0)
+            blocks = kvplan__min(blocks, avail / per);
+    }
+    return blocks == INT64_MAX ? 0 : blocks;
 }
 
 /* One group: every layer the same spec, or one UniformType group (DSA:
@@ -357,20 +490,27 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
                     "a KV page exceeds 64 bits");
     KVPLAN__FAIL_IF(n == 0, err, KVPLAN_UNSUPPORTED, "--model-path",
                     "this model has no KV-cache layer vLLM would size");
-    /* PP: the worker with the most layers binds (get_pp_indices) */
-    for (size_t i = 0; i < n && o->pp_size > 1; i++)
-        s[i].layers = kvplan__ceil_div(s[i].layers, o->pp_size, &ovf);
-
     kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
     KVPLAN__TRY(vllm_available(o, p, err));
+    /* PP: each worker's layers (get_pp_indices); the one a request needs
+     * the most of checks, the one with the fewest blocks binds */
+    int64_t pp = o->pp_size > 1 ? o->pp_size : 1;
+    spec t[5];
+    memcpy(t, s, n * sizeof s[0]);
+    if (pp > 1)
+        pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
     KVPLAN__TRY(
-        vllm_one_request(s, n, len, mnbt, p->available_bytes, &ovf, err));
+        vllm_one_request(t, n, len, mnbt, p->available_bytes, &ovf, err));
     int64_t blocks = 0, per_req = 1;
-    if (n == 1 || (n == 2 && c->dsa)) /* all full attention */
+    bool one = n == 1 || (n == 2 && c->dsa); /* all full attention */
+    if (one)
         vllm_one_group(s, n, len, mnbt, block, p, &blocks, &per_req, &ovf);
     else
         KVPLAN__TRY(
             vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf, err));
+    if (pp > 1)
+        blocks = pp_blocks(c, s, n, pp, one ? 0 : p->group_size,
+                           p->available_bytes, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");
     p->block_size = s[0].block;
