@@ -496,11 +496,14 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
      * the most of checks, the one with the fewest blocks binds */
     int64_t pp = o->pp_size > 1 ? o->pp_size : 1;
     spec t[5];
-    memcpy(t, s, n * sizeof s[0]);
-    if (pp > 1)
+    const spec *check = s;
+    if (pp > 1) {
+        memcpy(t, s, n * sizeof s[0]);
         pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
+        check = t;
+    }
     KVPLAN__TRY(
-        vllm_one_request(t, n, len, mnbt, p->available_bytes, &ovf, err));
+        vllm_one_request(check, n, len, mnbt, p->available_bytes, &ovf, err));
     int64_t blocks = 0, per_req = 1;
     bool one = n == 1 || (n == 2 && c->dsa); /* all full attention */
     if (one)
