@@ -178,4 +178,12 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
 /* The preset a plan without a GPU assumes (H100-80GB). */
 const kvplan_gpu *kvplan__gpu_default(void);
 
+/* The compute capability's major (9 Hopper, 10 data-centre Blackwell, 12
+ * consumer Blackwell): the engines' is_sm100 / is_hopper checks are the
+ * major exactly. */
+static inline int kvplan__gpu_major(const kvplan_gpu *gpu)
+{
+    return gpu->compute_capability / 10;
+}
+
 #endif /* KVPLAN_BUDGET_H */

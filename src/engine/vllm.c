@@ -110,7 +110,7 @@ static int64_t vllm_block(const kvplan__engine_census *c,
     int64_t mamba_page = c->mamba_page;
     if (c->mambaish && mamba_page > 0) {
         int64_t align = c->mla ? 64 : 16;
-        if (gpu->compute_capability / 10 == 10 && !c->mla && c->head_dim == 256)
+        if (kvplan__gpu_major(gpu) == 10 && !c->mla && c->head_dim == 256)
             align = 32; /* flashinfer, head 256 on Blackwell */
         int64_t need = kvplan__mul(
             align,

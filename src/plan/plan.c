@@ -125,9 +125,9 @@ static kvplan_status ranks(kvplan__pipeline *p, kvplan_plan *out,
  * ROCm the checkpoint's shapes. */
 static void mxfp4_padding(const kvplan_gpu *gpu, kvplan__weights_request *rq)
 {
-    int cc = gpu->compute_capability;
-    rq->mx_inter = gpu->is_hip ? 1 : cc >= 100 && cc < 110 ? 256 : 32;
-    rq->mx_hidden = !gpu->is_hip && cc >= 100 && cc < 110 ? 256 : 1;
+    bool sm100 = kvplan__gpu_major(gpu) == 10;
+    rq->mx_inter = gpu->is_hip ? 1 : sm100 ? 256 : 32;
+    rq->mx_hidden = !gpu->is_hip && sm100 ? 256 : 1;
 }
 
 /* One rank's weights on stage `sp` (tensors recorded into `b` when not

@@ -17,11 +17,11 @@ static void choose_backend(const kvplan_model *m, const kvplan_plan_options *o,
                            size_t size)
 {
     const char *b = o->attention_backend;
-    int cc = gpu->compute_capability;
+    int major = kvplan__gpu_major(gpu);
     /* sglang's is_sm100_supported() and is_hopper_with_cuda_12_3() are the
      * majors 10 and 9 exactly: consumer Blackwell (sm120 RTX 5090, sm121
      * GB10) takes neither, but the fallback */
-    bool sm100 = cc >= 100 && cc < 110, hopper = cc >= 90 && cc < 100;
+    bool sm100 = major == 10, hopper = major == 9;
     bool user_page = o->server.page_size > 0;
     int64_t p = user_page ? o->server.page_size : 1;
     if (m->info.is_deepseek_v4) {
