@@ -209,22 +209,22 @@ static void compare_modelled(const kvplan_model *m,
     if (r->free_before_gib.set) {
         double log = r->free_before_gib.value, idle = out->free_before_gib;
         double taken = o->gpu.total_mib / 1024.0 - log;
-        if (log < idle - fmax(1.0, 0.01 * idle) && !inferred &&
-            r->distributed_gib.set && r->distributed_gib.value >= 0.5 * taken)
-            /* most of what was gone before loading was sglang's own
-             * torch.distributed init: its communicators, not a stranger
-             * (tests/logs/22: 7.8 GB at TP8 where 0.5.8's took 3.8) */
-            cause(out, KVPLAN_CAUSE_CONTEXT, "free_before",
-                  "%.2f GiB free before loading, %.2f GiB below an idle "
-                  "%s's %.2f GiB: this build's own torch.distributed init "
-                  "took %.2f GiB of the %.2f GiB gone (\"Init torch "
-                  "distributed ends. mem usage\"), more than kvplan's "
-                  "context for it; plan with the log's figures (kvplan log "
-                  "--calibrate)",
-                  log, idle - log, o->gpu.name, idle, r->distributed_gib.value,
-                  taken);
-        else if (log < idle - fmax(1.0, 0.01 * idle)) {
-            if (inferred)
+        if (log < idle - fmax(1.0, 0.01 * idle)) {
+            if (!inferred && r->distributed_gib.set &&
+                r->distributed_gib.value >= 0.5 * taken)
+                /* most of what was gone before loading was sglang's own
+                 * torch.distributed init: its communicators, not a stranger
+                 * (tests/logs/22: 7.8 GB at TP8 where 0.5.8's took 3.8) */
+                cause(out, KVPLAN_CAUSE_CONTEXT, "free_before",
+                      "%.2f GiB free before loading, %.2f GiB below an idle "
+                      "%s's %.2f GiB: this build's own torch.distributed init "
+                      "took %.2f GiB of the %.2f GiB gone (\"Init torch "
+                      "distributed ends. mem usage\"), more than kvplan's "
+                      "context for it; plan with the log's figures (kvplan log "
+                      "--calibrate)",
+                      log, idle - log, o->gpu.name, idle,
+                      r->distributed_gib.value, taken);
+            else if (inferred)
                 cause(out, KVPLAN_CAUSE_BUSY_GPU, "free_before",
                       "%.2f GiB free before loading is less than any GPU "
                       "kvplan knows has idle (the smallest, %s, %.2f GiB): "
