@@ -410,27 +410,25 @@ static void read_version(kvplan_log_readings *r, span l)
 static void read_line(kvplan_log_readings *r, span l, scan *st)
 {
     bool used = true;
+    /* the server arguments: the whole "ServerArgs(...)", or the cut form
+     * people paste, "server_args ... key=value ... key=value" */
     const char *sa = find(l.s, l.end, "ServerArgs(");
-    /* the cut form: "server_args ... key=value ... key=value" */
     const char *cut = sa == NULL ? find(l.s, l.end, "server_args ...") : NULL;
-    if (cut != NULL) {
-        read_server_args(&r->args, cut + strlen("server_args ..."), l.end,
-                         true);
-        r->lines_used++;
-        return;
-    }
+    const char *from = sa != NULL    ? sa + strlen("ServerArgs(")
+                       : cut != NULL ? cut + strlen("server_args ...")
+                                     : NULL;
     double x;
     int64_t n;
     bool begin = false, end = false;
-    if (sa == NULL) {
+    if (from == NULL) {
         begin = find(l.s, l.end, "Load weight begin.") != NULL;
         end = !begin && find(l.s, l.end, "Load weight end.") != NULL;
     }
     kvplan_log_rank *slot = begin || end ? rank_slot(r, line_rank(l)) : NULL;
     bool *loaded =
         slot != NULL ? &st->rank_loaded[slot - r->rank_readings] : &st->loaded;
-    if (sa != NULL) {
-        read_server_args(&r->args, sa + strlen("ServerArgs("), l.end, false);
+    if (from != NULL) {
+        read_server_args(&r->args, from, l.end, cut != NULL);
     } else if (begin) {
         /* the target's: a draft loads after it (its free memory is not
          * the one the budget subtracts from) */
@@ -488,7 +486,7 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     } else {
         used = false;
     }
-    if (sa == NULL && r->sglang_version[0] == '\0') {
+    if (from == NULL && r->sglang_version[0] == '\0') {
         read_version(r, l);
         used |= r->sglang_version[0] != '\0';
     }
