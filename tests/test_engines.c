@@ -222,6 +222,29 @@ static void test_hybrid_swa(void)
                  43690.0 / (double)(8192 + cdiv(127 + 2048, 16) + 1));
 }
 
+/* A Qwen2 model (fp16, sliding window on) of `layers` layers, layer i of
+ * type types[i]; `shape`: the config's other members. */
+static kvplan_model *qwen2_of(const char *shape, const char *const *types,
+                              int layers)
+{
+    char list[4096] = "", config[8192];
+    for (int i = 0; i < layers; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"",
+                 i ? "," : "", types[i]);
+    snprintf(config, sizeof config,
+             "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": "
+             "\"qwen2\", %s, \"num_hidden_layers\": %d, "
+             "\"use_sliding_window\": true, \"layer_types\": [%s], "
+             "\"torch_dtype\": \"float16\"}",
+             shape, layers, list);
+    kvplan_model *m = NULL;
+    kvplan_error err;
+    CHECK_INT(kvplan_model_load_json_override(config, strlen(config),
+                                              "qwen2-like", NULL, &m, &err),
+              KVPLAN_OK);
+    return m;
+}
+
 /* vLLM's own test_get_max_concurrency_for_kv_cache_config
  * (tests/v1/core/test_kv_cache_utils.py, read at 002f10e0): Qwen1.5-7B's
  * layers (32 KV heads of 128, fp16), block 16, max_model_len 16384,
@@ -234,33 +257,24 @@ static void test_hybrid_swa(void)
 static kvplan_engine_plan qwen15(int layers, const char *kind, int64_t blocks,
                                  int64_t group)
 {
-    char types[4096] = "", config[8192];
+    const char *types[64];
     for (int i = 0; i < layers; i++)
-        snprintf(types + strlen(types), sizeof types - strlen(types),
-                 "%s\"%s\"", i ? "," : "",
-                 strcmp(kind, "hybrid") == 0
-                     ? (i < layers / 2 ? "full_attention" : "sliding_attention")
-                     : kind);
-    snprintf(config, sizeof config,
-             "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": "
-             "\"qwen2\", \"hidden_size\": 4096, \"intermediate_size\": "
-             "11008, \"num_hidden_layers\": %d, \"num_attention_heads\": 32, "
-             "\"num_key_value_heads\": 32, \"vocab_size\": 151936, "
-             "\"max_position_embeddings\": 32768, \"sliding_window\": 1024, "
-             "\"use_sliding_window\": true, \"layer_types\": [%s], "
-             "\"torch_dtype\": \"float16\"}",
-             layers, types);
-    kvplan_model *m = NULL;
-    kvplan_error err;
-    CHECK_INT(kvplan_model_load_json_override(config, strlen(config),
-                                              "qwen1.5-like", NULL, &m, &err),
-              KVPLAN_OK);
+        types[i] = strcmp(kind, "hybrid") != 0 ? kind
+                   : i < layers / 2            ? "full_attention"
+                                               : "sliding_attention";
+    kvplan_model *m =
+        qwen2_of("\"hidden_size\": 4096, \"intermediate_size\": 11008, "
+                 "\"num_attention_heads\": 32, \"num_key_value_heads\": 32, "
+                 "\"vocab_size\": 151936, \"max_position_embeddings\": 32768, "
+                 "\"sliding_window\": 1024",
+                 types, layers);
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.max_model_len = (kvplan_opt_int){16384, true};
     o.max_num_batched_tokens = (kvplan_opt_int){1024, true};
     o.kv_cache_memory_bytes = (kvplan_opt_int){blocks * 262144 * group, true};
     kvplan_engine_plan p;
     memset(&p, 0, sizeof p);
+    kvplan_error err;
     CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
     CHECK_INT(p.num_gpu_blocks, blocks);
     kvplan_model_free(m);
@@ -278,29 +292,18 @@ static kvplan_engine_plan qwen15(int layers, const char *kind, int64_t blocks,
 static int64_t pp_blocks_of(const char *const *types, int layers,
                             int64_t memory)
 {
-    char list[512] = "", config[2048];
-    for (int i = 0; i < layers; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"",
-                 i ? "," : "", types[i]);
-    snprintf(config, sizeof config,
-             "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": "
-             "\"qwen2\", \"hidden_size\": 256, \"intermediate_size\": 512, "
-             "\"num_hidden_layers\": %d, \"num_attention_heads\": 4, "
-             "\"num_key_value_heads\": 2, \"head_dim\": 64, "
-             "\"vocab_size\": 1000, \"max_position_embeddings\": 16, "
-             "\"sliding_window\": 1, \"use_sliding_window\": true, "
-             "\"layer_types\": [%s], \"torch_dtype\": \"float16\"}",
-             layers, list);
-    kvplan_model *m = NULL;
-    kvplan_error err;
-    CHECK_INT(kvplan_model_load_json_override(config, strlen(config), "pp",
-                                              NULL, &m, &err),
-              KVPLAN_OK);
+    kvplan_model *m =
+        qwen2_of("\"hidden_size\": 256, \"intermediate_size\": 512, "
+                 "\"num_attention_heads\": 4, \"num_key_value_heads\": 2, "
+                 "\"head_dim\": 64, \"vocab_size\": 1000, "
+                 "\"max_position_embeddings\": 16, \"sliding_window\": 1",
+                 types, layers);
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.pp_size = 2;
     o.kv_cache_memory_bytes = (kvplan_opt_int){memory, true};
     kvplan_engine_plan p;
     memset(&p, 0, sizeof p);
+    kvplan_error err;
     CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
     CHECK_INT(p.groups[0].page_bytes, 8192);
     kvplan_model_free(m);
