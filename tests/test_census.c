@@ -99,6 +99,17 @@ static int compare(const json_t *row, double *worst)
     return 1;
 }
 
+/* Plan options on the preset `gpu` at TP `tp`. */
+static kvplan_plan_options on_preset(const char *gpu, int64_t tp)
+{
+    kvplan_plan_options o;
+    kvplan_plan_options_init(&o);
+    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
+    o.gpu_set = true;
+    o.server.tp_size = tp;
+    return o;
+}
+
 /* A reward model (tests/data/models/skywork-reward-llama-3.1-8b: Llama 3.1
  * 8B's body under LlamaForSequenceClassification): sglang's class has a
  * score head of one row and no LM head, so the model is Llama 3.1 8B less
@@ -129,10 +140,7 @@ static void test_reward_model(const char *census)
     CHECK_INT(l.lm_head, 128256LL * 4096);
     CHECK_INT(r.total, l.total - l.lm_head);
     CHECK(fabs((double)r.total / 7.5e9 - 1) < 0.005);
-    kvplan_plan_options o;
-    kvplan_plan_options_init(&o);
-    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
-    o.gpu_set = true;
+    kvplan_plan_options o = on_preset("H100-80GB", 1);
     kvplan_plan *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     CHECK_INT(kvplan_plan_compute(rm, &o, a, NULL), KVPLAN_OK);
     CHECK_INT(kvplan_plan_compute(lm, &o, b, NULL), KVPLAN_OK);
@@ -238,11 +246,7 @@ static void test_published_sizes(void)
     for (size_t i = 0; i < 3; i++) {
         kvplan_model *m = NULL;
         CHECK_INT(kvplan_model_load(same[i], &m, NULL), KVPLAN_OK);
-        kvplan_plan_options o;
-        kvplan_plan_options_init(&o);
-        CHECK(kvplan_gpu_preset("H200", &o.gpu));
-        o.gpu_set = true;
-        o.server.tp_size = 8;
+        kvplan_plan_options o = on_preset("H200", 8);
         CHECK_INT(kvplan_plan_compute(m, &o, p, NULL), KVPLAN_OK);
         if (i == 0)
             r1 = tensor_bytes(p);
@@ -266,11 +270,7 @@ static void test_published_sizes(void)
     kvplan_model *m = NULL;
     CHECK_INT(kvplan_model_load("gpt-oss-120b", &m, NULL), KVPLAN_OK);
     for (size_t i = 0; i < sizeof pads / sizeof pads[0]; i++) {
-        kvplan_plan_options o;
-        kvplan_plan_options_init(&o);
-        CHECK(kvplan_gpu_preset(pads[i].gpu, &o.gpu));
-        o.gpu_set = true;
-        o.server.tp_size = pads[i].tp;
+        kvplan_plan_options o = on_preset(pads[i].gpu, pads[i].tp);
         CHECK_INT(kvplan_plan_compute(m, &o, p, NULL), KVPLAN_OK);
         for (size_t t = 0; t < p->budget.num_weight_tensors; t++) {
             const kvplan_weight_tensor *w = &p->budget.weight_tensors[t];
