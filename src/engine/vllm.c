@@ -311,20 +311,16 @@ static int64_t layers_below(const kvplan__engine_census *c, const spec *s,
     return n;
 }
 
-/* Stage r's layers of each spec into cnt[] (the first of them is spec
- * i's layer first[i] in its own order). */
+/* Stage r's layers of each spec into cnt[]. */
 static void stage_layers(const kvplan__engine_census *c, const spec *s,
-                         size_t n, int64_t pp, int64_t r, int64_t *first,
-                         int64_t *cnt)
+                         size_t n, int64_t pp, int64_t r, int64_t *cnt)
 {
     int64_t start, end;
     pp_range(c->model_layers, pp, r, &start, &end);
     if (r == pp - 1)
         end = INT64_MAX; /* the drafts' layers too */
-    for (size_t i = 0; i < n; i++) {
-        first[i] = layers_below(c, &s[i], start);
-        cnt[i] = layers_below(c, &s[i], end) - first[i];
-    }
+    for (size_t i = 0; i < n; i++)
+        cnt[i] = layers_below(c, &s[i], end) - layers_below(c, &s[i], start);
 }
 
 /* The stage one request needs the most of (check_enough_kv_cache_memory
@@ -333,9 +329,9 @@ static void pp_binding_stage(const kvplan__engine_census *c, const spec *s,
                              size_t n, int64_t pp, int64_t len, int64_t mnbt,
                              spec *t, bool *ovf)
 {
-    int64_t most = -1, first[5], cnt[5];
+    int64_t most = -1, cnt[5];
     for (int64_t r = 0; r < pp; r++) {
-        stage_layers(c, s, n, pp, r, first, cnt);
+        stage_layers(c, s, n, pp, r, cnt);
         int64_t sum = 0;
         for (size_t i = 0; i < n; i++)
             sum = kvplan__add(
@@ -357,9 +353,9 @@ static int64_t pp_blocks(const kvplan__engine_census *c, const spec *s,
                          size_t n, int64_t pp, int64_t g, int64_t avail,
                          bool *ovf)
 {
-    int64_t blocks = INT64_MAX, first[5], cnt[5];
+    int64_t blocks = INT64_MAX, cnt[5];
     for (int64_t r = 0; r < pp; r++) {
-        stage_layers(c, s, n, pp, r, first, cnt);
+        stage_layers(c, s, n, pp, r, cnt);
         int64_t per = 0;
         for (size_t i = 0; i < n; i++) {
             if (g <= 0) {
