@@ -198,7 +198,6 @@ static double per_rank_gib(link l)
     return l == LINK_PCIE ? 0.13 / 3 : l == LINK_XGMI ? 3.65 / 7 : 2.15 / 7;
 }
 
-/* The first row for this board (or its vendor), rank count and rules. */
 /* The preset a GPU is, by name, or B_NONE. Names are upper case: most
  * differ at their first letter (a sweep looks a row up per plan). */
 static board board_of(const kvplan_gpu *gpu)
