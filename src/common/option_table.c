@@ -8,7 +8,6 @@
  */
 #include "common/option_table.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define OPTS(f)                                                                \
@@ -411,89 +410,8 @@ _Static_assert(sizeof kvplan__option_rows / sizeof kvplan__option_rows[0] <=
 
 /* ---- checks of stored values ------------------------------------------ */
 
-static kvplan_status out_of_range(const kvplan_option *o, const char *got,
-                                  kvplan_error *err)
-{
-    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
-                        "%s must be %s, got %s", o->flag,
-                        o->expect != NULL ? o->expect : "in range", got);
-}
-
-static bool in_bounds(const kvplan_option *o, double x)
-{
-    return (o->min_open ? x > o->min : x >= o->min) &&
-           (o->max_open ? x < o->max : x <= o->max);
-}
-
-/* Why a row's value is refused, for one to_check (below) found out of its
- * bounds, or a word, a name or HiSparse's ratio to look at. */
-static kvplan_status check_row(const kvplan__option_row *row, const void *base,
-                               const void *field, kvplan_error *err)
-{
-    const kvplan_option *o = &row->pub;
-    char got[64];
-    switch (row->store) {
-    case KVPLAN__STORE_OPT_INT: /* to_check found it out of its bounds */
-    case KVPLAN__STORE_BYTES:
-        snprintf(got, sizeof got, "%lld",
-                 (long long)((const kvplan_opt_int *)field)->value);
-        return out_of_range(o, got, err);
-    case KVPLAN__STORE_INT:
-    case KVPLAN__STORE_INT32:
-        snprintf(got, sizeof got, "%lld",
-                 row->store == KVPLAN__STORE_INT
-                     ? (long long)*(const int64_t *)field
-                     : (long long)*(const int32_t *)field);
-        return out_of_range(o, got, err);
-    case KVPLAN__STORE_DOUBLE:
-        snprintf(got, sizeof got, "%g",
-                 ((const kvplan_opt_double *)field)->value);
-        return out_of_range(o, got, err);
-    case KVPLAN__STORE_HISPARSE: {
-        /* read only when HiSparse is on */
-        const kvplan_server_args *s = base;
-        double h = *(const double *)field;
-        if (!s->enable_hisparse || in_bounds(o, h))
-            return KVPLAN_OK;
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
-                            "%s's host_to_device_ratio must be >= 1, got %g",
-                            o->flag, h);
-    }
-    case KVPLAN__STORE_WORD: {
-        int w;
-        memcpy(&w, field, sizeof w);
-        if (w == 0 || kvplan_word_name((kvplan_word_set)o->words, w) != NULL)
-            return KVPLAN_OK; /* 0: auto, none, null */
-        snprintf(got, sizeof got, "%d", w);
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
-                            "%s must be one of its values (kvplan_word_at "
-                            "lists them), got %s",
-                            o->flag, got);
-    }
-    case KVPLAN__STORE_NAME: {
-        const char *v = *(const char *const *)field;
-        if (v == NULL || kvplan_word_value((kvplan_word_set)o->words, v, NULL))
-            return KVPLAN_OK;
-        char list[320] = "";
-        size_t n = 0;
-        const char *w;
-        for (size_t i = 0;
-             (w = kvplan_word_at((kvplan_word_set)o->words, i, NULL)) &&
-             n < sizeof list;
-             i++)
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-                                  i ? ", " : "", w);
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
-                            "%s '%.40s' is not one of sglang's: %s", o->flag, v,
-                            list);
-    }
-    default:
-        return KVPLAN_OK; /* checked where they are read */
-    }
-}
-
-/* Whether a row's value needs check_row, which says why it is refused:
- * a number out of its bounds, a word or a name given (read by a call).
+/* Whether a row's value needs kvplan__option_check_row, which says why it is
+ * refused: a number out of its bounds, a word or a name given (read by a call).
  * Most were not given, a switch or a text is never refused here; known
  * inline, and with the walk below unrolled, against constant bounds. */
 static inline bool to_check(const kvplan__option_row *row, const char *field)
@@ -505,18 +423,18 @@ static inline bool to_check(const kvplan__option_row *row, const char *field)
     case KVPLAN__STORE_BYTES: {
         const kvplan_opt_int *v = f;
         return v->set && !(row->zero_is_auto && v->value == 0) &&
-               !in_bounds(&row->pub, (double)v->value);
+               !kvplan__option_in_bounds(&row->pub, (double)v->value);
     }
     case KVPLAN__STORE_INT:
     case KVPLAN__STORE_INT32: {
         int64_t v = row->store == KVPLAN__STORE_INT ? *(const int64_t *)f
                                                     : *(const int32_t *)f;
         return !(row->zero_is_auto && v == 0) &&
-               !in_bounds(&row->pub, (double)v);
+               !kvplan__option_in_bounds(&row->pub, (double)v);
     }
     case KVPLAN__STORE_DOUBLE: {
         const kvplan_opt_double *v = f;
-        return v->set && !in_bounds(&row->pub, v->value);
+        return v->set && !kvplan__option_in_bounds(&row->pub, v->value);
     }
     case KVPLAN__STORE_WORD:
         memcpy(&w, field, sizeof w);
@@ -547,7 +465,8 @@ kvplan_status kvplan__options_check(const void *plan, const void *server,
         const char *base = bases[row->region];
         if (base == NULL || !to_check(row, base + row->offset))
             continue;
-        KVPLAN__TRY(check_row(row, base, base + row->offset, err));
+        KVPLAN__TRY(
+            kvplan__option_check_row(row, base, base + row->offset, err));
     }
     return KVPLAN_OK;
 }
@@ -570,7 +489,8 @@ static inline kvplan_status check_field(kvplan__region region, size_t offset,
         const kvplan__option_row *row = &kvplan__option_rows[i];
         if (row->region == region && row->offset == offset)
             return to_check(row, (const char *)base + offset)
-                       ? check_row(row, base, (const char *)base + offset, err)
+                       ? kvplan__option_check_row(
+                             row, base, (const char *)base + offset, err)
                        : KVPLAN_OK;
     }
     return KVPLAN_OK;
@@ -583,18 +503,4 @@ kvplan_status kvplan__options_check_fraction(const kvplan_plan_options *o,
     return check_field(KVPLAN__IN_PLAN,
                        offsetof(kvplan_plan_options, mem_fraction_static), o,
                        err);
-}
-
-unsigned kvplan__option_readers(const kvplan__option_row *row)
-{
-    if (row->readers != 0)
-        return row->readers;
-    switch (row->pub.scope) {
-    case KVPLAN_SCOPE_SGLANG:
-        return KVPLAN__READ_SGLANG;
-    case KVPLAN_SCOPE_ENGINE:
-        return KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM;
-    default:
-        return KVPLAN__READ_ALL;
-    }
 }

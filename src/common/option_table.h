@@ -70,6 +70,19 @@ typedef struct kvplan__option_row {
 /* The engines whose plan reads `row` (KVPLAN__READ_*). */
 unsigned kvplan__option_readers(const kvplan__option_row *row);
 
+/* Whether `x` is inside an option's bounds. */
+static inline bool kvplan__option_in_bounds(const kvplan_option *o, double x)
+{
+    return (o->min_open ? x > o->min : x >= o->min) &&
+           (o->max_open ? x < o->max : x <= o->max);
+}
+
+/* Why `row`'s value at `field` (inside the struct at `base`) is refused,
+ * naming its flag and what it expects; KVPLAN_OK where it is not. */
+kvplan_status kvplan__option_check_row(const kvplan__option_row *row,
+                                       const void *base, const void *field,
+                                       kvplan_error *err);
+
 /* The options kvplan reads, then sglang's it does not; both static. */
 extern const kvplan__option_row kvplan__option_rows[];
 extern const size_t kvplan__num_option_rows;
