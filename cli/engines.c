@@ -34,7 +34,13 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)cli->o.plan.server.tp_size,
             (long long)cli->o.plan.server.pp_size);
     cli_sizes_text(out, cli);
-    fprintf(out, "rules: %s\n", kvplan_engine_rules(p->engine));
+    if (vllm)
+        fprintf(out,
+                "rules: vLLM %s (--vllm-version; v1 at 3f6f508e1 and the "
+                "rules since, docs/engines.md)\n",
+                kvplan_vllm_profile_name(p->vllm_version));
+    else
+        fprintf(out, "rules: %s\n", kvplan_engine_rules(p->engine));
     fprintf(out, "\none GPU's memory%*sGiB\n", 33, "");
     fprintf(out, "  %-40s %8.2f\n", "memory.total (nvidia-smi)",
             p->memory_total_bytes / GIB);

@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 10
+#define KVPLAN_VERSION_MINOR 11
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.10.0"
+#define KVPLAN_VERSION_STRING "0.11.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -708,7 +708,8 @@ typedef enum kvplan_word_set {
     KVPLAN_WORDS_ATTENTION_BACKEND = 4,     /* names only; value = index */
     KVPLAN_WORDS_QUANTIZATION = 5,          /* --quantization; names only */
     KVPLAN_WORDS_MOE_A2A_BACKEND = 6,       /* --moe-a2a-backend; names only */
-    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7 /* --mamba-ssm-dtype; value: bytes */
+    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7, /* --mamba-ssm-dtype; value: bytes */
+    KVPLAN_WORDS_MAMBA_CACHE_MODE = 8 /* vLLM's; kvplan_mamba_cache_mode */
 } kvplan_word_set;
 
 /* The `index`-th word a set accepts, aliases included, in the order
@@ -1066,10 +1067,12 @@ typedef enum kvplan_source {
                                 or a public log of this GPU at this rank
                                 count */
     KVPLAN_SOURCE_PRESET,    /* a GPU preset's figure */
-    KVPLAN_SOURCE_ESTIMATED  /* modelled */
+    KVPLAN_SOURCE_ESTIMATED, /* modelled */
+    KVPLAN_SOURCE_EXACT      /* the engine's own rule, restated: a term
+                                the version followed does not count */
 } kvplan_source;
 
-/* "given", "measured", "preset", "estimated"; "?" out of range. */
+/* "given", "measured", "preset", "estimated", "exact"; "?" out of range. */
 KVPLAN_API const char *kvplan_source_name(kvplan_source source);
 
 /* One pipeline stage. */
@@ -1546,6 +1549,55 @@ KVPLAN_API const char *kvplan_engine_name(kvplan_engine engine);
  * (kvplan_sglang_profile_name). NULL out of range. */
 KVPLAN_API const char *kvplan_engine_rules(kvplan_engine engine);
 
+/*
+ * The vLLM a plan follows. The newest kvplan models is the default; each
+ * older release range switches on the rules below that it still had, one
+ * bit each (kvplan_rule_info, as for sglang). Release boundaries are
+ * those of the PRs' merge dates and of the logs that name them.
+ */
+typedef enum kvplan_vllm_profile {
+    KVPLAN_VLLM_LATEST = 0, /* 0.29 - 0.30: the default */
+    KVPLAN_VLLM_V0_28 = 1,  /* 0.28 */
+    KVPLAN_VLLM_V0_23 = 2,  /* 0.23 - 0.27 */
+    KVPLAN_VLLM_V0_21 = 3,  /* 0.21 - 0.22: commit 3f6f508e1 (2026-05-29) */
+    KVPLAN_VLLM_V0_10 = 4   /* 0.10 - 0.20 */
+} kvplan_vllm_profile;
+
+/* vLLM's rules, each the older behaviour a release range still had. */
+#define KVPLAN_VLLM_RULE_NO_NULL_BLOCK (1ull << 0)    /* before #47272 */
+#define KVPLAN_VLLM_RULE_MAMBA_NONE (1ull << 1)       /* before #50991 */
+#define KVPLAN_VLLM_RULE_UNPADDED_PAGE (1ull << 2)    /* before #45181 */
+#define KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED (1ull << 3) /* before 0.21.0 */
+#define KVPLAN_VLLM_RULE_UTILIZATION_090 (1ull << 4)  /* before #38284 */
+#define KVPLAN_VLLM_RULE_TOKENS_PER_GROUP (1ull << 5) /* before vllm#40691 */
+
+/* vLLM's rules, `index` from 0; false past the end. */
+KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);
+/* A profile's rules (0 for the default). */
+KVPLAN_API uint64_t kvplan_vllm_rules(kvplan_vllm_profile profile);
+/* "0.29-0.30", "0.28", "0.23-0.27", "0.21-0.22", "0.10-0.20";
+ * NULL out of range. */
+KVPLAN_API const char *kvplan_vllm_profile_name(kvplan_vllm_profile p);
+/*
+ * The profile of a vLLM version as a user writes it: "latest", a release
+ * such as "0.10.2", "v0.27.1" or "0.28.0rc1", or a profile's own name.
+ * KVPLAN_INVALID_ARGUMENT for one kvplan has no profile for (older than
+ * 0.10, whose V0 engine sized its cache otherwise, or newer than 0.30),
+ * naming --vllm-version and the profiles known.
+ */
+KVPLAN_API kvplan_status kvplan_vllm_profile_parse(const char *version,
+                                                   kvplan_vllm_profile *out,
+                                                   kvplan_error *err);
+
+/* How vLLM keeps a mamba layer's state per request (--mamba-cache-mode). */
+typedef enum kvplan_mamba_cache_mode {
+    KVPLAN_MAMBA_CACHE_AUTO = 0,  /* the profile's: align from 0.28 with
+                                     prefix caching, else none */
+    KVPLAN_MAMBA_CACHE_NONE = 1,  /* one block a request */
+    KVPLAN_MAMBA_CACHE_ALIGN = 2, /* two: the running and the cached */
+    KVPLAN_MAMBA_CACHE_ALL = 3    /* one a block of the request's tokens */
+} kvplan_mamba_cache_mode;
+
 /* One engine's flags, in its own names. Fill with
  * kvplan_engine_options_init. The terms only a live profile measures
  * (activation peak, non-torch memory, CUDA graphs) are estimated when
@@ -1586,6 +1638,16 @@ typedef struct kvplan_engine_options {
     /* VLLM_ALLOW_LONG_MAX_MODEL_LEN: vLLM takes a max_model_len above the
      * model's own; else it refuses one */
     bool allow_long_max_model_len;
+    /* vLLM: --no-enable-prefix-caching (a mamba hybrid's cache mode is
+     * then none) */
+    bool no_prefix_caching;
+    /* The vLLM followed (default the newest) and rules switched from it
+     * (kvplan_vllm_rules' bits; --compare-version's one at a time). */
+    kvplan_vllm_profile vllm_version;
+    uint64_t vllm_rules_flip;
+    /* vLLM: --num-gpu-blocks-override, the blocks instead of the budget's */
+    kvplan_opt_int num_gpu_blocks_override;
+    kvplan_mamba_cache_mode mamba_cache_mode;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1645,6 +1707,15 @@ typedef struct kvplan_engine_plan {
     int64_t bytes_per_token; /* TRT-LLM's kv size per token (all layers);
                                 vLLM: the pool's bytes per token at full
                                 attention (informative) */
+    /* vLLM: the profile followed and its rules (kvplan_vllm_rules with
+     * any flip); the mamba cache mode applied; the blocks before
+     * --num-gpu-blocks-override; the most a request holds (the check of
+     * one request at max_model_len, after the null block from 0.29) */
+    kvplan_vllm_profile vllm_version;
+    uint64_t vllm_rules;
+    kvplan_mamba_cache_mode mamba_cache_mode;
+    int64_t profiled_blocks;
+    int64_t blocks_per_request;
 } kvplan_engine_plan;
 
 /*
@@ -1911,7 +1982,7 @@ KVPLAN_API const kvplan_option *kvplan_option_find_n(const char *name,
 struct kvplan__options_internal {
     /* the texts as given, for the documents' "requested" */
     const char *gpu_text, *sglang_version_text, *compare_version_text,
-        *engine_text, *hisparse_text;
+        *engine_text, *hisparse_text, *vllm_version_text;
     /* sglang's flags given and not read (indices for kvplan_option_at),
      * and those past the room */
     uint16_t not_read[KVPLAN__MAX_NOT_READ];

@@ -49,12 +49,12 @@ int main(void)
         {"kvplan_log_rank", sizeof(kvplan_log_rank), 56},
         {"kvplan_log_cause", sizeof(kvplan_log_cause), 260},
         {"kvplan_log_result", sizeof(kvplan_log_result), 2432},
-        {"kvplan_engine_options", sizeof(kvplan_engine_options), 488},
+        {"kvplan_engine_options", sizeof(kvplan_engine_options), 528},
         {"kvplan_engine_group", sizeof(kvplan_engine_group), 64},
-        {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1224},
+        {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1264},
         {"kvplan_fleet", sizeof(kvplan_fleet), 48},
         {"kvplan_option", sizeof(kvplan_option), 144},
-        {"kvplan_options", sizeof(kvplan_options), 1736},
+        {"kvplan_options", sizeof(kvplan_options), 1784},
         {"kvplan_loaded", sizeof(kvplan_loaded), 6184},
         {"kvplan_sweep_axis", sizeof(kvplan_sweep_axis), 24},
         {"kvplan_sweep_row", sizeof(kvplan_sweep_row), 936},
@@ -62,7 +62,7 @@ int main(void)
         {"kvplan_rule_delta", sizeof(kvplan_rule_delta), 304},
         {"kvplan_version_comparison", sizeof(kvplan_version_comparison), 19984},
         {"kvplan_engine_column", sizeof(kvplan_engine_column), 584},
-        {"kvplan_comparison", sizeof(kvplan_comparison), 4296},
+        {"kvplan_comparison", sizeof(kvplan_comparison), 4376},
     };
     bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
     for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {
@@ -97,6 +97,11 @@ int main(void)
     kvplan_engine_options_init(&eo);
     CHECK_INT(eo.struct_size, sizeof eo);
     CHECK_INT(eo.engine, KVPLAN_ENGINE_VLLM);
+    /* 0.11: vLLM's version and its flags append; the default is the
+     * newest profile and the version's mamba cache mode */
+    CHECK_INT(eo.vllm_version, KVPLAN_VLLM_LATEST);
+    CHECK_INT(eo.mamba_cache_mode, KVPLAN_MAMBA_CACHE_AUTO);
+    CHECK(!eo.num_gpu_blocks_override.set);
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
     CHECK_INT(o.struct_size, sizeof o);

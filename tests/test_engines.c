@@ -101,16 +101,22 @@ static void test_group_size(void)
 /* Dense: Llama-3.1-8B on H100, TP1, bf16, --kv-cache-memory 8 GiB. Page
  * 65536, one group of 32 layers: 8 GiB // 65536 // 32 = 4096 blocks. A
  * request of 131072 tokens needs 8192 of them, so vLLM refuses to start
- * and names the longest that fits, 65536; at --max-model-len 32768 a
- * request takes 2048 blocks: concurrency 2, 65536 tokens. */
+ * and names the longest that fits: 65536 up to 0.28, and from 0.29, which
+ * keeps the null block (one block of the 32 layers, 2 MiB) out of the
+ * check (vllm#47272), 65520; at --max-model-len 32768 a request takes
+ * 2048 blocks: concurrency 2, 65536 tokens. */
 static void test_dense(void)
 {
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
     kvplan_error err;
+    o.vllm_version = KVPLAN_VLLM_V0_28;
     kvplan_engine_plan p =
         plan("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
     CHECK(strstr(err.message, "estimated maximum model length is 65536"));
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK(strstr(err.message, "estimated maximum model length is 65520"));
     o.max_model_len = (kvplan_opt_int){32768, true};
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.block_size, 16);
@@ -160,10 +166,14 @@ static void test_dense(void)
     CHECK_INT(p.weight_source, KVPLAN_SOURCE_ESTIMATED);
     CHECK(p.available_bytes > 0 && p.available_bytes < 80 * GIB);
     /* a request longer than the cache: vLLM's error, with the longest
-     * length that fits: 1 GiB // (32 x 16 pages) blocks x 16 tokens */
+     * length that fits: 1 GiB // (32 x 16 pages) blocks x 16 tokens, less
+     * the null block's 16 from 0.29 */
     o.kv_cache_memory_bytes = (kvplan_opt_int){GIB, true};
     plan("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
     CHECK_STR(err.field, "--max-model-len");
+    CHECK(strstr(err.message, "estimated maximum model length is 8176"));
+    o.vllm_version = KVPLAN_VLLM_V0_23;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
     CHECK(strstr(err.message, "estimated maximum model length is 8192"));
 }
 
@@ -332,6 +342,9 @@ static void test_fp8_spelling(void)
 {
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    /* below the whole 131072, which 8 GiB of fp8 holds to the block and
+     * so not with 0.29's null block out */
+    o.max_model_len = (kvplan_opt_int){65536, true};
     o.kv_cache_dtype = KVPLAN_KV_FP8_E4M3;
     kvplan_engine_plan a = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     o.kv_cache_dtype = KVPLAN_KV_FP8;
@@ -456,13 +469,21 @@ static void test_hf_sliding(void)
  * 16 x cdiv(274432, 16 x 1024) = 272, page 278528, the mamba page padded
  * to it. 12 attention + 36 mamba layers in groups of 12: 32 GiB // 278528
  * // 12 = 10280 blocks; a request of 262144 takes cdiv(262144, 272) = 964
- * blocks in the attention group and 1 in each of the 3 mamba groups. */
+ * blocks in the attention group and 1 in each of the 3 mamba groups up
+ * to 0.27 (mamba_cache_mode none); 2 from 0.28, whose prefix caching on by
+ * default keeps the running and the cached state (align, vllm#50991). */
 static void test_mamba(void)
 {
     kvplan_engine_options o = vllm_on("H200", 4);
     o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
     kvplan_engine_plan p =
         plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.mamba_cache_mode, KVPLAN_MAMBA_CACHE_ALIGN);
+    CHECK_INT(p.blocks_per_request, 964 + 3 * 2);
+    CHECK_DOUBLE(p.max_concurrency, 10280.0 / (964 + 6));
+    o.vllm_version = KVPLAN_VLLM_V0_23;
+    p = plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.mamba_cache_mode, KVPLAN_MAMBA_CACHE_NONE);
     int64_t mamba = (8192 / 4) * 3 * 2 + (32 / 4) * 128 * 128 * 2;
     CHECK_INT(mamba, 274432);
     CHECK_INT(p.block_size, 16 * cdiv(mamba, 16 * 1024));

@@ -145,6 +145,8 @@ const char *kvplan_source_name(kvplan_source source)
         return "preset";
     case KVPLAN_SOURCE_ESTIMATED:
         return "estimated";
+    case KVPLAN_SOURCE_EXACT:
+        return "exact";
     }
     return "?";
 }

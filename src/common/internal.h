@@ -119,6 +119,10 @@ FILE *kvplan__open_regular(const char *path, bool *not_regular);
 
 /* ASCII case-insensitive equality of two NUL-terminated strings. */
 bool kvplan__ascii_ieq(const char *a, const char *b);
+/* An engine's release as its users write it ("0.5.9", "v0.10.2",
+ * "0.5.0rc0", "0.4.8.post1+cu128", "0.11.0-dev"): major * 10000 + minor *
+ * 100 + patch; -1 when it is not one (each part at most 99). */
+long kvplan__release_number(const char *v);
 
 /* The same for a counted text `a` (n bytes) and a NUL-terminated `b`. */
 bool kvplan__ascii_ieq_n(const char *a, size_t n, const char *b);

@@ -221,6 +221,13 @@ static const word ssm_dtype_words[] = {
     WORD("float16", 2),
 };
 
+/* vLLM's --mamba-cache-mode: kvplan_mamba_cache_mode */
+static const word mamba_mode_words[] = {
+    WORD("none", 1),
+    WORD("align", 2),
+    WORD("all", 3),
+};
+
 static const struct {
     const word *words;
     size_t count;
@@ -249,6 +256,10 @@ static const struct {
                                       sizeof ssm_dtype_words /
                                           sizeof ssm_dtype_words[0],
                                       false},
+    [KVPLAN_WORDS_MAMBA_CACHE_MODE] = {mamba_mode_words,
+                                       sizeof mamba_mode_words /
+                                           sizeof mamba_mode_words[0],
+                                       false},
 };
 
 const char *kvplan_word_at(kvplan_word_set set, size_t index, int *value)

@@ -327,6 +327,27 @@ const kvplan__option_row kvplan__option_rows[] = {
       .vllm = "--enforce-eager", SWITCH, FOR_ENGINE,
       .help = "vLLM: no CUDA graphs"},
      .store = KVPLAN__STORE_BOOL, ENGINE(enforce_eager), .readers = KVPLAN__READ_VLLM, .peer = {"disable_cuda_graph", NULL, NULL}},
+    {{.name = "vllm_version", .flag = "--vllm-version", TEXT, FOR_ENGINE,
+      .meta = "V",
+      .help = "vLLM: the release whose rules to follow: latest (default, "
+              "0.29-0.30), 0.28, 0.23-0.27, 0.21-0.22, 0.10-0.20, or a "
+              "release such as 0.10.2 (docs/engines.md)"},
+     .store = KVPLAN__STORE_VLLM_VERSION, ENGINE(vllm_version), .readers = KVPLAN__READ_VLLM, .peer = {"sglang_version", NULL, NULL}},
+    {{.name = "num_gpu_blocks_override", .flag = "--num-gpu-blocks-override",
+      .vllm = "--num-gpu-blocks-override", POSITIVE, FOR_ENGINE, .meta = "N",
+      .help = "vLLM: the KV cache's blocks, instead of the budget's"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(num_gpu_blocks_override), .readers = KVPLAN__READ_VLLM, .peer = {"max_total_tokens", NULL, "max_tokens"}},
+    {{.name = "mamba_cache_mode", .flag = "--mamba-cache-mode",
+      .vllm = "--mamba-cache-mode", WORDS(KVPLAN_WORDS_MAMBA_CACHE_MODE),
+      FOR_ENGINE, .meta = "MODE", .expect = "one of none, align, all",
+      .help = "vLLM: a mamba layer's states a request holds: none (one), "
+              "align (two), all (one a block); default align from 0.28 "
+              "with prefix caching, else none"},
+     .store = KVPLAN__STORE_WORD, ENGINE(mamba_cache_mode), .readers = KVPLAN__READ_VLLM},
+    {{.name = "no_enable_prefix_caching", .flag = "--no-enable-prefix-caching",
+      .vllm = "--no-enable-prefix-caching", SWITCH, FOR_ENGINE,
+      .help = "vLLM: no prefix caching (a mamba hybrid's mode is then none)"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(no_prefix_caching), .readers = KVPLAN__READ_VLLM, .peer = {"disable_radix_cache", NULL, NULL}},
     {{.name = "free_gpu_memory_fraction", .flag = "--free-gpu-memory-fraction",
       .trtllm = "--kv_cache_free_gpu_memory_fraction",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",

@@ -1,10 +1,12 @@
 /*
  * text.c: the ASCII text rules kvplan applies where sglang or Python
  * compares or strips names: case-insensitive equality (catalog names, GPU
- * presets, sglang's upper-cased flag words) and str.strip().
+ * presets, sglang's upper-cased flag words) and str.strip(); and the
+ * engines' release numbers as their users write them.
  */
 #include "common/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static char lower(char c)
@@ -100,4 +102,27 @@ const char *kvplan__nearest_word(const char *name, const char *const *words,
         }
     }
     return best;
+}
+
+long kvplan__release_number(const char *v)
+{
+    if (*v == 'v' || *v == 'V')
+        v++;
+    long part[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (*v < '0' || *v > '9')
+            return -1;
+        part[i] = strtol(v, &end, 10);
+        if (part[i] > 99)
+            return -1;
+        v = end;
+        if (i < 2 && *v++ != '.')
+            return -1;
+    }
+    /* what may follow: .postN, rcN, .devN, +local */
+    if (*v != '\0' && *v != '.' && *v != '+' && strncmp(v, "rc", 2) != 0 &&
+        strncmp(v, "post", 4) != 0 && *v != '-')
+        return -1;
+    return part[0] * 10000 + part[1] * 100 + part[2];
 }

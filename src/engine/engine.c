@@ -32,7 +32,8 @@ const char *kvplan_engine_rules(kvplan_engine e)
         return "sglang's pool_configurator.py at 6cc9352d (2026-07-12, the "
                "seed; closest release 0.5.16), or --sglang-version's profile";
     case KVPLAN_ENGINE_VLLM:
-        return "vLLM v1 at 3f6f508e1 (2026-05-29)";
+        return "vLLM v1 at 3f6f508e1 (2026-05-29) and the rules since, by "
+               "--vllm-version's profile (default 0.29-0.30)";
     case KVPLAN_ENGINE_TRTLLM:
         return "TensorRT-LLM's PyTorch flow (KvCacheCreator, "
                "_torch/pyexecutor/_util.py)";

@@ -1,68 +1,27 @@
 /*
  * vllm.c: what vLLM v1 allocates (docs/engines.md), restated from
- * vllm/v1/kv_cache_interface.py (page bytes and each spec's most bytes
- * per request), vllm/v1/core/kv_cache_utils.py (page unification, the
- * groups and their padding layers, num_blocks, the report) and
+ * vllm/v1/kv_cache_interface.py (each spec's most bytes per request; the
+ * page bytes are vllm_pages.c's), vllm/v1/core/kv_cache_utils.py (page
+ * unification, the groups and their padding layers, num_blocks, the report) and
  * vllm/model_executor/models/config.py (the attention block grown to the
  * mamba page). The budget (gpu_worker.py): requested = ceil(total *
  * gpu_memory_utilization), less the weights, the profile run's peak, the
  * non-torch memory and the CUDA graphs; --kv-cache-memory replaces it.
+ * The rules that moved between releases are versions.c's bits.
  */
 #include "engine/engine.h"
 
 #include <math.h>
 #include <string.h>
 
-int64_t kvplan__vllm_attention_page(int64_t block, int64_t heads,
-                                    int64_t head_dim, int64_t v_head_dim,
-                                    int64_t elem, bool *ovf)
-{
-    return kvplan__mul(kvplan__mul(kvplan__mul(block, heads, ovf),
-                                   kvplan__add(head_dim, v_head_dim, ovf), ovf),
-                       elem, ovf);
-}
-
-int64_t kvplan__vllm_mla_page(int64_t block, int64_t mla_dim, int64_t elem,
-                              int64_t ds_mla_row, bool *ovf)
-{
-    if (ds_mla_row > 0) /* fp8 latent, its fp32 scales, bf16 rope */
-        return kvplan__mul(block, ds_mla_row, ovf);
-    return kvplan__mul(kvplan__mul(block, mla_dim, ovf), elem, ovf);
-}
-
-int64_t kvplan__vllm_dsv4_page(int64_t block, int64_t compress_ratio,
-                               int64_t row, int64_t alignment, bool *ovf)
-{
-    int64_t page = kvplan__mul(block / compress_ratio, row, ovf);
-    if (alignment > 0)
-        page =
-            kvplan__mul(kvplan__ceil_div(page, alignment, ovf), alignment, ovf);
-    return page;
-}
-
-int64_t kvplan__vllm_group_size(const int64_t *counts, size_t n,
-                                int64_t *padding)
-{
-    int64_t least = INT64_MAX, most = 0;
-    for (size_t i = 0; i < n; i++) {
-        least = counts[i] < least ? counts[i] : least;
-        most = counts[i] > most ? counts[i] : most;
-    }
-    /* the "1" of an n:1 pattern, or the most when the counts are close
-     * (gpt-oss + EAGLE: 12 sliding + 13 full -> 13 + 13, not 12 + 24) */
-    int64_t g = (double)most < (double)least * 1.5 ? most : least;
-    *padding = 0;
-    for (size_t i = 0; i < n; i++)
-        if (counts[i] % g != 0)
-            *padding += g - counts[i] % g;
-    return g;
-}
-
 /* One spec type of the model: its layers and one layer's page. */
 typedef struct spec {
     kvplan_engine_spec kind;
     int64_t layers, page, real_page, block, window;
     bool draft; /* an EAGLE head's own: past the model's layers */
+    /* mamba: the state blocks a request holds (mamba_cache_mode none 1,
+     * align 2); 0: one a block of its tokens (all) */
+    int64_t state_blocks;
 } spec;
 
 /* What one request of `len` tokens takes of one layer of spec `s`
@@ -75,8 +34,10 @@ static int64_t usage(const spec *s, int64_t len, int64_t in_flight, bool *ovf)
         return kvplan__mul(kvplan__ceil_div(t, s->block, ovf) + 1, s->page,
                            ovf);
     }
-    case KVPLAN_KV_SPEC_MAMBA: /* mamba_cache_mode "none", no spec blocks */
-        return s->page;
+    case KVPLAN_KV_SPEC_MAMBA: /* no speculative blocks */
+        if (s->state_blocks > 0)
+            return kvplan__mul(s->state_blocks, s->page, ovf);
+        break; /* all: a state a block */
     case KVPLAN_KV_SPEC_FULL:
     case KVPLAN_KV_SPEC_MLA:
         break;
@@ -124,9 +85,10 @@ static int64_t vllm_block(const kvplan__engine_census *c,
     return block;
 }
 
-/* The KV specs vLLM builds, into s[5]; returns how many. */
+/* The KV specs vLLM builds, into s[5]; returns how many. `states`: a
+ * request's mamba blocks (spec.state_blocks). */
 static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
-                         int64_t attn_1, spec s[5], bool *ovf)
+                         int64_t attn_1, int64_t states, spec s[5], bool *ovf)
 {
     size_t n = 0;
     int64_t mamba_page = c->mamba_page;
@@ -137,7 +99,8 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
                         0,
                         block,
                         0,
-                        false};
+                        false,
+                        0};
     if (c->dsa) /* the indexer's cache: one more MLA-type layer each */
         s[n++] = (spec){KVPLAN_KV_SPEC_MLA,
                         c->full_layers,
@@ -145,7 +108,8 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
                         0,
                         block,
                         0,
-                        false};
+                        false,
+                        0};
     if (c->swa_layers > 0)
         s[n++] = (spec){
             KVPLAN_KV_SPEC_SLIDING_WINDOW,
@@ -155,7 +119,8 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
             0,
             block,
             c->window,
-            false};
+            false,
+            0};
     if (c->mamba_layers > 0) { /* padded to the attention page */
         int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
         s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA,
@@ -164,7 +129,8 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
                         mamba_page,
                         block,
                         0,
-                        false};
+                        false,
+                        states};
     }
     if (c->draft_layers > 0) {
         /* an EAGLE head: full attention with its own geometry; with the
@@ -175,8 +141,14 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
         if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
             s[0].layers += c->draft_layers;
         else
-            s[n++] = (spec){
-                KVPLAN_KV_SPEC_FULL, c->draft_layers, page, 0, block, 0, true};
+            s[n++] = (spec){KVPLAN_KV_SPEC_FULL,
+                            c->draft_layers,
+                            page,
+                            0,
+                            block,
+                            0,
+                            true,
+                            0};
     }
     for (size_t i = 0; i < n; i++)
         if (s[i].real_page == 0)
@@ -190,8 +162,18 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
 static kvplan_status vllm_available(const kvplan_engine_options *o,
                                     kvplan_engine_plan *p, kvplan_error *err)
 {
-    double util =
-        o->gpu_memory_utilization.set ? o->gpu_memory_utilization.value : 0.92;
+    bool old = p->vllm_rules & KVPLAN_VLLM_RULE_UTILIZATION_090;
+    double util = o->gpu_memory_utilization.set
+                      ? o->gpu_memory_utilization.value
+                  : old ? 0.9
+                        : 0.92;
+    /* before 0.21 the CUDA graphs, captured after the profile, took no
+     * part in it */
+    if ((p->vllm_rules & KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED) &&
+        !o->cuda_graph_bytes.set) {
+        p->cuda_graph_bytes = 0;
+        p->cuda_graph_source = KVPLAN_SOURCE_EXACT;
+    }
     p->requested_bytes = ceil(p->total_bytes * util);
     /* memory other processes hold (--gpu auto): vLLM refuses to start when
      * what is free is less than it requests (request_memory) */
@@ -223,8 +205,9 @@ static kvplan_status vllm_available(const kvplan_engine_options *o,
     return KVPLAN_OK;
 }
 
-/* One request of max_model_len must fit: else vLLM's refusal, with the
- * longest that would (estimate_max_model_len, by bisection). */
+/* One request of max_model_len must fit in `avail` (from 0.29 less the
+ * null block: the caller's): else vLLM's refusal, with the longest that
+ * would (estimate_max_model_len, by bisection). */
 static kvplan_status vllm_one_request(const spec *s, size_t n, int64_t len,
                                       int64_t mnbt, int64_t avail, bool *ovf,
                                       kvplan_error *err)
@@ -403,27 +386,47 @@ static void vllm_one_group(const spec *s, size_t n, int64_t len, int64_t mnbt,
             s[i].real_page, s[i].block,  0, usage(&s[i], len, mnbt, ovf)};
 }
 
-/* Specs of several kinds: unify_kv_cache_spec_page_size (smaller pages
- * grow their block), then groups of group_size layers. */
-static kvplan_status vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
-                                 kvplan_engine_plan *p, int64_t *blocks,
-                                 int64_t *per_req, bool *ovf, kvplan_error *err)
+/* unify_kv_cache_spec_page_size: a smaller page grows its block to the
+ * largest page; one that does not divide it, or a mamba state's (whose
+ * page its block does not set), is padded up to it from 0.23 (#45181,
+ * #45207) and refused before. */
+static kvplan_status vllm_unify(spec *s, size_t n, uint64_t rules,
+                                kvplan_error *err)
 {
     int64_t top = 0;
     for (size_t i = 0; i < n; i++)
         top = kvplan__max(top, s[i].page);
+    bool unpadded = rules & KVPLAN_VLLM_RULE_UNPADDED_PAGE;
     for (size_t i = 0; i < n; i++) {
         if (s[i].page == top)
             continue;
-        KVPLAN__FAIL_IF(top % s[i].page != 0, err, KVPLAN_UNSUPPORTED,
-                        "--block-size",
-                        "vLLM cannot unify this model's KV pages (%lld "
-                        "and %lld bytes): \"The page size of the layer "
-                        "is not divisible by the maximum page size\"",
+        KVPLAN__FAIL_IF(unpadded && top % s[i].page != 0, err,
+                        KVPLAN_UNSUPPORTED, "--block-size",
+                        "vLLM before 0.23 cannot unify this model's KV pages "
+                        "(%lld and %lld bytes): \"The page size of the layer "
+                        "is not divisible by the maximum page size\" (padded "
+                        "from vllm#45181: --vllm-version 0.23)",
                         (long long)s[i].page, (long long)top);
-        s[i].block *= top / s[i].page;
-        s[i].page = top;
+        KVPLAN__FAIL_IF(unpadded && s[i].kind == KVPLAN_KV_SPEC_MAMBA, err,
+                        KVPLAN_UNSUPPORTED, "--block-size",
+                        "vLLM before 0.23 stops with an AssertionError in "
+                        "unify_kv_cache_spec_page_size: a mamba page (%lld "
+                        "bytes) below the largest (%lld) does not grow with "
+                        "its block (vllm#43626; padded from vllm#45207)",
+                        (long long)s[i].page, (long long)top);
+        if (top % s[i].page == 0 && s[i].kind != KVPLAN_KV_SPEC_MAMBA)
+            s[i].block *= top / s[i].page;
+        s[i].page = top; /* else page_size_padded, the block kept */
     }
+    return KVPLAN_OK;
+}
+
+/* Specs of several kinds, unified: groups of group_size layers. */
+static void vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
+                        kvplan_engine_plan *p, int64_t *blocks,
+                        int64_t *per_req, bool *ovf)
+{
+    int64_t top = s[0].page;
     int64_t counts[5];
     for (size_t i = 0; i < n; i++)
         counts[i] = s[i].layers;
@@ -442,7 +445,6 @@ static kvplan_status vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
                 s[i].real_page, s[i].block,  s[i].window, u};
     }
     *per_req = kvplan__ceil_div(sum, top, ovf);
-    return KVPLAN_OK;
 }
 
 kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
@@ -452,6 +454,8 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
 {
     const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
     bool big = gpu->total_mib >= 70 * 1024 && !strstr(gpu->name, "A100");
+    p->vllm_version = o->vllm_version;
+    p->vllm_rules = kvplan_vllm_rules(o->vllm_version) ^ o->vllm_rules_flip;
     p->max_model_len =
         o->max_model_len.set ? o->max_model_len.value : c->context_len;
     /* vLLM's ModelConfig (_get_and_verify_max_len): a length above the
@@ -480,14 +484,45 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
                : kvplan__vllm_attention_page(1, c->kv_heads, c->head_dim,
                                              c->v_head_dim, c->kv_elem, &ovf);
     int64_t block = vllm_block(c, o, gpu, attn_1, &ovf);
+    /* mamba_cache_mode: align from 0.28, where a hybrid's prefix caching
+     * is on by default (#50991); none without prefix caching or before */
+    kvplan_mamba_cache_mode mode =
+        o->mamba_cache_mode != KVPLAN_MAMBA_CACHE_AUTO ? o->mamba_cache_mode
+        : (p->vllm_rules & KVPLAN_VLLM_RULE_MAMBA_NONE) || o->no_prefix_caching
+            ? KVPLAN_MAMBA_CACHE_NONE
+            : KVPLAN_MAMBA_CACHE_ALIGN;
+    p->mamba_cache_mode = c->mamba_layers > 0 ? mode : KVPLAN_MAMBA_CACHE_AUTO;
     spec s[5];
-    size_t n = vllm_specs(c, block, attn_1, s, &ovf);
+    size_t n = vllm_specs(c, block, attn_1,
+                          mode == KVPLAN_MAMBA_CACHE_ALL     ? 0
+                          : mode == KVPLAN_MAMBA_CACHE_ALIGN ? 2
+                                                             : 1,
+                          s, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--block-size",
                     "a KV page exceeds 64 bits");
     KVPLAN__FAIL_IF(n == 0, err, KVPLAN_UNSUPPORTED, "--model-path",
                     "this model has no KV-cache layer vLLM would size");
     kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
     KVPLAN__TRY(vllm_available(o, p, err));
+    bool one = n == 1 || (n == 2 && c->dsa); /* all full attention */
+    if (!one)
+        KVPLAN__TRY(vllm_unify(s, n, p->vllm_rules, err));
+    /* one block of every layer: the pool's bytes a block id spans */
+    int64_t per_block = 0, counts[5], pad;
+    for (size_t i = 0; i < n; i++) {
+        per_block = kvplan__add(
+            per_block, kvplan__mul(s[i].page, s[i].layers, &ovf), &ovf);
+        counts[i] = s[i].layers;
+    }
+    if (!one)
+        per_block = kvplan__mul(s[0].page,
+                                kvplan__vllm_group_size(counts, n, &pad), &ovf);
+    /* --num-gpu-blocks-override: its blocks' bytes replace the budget's */
+    if (o->num_gpu_blocks_override.set) {
+        p->profiled_blocks = p->available_bytes / kvplan__max(per_block, 1);
+        p->available_bytes =
+            kvplan__mul(o->num_gpu_blocks_override.value, per_block, &ovf);
+    }
     /* PP: each worker's layers (get_pp_indices); the one a request needs
      * the most of checks, the one with the fewest blocks binds */
     int64_t pp = o->pp_size > 1 ? o->pp_size : 1;
@@ -498,24 +533,40 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
         pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
         check = t;
     }
-    KVPLAN__TRY(
-        vllm_one_request(check, n, len, mnbt, p->available_bytes, &ovf, err));
+    bool null_block = !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK);
+    KVPLAN__TRY(vllm_one_request(
+        check, n, len, mnbt, p->available_bytes - (null_block ? per_block : 0),
+        &ovf, err));
     int64_t blocks = 0, per_req = 1;
-    bool one = n == 1 || (n == 2 && c->dsa); /* all full attention */
     if (one)
         vllm_one_group(s, n, len, mnbt, block, p, &blocks, &per_req, &ovf);
     else
-        KVPLAN__TRY(
-            vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf, err));
+        vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf);
     if (pp > 1)
         blocks = pp_blocks(c, s, n, pp, one ? 0 : p->group_size,
                            p->available_bytes, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");
+    if (!o->num_gpu_blocks_override.set)
+        p->profiled_blocks = blocks;
+    else
+        blocks = o->num_gpu_blocks_override.value;
     p->block_size = s[0].block;
     p->num_gpu_blocks = blocks;
+    p->blocks_per_request = per_req;
     p->max_concurrency = (double)blocks / (double)per_req;
     p->kv_cache_tokens = (int64_t)(p->max_concurrency * (double)len);
+    if (p->vllm_rules & KVPLAN_VLLM_RULE_TOKENS_PER_GROUP) {
+        /* _report_kv_cache_config of 0.10-0.20: blocks // groups x the
+         * least block size */
+        int64_t groups = 0, least = INT64_MAX;
+        for (size_t i = 0; i < n; i++) {
+            groups += one ? (i == 0)
+                          : kvplan__ceil_div(s[i].layers, p->group_size, &ovf);
+            least = kvplan__min(least, s[i].block);
+        }
+        p->kv_cache_tokens = blocks / groups * least;
+    }
     int64_t per_token = 0;
     for (size_t i = 0; i < n; i++)
         if (s[i].kind == KVPLAN_KV_SPEC_FULL || s[i].kind == KVPLAN_KV_SPEC_MLA)

@@ -132,6 +132,24 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     kvplan__w_int(w, "schema_version", 2); /* 2: "rules" (0.8) */
     kvplan__w_str(w, "engine", kvplan_engine_name(p->engine));
     kvplan__w_str(w, "rules", kvplan_engine_rules(p->engine));
+    if (vllm) {
+        kvplan__w_str(w, "vllm_version",
+                      kvplan_vllm_profile_name(p->vllm_version));
+        kvplan__w_array(w, "vllm_rules");
+        kvplan_rule_info r;
+        for (size_t i = 0; kvplan_vllm_rule_at(i, &r); i++)
+            if (p->vllm_rules & r.bit)
+                kvplan__w_str(w, NULL, r.name);
+        kvplan__w_end(w);
+        if (p->mamba_cache_mode != KVPLAN_MAMBA_CACHE_AUTO)
+            kvplan__w_str(w, "mamba_cache_mode",
+                          kvplan_word_name(KVPLAN_WORDS_MAMBA_CACHE_MODE,
+                                           (int)p->mamba_cache_mode));
+        else
+            kvplan__w_null(w, "mamba_cache_mode");
+        kvplan__w_int(w, "blocks_per_request", p->blocks_per_request);
+        kvplan__w_int(w, "profiled_blocks", p->profiled_blocks);
+    }
     kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
     kvplan__w_object(w, "gpu");
     kvplan__w_str(w, "name", gpu->name);

@@ -54,6 +54,7 @@ static const char *kind_name(const kvplan_option *o)
     case KVPLAN__STORE_HISPARSE:
         return "object";
     case KVPLAN__STORE_VERSION:
+    case KVPLAN__STORE_VLLM_VERSION:
         return "version";
     case KVPLAN__STORE_ENGINE:
     case KVPLAN__STORE_KNOB:

@@ -413,24 +413,9 @@ kvplan_status kvplan__options_store(kvplan_options *o,
         return size_value(row, field, f, v, err);
     case KVPLAN__STORE_HISPARSE:
         return hisparse_value(o, row, f, v, err);
-    case KVPLAN__STORE_VERSION: {
-        kvplan_sglang_profile p;
-        kvplan_error why;
-        if (kvplan_sglang_profile_parse(v, &p, &why) != KVPLAN_OK) {
-            /* the parser speaks of --sglang-version: named as spelled */
-            const char *rest = strchr(why.message, ':');
-            return kvplan__fail(err, why.code, f, "%s%s", f,
-                                rest ? rest : ": not a version");
-        }
-        memcpy(field, &p, sizeof p);
-        if (row->region == KVPLAN__IN_OPTIONS) {
-            o->compare_version_set = true;
-            o->internal_.compare_version_text = v;
-        } else {
-            o->internal_.sglang_version_text = v;
-        }
-        return KVPLAN_OK;
-    }
+    case KVPLAN__STORE_VERSION:
+    case KVPLAN__STORE_VLLM_VERSION:
+        return kvplan__version_value(o, row, field, f, v, err);
     case KVPLAN__STORE_ENGINE: {
         static const char *const names[] = {"sglang", "vllm", "trtllm"};
         for (int e = 0; e < 3; e++)

@@ -105,4 +105,14 @@ kvplan_status kvplan__calibration_check(const kvplan_log_readings *r,
                                         const kvplan_log_result *x,
                                         kvplan_error *err);
 
+/* ---- versions.c ------------------------------------------------------ */
+
+/* A version option's value `v` (given as flag `f`): sglang's profile
+ * (--sglang-version, --compare-version) or vLLM's (--vllm-version), into
+ * `field`, its text kept for the documents' "requested". */
+kvplan_status kvplan__version_value(kvplan_options *o,
+                                    const kvplan__option_row *row, void *field,
+                                    const char *f, const char *v,
+                                    kvplan_error *err);
+
 #endif /* KVPLAN_OPTIONS_H */

@@ -12,7 +12,6 @@
 #include "plan/plan.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const kvplan_rule_info rules[] = {
@@ -193,39 +192,6 @@ bool kvplan_sglang_profile_exact(kvplan_sglang_profile p)
     return true;
 }
 
-/* "0.5.9", "v0.5.10.post1", "0.5.0rc0", "0.4.8.post1+cu128": the release
- * as major * 10000 + minor * 100 + patch; -1 when it is not one. */
-static long release_number(const char *v)
-{
-    if (*v == 'v' || *v == 'V')
-        v++;
-    long part[3] = {0, 0, 0};
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        if (*v < '0' || *v > '9')
-            return -1;
-        part[i] = strtol(v, &end, 10);
-        if (part[i] > 99)
-            return -1;
-        v = end;
-        if (i < 2 && *v++ != '.')
-            return -1;
-    }
-    /* what may follow: .postN, rcN, .devN, +local */
-    if (*v != '\0' && *v != '.' && *v != '+' && strncmp(v, "rc", 2) != 0 &&
-        strncmp(v, "post", 4) != 0 && *v != '-')
-        return -1;
-    return part[0] * 10000 + part[1] * 100 + part[2];
-}
-
-static bool same_word(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if ((*a | 32) != (*b | 32))
-            return false;
-    return *a == *b;
-}
-
 kvplan_status kvplan_sglang_profile_parse(const char *version,
                                           kvplan_sglang_profile *out,
                                           kvplan_error *err)
@@ -252,11 +218,11 @@ kvplan_status kvplan_sglang_profile_parse(const char *version,
                     KVPLAN_INVALID_ARGUMENT, "--sglang-version",
                     "--sglang-version: no version given");
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (same_word(version, words[i].word)) {
+        if (kvplan__ascii_ieq(version, words[i].word)) {
             *out = words[i].profile;
             return kvplan__ok(err);
         }
-    long n = release_number(version);
+    long n = kvplan__release_number(version);
     kvplan_sglang_profile p = KVPLAN_SGLANG_SEED;
     bool known = true;
     if (n >= 300 && n <= 407)

@@ -1,0 +1,137 @@
+/*
+ * versions.c: the vLLM releases a plan can follow (docs/engines.md,
+ * "vLLM versions"). The newest kvplan models is the default; each change
+ * that moved a figure since vLLM 0.10 is one rule, a bit of
+ * kvplan_engine_plan.vllm_rules, set in the releases that still had the
+ * older behaviour. vllm.c and engine.c read the bits where the rule
+ * lives. Release boundaries come from the PRs' merge dates and from logs
+ * that name them ("default since v0.21.0").
+ */
+#include "engine/engine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const kvplan_rule_info rules[] = {
+    {KVPLAN_VLLM_RULE_NO_NULL_BLOCK, "no_null_block",
+     "vllm#47272 (76fb6d21, merged 2026-08; first in 0.29.0)",
+     "one request of max_model_len is checked against every block; 0.29 "
+     "keeps the null block out (check_memory = available - one block of "
+     "every layer), so a cache of exactly one request's blocks is refused",
+     true},
+    {KVPLAN_VLLM_RULE_MAMBA_NONE, "mamba_none",
+     "vllm#50991 (2026-08-04; 0.28.0)",
+     "a mamba hybrid serves without prefix caching by default "
+     "(mamba_cache_mode none: one state block a request); 0.28 turns "
+     "prefix caching on with mode align, two blocks a request",
+     false},
+    {KVPLAN_VLLM_RULE_UNPADDED_PAGE, "unpadded_page",
+     "vllm#45181 (2026-06-10), #45207 (2026-06-11)",
+     "a KV page that does not divide the largest is refused (\"The page "
+     "size of the layer is not divisible by the maximum page size\"); "
+     "later releases pad it up to the largest, its block unchanged",
+     false},
+    {KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED, "graphs_uncounted",
+     "vllm#30515 (opt-in), default on since 0.21.0 (its log: \"CUDA graph "
+     "memory profiling is enabled (default since v0.21.0)\")",
+     "the CUDA graphs' memory is not taken from the KV budget "
+     "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS off)",
+     true},
+    {KVPLAN_VLLM_RULE_UTILIZATION_090, "utilization_090",
+     "vllm#38284 (96a85c575, 2026-04-21; 0.21.0)",
+     "--gpu-memory-utilization defaults to 0.9, not 0.92", true},
+    {KVPLAN_VLLM_RULE_TOKENS_PER_GROUP, "tokens_per_group",
+     "vllm#13596 (2025-02), replaced after vllm#40691 (0.19.0, 2026-04-23)",
+     "\"GPU KV cache size\" prints num_blocks // KV-cache groups x the "
+     "least block size, not max_concurrency x max_model_len (the two "
+     "differ for models of several groups)",
+     true},
+};
+
+#define NUM_RULES (sizeof rules / sizeof rules[0])
+
+bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
+{
+    if (out == NULL || index >= NUM_RULES)
+        return false;
+    *out = rules[index];
+    return true;
+}
+
+#define RULES_0_23                                                             \
+    (KVPLAN_VLLM_RULE_NO_NULL_BLOCK | KVPLAN_VLLM_RULE_MAMBA_NONE)
+#define RULES_0_21 (RULES_0_23 | KVPLAN_VLLM_RULE_UNPADDED_PAGE)
+
+static const struct {
+    kvplan_vllm_profile profile;
+    const char *name;
+    long first, last; /* releases, as kvplan__release_number */
+    uint64_t rules;
+} profiles[] = {
+    {KVPLAN_VLLM_LATEST, "0.29-0.30", 2900, 3099, 0},
+    {KVPLAN_VLLM_V0_28, "0.28", 2800, 2899, KVPLAN_VLLM_RULE_NO_NULL_BLOCK},
+    {KVPLAN_VLLM_V0_23, "0.23-0.27", 2300, 2799, RULES_0_23},
+    {KVPLAN_VLLM_V0_21, "0.21-0.22", 2100, 2299, RULES_0_21},
+    {KVPLAN_VLLM_V0_10, "0.10-0.20", 1000, 2099,
+     RULES_0_21 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |
+         KVPLAN_VLLM_RULE_UTILIZATION_090 | KVPLAN_VLLM_RULE_TOKENS_PER_GROUP},
+};
+
+#define NUM_PROFILES (sizeof profiles / sizeof profiles[0])
+
+uint64_t kvplan_vllm_rules(kvplan_vllm_profile p)
+{
+    for (size_t i = 0; i < NUM_PROFILES; i++)
+        if (profiles[i].profile == p)
+            return profiles[i].rules;
+    return 0;
+}
+
+const char *kvplan_vllm_profile_name(kvplan_vllm_profile p)
+{
+    for (size_t i = 0; i < NUM_PROFILES; i++)
+        if (profiles[i].profile == p)
+            return profiles[i].name;
+    return NULL;
+}
+
+kvplan_status kvplan_vllm_profile_parse(const char *version,
+                                        kvplan_vllm_profile *out,
+                                        kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(version == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, "--vllm-version",
+                    "--vllm-version: no version given");
+    if (kvplan__ascii_ieq(version, "latest") ||
+        kvplan__ascii_ieq(version, "main")) {
+        *out = KVPLAN_VLLM_LATEST;
+        return kvplan__ok(err);
+    }
+    for (size_t i = 0; i < NUM_PROFILES; i++)
+        if (kvplan__ascii_ieq(version, profiles[i].name)) {
+            *out = profiles[i].profile;
+            return kvplan__ok(err);
+        }
+    /* "0.28" as "0.28.0" */
+    char full[48];
+    long n = kvplan__release_number(version);
+    if (n < 0 && strlen(version) < 40 && strchr(version, '.') != NULL &&
+        strchr(strchr(version, '.') + 1, '.') == NULL) {
+        snprintf(full, sizeof full, "%s.0", version);
+        n = kvplan__release_number(full);
+    }
+    for (size_t i = 0; n >= 0 && i < NUM_PROFILES; i++)
+        if (n >= profiles[i].first && n <= profiles[i].last) {
+            *out = profiles[i].profile;
+            return kvplan__ok(err);
+        }
+    return kvplan__fail(
+        err, KVPLAN_INVALID_ARGUMENT, "--vllm-version",
+        "--vllm-version: kvplan has no profile for '%.40s'%s; it knows "
+        "latest (the default: 0.29-0.30), 0.28, 0.23-0.27, 0.21-0.22 and "
+        "0.10-0.20, or a release of those ranges such as 0.10.2",
+        version,
+        n < 0      ? " (not a version)"
+        : n < 1000 ? " (older than 0.10: vLLM's V0 engine, not modelled)"
+                   : " (newer than 0.30)");
+}

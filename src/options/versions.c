@@ -1,0 +1,39 @@
+/*
+ * versions.c: the version options' values. --sglang-version and
+ * --compare-version name an sglang profile, --vllm-version a vLLM one;
+ * each is parsed by its profile's parser, refused in the flag's own
+ * spelling, and its text kept for the documents' "requested".
+ */
+#include "options/options.h"
+
+#include <string.h>
+
+kvplan_status kvplan__version_value(kvplan_options *o,
+                                    const kvplan__option_row *row, void *field,
+                                    const char *f, const char *v,
+                                    kvplan_error *err)
+{
+    if (row->store == KVPLAN__STORE_VLLM_VERSION) {
+        kvplan_vllm_profile p;
+        KVPLAN__TRY(kvplan_vllm_profile_parse(v, &p, err));
+        memcpy(field, &p, sizeof p);
+        o->internal_.vllm_version_text = v;
+        return KVPLAN_OK;
+    }
+    kvplan_sglang_profile p;
+    kvplan_error why;
+    if (kvplan_sglang_profile_parse(v, &p, &why) != KVPLAN_OK) {
+        /* the parser speaks of --sglang-version: named as spelled */
+        const char *rest = strchr(why.message, ':');
+        return kvplan__fail(err, why.code, f, "%s%s", f,
+                            rest ? rest : ": not a version");
+    }
+    memcpy(field, &p, sizeof p);
+    if (row->region == KVPLAN__IN_OPTIONS) {
+        o->compare_version_set = true;
+        o->internal_.compare_version_text = v;
+    } else {
+        o->internal_.sglang_version_text = v;
+    }
+    return KVPLAN_OK;
+}

@@ -1,0 +1,297 @@
+/*
+ * test_vllm_versions.c: --vllm-version, one test per rule
+ * (src/engine/versions.c, docs/engines.md "vLLM versions"). Each figure
+ * is derived here by hand from the rule's PR, under the newest profile
+ * and under the release range that still had the older behaviour.
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIB 1073741824LL
+
+static kvplan_engine_plan plan_of(kvplan_model *m, kvplan_engine_options *o,
+                                  kvplan_status want, kvplan_error *err)
+{
+    kvplan_engine_plan p;
+    kvplan_error e;
+    memset(&p, 0, sizeof p);
+    kvplan_status st = kvplan_engine_compute(m, o, &p, err ? err : &e);
+    CHECK_INT(st, want);
+    if (st != want)
+        fprintf(stderr, "  %s\n", (err ? err : &e)->message);
+    return p;
+}
+
+static kvplan_model *load(const char *name)
+{
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load(name, &m, NULL), KVPLAN_OK);
+    return m;
+}
+
+static kvplan_engine_options on(const char *gpu, int64_t tp)
+{
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
+    o.gpu_set = true;
+    o.tp_size = tp;
+    return o;
+}
+
+/* Versions as users write them; older than 0.10 (V0) and newer than 0.30
+ * are refused, naming the flag. */
+static void test_parse(void)
+{
+    static const struct {
+        const char *text;
+        kvplan_vllm_profile p;
+    } ok[] = {
+        {"latest", KVPLAN_VLLM_LATEST},    {"0.30.0", KVPLAN_VLLM_LATEST},
+        {"0.29.0rc1", KVPLAN_VLLM_LATEST}, {"0.28", KVPLAN_VLLM_V0_28},
+        {"v0.27.1", KVPLAN_VLLM_V0_23},    {"0.23.0", KVPLAN_VLLM_V0_23},
+        {"0.22.1", KVPLAN_VLLM_V0_21},     {"0.21.0", KVPLAN_VLLM_V0_21},
+        {"0.20.2", KVPLAN_VLLM_V0_10},     {"0.10.2", KVPLAN_VLLM_V0_10},
+        {"0.19.0", KVPLAN_VLLM_V0_10},     {"0.23-0.27", KVPLAN_VLLM_V0_23},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        kvplan_vllm_profile p = KVPLAN_VLLM_LATEST;
+        CHECK_INT(kvplan_vllm_profile_parse(ok[i].text, &p, NULL), KVPLAN_OK);
+        CHECK_INT(p, ok[i].p);
+    }
+    kvplan_error err;
+    kvplan_vllm_profile p;
+    CHECK_INT(kvplan_vllm_profile_parse("0.9.2", &p, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--vllm-version");
+    CHECK(strstr(err.message, "older than 0.10") != NULL);
+    CHECK_INT(kvplan_vllm_profile_parse("0.31.0", &p, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "newer than 0.30") != NULL);
+    CHECK_INT(kvplan_vllm_profile_parse("nightly", &p, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    /* each profile's rules: the newest none, the oldest all six */
+    CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_LATEST), 0);
+    CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_28),
+              KVPLAN_VLLM_RULE_NO_NULL_BLOCK);
+    size_t n = 0;
+    kvplan_rule_info r;
+    for (; kvplan_vllm_rule_at(n, &r); n++)
+        CHECK((kvplan_vllm_rules(KVPLAN_VLLM_V0_10) & r.bit) != 0);
+    CHECK_INT(n, 6);
+    CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.20");
+}
+
+/* no_null_block (vllm#47272, 0.29): Llama-3.1-8B, --max-model-len 32768,
+ * a KV cache of exactly one request: 32768 / 16 = 2048 blocks of 32
+ * layers x 65536 bytes = 4 GiB. 0.28 starts at 1.00x (and then never
+ * schedules the request: the null block is not usable); 0.29 refuses,
+ * the longest length that fits one block less: 32752. */
+static void test_null_block(void)
+{
+    kvplan_model *m = load("llama-3.1-8b-instruct");
+    kvplan_engine_options o = on("H100-80GB", 1);
+    o.max_model_len = (kvplan_opt_int){32768, true};
+    o.kv_cache_memory_bytes = (kvplan_opt_int){2048 * 32 * 65536LL, true};
+    CHECK_INT(o.kv_cache_memory_bytes.value, 4 * GIB);
+    o.vllm_version = KVPLAN_VLLM_V0_28;
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_gpu_blocks, 2048);
+    CHECK_DOUBLE(p.max_concurrency, 1.0);
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    kvplan_error err;
+    plan_of(m, &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--max-model-len");
+    CHECK(strstr(err.message, "estimated maximum model length is 32752"));
+    /* the rule alone, switched back */
+    o.vllm_rules_flip = KVPLAN_VLLM_RULE_NO_NULL_BLOCK;
+    plan_of(m, &o, KVPLAN_OK, NULL);
+    kvplan_model_free(m);
+}
+
+/* mamba_none (vllm#50991, 0.28): Qwen3-Next-80B at TP4 on H200, 32 GiB
+ * (tests/test_engines.c's test_mamba: 10280 blocks; a request of 262144
+ * holds 964 attention blocks and, in each of the 3 mamba groups, one
+ * state block with mode none, two with align). */
+static void test_mamba_mode(void)
+{
+    kvplan_model *m = load("qwen3-next-80b-a3b-thinking");
+    kvplan_engine_options o = on("H200", 4);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.mamba_cache_mode, KVPLAN_MAMBA_CACHE_ALIGN);
+    CHECK_INT(p.blocks_per_request, 964 + 3 * 2);
+    CHECK_INT(p.kv_cache_tokens, (int64_t)(10280.0 / 970 * 262144));
+    o.vllm_version = KVPLAN_VLLM_V0_23;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.mamba_cache_mode, KVPLAN_MAMBA_CACHE_NONE);
+    CHECK_INT(p.blocks_per_request, 964 + 3);
+    /* without prefix caching 0.29 keeps none too; "all": a state per
+     * attention block of 272 tokens, 964 in each group */
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    o.no_prefix_caching = true;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.blocks_per_request, 967);
+    o.no_prefix_caching = false;
+    o.mamba_cache_mode = KVPLAN_MAMBA_CACHE_ALL;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.blocks_per_request, 964 * 4);
+    /* a dense model has no mode */
+    kvplan_model *d = load("llama-3.1-8b-instruct");
+    o = on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){8192, true};
+    CHECK_INT(plan_of(d, &o, KVPLAN_OK, NULL).mamba_cache_mode,
+              KVPLAN_MAMBA_CACHE_AUTO);
+    kvplan_model_free(d);
+    kvplan_model_free(m);
+}
+
+/* unpadded_page (vllm#45181, #45207; from 0.23): full layers of head 128
+ * and sliding ones of head 96 (swa_head_dim), 8 KV heads, fp16: pages
+ * 16 x 8 x 256 x 2 = 65536 and 16 x 8 x 192 x 2 = 49152, which does not
+ * divide it. 0.21-0.22 refuse the model; later the sliding page is padded
+ * to 65536, its block kept at 16: 8 + 8 layers, groups of 8, 1 GiB //
+ * 65536 // 8 = 2048 blocks. */
+static void test_padded_page(void)
+{
+    char types[512] = "";
+    for (int i = 0; i < 16; i++)
+        snprintf(types + strlen(types), sizeof types - strlen(types),
+                 "%s\"%s\"", i ? "," : "",
+                 i % 2 ? "sliding_attention" : "full_attention");
+    char config[2048];
+    snprintf(config, sizeof config,
+             "{\"architectures\": [\"Qwen2ForCausalLM\"], \"model_type\": "
+             "\"qwen2\", \"hidden_size\": 4096, \"intermediate_size\": "
+             "11008, \"num_attention_heads\": 32, \"num_key_value_heads\": "
+             "8, \"head_dim\": 128, \"swa_head_dim\": 96, \"vocab_size\": "
+             "32000, \"max_position_embeddings\": 32768, "
+             "\"sliding_window\": 1024, \"use_sliding_window\": true, "
+             "\"num_hidden_layers\": 16, \"layer_types\": [%s], "
+             "\"torch_dtype\": \"float16\"}",
+             types);
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load_json_override(config, strlen(config), "swa-96",
+                                              NULL, &m, NULL),
+              KVPLAN_OK);
+    kvplan_engine_options o = on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){GIB, true};
+    o.max_model_len = (kvplan_opt_int){8192, true};
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 2);
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_SLIDING_WINDOW);
+    CHECK_INT(p.groups[1].real_page_bytes, 49152);
+    CHECK_INT(p.groups[1].page_bytes, 65536);
+    CHECK_INT(p.groups[1].block_size, 16);
+    CHECK_INT(p.group_size, 8);
+    CHECK_INT(p.num_gpu_blocks, GIB / 65536 / 8);
+    o.vllm_version = KVPLAN_VLLM_V0_21;
+    kvplan_error err;
+    plan_of(m, &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK(strstr(err.message, "not divisible by the maximum page size"));
+    kvplan_model_free(m);
+}
+
+/* graphs_uncounted and utilization_090 (before 0.21.0): Llama-3.1-8B on
+ * an H100, its budget estimated. 0.10-0.20 request ceil(total x 0.9),
+ * not 0.92, and take no CUDA graphs out of it (0 bytes, the rule's). */
+static void test_budget_rules(void)
+{
+    kvplan_model *m = load("llama-3.1-8b-instruct");
+    kvplan_engine_options o = on("H100-80GB", 1);
+    o.max_model_len = (kvplan_opt_int){8192, true};
+    kvplan_engine_plan now = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(now.requested_bytes, ceil(now.total_bytes * 0.92));
+    CHECK(now.cuda_graph_bytes > 0);
+    CHECK_INT(now.cuda_graph_source, KVPLAN_SOURCE_ESTIMATED);
+    o.vllm_version = KVPLAN_VLLM_V0_10;
+    kvplan_engine_plan old = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(old.requested_bytes, ceil(old.total_bytes * 0.9));
+    CHECK_DOUBLE(old.cuda_graph_bytes, 0.0);
+    CHECK_INT(old.cuda_graph_source, KVPLAN_SOURCE_EXACT);
+    CHECK_INT(old.available_bytes,
+              (int64_t)(old.requested_bytes - old.weight_bytes -
+                        old.activation_bytes - old.non_torch_bytes));
+    /* each rule alone, from the newest */
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    o.vllm_rules_flip = KVPLAN_VLLM_RULE_UTILIZATION_090;
+    kvplan_engine_plan u = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(u.requested_bytes, old.requested_bytes);
+    CHECK_DOUBLE(u.cuda_graph_bytes, now.cuda_graph_bytes);
+    o.vllm_rules_flip = KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED;
+    kvplan_engine_plan g = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(g.requested_bytes, now.requested_bytes);
+    CHECK_INT(g.available_bytes - now.available_bytes,
+              (int64_t)now.cuda_graph_bytes);
+    kvplan_model_free(m);
+}
+
+/* tokens_per_group (0.10-0.20's _report_kv_cache_config, vllm#40691):
+ * "GPU KV cache size" = num_blocks // groups x the least block. Qwen3-
+ * Next at 32 GiB: 10280 blocks in 4 groups of block 272: 2570 x 272 =
+ * 699,040 tokens, where max_concurrency x max_model_len gives 2.7 M (the
+ * +330 % of issue 27). A one-group model prints blocks x block in both. */
+static void test_tokens_per_group(void)
+{
+    kvplan_model *m = load("qwen3-next-80b-a3b-thinking");
+    kvplan_engine_options o = on("H200", 4);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
+    o.vllm_version = KVPLAN_VLLM_V0_10;
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_gpu_blocks, 10280);
+    CHECK_INT(p.kv_cache_tokens, 10280 / 4 * 272);
+    CHECK_INT(p.kv_cache_tokens, 699040);
+    CHECK_DOUBLE(p.max_concurrency, 10280.0 / 967);
+    kvplan_model_free(m);
+    m = load("llama-3.1-8b-instruct");
+    o = on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){32768, true};
+    o.vllm_version = KVPLAN_VLLM_V0_10;
+    CHECK_INT(plan_of(m, &o, KVPLAN_OK, NULL).kv_cache_tokens, 4096 * 16);
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    CHECK_INT(plan_of(m, &o, KVPLAN_OK, NULL).kv_cache_tokens, 4096 * 16);
+    kvplan_model_free(m);
+}
+
+/* --num-gpu-blocks-override: its blocks' bytes replace the budget's
+ * (kv_cache_utils.py); the budget's own count is kept. Llama-3.1-8B,
+ * 1000 blocks at --max-model-len 8192 (512 blocks a request): 1.95x. */
+static void test_override(void)
+{
+    kvplan_model *m = load("llama-3.1-8b-instruct");
+    kvplan_engine_options o = on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){8192, true};
+    o.num_gpu_blocks_override = (kvplan_opt_int){1000, true};
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.profiled_blocks, 4096);
+    CHECK_INT(p.num_gpu_blocks, 1000);
+    CHECK_INT(p.available_bytes, 1000 * 32 * 65536LL);
+    CHECK_DOUBLE(p.max_concurrency, 1000.0 / 512);
+    /* fewer than one request needs (and the null block): refused */
+    o.num_gpu_blocks_override = (kvplan_opt_int){512, true};
+    plan_of(m, &o, KVPLAN_NOT_ENOUGH_MEMORY, NULL);
+    o.num_gpu_blocks_override = (kvplan_opt_int){0, true};
+    kvplan_error err;
+    plan_of(m, &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--num-gpu-blocks-override");
+    kvplan_model_free(m);
+}
+
+int main(void)
+{
+    test_parse();
+    test_null_block();
+    test_mamba_mode();
+    test_padded_page();
+    test_budget_rules();
+    test_tokens_per_group();
+    test_override();
+    return check_report();
+}
