@@ -10,185 +10,20 @@
 
 #include <string.h>
 
-/* [s, end) as a bounded string view. */
-typedef struct span {
-    const char *s, *end;
-} span;
-
-/* The first `needle` in [s, end), or NULL. */
-static const char *find(const char *s, const char *end, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0 || (size_t)(end - s) < n)
-        return NULL;
-    const char *last = end - n;
-    for (const char *p = s; p <= last; p++) {
-        p = memchr(p, needle[0], (size_t)(last - p) + 1);
-        if (p == NULL)
-            return NULL;
-        if (memcmp(p, needle, n) == 0)
-            return p;
-    }
-    return NULL;
-}
-
-/* `needle` at a word's start: not preceded by a letter, digit or '_' (so
- * "K size:" does not match inside "KV size:"). */
-static const char *find_word(const char *s, const char *end, const char *needle)
-{
-    for (const char *p = s; (p = find(p, end, needle)) != NULL; p++) {
-        char b = p > s ? p[-1] : ' ';
-        bool word = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
-                    (b >= '0' && b <= '9') || b == '_';
-        if (!word)
-            return p;
-    }
-    return NULL;
-}
-
-/* Decimal digits at *s into *num (at most 17 of them with *count, the
- * digits already taken); how many were read, or -1 past 17. */
-static int digits(const char **s, const char *end, int64_t *num, int *count)
-{
-    int n = 0;
-    for (; *s < end && **s >= '0' && **s <= '9'; (*s)++, n++) {
-        if (++*count > 17)
-            return -1;
-        *num = *num * 10 + (**s - '0');
-    }
-    return n;
-}
-
-/* A decimal number at *p: [-]digits[.digits], at most 17 digits in all,
- * as the double nearest to it (one correctly rounded division, the value
- * strtod gives, without its locale). Advances *p past it. */
-static bool parse_double(const char **p, const char *end, double *out)
-{
-    const char *s = *p;
-    bool neg = s < end && *s == '-';
-    s += neg;
-    int64_t num = 0;
-    int count = 0, whole = digits(&s, end, &num, &count), frac = 0;
-    if (whole >= 0 && s < end && *s == '.') {
-        s++;
-        frac = digits(&s, end, &num, &count);
-    }
-    if (whole < 0 || frac < 0 || whole + frac == 0 || num > ((int64_t)1 << 53))
-        return false;
-    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
-                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
-    double v = (double)num / pow10[frac];
-    *out = neg ? -v : v;
-    *p = s;
-    return true;
-}
-
-/* A decimal integer at *p: [-]digits, within int64. */
-static bool parse_int(const char **p, const char *end, int64_t *out)
-{
-    const char *s = *p;
-    bool neg = s < end && *s == '-';
-    s += neg;
-    int64_t v = 0;
-    bool any = false;
-    while (s < end && *s >= '0' && *s <= '9') {
-        int d = *s++ - '0';
-        if (v > (INT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-        any = true;
-    }
-    /* an integer, not the head of a decimal */
-    if (!any || (s < end && *s == '.'))
-        return false;
-    *out = neg ? -v : v;
-    *p = s;
-    return true;
-}
-
-/* The number after `key` in the line (key includes its '=' or ": "). */
-static bool double_after(span l, const char *key, double *out)
-{
-    const char *k = find_word(l.s, l.end, key);
-    if (k == NULL)
-        return false;
-    const char *p = k + strlen(key);
-    while (p < l.end && *p == ' ')
-        p++;
-    return parse_double(&p, l.end, out);
-}
-
-/* A GiB figure: one a GPU can have, 0 to 2^20 GiB (a PiB); anything else
- * is not read (a garbled line must not become a budget). */
-static bool gib_after(span l, const char *key, double *out)
-{
-    return double_after(l, key, out) && *out >= 0 && *out <= 1048576.0;
-}
-
-static bool int_after(span l, const char *key, int64_t *out)
-{
-    const char *k = find_word(l.s, l.end, key);
-    if (k == NULL)
-        return false;
-    const char *p = k + strlen(key);
-    while (p < l.end && *p == ' ')
-        p++;
-    return parse_int(&p, l.end, out);
-}
-
-/* Copies [s, s + n) into `dst` of `size`, cut to fit; true when it fit. */
-static bool copy_text(char *dst, size_t size, const char *s, size_t n)
-{
-    bool fit = n < size;
-    if (!fit)
-        n = size - 1;
-    memcpy(dst, s, n);
-    dst[n] = '\0';
-    return fit;
-}
-
-/* The word after `key` (up to a ',', a blank or the line's end). */
-static bool word_after(span l, const char *key, char *dst, size_t size)
-{
-    const char *k = find_word(l.s, l.end, key);
-    if (k == NULL)
-        return false;
-    const char *p = k + strlen(key), *e = p;
-    while (e < l.end && *e != ',' && *e != ' ' && *e != '\r')
-        e++;
-    if (e == p)
-        return false;
-    copy_text(dst, size, p, (size_t)(e - p));
-    return true;
-}
-
-static void set_min(kvplan_opt_double *o, double v)
-{
-    if (!o->set || v < o->value)
-        *o = (kvplan_opt_double){v, true};
-}
-
-static void set_max(kvplan_opt_double *o, double v)
-{
-    if (!o->set || v > o->value)
-        *o = (kvplan_opt_double){v, true};
-}
-
 /* The rank of a "[date time TPn]" prefix, or -1. */
-static int64_t line_rank(span l)
+static int64_t line_rank(kvplan__log_span l)
 {
     if (l.s >= l.end || *l.s != '[')
         return -1;
     const char *close = memchr(l.s, ']', (size_t)(l.end - l.s));
     if (close == NULL)
         return -1;
-    const char *tp = find_word(l.s, close, "TP");
+    const char *tp = kvplan__log_find_word(l.s, close, "TP");
     int64_t r;
     if (tp == NULL)
         return -1;
     tp += 2;
-    return parse_int(&tp, close, &r) && r >= 0 ? r : -1;
+    return kvplan__log_parse_int(&tp, close, &r) && r >= 0 ? r : -1;
 }
 
 /* ---- server_args=ServerArgs(key=value, ...) ----------------------------- */
@@ -283,7 +118,8 @@ static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
         switch (args[i].kind) {
         case A_TEXT:
             if (n >= 2 && (*v == '\'' || *v == '"') && vend[-1] == *v) {
-                bool fit = copy_text(field, args[i].size, v + 1, n - 2);
+                bool fit =
+                    kvplan__log_copy_text(field, args[i].size, v + 1, n - 2);
                 if (field == a->model_path)
                     a->model_path_cut = !fit;
             }
@@ -291,7 +127,7 @@ static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
         case A_DOUBLE: {
             double x;
             const char *p = v;
-            if (parse_double(&p, vend, &x) && p == vend)
+            if (kvplan__log_parse_double(&p, vend, &x) && p == vend)
                 *(kvplan_opt_double *)(void *)field =
                     (kvplan_opt_double){x, true};
             return;
@@ -299,7 +135,7 @@ static void read_arg(kvplan_log_args *a, const char *key, size_t klen,
         case A_INT: {
             int64_t x;
             const char *p = v;
-            if (parse_int(&p, vend, &x) && p == vend)
+            if (kvplan__log_parse_int(&p, vend, &x) && p == vend)
                 *(kvplan_opt_int *)(void *)field = (kvplan_opt_int){x, true};
             return;
         }
@@ -376,11 +212,11 @@ static kvplan_log_rank *rank_slot(kvplan_log_readings *r, int64_t rank)
 
 /* The release after "sglang" or "SGLang" on the line: a few separators
  * (" version", "==", ":", " v") and then d.d.d with its suffix. */
-static void read_version(kvplan_log_readings *r, span l)
+static void read_version(kvplan_log_readings *r, kvplan__log_span l)
 {
-    const char *k = find(l.s, l.end, "sglang");
+    const char *k = kvplan__log_find(l.s, l.end, "sglang");
     if (k == NULL)
-        k = find(l.s, l.end, "SGLang");
+        k = kvplan__log_find(l.s, l.end, "SGLang");
     if (k == NULL)
         return;
     const char *p = k + 6;
@@ -403,17 +239,18 @@ static void read_version(kvplan_log_readings *r, span l)
         e++;
     }
     if (e - p >= 5 && dots >= 2 && *p >= '0' && *p <= '9')
-        copy_text(r->sglang_version, sizeof r->sglang_version, p,
-                  (size_t)(e - p));
+        kvplan__log_copy_text(r->sglang_version, sizeof r->sglang_version, p,
+                              (size_t)(e - p));
 }
 
-static void read_line(kvplan_log_readings *r, span l, scan *st)
+static void read_line(kvplan_log_readings *r, kvplan__log_span l, scan *st)
 {
     bool used = true;
     /* the server arguments: the whole "ServerArgs(...)", or the cut form
      * people paste, "server_args ... key=value ... key=value" */
-    const char *sa = find(l.s, l.end, "ServerArgs(");
-    const char *cut = sa == NULL ? find(l.s, l.end, "server_args ...") : NULL;
+    const char *sa = kvplan__log_find(l.s, l.end, "ServerArgs(");
+    const char *cut =
+        sa == NULL ? kvplan__log_find(l.s, l.end, "server_args ...") : NULL;
     const char *from = sa != NULL    ? sa + strlen("ServerArgs(")
                        : cut != NULL ? cut + strlen("server_args ...")
                                      : NULL;
@@ -421,8 +258,9 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     int64_t n;
     bool begin = false, end = false;
     if (from == NULL) {
-        begin = find(l.s, l.end, "Load weight begin.") != NULL;
-        end = !begin && find(l.s, l.end, "Load weight end.") != NULL;
+        begin = kvplan__log_find(l.s, l.end, "Load weight begin.") != NULL;
+        end =
+            !begin && kvplan__log_find(l.s, l.end, "Load weight end.") != NULL;
     }
     kvplan_log_rank *slot = begin || end ? rank_slot(r, line_rank(l)) : NULL;
     bool *loaded =
@@ -432,56 +270,60 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     } else if (begin) {
         /* the target's: a draft loads after it (its free memory is not
          * the one the budget subtracts from) */
-        if (!*loaded && gib_after(l, "avail mem=", &x)) {
-            set_min(&r->free_before_gib, x);
+        if (!*loaded && kvplan__log_gib_after(l, "avail mem=", &x)) {
+            kvplan__log_set_min(&r->free_before_gib, x);
             if (slot != NULL)
-                set_min(&slot->free_before_gib, x);
+                kvplan__log_set_min(&slot->free_before_gib, x);
         }
     } else if (end) {
         *loaded = true;
         /* the last load's free memory: after target and draft */
-        if (gib_after(l, "avail mem=", &x)) {
-            set_min(&r->free_after_gib, x);
+        if (kvplan__log_gib_after(l, "avail mem=", &x)) {
+            kvplan__log_set_min(&r->free_after_gib, x);
             if (slot != NULL)
-                set_min(&slot->free_after_gib, x);
+                kvplan__log_set_min(&slot->free_after_gib, x);
         }
-        if (gib_after(l, "mem usage=", &x)) {
-            set_max(&r->weights_gib, x);
+        if (kvplan__log_gib_after(l, "mem usage=", &x)) {
+            kvplan__log_set_max(&r->weights_gib, x);
             if (slot != NULL)
-                set_max(&slot->weights_gib, x);
+                kvplan__log_set_max(&slot->weights_gib, x);
         }
         if (r->model_class[0] == '\0') /* the target's, not a draft's */
-            word_after(l, "type=", r->model_class, sizeof r->model_class);
+            kvplan__log_word_after(l, "type=", r->model_class,
+                                   sizeof r->model_class);
         if (r->model_dtype[0] == '\0')
-            word_after(l, "dtype=torch.", r->model_dtype,
-                       sizeof r->model_dtype);
-    } else if (find(l.s, l.end, "Init torch distributed ends.") != NULL) {
-        if (gib_after(l, "mem usage=", &x))
-            set_max(&r->distributed_gib, x);
-    } else if (find(l.s, l.end, "KV Cache is allocated.") != NULL) {
-        if (int_after(l, "#tokens:", &n))
+            kvplan__log_word_after(l, "dtype=torch.", r->model_dtype,
+                                   sizeof r->model_dtype);
+    } else if (kvplan__log_find(l.s, l.end, "Init torch distributed ends.") !=
+               NULL) {
+        if (kvplan__log_gib_after(l, "mem usage=", &x))
+            kvplan__log_set_max(&r->distributed_gib, x);
+    } else if (kvplan__log_find(l.s, l.end, "KV Cache is allocated.") != NULL) {
+        if (kvplan__log_int_after(l, "#tokens:", &n))
             r->kv_tokens = (kvplan_opt_int){n, true};
-        if (gib_after(l, "K size:", &x))
+        if (kvplan__log_gib_after(l, "K size:", &x))
             r->k_size_gib = (kvplan_opt_double){x, true};
-        if (gib_after(l, "V size:", &x))
+        if (kvplan__log_gib_after(l, "V size:", &x))
             r->v_size_gib = (kvplan_opt_double){x, true};
-        if (gib_after(l, "KV size:", &x))
+        if (kvplan__log_gib_after(l, "KV size:", &x))
             r->kv_size_gib = (kvplan_opt_double){x, true};
-    } else if (find(l.s, l.end, "Memory pool end.") != NULL) {
-        if (gib_after(l, "avail mem=", &x))
-            set_min(&r->pool_end_gib, x);
-    } else if (find(l.s, l.end, "Using KV cache dtype:") != NULL) {
-        word_after(l, "dtype: torch.", r->kv_dtype, sizeof r->kv_dtype);
-    } else if (find_word(l.s, l.end, "max_total_num_tokens=") != NULL) {
-        if (int_after(l, "max_total_num_tokens=", &n))
+    } else if (kvplan__log_find(l.s, l.end, "Memory pool end.") != NULL) {
+        if (kvplan__log_gib_after(l, "avail mem=", &x))
+            kvplan__log_set_min(&r->pool_end_gib, x);
+    } else if (kvplan__log_find(l.s, l.end, "Using KV cache dtype:") != NULL) {
+        kvplan__log_word_after(l, "dtype: torch.", r->kv_dtype,
+                               sizeof r->kv_dtype);
+    } else if (kvplan__log_find_word(l.s, l.end, "max_total_num_tokens=") !=
+               NULL) {
+        if (kvplan__log_int_after(l, "max_total_num_tokens=", &n))
             r->max_total_num_tokens = (kvplan_opt_int){n, true};
-        if (int_after(l, "max_prefill_tokens=", &n))
+        if (kvplan__log_int_after(l, "max_prefill_tokens=", &n))
             r->max_prefill_tokens = (kvplan_opt_int){n, true};
-        if (int_after(l, "max_running_requests=", &n))
+        if (kvplan__log_int_after(l, "max_running_requests=", &n))
             r->max_running_requests = (kvplan_opt_int){n, true};
-        if (int_after(l, "context_len=", &n))
+        if (kvplan__log_int_after(l, "context_len=", &n))
             r->context_len = (kvplan_opt_int){n, true};
-        if (gib_after(l, "available_gpu_mem=", &x))
+        if (kvplan__log_gib_after(l, "available_gpu_mem=", &x))
             r->available_gpu_mem_gib = (kvplan_opt_double){x, true};
     } else {
         used = false;
@@ -502,7 +344,7 @@ static void read_line(kvplan_log_readings *r, span l, scan *st)
     /* the first "[YYYY-MM-DD" */
     if (r->date[0] == '\0' && l.end - l.s >= 11 && l.s[0] == '[' &&
         l.s[5] == '-' && l.s[8] == '-')
-        copy_text(r->date, sizeof r->date, l.s + 1, 10);
+        kvplan__log_copy_text(r->date, sizeof r->date, l.s + 1, 10);
 }
 
 /* Whether a value was read: a figure, a word, the version, a server
@@ -575,7 +417,7 @@ kvplan_status kvplan_log_parse(const char *text, size_t len,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl != NULL ? nl : end;
         out->lines++;
-        read_line(out, (span){p, e}, &st);
+        read_line(out, (kvplan__log_span){p, e}, &st);
         p = nl != NULL ? nl + 1 : end;
     }
     KVPLAN__FAIL_IF(out->lines_used > 0 && !anything_read(out), err,
