@@ -78,4 +78,10 @@ int cli_cmd_compare(int argc, char **argv);
 int cli_cmd_list_gpus(void);
 int cli_cmd_list_models(void);
 
+/* kvplan log FILE for a vLLM log (cmd_log_vllm.c): `text` is the file's
+ * `len` bytes; argv[0..argc) the flags after FILE, which win over the
+ * log's. */
+int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
+                 char **argv, bool json);
+
 #endif /* KVPLAN_CLI_H */

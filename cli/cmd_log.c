@@ -2,7 +2,8 @@
  * cmd_log.c: kvplan log FILE: an sglang start-up log read back (its
  * readings, the server arguments that move memory), the plan rebuilt from
  * them, and each difference with its cause (docs/log.md). --calibrate OUT
- * writes what the log measured, for kvplan --calibration.
+ * writes what the log measured, for kvplan --calibration. A vLLM log goes
+ * to cmd_log_vllm.c.
  */
 #include "calibration.h"
 #include "cli.h"
@@ -292,6 +293,17 @@ int cli_cmd_log(int argc, char **argv)
     }
     if (text == NULL) {
         rc = fail(&err, cli_exit_for(err.code), json);
+        goto done;
+    }
+    if (kvplan_log_engine(text, len) == KVPLAN_ENGINE_VLLM) {
+        rc = calibrate != NULL
+                 ? fail(&(kvplan_error){.code = KVPLAN_INVALID_ARGUMENT,
+                                        .field = "--calibrate",
+                                        .message = "--calibrate reads an "
+                                                   "sglang log; this one is "
+                                                   "vLLM's"},
+                        CLI_EXIT_USAGE, json)
+                 : cli_log_vllm(path, text, len, n, rest, json);
         goto done;
     }
     if (kvplan_log_parse(text, len, r, &err) != KVPLAN_OK) {

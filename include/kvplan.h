@@ -1559,15 +1559,15 @@ typedef enum kvplan_vllm_profile {
     KVPLAN_VLLM_LATEST = 0, /* 0.29 - 0.30: the default */
     KVPLAN_VLLM_V0_28 = 1,  /* 0.28 */
     KVPLAN_VLLM_V0_23 = 2,  /* 0.23 - 0.27 */
-    KVPLAN_VLLM_V0_21 = 3,  /* 0.21 - 0.22: commit 3f6f508e1 (2026-05-29) */
-    KVPLAN_VLLM_V0_10 = 4   /* 0.10 - 0.20 */
+    KVPLAN_VLLM_V0_20 = 3,  /* 0.20 - 0.22: commit 3f6f508e1 (2026-05-29) */
+    KVPLAN_VLLM_V0_10 = 4   /* 0.10 - 0.19 */
 } kvplan_vllm_profile;
 
 /* vLLM's rules, each the older behaviour a release range still had. */
 #define KVPLAN_VLLM_RULE_NO_NULL_BLOCK (1ull << 0)    /* before #47272 */
 #define KVPLAN_VLLM_RULE_MAMBA_NONE (1ull << 1)       /* before #50991 */
 #define KVPLAN_VLLM_RULE_UNPADDED_PAGE (1ull << 2)    /* before #45181 */
-#define KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED (1ull << 3) /* before 0.21.0 */
+#define KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED (1ull << 3) /* before #38284 */
 #define KVPLAN_VLLM_RULE_UTILIZATION_090 (1ull << 4)  /* before #38284 */
 #define KVPLAN_VLLM_RULE_TOKENS_PER_GROUP (1ull << 5) /* before vllm#40691 */
 
@@ -1575,7 +1575,7 @@ typedef enum kvplan_vllm_profile {
 KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);
 /* A profile's rules (0 for the default). */
 KVPLAN_API uint64_t kvplan_vllm_rules(kvplan_vllm_profile profile);
-/* "0.29-0.30", "0.28", "0.23-0.27", "0.21-0.22", "0.10-0.20";
+/* "0.29-0.30", "0.28", "0.23-0.27", "0.20-0.22", "0.10-0.19";
  * NULL out of range. */
 KVPLAN_API const char *kvplan_vllm_profile_name(kvplan_vllm_profile p);
 /*
@@ -1904,6 +1904,112 @@ KVPLAN_API kvplan_status kvplan_log_reconcile(
     const kvplan_model *model, const char *model_error,
     const kvplan_log_readings *readings, const kvplan_plan_options *options,
     kvplan_plan *work, kvplan_log_result *out, kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Reading a vLLM start-up log (docs/log.md, "vLLM logs")                    */
+/* ------------------------------------------------------------------------ */
+
+/* The engine whose start-up a log is: KVPLAN_ENGINE_VLLM when it holds a
+ * line only vLLM prints ("vLLM API server version", "Initializing a V1 LLM
+ * engine", "GPU KV cache size:", "Available KV cache memory:"), else
+ * KVPLAN_ENGINE_SGLANG (kvplan_log_parse says whether it is one). */
+KVPLAN_API kvplan_engine kvplan_log_engine(const char *text, size_t len);
+
+/* What a vLLM log printed, each reading set only where a line printed it.
+ * Over workers (TPn) the available memory is the least, the weights the
+ * most. Figures are as printed (GiB to 2 or 4 decimals). */
+typedef struct kvplan_vllm_log_readings {
+    int64_t lines, lines_used;
+    int64_t workers;  /* distinct "TPn" of the worker prefixes; 0: none */
+    char version[32]; /* "0.10.1.1": the API server's or the engine's */
+    char model[256];  /* the non-default args' model, else the config's */
+    bool model_cut;   /* longer than its field */
+    /* from "non-default args: {...}" and "with config: ...", vLLM's names */
+    char dtype[24], kv_cache_dtype[24], quantization[32];
+    kvplan_opt_int tensor_parallel_size, pipeline_parallel_size;
+    kvplan_opt_int max_model_len; /* "Using max model len", max_seq_len= */
+    kvplan_opt_int block_size, max_num_seqs, max_num_batched_tokens;
+    kvplan_opt_int enforce_eager, enable_prefix_caching; /* 1/0 */
+    kvplan_opt_int num_gpu_blocks_override;
+    kvplan_opt_double gpu_memory_utilization;
+    /* the budget's lines */
+    kvplan_opt_double weights_gib;   /* "Model loading took X GiB" */
+    kvplan_opt_double available_gib; /* "Available KV cache memory: X GiB" */
+    kvplan_opt_double graph_estimate_gib;  /* "Estimated CUDA graph memory:
+                                              X GiB total" (0.21+) */
+    kvplan_opt_double graph_taken_gib;     /* "Graph capturing finished in N
+                                              secs, took X GiB" */
+    kvplan_opt_double free_gib, total_gib; /* "Free memory on device (F/T
+                                              GiB) on startup", DEBUG
+                                              "Initial free memory: F GiB" */
+    kvplan_opt_double activation_gib;      /* "X GiB for peak activation",
+                                              DEBUG "torch peak memory increase" */
+    kvplan_opt_double non_torch_gib;       /* "X GiB for non-torch memory" */
+    /* the cache's lines */
+    kvplan_opt_int kv_cache_tokens;    /* "GPU KV cache size: N tokens" */
+    kvplan_opt_int concurrency_len;    /* "Maximum concurrency for L tokens" */
+    kvplan_opt_double max_concurrency; /* "per request: X.XXx" */
+    kvplan_opt_int num_gpu_blocks;     /* "num_gpu_blocks is: N",
+                                          "# GPU blocks: N" */
+    kvplan_opt_int attention_block;    /* "Setting attention block size to
+                                          N tokens" */
+    kvplan_opt_int padding_layers;     /* "Add N padding layers" */
+    char refusal[200]; /* "No available memory for the cache blocks", "To
+                          serve at least one request ...": the first */
+} kvplan_vllm_log_readings;
+
+/*
+ * Reads a vLLM start-up log (any bytes; lines a terminal wrapped are
+ * joined back). Trusts no number it did not parse; allocates nothing.
+ * KVPLAN_PARSE (field "log") when no line of vLLM's start-up is in it.
+ */
+KVPLAN_API kvplan_status kvplan_vllm_log_parse(const char *text, size_t len,
+                                               kvplan_vllm_log_readings *out,
+                                               kvplan_error *err);
+
+/*
+ * The engine options the log's arguments give (each printed value over
+ * `options`, initialized by the caller; the version's profile when kvplan
+ * has one). KVPLAN_INVALID_ARGUMENT names a value kvplan does not know
+ * ("--kv-cache-dtype").
+ */
+KVPLAN_API kvplan_status
+kvplan_vllm_log_options(const kvplan_vllm_log_readings *readings,
+                        kvplan_engine_options *options, kvplan_error *err);
+
+/* A vLLM log reconciled with kvplan's plan of the same server. */
+typedef struct kvplan_vllm_log_result {
+    /* From the log's own "Available KV cache memory" (2 decimals:
+     * +-0.005 GiB): the blocks and "GPU KV cache size" at each end. */
+    bool interval;
+    int64_t available_lo, available_hi;
+    int64_t blocks_lo, blocks_hi, tokens_lo, tokens_hi;
+    bool inside; /* the printed tokens (and blocks) lie inside */
+    kvplan_vllm_profile profile; /* the rules planned with */
+    bool profile_from_log;       /* the log's version named it */
+    /* kvplan's own plan of the server on the options' GPU (no figure of
+     * the log): what it would have said before the launch */
+    bool modelled;
+    double available_gib, weights_gib;
+    int64_t blocks, tokens;
+    double error_pct; /* tokens against the log's, percent; 0 unmodelled */
+    size_t num_causes;
+    kvplan_log_cause causes[KVPLAN_MAX_LOG_CAUSES];
+} kvplan_vllm_log_result;
+
+/*
+ * Reconciles `readings` with kvplan: plans of `model` with `options`
+ * (kvplan_vllm_log_options' result, the caller's over it) at each end of
+ * the log's available memory, whether the printed counts lie inside, the
+ * plan from kvplan's own budget when `options` names a GPU, and a cause
+ * for each difference it knows. `model` may be NULL (a cause, with
+ * `model_error` as its text). Allocates nothing.
+ */
+KVPLAN_API kvplan_status
+kvplan_vllm_log_reconcile(const kvplan_model *model, const char *model_error,
+                          const kvplan_vllm_log_readings *readings,
+                          const kvplan_engine_options *options,
+                          kvplan_vllm_log_result *out, kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Options by name: every flag of the command, key of a JSON request and     */

@@ -54,9 +54,9 @@ static void test_parse(void)
         {"latest", KVPLAN_VLLM_LATEST},    {"0.30.0", KVPLAN_VLLM_LATEST},
         {"0.29.0rc1", KVPLAN_VLLM_LATEST}, {"0.28", KVPLAN_VLLM_V0_28},
         {"v0.27.1", KVPLAN_VLLM_V0_23},    {"0.23.0", KVPLAN_VLLM_V0_23},
-        {"0.22.1", KVPLAN_VLLM_V0_21},     {"0.21.0", KVPLAN_VLLM_V0_21},
-        {"0.20.2", KVPLAN_VLLM_V0_10},     {"0.10.2", KVPLAN_VLLM_V0_10},
-        {"0.19.0", KVPLAN_VLLM_V0_10},     {"0.23-0.27", KVPLAN_VLLM_V0_23},
+        {"0.22.1", KVPLAN_VLLM_V0_20},     {"0.21.0", KVPLAN_VLLM_V0_20},
+        {"0.20.2", KVPLAN_VLLM_V0_20},     {"0.10.2", KVPLAN_VLLM_V0_10},
+        {"0.19.1", KVPLAN_VLLM_V0_10},     {"0.23-0.27", KVPLAN_VLLM_V0_23},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         kvplan_vllm_profile p = KVPLAN_VLLM_LATEST;
@@ -83,7 +83,7 @@ static void test_parse(void)
     for (; kvplan_vllm_rule_at(n, &r); n++)
         CHECK((kvplan_vllm_rules(KVPLAN_VLLM_V0_10) & r.bit) != 0);
     CHECK_INT(n, 6);
-    CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.20");
+    CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.19");
 }
 
 /* no_null_block (vllm#47272, 0.29): Llama-3.1-8B, --max-model-len 32768,
@@ -154,7 +154,7 @@ static void test_mamba_mode(void)
 /* unpadded_page (vllm#45181, #45207; from 0.23): full layers of head 128
  * and sliding ones of head 96 (swa_head_dim), 8 KV heads, fp16: pages
  * 16 x 8 x 256 x 2 = 65536 and 16 x 8 x 192 x 2 = 49152, which does not
- * divide it. 0.21-0.22 refuse the model; later the sliding page is padded
+ * divide it. 0.20-0.22 refuse the model; later the sliding page is padded
  * to 65536, its block kept at 16: 8 + 8 layers, groups of 8, 1 GiB //
  * 65536 // 8 = 2048 blocks. */
 static void test_padded_page(void)
@@ -190,15 +190,15 @@ static void test_padded_page(void)
     CHECK_INT(p.groups[1].block_size, 16);
     CHECK_INT(p.group_size, 8);
     CHECK_INT(p.num_gpu_blocks, GIB / 65536 / 8);
-    o.vllm_version = KVPLAN_VLLM_V0_21;
+    o.vllm_version = KVPLAN_VLLM_V0_20;
     kvplan_error err;
     plan_of(m, &o, KVPLAN_UNSUPPORTED, &err);
     CHECK(strstr(err.message, "not divisible by the maximum page size"));
     kvplan_model_free(m);
 }
 
-/* graphs_uncounted and utilization_090 (before 0.21.0): Llama-3.1-8B on
- * an H100, its budget estimated. 0.10-0.20 request ceil(total x 0.9),
+/* graphs_uncounted and utilization_090 (before 0.20): Llama-3.1-8B on
+ * an H100, its budget estimated. 0.10-0.19 request ceil(total x 0.9),
  * not 0.92, and take no CUDA graphs out of it (0 bytes, the rule's). */
 static void test_budget_rules(void)
 {
@@ -231,7 +231,7 @@ static void test_budget_rules(void)
     kvplan_model_free(m);
 }
 
-/* tokens_per_group (0.10-0.20's _report_kv_cache_config, vllm#40691):
+/* tokens_per_group (0.10-0.19's _report_kv_cache_config, vllm#40691):
  * "GPU KV cache size" = num_blocks // groups x the least block. Qwen3-
  * Next at 32 GiB: 10280 blocks in 4 groups of block 272: 2570 x 272 =
  * 699,040 tokens, where max_concurrency x max_model_len gives 2.7 M (the

@@ -42,7 +42,10 @@ typedef enum board {
  * memory: CUDA's 121.63 GiB, as sglang's own docstring quotes it,
  * docs/budget.md). AMD boards have no CUDA compute capability: 0. The
  * driver's reserve where it was measured (H200: NVML's reserved, 644939776
- * bytes on driver 580, which torch.cuda.mem_get_info's total leaves out).
+ * bytes on driver 580, which torch.cuda.mem_get_info's total leaves out;
+ * A100-80GB: 737 MiB +-41, from one vLLM launch at two utilizations,
+ * tests/logs/vllm/02 and 03: 0.25 x total = 24.83 - 5.01 GiB +-0.01, so
+ * CUDA's total is 79.28 GiB).
  * Then the board's interconnect: what each further rank's communicator
  * buffers cost (the context table below). */
 static const struct preset {
@@ -59,7 +62,7 @@ static const struct preset {
     [B_B200] = {{"B200", 183359, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
     [B_GB200] = {{"GB200", 189471, 100, false, "sm100", 0, 0, ""}, LINK_NVLINK},
     [B_GB10] = {{"GB10", 124549, 121, false, "sm121", 0, 0, ""}, LINK_PCIE},
-    [B_A100_80GB] = {{"A100-80GB", 81920, 80, false, "sm80", 0, 0, ""},
+    [B_A100_80GB] = {{"A100-80GB", 81920, 80, false, "sm80", 737, 0, ""},
                      LINK_NVLINK},
     [B_A100_40GB] = {{"A100-40GB", 40960, 80, false, "sm80", 0, 0, ""},
                      LINK_NVLINK},

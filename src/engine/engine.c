@@ -301,11 +301,17 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
         o->activation_bytes.set ? (double)o->activation_bytes.value : act;
     p->activation_source =
         o->activation_bytes.set ? KVPLAN_SOURCE_GIVEN : KVPLAN_SOURCE_ESTIMATED;
-    /* NCCL, cuBLAS workspaces, the custom all-reduce */
+    /* NCCL, cuBLAS workspaces, the custom all-reduce: vLLM's own
+     * "non-torch memory" on H100s, 0.13-0.14 GiB at TP1 (five launches) and
+     * 0.54-0.55 at TP2 (two), llm-d-benchmark's
+     * config_explorer/empirical-vllm-memory-results.md; TensorRT-LLM's
+     * stay estimated at 0.25 and 1 GiB */
     double gib = 1073741824.0;
-    p->non_torch_bytes = o->non_torch_bytes.set
-                             ? (double)o->non_torch_bytes.value
-                             : (o->tp_size * o->pp_size > 1 ? 1.0 : 0.25) * gib;
+    bool ranks = o->tp_size * o->pp_size > 1;
+    double nt = o->engine == KVPLAN_ENGINE_VLLM ? (ranks ? 0.55 : 0.13)
+                                                : (ranks ? 1.0 : 0.25);
+    p->non_torch_bytes =
+        o->non_torch_bytes.set ? (double)o->non_torch_bytes.value : nt * gib;
     p->non_torch_source =
         o->non_torch_bytes.set ? KVPLAN_SOURCE_GIVEN : KVPLAN_SOURCE_ESTIMATED;
     /* captured graphs: about half a GiB per rank for a dense model, more

@@ -32,16 +32,18 @@ static const kvplan_rule_info rules[] = {
      "later releases pad it up to the largest, its block unchanged",
      false},
     {KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED, "graphs_uncounted",
-     "vllm#30515 (opt-in), default on since 0.21.0 (its log: \"CUDA graph "
-     "memory profiling is enabled (default since v0.21.0)\")",
+     "vllm#30515 (opt-in), on by default from vllm#38284 (2026-04-21): a "
+     "0.20.2 launch already prints \"CUDA graph memory profiling is enabled "
+     "(default since v0.21.0)\" (tests/logs/vllm/09)",
      "the CUDA graphs' memory is not taken from the KV budget "
      "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS off)",
      true},
     {KVPLAN_VLLM_RULE_UTILIZATION_090, "utilization_090",
-     "vllm#38284 (96a85c575, 2026-04-21; 0.21.0)",
+     "vllm#38284 (96a85c575, 2026-04-21), with the graphs' default",
      "--gpu-memory-utilization defaults to 0.9, not 0.92", true},
     {KVPLAN_VLLM_RULE_TOKENS_PER_GROUP, "tokens_per_group",
-     "vllm#13596 (2025-02), replaced after vllm#40691 (0.19.0, 2026-04-23)",
+     "vllm#13596 (2025-02), replaced after vllm#40691 (0.19.0, 2026-04-23); "
+     "0.20.2 prints max_concurrency x max_model_len (tests/logs/vllm/09)",
      "\"GPU KV cache size\" prints num_blocks // KV-cache groups x the "
      "least block size, not max_concurrency x max_model_len (the two "
      "differ for models of several groups)",
@@ -60,7 +62,7 @@ bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
 
 #define RULES_0_23                                                             \
     (KVPLAN_VLLM_RULE_NO_NULL_BLOCK | KVPLAN_VLLM_RULE_MAMBA_NONE)
-#define RULES_0_21 (RULES_0_23 | KVPLAN_VLLM_RULE_UNPADDED_PAGE)
+#define RULES_0_20 (RULES_0_23 | KVPLAN_VLLM_RULE_UNPADDED_PAGE)
 
 static const struct {
     kvplan_vllm_profile profile;
@@ -71,9 +73,9 @@ static const struct {
     {KVPLAN_VLLM_LATEST, "0.29-0.30", 2900, 3099, 0},
     {KVPLAN_VLLM_V0_28, "0.28", 2800, 2899, KVPLAN_VLLM_RULE_NO_NULL_BLOCK},
     {KVPLAN_VLLM_V0_23, "0.23-0.27", 2300, 2799, RULES_0_23},
-    {KVPLAN_VLLM_V0_21, "0.21-0.22", 2100, 2299, RULES_0_21},
-    {KVPLAN_VLLM_V0_10, "0.10-0.20", 1000, 2099,
-     RULES_0_21 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |
+    {KVPLAN_VLLM_V0_20, "0.20-0.22", 2000, 2299, RULES_0_20},
+    {KVPLAN_VLLM_V0_10, "0.10-0.19", 1000, 1999,
+     RULES_0_20 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |
          KVPLAN_VLLM_RULE_UTILIZATION_090 | KVPLAN_VLLM_RULE_TOKENS_PER_GROUP},
 };
 
@@ -128,8 +130,8 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, "--vllm-version",
         "--vllm-version: kvplan has no profile for '%.40s'%s; it knows "
-        "latest (the default: 0.29-0.30), 0.28, 0.23-0.27, 0.21-0.22 and "
-        "0.10-0.20, or a release of those ranges such as 0.10.2",
+        "latest (the default: 0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22 and "
+        "0.10-0.19, or a release of those ranges such as 0.10.2",
         version,
         n < 0      ? " (not a version)"
         : n < 1000 ? " (older than 0.10: vLLM's V0 engine, not modelled)"

@@ -557,7 +557,7 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
     p->max_concurrency = (double)blocks / (double)per_req;
     p->kv_cache_tokens = (int64_t)(p->max_concurrency * (double)len);
     if (p->vllm_rules & KVPLAN_VLLM_RULE_TOKENS_PER_GROUP) {
-        /* _report_kv_cache_config of 0.10-0.20: blocks // groups x the
+        /* _report_kv_cache_config of 0.10-0.19: blocks // groups x the
          * least block size */
         int64_t groups = 0, least = INT64_MAX;
         for (size_t i = 0; i < n; i++) {

@@ -4,6 +4,8 @@
  * model (the caller's, else the log's model_path as a path, a Hub id made
  * of its last two parts, or a catalog name), its draft, and the plan
  * reconciled with what it printed; and what a calibration needs of it.
+ * A vLLM log the same: its arguments as engine options, its model, the
+ * interval from its own available memory.
  */
 #include "options/options.h"
 
@@ -12,12 +14,10 @@
 
 /* The log's model: the options', else its model_path as given, as a Hub
  * id (the last two parts of a local path that is not here) or a name. */
-static kvplan_model *log_model(const kvplan_options *o,
-                               const kvplan_log_readings *r,
+static kvplan_model *log_model(const kvplan_options *o, const char *logged,
                                kvplan__log_answer *a)
 {
-    const char *name =
-        o->model_path != NULL ? o->model_path : r->args.model_path;
+    const char *name = o->model_path != NULL ? o->model_path : logged;
     kvplan_model *m = NULL;
     kvplan_error err;
     a->model_name = name;
@@ -67,7 +67,7 @@ kvplan_status kvplan__log_question(kvplan_options *o,
     /* a GPU only when named: else reconcile infers it from the log */
     if (o->internal_.gpu_text != NULL || o->gpu_memory_mib.set)
         KVPLAN__TRY(kvplan__options_resolve_gpu(o, NULL, err));
-    a->model = log_model(o, r, a);
+    a->model = log_model(o, r->args.model_path, a);
     const char *draft = o->draft_model_path != NULL
                             ? o->draft_model_path
                             : r->args.speculative_draft_model_path;
@@ -78,6 +78,36 @@ kvplan_status kvplan__log_question(kvplan_options *o,
         kvplan_log_reconcile(a->model, a->why, r, &o->plan, work, x, err));
     if (a->model != NULL)
         a->model_name = kvplan_model_get_info(a->model)->name;
+    return KVPLAN_OK;
+}
+
+kvplan_status
+kvplan__vllm_log_question(kvplan_options *o, const kvplan_vllm_log_readings *r,
+                          kvplan_engine_options *eo, kvplan_vllm_log_result *x,
+                          kvplan__log_answer *a, kvplan_error *err)
+{
+    memset(a, 0, sizeof *a);
+    if (o->internal_.gpu_text != NULL || o->gpu_memory_mib.set)
+        KVPLAN__TRY(kvplan__options_resolve_gpu(o, NULL, err));
+    a->model = log_model(o, r->model, a);
+    kvplan_options_engine(o, KVPLAN_ENGINE_VLLM, eo);
+    KVPLAN__TRY(kvplan_vllm_log_reconcile(a->model, a->why, r, eo, x, err));
+    if (a->model != NULL)
+        a->model_name = kvplan_model_get_info(a->model)->name;
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan__vllm_log_apply(const kvplan_vllm_log_readings *r,
+                                     kvplan_options *o, kvplan_error *err)
+{
+    kvplan_engine_options eo;
+    kvplan_options_engine(o, KVPLAN_ENGINE_VLLM, &eo);
+    KVPLAN__TRY(kvplan_vllm_log_options(r, &eo, err));
+    o->engine_options = eo;
+    o->plan.server.tp_size = eo.tp_size;
+    o->plan.server.pp_size = eo.pp_size;
+    o->plan.server.kv_cache_dtype = eo.kv_cache_dtype;
+    o->plan.server.dtype = eo.dtype;
     return KVPLAN_OK;
 }
 

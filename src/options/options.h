@@ -99,6 +99,17 @@ kvplan_status kvplan__log_question(kvplan_options *o,
                                    kvplan__log_answer *a, kvplan_error *err);
 void kvplan__log_answer_free(kvplan__log_answer *a);
 
+/* A vLLM log's question: the GPU named, the model (the options', else the
+ * log's), the engine options `eo` (the log's arguments with the caller's
+ * over them) and the log reconciled. */
+kvplan_status
+kvplan__vllm_log_question(kvplan_options *o, const kvplan_vllm_log_readings *r,
+                          kvplan_engine_options *eo, kvplan_vllm_log_result *x,
+                          kvplan__log_answer *a, kvplan_error *err);
+/* The log's arguments into `o` (before the caller's flags, which win). */
+kvplan_status kvplan__vllm_log_apply(const kvplan_vllm_log_readings *r,
+                                     kvplan_options *o, kvplan_error *err);
+
 /* --calibrate's needs: the log's load lines, and a GPU that holds what it
  * saw free before loading. */
 kvplan_status kvplan__calibration_check(const kvplan_log_readings *r,

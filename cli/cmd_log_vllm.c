@@ -1,0 +1,199 @@
+/*
+ * cmd_log_vllm.c: kvplan log FILE for a vLLM start-up log (docs/log.md,
+ * "vLLM logs"): what it printed, the blocks and "GPU KV cache size" from
+ * its own available memory, kvplan's own budget on the GPU named, and a
+ * cause for each difference. cmd_log.c hands a log here when
+ * kvplan_log_engine says it is vLLM's.
+ */
+#include "cli.h"
+#include "flags.h"
+#include "options/options.h"
+#include "json/doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reading(FILE *out, const char *name, kvplan_opt_double v)
+{
+    if (v.set)
+        fprintf(out, "  %-34s %12.2f\n", name, v.value);
+}
+
+static void count(FILE *out, const char *name, kvplan_opt_int v)
+{
+    if (v.set)
+        fprintf(out, "  %-34s %12lld\n", name, (long long)v.value);
+}
+
+static void text_report(FILE *out, const char *path,
+                        const kvplan_vllm_log_readings *r, const char *model,
+                        const kvplan_engine_options *eo,
+                        const kvplan_vllm_log_result *x)
+{
+    fprintf(out,
+            "kvplan %s log %s: %lld lines, %lld read; vLLM's; %lld "
+            "worker%s\n",
+            kvplan_version(), path, (long long)r->lines,
+            (long long)r->lines_used,
+            (long long)(r->workers > 0 ? r->workers : 1),
+            r->workers > 1 ? "s" : "");
+    fprintf(out, "model: %s%s%s%s\n", model != NULL ? model : "none",
+            r->model[0] ? " (the log's " : "", r->model,
+            r->model[0] ? ")" : "");
+    fprintf(out, "vLLM: %s; planned with the rules of %s%s\n",
+            r->version[0] ? r->version : "not named in the log",
+            kvplan_vllm_profile_name(x->profile),
+            x->profile_from_log ? " (the log's version)" : " (--vllm-version)");
+    fprintf(out, "GPU: %s\n",
+            eo->gpu_set ? eo->gpu.name
+                        : "not named (--gpu NAME adds kvplan's own budget)");
+    fprintf(out, "\nthe log printed\n");
+    reading(out, "weights per GPU, GiB", r->weights_gib);
+    reading(out, "free at start, GiB", r->free_gib);
+    reading(out, "total, GiB", r->total_gib);
+    reading(out, "peak activation, GiB", r->activation_gib);
+    reading(out, "non-torch, GiB", r->non_torch_gib);
+    reading(out, "CUDA graphs estimated, GiB", r->graph_estimate_gib);
+    reading(out, "CUDA graphs captured, GiB", r->graph_taken_gib);
+    reading(out, "available KV cache memory, GiB", r->available_gib);
+    count(out, "num_gpu_blocks", r->num_gpu_blocks);
+    count(out, "GPU KV cache size, tokens", r->kv_cache_tokens);
+    reading(out, "maximum concurrency", r->max_concurrency);
+    if (r->refusal[0] != '\0')
+        fprintf(out, "  refused: %s\n", r->refusal);
+    if (x->interval)
+        fprintf(out,
+                "\nfrom the log's own %.2f GiB (+-0.005: [%lld, %lld] "
+                "bytes):\n  num_gpu_blocks [%lld, %lld]; GPU KV cache size "
+                "[%lld, %lld]: the log's lie %s\n",
+                r->available_gib.value, (long long)x->available_lo,
+                (long long)x->available_hi, (long long)x->blocks_lo,
+                (long long)x->blocks_hi, (long long)x->tokens_lo,
+                (long long)x->tokens_hi, x->inside ? "inside" : "OUTSIDE");
+    if (x->modelled)
+        fprintf(out,
+                "\nkvplan's own budget on the %s (no figure of the log):\n"
+                "  weights %.2f GiB, KV cache %.2f GiB, %lld blocks, GPU KV "
+                "cache size %lld tokens (%+.2f %% against the log's)\n",
+                eo->gpu.name, x->weights_gib, x->available_gib,
+                (long long)x->blocks, (long long)x->tokens, x->error_pct);
+    if (x->num_causes > 0)
+        fprintf(out, "\ncauses:\n");
+    for (size_t i = 0; i < x->num_causes; i++)
+        fprintf(out, "  - %s (%s): %s\n",
+                kvplan_log_cause_name(x->causes[i].code), x->causes[i].row,
+                x->causes[i].text);
+}
+
+static void json_report(kvplan__writer *w, const kvplan_vllm_log_readings *r,
+                        const char *model, const kvplan_engine_options *eo,
+                        const kvplan_vllm_log_result *x)
+{
+    kvplan__w_object(w, NULL);
+    kvplan__w_str(w, "kvplan_version", kvplan_version());
+    kvplan__w_str(w, "engine", "vllm");
+    kvplan__w_str(w, "model", model);
+    kvplan__w_object(w, "readings");
+    kvplan__w_int(w, "lines", r->lines);
+    kvplan__w_int(w, "lines_used", r->lines_used);
+    kvplan__w_int(w, "workers", r->workers);
+    kvplan__w_str(w, "version", r->version[0] ? r->version : NULL);
+    kvplan__w_str(w, "model", r->model[0] ? r->model : NULL);
+    kvplan__w_opt_int(w, "tensor_parallel_size", r->tensor_parallel_size);
+    kvplan__w_opt_int(w, "max_model_len", r->max_model_len);
+    kvplan__w_opt_real(w, "gpu_memory_utilization", r->gpu_memory_utilization);
+    kvplan__w_opt_real(w, "weights_gib", r->weights_gib);
+    kvplan__w_opt_real(w, "available_gib", r->available_gib);
+    kvplan__w_opt_real(w, "graph_estimate_gib", r->graph_estimate_gib);
+    kvplan__w_opt_int(w, "num_gpu_blocks", r->num_gpu_blocks);
+    kvplan__w_opt_int(w, "kv_cache_tokens", r->kv_cache_tokens);
+    kvplan__w_opt_real(w, "max_concurrency", r->max_concurrency);
+    kvplan__w_end(w);
+    kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(x->profile));
+    kvplan__w_bool(w, "version_from_log", x->profile_from_log);
+    kvplan__w_str(w, "gpu", eo->gpu_set ? eo->gpu.name : NULL);
+    if (x->interval) {
+        kvplan__w_object(w, "from_log");
+        kvplan__w_int(w, "available_lo", x->available_lo);
+        kvplan__w_int(w, "available_hi", x->available_hi);
+        kvplan__w_int(w, "blocks_lo", x->blocks_lo);
+        kvplan__w_int(w, "blocks_hi", x->blocks_hi);
+        kvplan__w_int(w, "tokens_lo", x->tokens_lo);
+        kvplan__w_int(w, "tokens_hi", x->tokens_hi);
+        kvplan__w_bool(w, "inside", x->inside);
+        kvplan__w_end(w);
+    } else {
+        kvplan__w_null(w, "from_log");
+    }
+    if (x->modelled) {
+        kvplan__w_object(w, "modelled");
+        kvplan__w_real(w, "weights_gib", x->weights_gib);
+        kvplan__w_real(w, "available_gib", x->available_gib);
+        kvplan__w_int(w, "num_gpu_blocks", x->blocks);
+        kvplan__w_int(w, "kv_cache_tokens", x->tokens);
+        kvplan__w_real(w, "error_pct", x->error_pct);
+        kvplan__w_end(w);
+    } else {
+        kvplan__w_null(w, "modelled");
+    }
+    kvplan__w_array(w, "causes");
+    for (size_t i = 0; i < x->num_causes; i++) {
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "cause", kvplan_log_cause_name(x->causes[i].code));
+        kvplan__w_str(w, "row", x->causes[i].row);
+        kvplan__w_str(w, "text", x->causes[i].text);
+        kvplan__w_end(w);
+    }
+    kvplan__w_end(w);
+    kvplan__w_end(w);
+}
+
+int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
+                 char **argv, bool json)
+{
+    kvplan_vllm_log_readings *r = malloc(sizeof *r);
+    cli_args *cli = malloc(sizeof *cli);
+    kvplan_vllm_log_result *x = malloc(sizeof *x);
+    kvplan__log_answer ans = {0};
+    kvplan_error err;
+    int rc = CLI_EXIT_OK;
+    if (r == NULL || cli == NULL || x == NULL) {
+        fprintf(stderr, "kvplan log: out of memory\n");
+        rc = CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    memset(cli, 0, sizeof *cli);
+    kvplan_options_init(&cli->o);
+    kvplan_engine_options eo;
+    if (kvplan_vllm_log_parse(text, len, r, &err) != KVPLAN_OK ||
+        kvplan__vllm_log_apply(r, &cli->o, &err) != KVPLAN_OK) {
+        rc = cli_error("kvplan log", &err, CLI_EXIT_BAD_INPUT, json);
+        goto done;
+    }
+    if (cli_parse_over(argc, argv, 0, "log", cli, &err) != KVPLAN_OK) {
+        rc = cli_error("kvplan log", &err, CLI_EXIT_USAGE, json);
+        goto done;
+    }
+    if (kvplan__vllm_log_question(&cli->o, r, &eo, x, &ans, &err) !=
+        KVPLAN_OK) {
+        rc = cli_error("kvplan log", &err, cli_exit_for(err.code), json);
+        goto done;
+    }
+    if (cli->json) {
+        kvplan__writer w = {0};
+        json_report(&w, r, ans.model_name, &eo, x);
+        if (kvplan__w_print(&w, stdout, true) != 0)
+            rc = CLI_EXIT_INTERNAL;
+    } else {
+        text_report(stdout, path, r, ans.model_name, &eo, x);
+    }
+    if (fflush(stdout) != 0)
+        rc = CLI_EXIT_INTERNAL;
+done:
+    kvplan__log_answer_free(&ans);
+    free(r);
+    free(cli);
+    free(x);
+    return rc;
+}

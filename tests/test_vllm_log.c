@@ -1,0 +1,206 @@
+/*
+ * test_vllm_log.c: public vLLM start-up logs read back (tests/logs/vllm,
+ * each with its source in tests/logs/SOURCES.md): the engine told from
+ * the log, every reading checked against the log's text, and the blocks
+ * and "GPU KV cache size" kvplan derives from the log's own "Available KV
+ * cache memory" holding what the log printed; from the GPU's preset, the
+ * error against the log's count is bounded where the log names its GPU.
+ *   test_vllm_log DIR (tests/logs/vllm)
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *dir;
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return NULL;
+    static char buf[1 << 16];
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* One log: what it printed, and its interval. */
+typedef struct expect {
+    const char *file, *model, *gpu; /* the catalog model; a preset or NULL */
+    const char *version;
+    int64_t tp, max_model_len;
+    double available_gib, weights_gib;
+    int64_t tokens, blocks; /* -1: not printed */
+    double max_error_pct;   /* from the preset; 0: not bounded */
+    bool inside;            /* else a cause names why not */
+    kvplan_vllm_profile profile;
+} expect;
+
+static const expect logs[] = {
+    /* vLLM 0.10.2 on a Jetson Thor (no preset): eager, utilization 0.85 */
+    {"01-llama-3.1-8b-thor.log", "llama-3.1-8b-instruct", NULL, "0.10.2", 1,
+     131072, 85.79, 14.9889, 702800, 43925, 0, true, KVPLAN_VLLM_V0_10},
+    /* 0.10.1.1, one A100-80GB at 0.5 and 0.25 of the same launch, TP2 on
+     * one node and TP2 over two A100-40GB nodes; Qwen2-7B-Instruct's
+     * shapes are Qwen2.5-7B-Instruct's */
+    {"02-qwen2-7b-a100-0.5.log", "qwen2.5-7b-instruct", "A100-80GB", "0.10.1.1",
+     1, 16384, 24.83, 14.2488, 464848, 29053, 1.0, true, KVPLAN_VLLM_V0_10},
+    {"03-qwen2-7b-a100-0.25.log", "qwen2.5-7b-instruct", "A100-80GB",
+     "0.10.1.1", 1, 16384, 5.01, 14.2488, 93872, 5867, 3.0, true,
+     KVPLAN_VLLM_V0_10},
+    {"04-qwen2-7b-a100-tp2.log", "qwen2.5-7b-instruct", "A100-80GB", "0.10.1.1",
+     2, 16384, 31.83, 7.1217, 1192160, 74510, 1.5, true, KVPLAN_VLLM_V0_10},
+    /* gpt-oss-120b at TP4 over four nodes: 18 sliding + 18 full layers in
+     * two groups, printed as blocks // 2 groups x 16 (0.10's report) */
+    {"05-gpt-oss-120b-a100-tp4.log", "gpt-oss-120b", "A100-80GB", "0.10.1.1", 4,
+     16384, 45.32, 17.2217, 2640144, -1, 5.0, true, KVPLAN_VLLM_V0_10},
+    {"06-qwen2-7b-a100-40gb-tp2-nodes.log", "qwen2.5-7b-instruct", "A100-40GB",
+     "0.10.1.1", 2, 16384, 11.03, 7.1217, 412944, 25809, 6.0, true,
+     KVPLAN_VLLM_V0_10},
+    /* fp16 on a card under 70 GiB (2048 batched tokens), GPU not named */
+    {"07-llama-3.1-8b-fp16.log", "llama-3.1-8b-instruct", NULL, "0.10.1.1", 1,
+     131072, 19.25, 14.9889, 157648, 9853, 0, true, KVPLAN_VLLM_V0_10},
+    /* a dev build of 2025-08 with the DEBUG profile: no profile of its own,
+     * planned with the newest rules (one group: the same count) */
+    {"08-llama-3.2-1b-debug.log", "llama-3.2-1b-instruct", NULL,
+     "0.1.dev8168+g475c1a0", 1, 131072, 37.10, 2.3185, 1215552, -1, 0, true,
+     KVPLAN_VLLM_LATEST},
+    /* Nemotron-3-Nano on a DGX Spark under 0.20.2, from a write-up that
+     * quotes the cache lines only: the hybrid's attention block vLLM chose
+     * is not kvplan's (the printed 5,769,184 tokens at 22.01x are 5722
+     * blocks of 256 + 4 a request: a block of 1024, where kvplan's rule
+     * gives 1072): outside, and said so */
+    {"09-nemotron-3-nano-gb10.log", "nemotron-3-nano-30b-a3b", NULL, "", 1,
+     262144, 34.32, -1, 5769184, -1, 0, false, KVPLAN_VLLM_V0_20},
+};
+
+static void test_log(const expect *x)
+{
+    size_t len = 0;
+    const char *text = slurp(x->file, &len);
+    if (text == NULL)
+        return;
+    CHECK_INT(kvplan_log_engine(text, len), KVPLAN_ENGINE_VLLM);
+    kvplan_vllm_log_readings r;
+    kvplan_error err;
+    CHECK_INT(kvplan_vllm_log_parse(text, len, &r, &err), KVPLAN_OK);
+    CHECK_STR(r.version, x->version);
+    CHECK(r.tensor_parallel_size.set || x->tp == 1);
+    if (r.tensor_parallel_size.set)
+        CHECK_INT(r.tensor_parallel_size.value, x->tp);
+    CHECK_DOUBLE(r.available_gib.value, x->available_gib);
+    CHECK_DOUBLE(r.weights_gib.set ? r.weights_gib.value : -1, x->weights_gib);
+    CHECK_INT(r.kv_cache_tokens.value, x->tokens);
+    CHECK_INT(r.num_gpu_blocks.set ? r.num_gpu_blocks.value : -1, x->blocks);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    if (x->version[0] == '\0') /* the launch's flags, as its source says */
+        o.vllm_version = x->profile;
+    CHECK_INT(kvplan_vllm_log_options(&r, &o, &err), KVPLAN_OK);
+    CHECK_INT(o.vllm_version, x->profile);
+    CHECK_INT(o.tp_size, x->tp);
+    o.max_model_len = (kvplan_opt_int){x->max_model_len, true};
+    if (x->gpu != NULL) {
+        CHECK(kvplan_gpu_preset(x->gpu, &o.gpu));
+        o.gpu_set = true;
+    }
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load(x->model, &m, NULL), KVPLAN_OK);
+    kvplan_vllm_log_result res;
+    CHECK_INT(kvplan_vllm_log_reconcile(m, NULL, &r, &o, &res, &err),
+              KVPLAN_OK);
+    CHECK(res.interval);
+    CHECK_INT(res.inside, x->inside);
+    CHECK_INT(res.profile_from_log,
+              x->profile != KVPLAN_VLLM_LATEST && x->version[0] != '\0');
+    bool named = false; /* each difference has its cause */
+    for (size_t i = 0; i < res.num_causes; i++)
+        named |= res.causes[i].code == KVPLAN_CAUSE_OUTSIDE ||
+                 res.causes[i].code == KVPLAN_CAUSE_OLDER_RULES;
+    CHECK(named || (res.inside && res.profile_from_log));
+    if (res.inside != x->inside)
+        fprintf(stderr, "  %s: [%lld, %lld] blocks, [%lld, %lld] tokens\n",
+                x->file, (long long)res.blocks_lo, (long long)res.blocks_hi,
+                (long long)res.tokens_lo, (long long)res.tokens_hi);
+    CHECK_INT(res.tokens_lo <= x->tokens && x->tokens <= res.tokens_hi,
+              x->inside);
+    if (x->max_error_pct > 0) {
+        CHECK(res.modelled);
+        CHECK(fabs(res.error_pct) <= x->max_error_pct);
+        fprintf(stderr, "  %s from the %s preset: %+.2f %%\n", x->file, x->gpu,
+                res.error_pct);
+    }
+    kvplan_model_free(m);
+}
+
+/* A line a terminal cut at its width is joined back: the non-default args
+ * of 06 are cut inside 'Qwen2-7B-Instruct' and the utilization follows;
+ * "Available KV cache me" / "mory: 11.03 GiB" too. */
+static void test_wrapped(void)
+{
+    size_t len = 0;
+    const char *text = slurp("06-qwen2-7b-a100-40gb-tp2-nodes.log", &len);
+    kvplan_vllm_log_readings r;
+    CHECK_INT(kvplan_vllm_log_parse(text, len, &r, NULL), KVPLAN_OK);
+    CHECK_STR(r.model, "Qwen2-7B-Instruct");
+    CHECK_DOUBLE(r.gpu_memory_utilization.value, 0.5);
+    CHECK_INT(r.num_gpu_blocks.value, 25809);
+}
+
+/* What is not a vLLM log: an sglang one is told apart, and text without
+ * vLLM's lines is refused as a parse error naming "log". */
+static void test_not_vllm(void)
+{
+    const char *sglang = "[2025-01-01 00:00:00] Load weight begin. avail "
+                         "mem=78.50 GB\n";
+    CHECK_INT(kvplan_log_engine(sglang, strlen(sglang)), KVPLAN_ENGINE_SGLANG);
+    kvplan_vllm_log_readings r;
+    kvplan_error err;
+    CHECK_INT(kvplan_vllm_log_parse(sglang, strlen(sglang), &r, &err),
+              KVPLAN_PARSE);
+    CHECK_STR(err.field, "log");
+    /* a refusal is read; a negative memory names it */
+    const char *refused =
+        "INFO 09-06 03:10:08 [gpu_worker.py:276] Available KV cache memory: "
+        "-0.53 GiB\nERROR 09-06 03:10:08 [core.py:700] ValueError: No "
+        "available memory for the cache blocks. Try increasing\n";
+    CHECK_INT(kvplan_vllm_log_parse(refused, strlen(refused), &r, &err),
+              KVPLAN_OK);
+    CHECK_DOUBLE(r.available_gib.value, -0.53);
+    CHECK(strncmp(r.refusal, "No available memory", 19) == 0);
+    /* 0.21+: the graphs' estimate, one line of both figures */
+    const char *newer =
+        "(EngineCore pid=79) INFO 07-30 07:11:00 [gpu_model_runner.py:6737] "
+        "Estimated CUDA graph memory: 0.58 GiB total\n(EngineCore pid=79) "
+        "INFO 07-30 07:11:00 [gpu_worker.py:560] Available KV cache memory: "
+        "13.33 GiB\nINFO [kv_cache_utils.py:2021] GPU KV cache size: "
+        "1,553,140 tokens, Maximum concurrency for 1,000,000 tokens per "
+        "request: 1.55x\n";
+    CHECK_INT(kvplan_vllm_log_parse(newer, strlen(newer), &r, &err), KVPLAN_OK);
+    CHECK_DOUBLE(r.graph_estimate_gib.value, 0.58);
+    CHECK_INT(r.kv_cache_tokens.value, 1553140);
+    CHECK_INT(r.concurrency_len.value, 1000000);
+    CHECK_DOUBLE(r.max_concurrency.value, 1.55);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_vllm_log DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++)
+        test_log(&logs[i]);
+    test_wrapped();
+    test_not_vllm();
+    return check_report();
+}
