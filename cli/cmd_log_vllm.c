@@ -86,69 +86,6 @@ static void text_report(FILE *out, const char *path,
                 x->causes[i].text);
 }
 
-static void json_report(kvplan__writer *w, const kvplan_vllm_log_readings *r,
-                        const char *model, const kvplan_engine_options *eo,
-                        const kvplan_vllm_log_result *x)
-{
-    kvplan__w_object(w, NULL);
-    kvplan__w_str(w, "kvplan_version", kvplan_version());
-    kvplan__w_str(w, "engine", "vllm");
-    kvplan__w_str(w, "model", model);
-    kvplan__w_object(w, "readings");
-    kvplan__w_int(w, "lines", r->lines);
-    kvplan__w_int(w, "lines_used", r->lines_used);
-    kvplan__w_int(w, "workers", r->workers);
-    kvplan__w_str(w, "version", r->version[0] ? r->version : NULL);
-    kvplan__w_str(w, "model", r->model[0] ? r->model : NULL);
-    kvplan__w_opt_int(w, "tensor_parallel_size", r->tensor_parallel_size);
-    kvplan__w_opt_int(w, "max_model_len", r->max_model_len);
-    kvplan__w_opt_real(w, "gpu_memory_utilization", r->gpu_memory_utilization);
-    kvplan__w_opt_real(w, "weights_gib", r->weights_gib);
-    kvplan__w_opt_real(w, "available_gib", r->available_gib);
-    kvplan__w_opt_real(w, "graph_estimate_gib", r->graph_estimate_gib);
-    kvplan__w_opt_int(w, "num_gpu_blocks", r->num_gpu_blocks);
-    kvplan__w_opt_int(w, "kv_cache_tokens", r->kv_cache_tokens);
-    kvplan__w_opt_real(w, "max_concurrency", r->max_concurrency);
-    kvplan__w_end(w);
-    kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(x->profile));
-    kvplan__w_bool(w, "version_from_log", x->profile_from_log);
-    kvplan__w_str(w, "gpu", eo->gpu_set ? eo->gpu.name : NULL);
-    if (x->interval) {
-        kvplan__w_object(w, "from_log");
-        kvplan__w_int(w, "available_lo", x->available_lo);
-        kvplan__w_int(w, "available_hi", x->available_hi);
-        kvplan__w_int(w, "blocks_lo", x->blocks_lo);
-        kvplan__w_int(w, "blocks_hi", x->blocks_hi);
-        kvplan__w_int(w, "tokens_lo", x->tokens_lo);
-        kvplan__w_int(w, "tokens_hi", x->tokens_hi);
-        kvplan__w_bool(w, "inside", x->inside);
-        kvplan__w_end(w);
-    } else {
-        kvplan__w_null(w, "from_log");
-    }
-    if (x->modelled) {
-        kvplan__w_object(w, "modelled");
-        kvplan__w_real(w, "weights_gib", x->weights_gib);
-        kvplan__w_real(w, "available_gib", x->available_gib);
-        kvplan__w_int(w, "num_gpu_blocks", x->blocks);
-        kvplan__w_int(w, "kv_cache_tokens", x->tokens);
-        kvplan__w_real(w, "error_pct", x->error_pct);
-        kvplan__w_end(w);
-    } else {
-        kvplan__w_null(w, "modelled");
-    }
-    kvplan__w_array(w, "causes");
-    for (size_t i = 0; i < x->num_causes; i++) {
-        kvplan__w_object(w, NULL);
-        kvplan__w_str(w, "cause", kvplan_log_cause_name(x->causes[i].code));
-        kvplan__w_str(w, "row", x->causes[i].row);
-        kvplan__w_str(w, "text", x->causes[i].text);
-        kvplan__w_end(w);
-    }
-    kvplan__w_end(w);
-    kvplan__w_end(w);
-}
-
 int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
                  char **argv, bool json)
 {
@@ -182,7 +119,7 @@ int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
     }
     if (cli->json) {
         kvplan__writer w = {0};
-        json_report(&w, r, ans.model_name, &eo, x);
+        kvplan__doc_vllm_log(&w, r, ans.model_name, &eo, x);
         if (kvplan__w_print(&w, stdout, true) != 0)
             rc = CLI_EXIT_INTERNAL;
     } else {

@@ -257,6 +257,47 @@ static void test_no_files(void)
     rmdir(dir);
 }
 
+/* A vLLM log through the request (the Python and web path): its reader,
+ * the request's flags over the log's, the same document as kvplan log
+ * --json; a calibration is refused, naming the key (tests/logs/vllm/02:
+ * 29,053 blocks inside [29052, 29064] from its own 24.83 GiB). */
+static void test_vllm_log_request(void)
+{
+    char path[4096], *text = calloc(1, 1 << 16);
+    snprintf(path, sizeof path, "%s/tests/logs/vllm/02-qwen2-7b-a100-0.5.log",
+             source_dir);
+    FILE *f = fopen(path, "rb");
+    size_t n = 0;
+    if (f != NULL && text != NULL) {
+        n = fread(text, 1, (1 << 16) - 1, f);
+        fclose(f);
+    }
+    for (int calibrate = 0; calibrate < 2; calibrate++) {
+        json_t *req =
+            json_pack("{s:s, s:s%, s:b, s:{s:s, s:s}}", "command", "log", "log",
+                      text ? text : "", n, "calibrate", calibrate, "flags",
+                      "gpu", "A100-80GB", "model_path", "qwen2.5-7b-instruct");
+        char *body = json_dumps(req, 0);
+        int rc = -1;
+        char *r = body ? call(body, &rc) : NULL;
+        CHECK(r != NULL);
+        if (r != NULL && !calibrate) {
+            CHECK_INT(rc, KVPLAN_OK);
+            CHECK_CONTAINS(r, "\"engine\": \"vllm\"");
+            CHECK_CONTAINS(r, "\"blocks_lo\": 29052");
+            CHECK_CONTAINS(r, "\"inside\": true");
+            CHECK_CONTAINS(r, "\"vllm_version\": \"0.10-0.19\"");
+        } else if (r != NULL) {
+            CHECK_INT(rc, KVPLAN_INVALID_ARGUMENT);
+            CHECK_CONTAINS(r, "\"field\": \"calibrate\"");
+        }
+        kvplan_json_free(r);
+        free(body);
+        json_decref(req);
+    }
+    free(text);
+}
+
 /* --dp-size 2: one GPU count whichever command asks (the fleet's rule). */
 static void test_fleet(void)
 {
@@ -780,6 +821,7 @@ int main(int argc, char **argv)
 
     test_no_files();
     test_fleet();
+    test_vllm_log_request();
     test_session();
 
     /* eight threads at once answer as one alone */

@@ -251,6 +251,11 @@ const char *kvplan__row_binding(const kvplan_sweep_row *r);
 /* ---- doc_log.c: kvplan log ------------------------------------------------
  */
 
+/* A vLLM log's document, a whole object (doc_vllm_log.c). */
+void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
+                          const char *model, const kvplan_engine_options *eo,
+                          const kvplan_vllm_log_result *x);
+
 /* The log's document, into an open object. */
 void kvplan__doc_log_members(kvplan__writer *w, const kvplan_log_readings *r,
                              const char *model, const kvplan_log_result *x,
