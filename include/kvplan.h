@@ -1935,6 +1935,10 @@ typedef struct kvplan_vllm_log_readings {
     /* the budget's lines */
     kvplan_opt_double weights_gib;   /* "Model loading took X GiB" */
     kvplan_opt_double available_gib; /* "Available KV cache memory: X GiB" */
+    kvplan_opt_int kv_cache_bytes;   /* "Current kv cache memory in use is
+                                        N bytes" (0.10-0.11): exact */
+    kvplan_opt_double consumed_gib;  /* "X GiB for consumed memory (weights
+                                        + non-torch)" (0.28+) */
     kvplan_opt_double graph_estimate_gib;  /* "Estimated CUDA graph memory:
                                               X GiB total" (0.21+) */
     kvplan_opt_double graph_taken_gib;     /* "Graph capturing finished in N
@@ -1980,7 +1984,8 @@ kvplan_vllm_log_options(const kvplan_vllm_log_readings *readings,
 /* A vLLM log reconciled with kvplan's plan of the same server. */
 typedef struct kvplan_vllm_log_result {
     /* From the log's own "Available KV cache memory" (2 decimals:
-     * +-0.005 GiB): the blocks and "GPU KV cache size" at each end. */
+     * +-0.005 GiB), or its exact bytes where it prints them: the blocks
+     * and "GPU KV cache size" at each end. */
     bool interval;
     int64_t available_lo, available_hi;
     int64_t blocks_lo, blocks_hi, tokens_lo, tokens_hi;

@@ -185,6 +185,26 @@ static void test_not_vllm(void)
         "1,553,140 tokens, Maximum concurrency for 1,000,000 tokens per "
         "request: 1.55x\n";
     CHECK_INT(kvplan_vllm_log_parse(newer, strlen(newer), &r, &err), KVPLAN_OK);
+    /* 0.10.2's closing line has the cache's bytes; 0.28's the weights and
+     * non-torch together */
+    const char *closing =
+        "INFO 09-23 18:12:33 [gpu_worker.py:298] Available KV cache memory: "
+        "55.15 GiB\nINFO 09-23 18:12:39 [gpu_worker.py:391] Free memory on "
+        "device (78.66/79.19 GiB) on startup. Desired GPU memory utilization "
+        "is (0.9, 71.27 GiB). Actual usage is 14.08 GiB for weight, 1.97 GiB "
+        "for peak activation, 0.07 GiB for non-torch memory, and 0.67 GiB for "
+        "CUDAGraph memory. Current kv cache memory in use is 59212694937 "
+        "bytes.\nINFO [gpu_worker.py:804] Actual usage is 51.66 GiB for "
+        "consumed memory (weights + non-torch), 2.4 GiB for peak activation\n";
+    kvplan_vllm_log_readings c;
+    CHECK_INT(kvplan_vllm_log_parse(closing, strlen(closing), &c, &err),
+              KVPLAN_OK);
+    CHECK_INT(c.kv_cache_bytes.value, 59212694937);
+    CHECK_DOUBLE(c.free_gib.value, 78.66);
+    CHECK_DOUBLE(c.total_gib.value, 79.19);
+    CHECK_DOUBLE(c.non_torch_gib.value, 0.07);
+    CHECK_DOUBLE(c.activation_gib.value, 2.4);
+    CHECK_DOUBLE(c.consumed_gib.value, 51.66);
     CHECK_DOUBLE(r.graph_estimate_gib.value, 0.58);
     CHECK_INT(r.kv_cache_tokens.value, 1553140);
     CHECK_INT(r.concurrency_len.value, 1000000);

@@ -25,6 +25,8 @@ void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
     kvplan__w_opt_real(w, "gpu_memory_utilization", r->gpu_memory_utilization);
     kvplan__w_opt_real(w, "weights_gib", r->weights_gib);
     kvplan__w_opt_real(w, "available_gib", r->available_gib);
+    kvplan__w_opt_int(w, "kv_cache_bytes", r->kv_cache_bytes);
+    kvplan__w_opt_real(w, "consumed_gib", r->consumed_gib);
     kvplan__w_opt_real(w, "graph_estimate_gib", r->graph_estimate_gib);
     kvplan__w_opt_int(w, "num_gpu_blocks", r->num_gpu_blocks);
     kvplan__w_opt_int(w, "kv_cache_tokens", r->kv_cache_tokens);

@@ -217,6 +217,17 @@ static bool read_figures(kvplan_vllm_log_readings *r, kvplan__log_span l)
     if (kvplan__log_double_after(l, "Available KV cache memory: ", &v) &&
         v <= 1048576.0)
         kvplan__log_set_min(&r->available_gib, v), any = true;
+    if (kvplan__log_int_after(l, "Current kv cache memory in use is ", &n) &&
+        kvplan__log_find(l.s, l.end, " bytes") && n > 0)
+        r->kv_cache_bytes = (kvplan_opt_int){n, true}, any = true;
+    const char *used = kvplan__log_find(l.s, l.end, " GiB for consumed memory");
+    if (used != NULL) {
+        const char *p = used;
+        while (p > l.s && p[-1] != ' ')
+            p--;
+        if (kvplan__log_parse_double(&p, used, &v))
+            r->consumed_gib = (kvplan_opt_double){v, true}, any = true;
+    }
     if (kvplan__log_gib_after(l, "Estimated CUDA graph memory: ", &v))
         kvplan__log_set_max(&r->graph_estimate_gib, v), any = true;
     const char *g = kvplan__log_find(l.s, l.end, "Graph capturing finished");

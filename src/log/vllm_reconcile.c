@@ -113,6 +113,8 @@ static void from_log(const kvplan_model *m, const kvplan_vllm_log_readings *r,
     }
     out->available_lo = (int64_t)ceil((a - 0.005) * GIB);
     out->available_hi = (int64_t)floor((a + 0.005) * GIB);
+    if (r->kv_cache_bytes.set) /* the bytes themselves: one plan */
+        out->available_lo = out->available_hi = r->kv_cache_bytes.value;
     if (!plan_at(m, *o, out->available_lo, &out->blocks_lo, &out->tokens_lo) ||
         !plan_at(m, *o, out->available_hi, &out->blocks_hi, &out->tokens_hi)) {
         kvplan_engine_options t = *o;
