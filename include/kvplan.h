@@ -1641,6 +1641,9 @@ typedef struct kvplan_engine_options {
     /* vLLM: --no-enable-prefix-caching (a mamba hybrid's cache mode is
      * then none) */
     bool no_prefix_caching;
+    /* vLLM: --disable-hybrid-kv-cache-manager: sliding-window layers keep
+     * a full layer's cache, one KV-cache group */
+    bool disable_hybrid_kv_cache_manager;
     /* The vLLM followed (default the newest) and rules switched from it
      * (kvplan_vllm_rules' bits; --compare-version's one at a time). */
     kvplan_vllm_profile vllm_version;

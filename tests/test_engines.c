@@ -11,6 +11,7 @@
 #include "check.h"
 #include "core/core.h"
 #include "engine/engine.h"
+#include "json/doc.h"
 #include "kvplan.h"
 
 #include <math.h>
@@ -318,6 +319,139 @@ static int64_t pp_blocks_of(const char *const *types, int layers,
     CHECK_INT(p.groups[0].page_bytes, 8192);
     kvplan_model_free(m);
     return p.num_gpu_blocks;
+}
+
+/* vLLM's test_get_kv_cache_config_one_worker (tests/v1/core/
+ * test_kv_cache_utils.py, read in a fork of 2026 main; the file's cases
+ * kvplan can express): layers of 2 KV heads of 64 in fp16 (a page of
+ * 16 x 2 x 128 x 2 = 8192 bytes; vLLM's fp32 figures halved),
+ * max_model_len 16, the memory page x (group size) x 32 each time. */
+static kvplan_engine_plan one_worker(const char *shape_extra,
+                                     const char *const *types, int layers,
+                                     int64_t memory, kvplan_vllm_profile v,
+                                     bool no_hma, kvplan_status want)
+{
+    char shape[512];
+    snprintf(shape, sizeof shape,
+             "\"hidden_size\": 256, \"intermediate_size\": 512, "
+             "\"num_attention_heads\": 4, \"num_key_value_heads\": 2, "
+             "\"head_dim\": 64, \"vocab_size\": 1000, "
+             "\"max_position_embeddings\": 16, \"sliding_window\": 1%s",
+             shape_extra);
+    kvplan_model *m = qwen2_of(shape, types, layers);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){memory, true};
+    o.vllm_version = v;
+    o.disable_hybrid_kv_cache_manager = no_hma;
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    kvplan_error err;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), want);
+    kvplan_model_free(m);
+    return p;
+}
+
+static void test_vllm_one_worker(void)
+{
+    const char *F = "full_attention", *S = "sliding_attention";
+    const int64_t page = 8192;
+    kvplan_vllm_profile now = KVPLAN_VLLM_LATEST;
+    /* all full, all sliding: one group, 32 blocks */
+    const char *ff[] = {F, F}, *ss[] = {S, S}, *fs[] = {F, S};
+    kvplan_engine_plan p =
+        one_worker("", ff, 2, page * 2 * 32, now, false, KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, 32);
+    CHECK_INT(one_worker("", ss, 2, page * 2 * 32, now, false, KVPLAN_OK)
+                  .num_gpu_blocks,
+              32);
+    /* full + sliding without the hybrid manager: one full group, 32; with
+     * it, two groups of one layer sharing one tensor: 64 */
+    p = one_worker("", fs, 2, page * 2 * 32, now, true, KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, 32);
+    CHECK_INT(p.num_groups, 1);
+    p = one_worker("", fs, 2, page * 2 * 32, now, false, KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, 64);
+    CHECK_INT(p.group_size, 1);
+    /* 2 full + 4 sliding: groups of 2, 32 blocks */
+    const char *f2s4[] = {F, F, S, S, S, S};
+    p = one_worker("", f2s4, 6, page * 2 * 32, now, false, KVPLAN_OK);
+    CHECK_INT(p.group_size, 2);
+    CHECK_INT(p.num_gpu_blocks, 32);
+    CHECK_INT(kvplan__engine_groups(&p), 3);
+    /* 3 full + 7 sliding, padded to 9: groups of 3, 32 blocks */
+    const char *f3s7[] = {F, F, F, S, S, S, S, S, S, S};
+    p = one_worker("", f3s7, 10, page * 3 * 32, now, false, KVPLAN_OK);
+    CHECK_INT(p.group_size, 3);
+    CHECK_INT(p.padding_layers, 2);
+    CHECK_INT(p.num_gpu_blocks, 32);
+    /* 6 full + 5 sliding (gpt-oss + EAGLE's shape): groups of 6, one
+     * padding layer, 32 blocks */
+    const char *f6s5[] = {F, F, F, F, F, F, S, S, S, S, S};
+    p = one_worker("", f6s5, 11, page * 6 * 32, now, false, KVPLAN_OK);
+    CHECK_INT(p.group_size, 6);
+    CHECK_INT(p.padding_layers, 1);
+    CHECK_INT(p.num_gpu_blocks, 32);
+    /* full of head 64 + sliding of head 32: the sliding block grows to
+     * 32 tokens, one page; 32 blocks of page x 32 */
+    p = one_worker(", \"swa_head_dim\": 32", fs, 2, page * 32, now, false,
+                   KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, 32);
+    CHECK_INT(p.groups[1].block_size, 32);
+    /* head 64 + sliding head 96: pages of 8192 and 12288 do not divide;
+     * vLLM's test expects NotImplementedError, which 0.20-0.22 raise; from
+     * 0.23 (#45181) the smaller page is padded up: 42 blocks */
+    one_worker(", \"swa_head_dim\": 96", fs, 2, page * 2 * 32,
+               KVPLAN_VLLM_V0_20, false, KVPLAN_UNSUPPORTED);
+    p = one_worker(", \"swa_head_dim\": 96", fs, 2, page * 2 * 32, now, false,
+                   KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, page * 2 * 32 / 12288);
+    /* num_gpu_blocks_override = 16 */
+    kvplan_model *m16 =
+        qwen2_of("\"hidden_size\": 256, \"intermediate_size\": 512, "
+                 "\"num_attention_heads\": 4, \"num_key_value_heads\": 2, "
+                 "\"head_dim\": 64, \"vocab_size\": 1000, "
+                 "\"max_position_embeddings\": 16, \"sliding_window\": 1",
+                 ff, 2);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){page * 2 * 32, true};
+    o.num_gpu_blocks_override = (kvplan_opt_int){16, true};
+    CHECK_INT(kvplan_engine_compute(m16, &o, &p, NULL), KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, 16);
+    CHECK_INT(p.profiled_blocks, 32);
+    kvplan_model_free(m16);
+}
+
+/* vLLM's test_estimate_max_model_len (the same file): Qwen1.5-7B's 32
+ * layers of 32 KV heads of 128 in fp16, 8 GiB: a request of 16385 tokens
+ * does not fit and 16384 is the longest that does; 16383 fits. From 0.29
+ * the null block is kept out of the check (#47272): 8 GiB less one block
+ * of 8 MiB, so 16368 and 16383 no longer fits. */
+static void test_vllm_estimate_max_model_len(void)
+{
+    const char *types[32];
+    for (int i = 0; i < 32; i++)
+        types[i] = "full_attention";
+    kvplan_model *m =
+        qwen2_of("\"hidden_size\": 4096, \"intermediate_size\": 11008, "
+                 "\"num_attention_heads\": 32, \"num_key_value_heads\": 32, "
+                 "\"vocab_size\": 151936, \"max_position_embeddings\": 32768, "
+                 "\"sliding_window\": 1024",
+                 types, 32);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.max_num_batched_tokens = (kvplan_opt_int){32768, true};
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.vllm_version = KVPLAN_VLLM_V0_28;
+    kvplan_engine_plan p;
+    kvplan_error err;
+    o.max_model_len = (kvplan_opt_int){16385, true};
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK(strstr(err.message, "estimated maximum model length is 16384"));
+    o.max_model_len = (kvplan_opt_int){16383, true};
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK(strstr(err.message, "estimated maximum model length is 16368"));
+    kvplan_model_free(m);
 }
 
 static void test_vllm_pp(void)
@@ -642,6 +776,8 @@ int main(void)
     test_vllm_concurrency();
     test_fp8_spelling();
     test_vllm_pp();
+    test_vllm_one_worker();
+    test_vllm_estimate_max_model_len();
     test_hf_sliding();
     test_drafts();
     test_mamba();

@@ -344,6 +344,12 @@ const kvplan__option_row kvplan__option_rows[] = {
               "align (two), all (one a block); default align from 0.28 "
               "with prefix caching, else none"},
      .store = KVPLAN__STORE_WORD, ENGINE(mamba_cache_mode), .readers = KVPLAN__READ_VLLM},
+    {{.name = "disable_hybrid_kv_cache_manager",
+      .flag = "--disable-hybrid-kv-cache-manager",
+      .vllm = "--disable-hybrid-kv-cache-manager", SWITCH, FOR_ENGINE,
+      .help = "vLLM: sliding-window layers keep a full layer's cache (one "
+              "KV-cache group)"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(disable_hybrid_kv_cache_manager), .readers = KVPLAN__READ_VLLM},
     {{.name = "no_enable_prefix_caching", .flag = "--no-enable-prefix-caching",
       .vllm = "--no-enable-prefix-caching", SWITCH, FOR_ENGINE,
       .help = "vLLM: no prefix caching (a mamba hybrid's mode is then none)"},

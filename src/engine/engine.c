@@ -326,6 +326,37 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
                                : KVPLAN_SOURCE_ESTIMATED;
 }
 
+kvplan_status kvplan__vllm_without_hma(const kvplan__engine_census *c,
+                                       const kvplan_engine_options *o,
+                                       kvplan__engine_census *out,
+                                       kvplan_error *err)
+{
+    *out = *c;
+    if (!o->disable_hybrid_kv_cache_manager ||
+        (c->swa_layers == 0 && c->mamba_layers == 0))
+        return KVPLAN_OK;
+    /* a sliding layer then holds the whole request, as a full one
+     * (kv_cache_utils.py: the specs unified into one full-attention type);
+     * a mamba hybrid cannot be */
+    KVPLAN__FAIL_IF(c->mamba_layers > 0, err, KVPLAN_UNSUPPORTED,
+                    "--disable-hybrid-kv-cache-manager",
+                    "vLLM cannot serve a mamba hybrid without its hybrid KV "
+                    "cache manager (\"Hybrid KV cache manager is disabled but "
+                    "failed to convert the KV cache specs to one unified "
+                    "type\")");
+    KVPLAN__FAIL_IF(
+        c->swa_kv_heads != c->kv_heads || c->swa_head_dim != c->head_dim ||
+            c->swa_v_head_dim != c->v_head_dim,
+        err, KVPLAN_UNSUPPORTED, "--disable-hybrid-kv-cache-manager",
+        "--disable-hybrid-kv-cache-manager with sliding layers "
+        "of another geometry than the full ones is not modelled "
+        "by kvplan");
+    out->full_layers += out->swa_layers;
+    out->swa_layers = 0;
+    out->swa_at = (kvplan_ids){NULL, 0};
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan_engine_compute(const kvplan_model *m,
                                     const kvplan_engine_options *o,
                                     kvplan_engine_plan *out, kvplan_error *err)

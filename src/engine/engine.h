@@ -74,6 +74,14 @@ int64_t kvplan__vllm_dsv4_page(int64_t block, int64_t compress_ratio,
 int64_t kvplan__vllm_group_size(const int64_t *counts, size_t n,
                                 int64_t *padding);
 
+/* The census vLLM sizes (engine.c): under
+ * --disable-hybrid-kv-cache-manager the sliding layers are full ones; a
+ * mamba hybrid is refused, as vLLM refuses it. */
+kvplan_status kvplan__vllm_without_hma(const kvplan__engine_census *c,
+                                       const kvplan_engine_options *o,
+                                       kvplan__engine_census *out,
+                                       kvplan_error *err);
+
 kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
                                 const kvplan_engine_options *o,
                                 const kvplan_model *m, kvplan_engine_plan *p,

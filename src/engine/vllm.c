@@ -447,11 +447,14 @@ static void vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
     *per_req = kvplan__ceil_div(sum, top, ovf);
 }
 
-kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
+kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
                                 const kvplan_engine_options *o,
                                 const kvplan_model *m, kvplan_engine_plan *p,
                                 kvplan_error *err)
 {
+    kvplan__engine_census merged;
+    const kvplan__engine_census *c = &merged;
+    KVPLAN__TRY(kvplan__vllm_without_hma(census, o, &merged, err));
     const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
     bool big = gpu->total_mib >= 70 * 1024 && !strstr(gpu->name, "A100");
     p->vllm_version = o->vllm_version;
