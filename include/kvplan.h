@@ -1651,6 +1651,9 @@ typedef struct kvplan_engine_options {
     /* vLLM: --num-gpu-blocks-override, the blocks instead of the budget's */
     kvplan_opt_int num_gpu_blocks_override;
     kvplan_mamba_cache_mode mamba_cache_mode;
+    /* vLLM: --quantization, the weights' scheme (kvplan_word_at's
+     * KVPLAN_WORDS_QUANTIZATION); NULL: the config's. Borrowed. */
+    const char *quantization;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

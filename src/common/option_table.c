@@ -114,7 +114,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .meta = "METHOD",
       .help = "the weights' quantization (fp8, awq, gptq, modelopt_fp4, "
               "...); default the config's quantization_config"},
-     .store = KVPLAN__STORE_NAME, PLAN(quantization)},
+     .store = KVPLAN__STORE_NAME, PLAN(quantization), .readers = KVPLAN__READ_SGLANG | KVPLAN__READ_VLLM},
     {{.name = "mem_fraction_static", .flag = "--mem-fraction-static",
       FRACTION(true, "a fraction in (0, 1)"), SGLANG, .meta = "F",
       .help = "the GPU memory fraction for weights and KV cache; default "

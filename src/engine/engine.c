@@ -92,6 +92,17 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
                     KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                     "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",
                     (int)o->kv_cache_dtype);
+    /* --quantization: a scheme vLLM knows and kvplan prices; else the
+     * weights would be the model dtype's, silently */
+    KVPLAN__FAIL_IF(o->quantization != NULL &&
+                        (!kvplan_word_value(KVPLAN_WORDS_QUANTIZATION,
+                                            o->quantization, NULL) ||
+                         !kvplan__priced_quantization(o->quantization)),
+                    err, KVPLAN_UNSUPPORTED, "--quantization",
+                    "--quantization %.40s: a scheme kvplan does not price "
+                    "under --engine; pass the weights' bytes with "
+                    "--weight-bytes",
+                    o->quantization);
     KVPLAN__FAIL_IF((unsigned)o->dtype > KVPLAN_DT_FLOAT32, err,
                     KVPLAN_INVALID_ARGUMENT, "--dtype",
                     "--dtype: %d is not a kvplan_dtype_flag", (int)o->dtype);
@@ -234,11 +245,14 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
 }
 
 /* One rank's weights of `m` at `tp`, every layer (budget/tensors.c). */
-static kvplan__weights_estimate_out
-rank_weights(const kvplan_model *m, kvplan_dtype_flag dtype, int64_t tp)
+static kvplan__weights_estimate_out rank_weights(const kvplan_model *m,
+                                                 kvplan_dtype_flag dtype,
+                                                 int64_t tp,
+                                                 const char *quantization)
 {
     kvplan__weights_request rq = {
         .shape = &m->weights,
+        .quantization = quantization,
         .dtype_bytes =
             kvplan_dtype_size(kvplan__dtype_of_flag(dtype, m->info.dtype)),
         .tp = tp,
@@ -273,7 +287,8 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     p->total_bytes = p->memory_total_bytes - p->reserved_bytes;
     double tp = (double)o->tp_size;
     /* the weights of one rank: the estimate's share of the given total */
-    kvplan__weights_estimate_out e = rank_weights(m, o->dtype, o->tp_size);
+    kvplan__weights_estimate_out e =
+        rank_weights(m, o->dtype, o->tp_size, o->quantization);
     double pp = (double)o->pp_size;
     if (o->weight_bytes.set) {
         double share =
@@ -287,7 +302,8 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     /* an EAGLE head's weights, on the last stage: estimated */
     const kvplan_model *d = o->speculative_draft_model;
     if (c->draft_layers > 0 && d != NULL) {
-        p->weight_bytes += rank_weights(d, o->dtype, o->tp_size).rank_bytes;
+        p->weight_bytes +=
+            rank_weights(d, o->dtype, o->tp_size, NULL).rank_bytes;
         p->weight_source = KVPLAN_SOURCE_ESTIMATED;
     }
     /* the profile run's activation peak: the batch's hidden states and MLP

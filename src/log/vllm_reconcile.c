@@ -76,6 +76,11 @@ kvplan_status kvplan_vllm_log_options(const kvplan_vllm_log_readings *r,
     if (r->dtype[0] != '\0' &&
         kvplan_word_value(KVPLAN_WORDS_DTYPE, r->dtype, &v))
         o->dtype = (kvplan_dtype_flag)v;
+    /* the scheme the log names (its config's, or --quantization): the
+     * weights follow it; borrowed from the readings */
+    if (r->quantization[0] != '\0' &&
+        kvplan_word_value(KVPLAN_WORDS_QUANTIZATION, r->quantization, NULL))
+        o->quantization = r->quantization;
     kvplan_vllm_profile p;
     if (r->version[0] != '\0' &&
         kvplan_vllm_profile_parse(r->version, &p, NULL) == KVPLAN_OK)

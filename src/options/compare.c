@@ -41,6 +41,7 @@ void kvplan_options_engine(const kvplan_options *opts, kvplan_engine engine,
     o->pp_size = p->server.pp_size;
     o->kv_cache_dtype = p->server.kv_cache_dtype;
     o->dtype = p->server.dtype;
+    o->quantization = p->quantization;
     /* vLLM's envs.py: "1" or "true", any case, blanks around */
     const char *allow =
         kvplan_options_getenv(opts, "VLLM_ALLOW_LONG_MAX_MODEL_LEN");
