@@ -114,6 +114,47 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  - %s\n", text[i]);
 }
 
+/* --compare-version under --engine vllm: the two versions' plans and each
+ * rule they differ in, alone (kvplan_engine_version_compare). */
+static void compare_text(FILE *out, const kvplan_model *model,
+                         const kvplan_engine_options *o, kvplan_vllm_profile v)
+{
+    kvplan_engine_version_comparison c;
+    if (kvplan_engine_version_compare(model, o, v, &c, NULL) != KVPLAN_OK)
+        return;
+    fprintf(out, "\nvLLM %s against %s (--compare-version):\n",
+            kvplan_vllm_profile_name(c.profile),
+            kvplan_vllm_profile_name(c.compared));
+    const kvplan_engine_version_figures *f[2] = {&c.plan, &c.compared_plan};
+    for (int i = 0; i < 2; i++) {
+        const char *who = kvplan_vllm_profile_name(i ? c.compared : c.profile);
+        if (f[i]->status != KVPLAN_OK)
+            fprintf(out, "  %-10s does not start: %s\n", who, f[i]->error);
+        else
+            fprintf(out,
+                    "  %-10s KV cache %.2f GiB, %lld blocks, GPU KV cache "
+                    "size %lld tokens, %.2fx\n",
+                    who, (double)f[i]->available_bytes / GIB,
+                    (long long)f[i]->num_gpu_blocks,
+                    (long long)f[i]->kv_cache_tokens, f[i]->max_concurrency);
+    }
+    for (size_t i = 0; i < c.num_rules; i++) {
+        const kvplan_engine_rule_delta *d = &c.rules[i];
+        fprintf(out, "  rule %s (%s, %s): %s\n", d->rule.name,
+                d->in_plan ? "in this plan" : "in the other", d->rule.source,
+                d->rule.summary);
+        if (!d->changes)
+            fprintf(out, "    alone: no figure of this plan moves\n");
+        else if (d->alone.status != KVPLAN_OK)
+            fprintf(out, "    alone: does not start: %s\n", d->alone.error);
+        else
+            fprintf(out, "    alone: %lld blocks, %lld tokens, %.2fx\n",
+                    (long long)d->alone.num_gpu_blocks,
+                    (long long)d->alone.kv_cache_tokens,
+                    d->alone.max_concurrency);
+    }
+}
+
 int cli_engine_report(const cli_args *cli, const kvplan_model *model)
 {
     cli_launch_notes(stderr, cli);
@@ -134,6 +175,8 @@ int cli_engine_report(const cli_args *cli, const kvplan_model *model)
             rc = CLI_EXIT_INTERNAL;
     } else {
         cli_engine_text(stdout, cli, model, &p);
+        if (cli->o.compare_vllm_set && o.engine == KVPLAN_ENGINE_VLLM)
+            compare_text(stdout, model, &o, cli->o.compare_vllm_version);
     }
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }

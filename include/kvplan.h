@@ -1589,6 +1589,31 @@ KVPLAN_API kvplan_status kvplan_vllm_profile_parse(const char *version,
                                                    kvplan_vllm_profile *out,
                                                    kvplan_error *err);
 
+/* One vLLM plan's figures, for a comparison of versions. */
+typedef struct kvplan_engine_version_figures {
+    kvplan_status status;
+    char error[200]; /* its message, when it does not start */
+    int64_t available_bytes, num_gpu_blocks, kv_cache_tokens;
+    double max_concurrency;
+} kvplan_engine_version_figures;
+
+/* One rule two vLLM versions differ in, and the plan with it alone
+ * switched. */
+typedef struct kvplan_engine_rule_delta {
+    kvplan_rule_info rule;
+    bool in_plan; /* the options' profile has it */
+    bool changes; /* it alone moves a figure of the plan */
+    kvplan_engine_version_figures alone;
+} kvplan_engine_rule_delta;
+
+/* Two vLLM versions side by side, each rule they differ in alone. */
+typedef struct kvplan_engine_version_comparison {
+    kvplan_vllm_profile profile, compared;
+    kvplan_engine_version_figures plan, compared_plan;
+    size_t num_rules;
+    kvplan_engine_rule_delta rules[8];
+} kvplan_engine_version_comparison;
+
 /* How vLLM keeps a mamba layer's state per request (--mamba-cache-mode). */
 typedef enum kvplan_mamba_cache_mode {
     KVPLAN_MAMBA_CACHE_AUTO = 0,  /* the profile's: align from 0.28 with
@@ -1737,6 +1762,17 @@ typedef struct kvplan_engine_plan {
 KVPLAN_API kvplan_status kvplan_engine_compute(
     const kvplan_model *model, const kvplan_engine_options *options,
     kvplan_engine_plan *out, kvplan_error *err);
+
+/*
+ * The vLLM plan of `model` with `options` (its vllm_version) and under
+ * `other`, and for every rule the two differ in, the plan with that rule
+ * alone switched (--compare-version under --engine vllm). A plan that
+ * does not start is a figure, not an error. Allocation-free.
+ */
+KVPLAN_API kvplan_status kvplan_engine_version_compare(
+    const kvplan_model *model, const kvplan_engine_options *options,
+    kvplan_vllm_profile other, kvplan_engine_version_comparison *out,
+    kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Reading an sglang start-up log (docs/log.md)                              */
@@ -2145,6 +2181,10 @@ typedef struct kvplan_options {
     /* --compare-version: also plan under this sglang */
     bool compare_version_set;
     kvplan_sglang_profile compare_version;
+    /* --compare-version as a vLLM release, for --engine vllm (the text is
+     * parsed as both; the engine asked picks) */
+    bool compare_vllm_set;
+    kvplan_vllm_profile compare_vllm_version;
     /* The questions' own: fit's --concurrency, solve's target and knob,
      * sweep's ranking. */
     kvplan_opt_int concurrency;

@@ -54,7 +54,7 @@ int main(void)
         {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1264},
         {"kvplan_fleet", sizeof(kvplan_fleet), 48},
         {"kvplan_option", sizeof(kvplan_option), 144},
-        {"kvplan_options", sizeof(kvplan_options), 1792},
+        {"kvplan_options", sizeof(kvplan_options), 1800},
         {"kvplan_loaded", sizeof(kvplan_loaded), 6184},
         {"kvplan_sweep_axis", sizeof(kvplan_sweep_axis), 24},
         {"kvplan_sweep_row", sizeof(kvplan_sweep_row), 936},
@@ -63,6 +63,13 @@ int main(void)
         {"kvplan_version_comparison", sizeof(kvplan_version_comparison), 19984},
         {"kvplan_engine_column", sizeof(kvplan_engine_column), 584},
         {"kvplan_comparison", sizeof(kvplan_comparison), 4376},
+        {"kvplan_vllm_log_readings", sizeof(kvplan_vllm_log_readings), 1016},
+        {"kvplan_vllm_log_result", sizeof(kvplan_vllm_log_result), 2200},
+        {"kvplan_engine_version_figures", sizeof(kvplan_engine_version_figures),
+         240},
+        {"kvplan_engine_rule_delta", sizeof(kvplan_engine_rule_delta), 288},
+        {"kvplan_engine_version_comparison",
+         sizeof(kvplan_engine_version_comparison), 2800},
     };
     bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
     for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {

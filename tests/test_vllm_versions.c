@@ -284,8 +284,43 @@ static void test_override(void)
     kvplan_model_free(m);
 }
 
+/* --compare-version under --engine vllm (kvplan_engine_version_compare):
+ * Qwen3-Next at 32 GiB, the newest against 0.10-0.19: all six rules
+ * differ; tokens_per_group alone prints 699,040 (test_tokens_per_group),
+ * mamba_none alone a request of 967 blocks (10280 / 967 x 262144), the
+ * budget's rules move nothing when the cache is given. */
+static void test_compare(void)
+{
+    kvplan_model *m = load("qwen3-next-80b-a3b-thinking");
+    kvplan_engine_options o = on("H200", 4);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
+    kvplan_engine_version_comparison c;
+    CHECK_INT(kvplan_engine_version_compare(m, &o, KVPLAN_VLLM_V0_10, &c, NULL),
+              KVPLAN_OK);
+    CHECK_INT(c.num_rules, 6);
+    CHECK_INT(c.compared_plan.kv_cache_tokens, 699040);
+    for (size_t i = 0; i < c.num_rules; i++) {
+        const kvplan_engine_rule_delta *d = &c.rules[i];
+        CHECK(!d->in_plan);
+        if (d->rule.bit == KVPLAN_VLLM_RULE_TOKENS_PER_GROUP)
+            CHECK_INT(d->alone.kv_cache_tokens, 699040);
+        else if (d->rule.bit == KVPLAN_VLLM_RULE_MAMBA_NONE)
+            CHECK_INT(d->alone.kv_cache_tokens,
+                      (int64_t)(10280.0 / 967 * 262144));
+        else
+            CHECK(!d->changes);
+    }
+    kvplan_error err;
+    CHECK_INT(
+        kvplan_engine_version_compare(m, &o, (kvplan_vllm_profile)9, &c, &err),
+        KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--compare-version");
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
+    test_compare();
     test_parse();
     test_null_block();
     test_mamba_mode();

@@ -125,6 +125,11 @@ size_t kvplan_struct_size(const char *name)
         KVPLAN_X_SIZE(kvplan_version_comparison)
         KVPLAN_X_SIZE(kvplan_engine_column)
         KVPLAN_X_SIZE(kvplan_comparison)
+        KVPLAN_X_SIZE(kvplan_vllm_log_readings)
+        KVPLAN_X_SIZE(kvplan_vllm_log_result)
+        KVPLAN_X_SIZE(kvplan_engine_version_figures)
+        KVPLAN_X_SIZE(kvplan_engine_rule_delta)
+        KVPLAN_X_SIZE(kvplan_engine_version_comparison)
         /* clang-format on */
     };
 #undef KVPLAN_X_SIZE

@@ -276,9 +276,9 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_VERSION, PLAN(sglang_version), .readers = KVPLAN__READ_SGLANG},
     {{.name = "compare_version", .flag = "--compare-version", TEXT, KVPLAN,
       .meta = "V",
-      .help = "also plan under sglang V, and show each rule that differs "
-              "and what it changes"},
-     .store = KVPLAN__STORE_VERSION, OPTS(compare_version), .readers = KVPLAN__READ_SGLANG},
+      .help = "also plan under sglang V (vLLM V under --engine vllm), and "
+              "show each rule that differs and what it changes"},
+     .store = KVPLAN__STORE_VERSION, OPTS(compare_version), .readers = KVPLAN__READ_SGLANG | KVPLAN__READ_VLLM},
     /* ---- other engines */
     {{.name = "engine", .flag = "--engine", TEXT, KVPLAN, .meta = "NAME",
       .expect = "one of sglang, vllm, trtllm",

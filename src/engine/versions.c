@@ -137,3 +137,66 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
         : n < 1000 ? " (older than 0.10: vLLM's V0 engine, not modelled)"
                    : " (newer than 0.30)");
 }
+
+static void figures(const kvplan_model *m, const kvplan_engine_options *o,
+                    kvplan_engine_version_figures *f)
+{
+    kvplan_engine_plan p;
+    kvplan_error err;
+    memset(f, 0, sizeof *f);
+    f->status = kvplan_engine_compute(m, o, &p, &err);
+    if (f->status != KVPLAN_OK) {
+        snprintf(f->error, sizeof f->error, "%.190s", err.message);
+        return;
+    }
+    f->available_bytes = p.available_bytes;
+    f->num_gpu_blocks = p.num_gpu_blocks;
+    f->kv_cache_tokens = p.kv_cache_tokens;
+    f->max_concurrency = p.max_concurrency;
+}
+
+static bool moves(const kvplan_engine_version_figures *a,
+                  const kvplan_engine_version_figures *b)
+{
+    return a->status != b->status || a->available_bytes != b->available_bytes ||
+           a->num_gpu_blocks != b->num_gpu_blocks ||
+           a->kv_cache_tokens != b->kv_cache_tokens ||
+           a->max_concurrency != b->max_concurrency;
+}
+
+kvplan_status kvplan_engine_version_compare(
+    const kvplan_model *m, const kvplan_engine_options *options,
+    kvplan_vllm_profile other, kvplan_engine_version_comparison *out,
+    kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(m == NULL || options == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_engine_version_compare needs a model, options "
+                    "and a result; got NULL");
+    KVPLAN__FAIL_IF(kvplan_vllm_profile_name(other) == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, "--compare-version",
+                    "--compare-version: %d is not a kvplan_vllm_profile",
+                    (int)other);
+    memset(out, 0, sizeof *out);
+    kvplan_engine_options o = *options;
+    o.engine = KVPLAN_ENGINE_VLLM;
+    out->profile = o.vllm_version;
+    out->compared = other;
+    figures(m, &o, &out->plan);
+    o.vllm_version = other;
+    figures(m, &o, &out->compared_plan);
+    o.vllm_version = options->vllm_version;
+    uint64_t mine = kvplan_vllm_rules(options->vllm_version);
+    uint64_t diff = mine ^ kvplan_vllm_rules(other);
+    for (size_t i = 0; i < NUM_RULES && out->num_rules < 8; i++) {
+        if (!(diff & rules[i].bit))
+            continue;
+        kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];
+        d->rule = rules[i];
+        d->in_plan = (mine & rules[i].bit) != 0;
+        o.vllm_rules_flip = options->vllm_rules_flip ^ rules[i].bit;
+        figures(m, &o, &d->alone);
+        d->changes = moves(&d->alone, &out->plan);
+    }
+    return kvplan__ok(err);
+}

@@ -118,6 +118,50 @@ static void engine_budget(kvplan__writer *w, const kvplan_engine_plan *p)
     kvplan__w_end(w);
 }
 
+static void figures(kvplan__writer *w, const char *key,
+                    const kvplan_engine_version_figures *f)
+{
+    kvplan__w_object(w, key);
+    kvplan__w_str(w, "status", kvplan_status_kind(f->status));
+    if (f->status != KVPLAN_OK) {
+        kvplan__w_str(w, "error", f->error);
+    } else {
+        kvplan__w_int(w, "available_bytes", f->available_bytes);
+        kvplan__w_int(w, "num_gpu_blocks", f->num_gpu_blocks);
+        kvplan__w_int(w, "kv_cache_tokens", f->kv_cache_tokens);
+        kvplan__w_real(w, "max_concurrency", f->max_concurrency);
+    }
+    kvplan__w_end(w);
+}
+
+/* --compare-version under --engine vllm (kvplan_engine_version_compare). */
+static void compare_version(kvplan__writer *w, const kvplan__doc *d)
+{
+    kvplan_engine_options o;
+    kvplan_options_engine(d->o, KVPLAN_ENGINE_VLLM, &o);
+    kvplan_engine_version_comparison c;
+    if (kvplan_engine_version_compare(d->model, &o, d->o->compare_vllm_version,
+                                      &c, NULL) != KVPLAN_OK)
+        return;
+    kvplan__w_object(w, "compare_version");
+    kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(c.profile));
+    kvplan__w_str(w, "compared", kvplan_vllm_profile_name(c.compared));
+    figures(w, "plan", &c.plan);
+    figures(w, "compared_plan", &c.compared_plan);
+    kvplan__w_array(w, "rules");
+    for (size_t i = 0; i < c.num_rules; i++) {
+        kvplan__w_object(w, NULL);
+        kvplan__w_str(w, "name", c.rules[i].rule.name);
+        kvplan__w_str(w, "source", c.rules[i].rule.source);
+        kvplan__w_bool(w, "in_plan", c.rules[i].in_plan);
+        kvplan__w_bool(w, "changes", c.rules[i].changes);
+        figures(w, "alone", &c.rules[i].alone);
+        kvplan__w_end(w);
+    }
+    kvplan__w_end(w);
+    kvplan__w_end(w);
+}
+
 void kvplan__doc_engine(kvplan__writer *w, const char *key,
                         const kvplan__doc *d, const kvplan_engine_plan *p,
                         bool requested)
@@ -189,6 +233,8 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     for (size_t i = 0; i < nnotes; i++)
         kvplan__w_str(w, NULL, text[i]);
     kvplan__w_end(w);
+    if (vllm && d->o->compare_vllm_set)
+        compare_version(w, d);
     if (requested)
         kvplan__doc_requested(w, "requested", d->o);
     kvplan__w_end(w);

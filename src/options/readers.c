@@ -48,6 +48,22 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
                             "%s has no terms to explain (each row's plan "
                             "does: kvplan --explain with its flags)",
                             explain, question);
+    /* --compare-version names a release of the engine asked */
+    const char *cv = o->internal_.compare_version_text;
+    const char *cflag = flags ? "--compare-version" : "compare_version";
+    if (cv != NULL && o->engine == KVPLAN_ENGINE_SGLANG &&
+        !o->compare_version_set)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
+                            "%s '%.40s' is a vLLM release: an sglang plan "
+                            "compares sglang versions (or pass --engine "
+                            "vllm)",
+                            cflag, cv);
+    if (cv != NULL && o->engine == KVPLAN_ENGINE_VLLM && !o->compare_vllm_set)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
+                            "%s '%.40s' is not a vLLM release kvplan has a "
+                            "profile for (--engine vllm compares vLLM "
+                            "versions: 0.10 to 0.30, or latest)",
+                            cflag, cv);
     if (o->engine == KVPLAN_ENGINE_SGLANG || strcmp(question, "plan") == 0 ||
         strcmp(question, "compare") == 0)
         return KVPLAN_OK;

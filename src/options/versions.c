@@ -22,7 +22,19 @@ kvplan_status kvplan__version_value(kvplan_options *o,
     }
     kvplan_sglang_profile p;
     kvplan_error why;
+    kvplan_vllm_profile vp;
+    /* --compare-version: a release of either engine; the one asked picks
+     * (kvplan__options_for_question refuses the other's) */
+    bool vllm = row->region == KVPLAN__IN_OPTIONS &&
+                kvplan_vllm_profile_parse(v, &vp, NULL) == KVPLAN_OK;
+    if (vllm) {
+        o->compare_vllm_set = true;
+        o->compare_vllm_version = vp;
+        o->internal_.compare_version_text = v;
+    }
     if (kvplan_sglang_profile_parse(v, &p, &why) != KVPLAN_OK) {
+        if (vllm)
+            return KVPLAN_OK;
         /* the parser speaks of --sglang-version: named as spelled */
         const char *rest = strchr(why.message, ':');
         return kvplan__fail(err, why.code, f, "%s%s", f,

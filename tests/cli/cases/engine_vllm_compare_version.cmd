@@ -1,0 +1,12 @@
+--engine
+vllm
+--model-path
+qwen3-next-80b-a3b-thinking
+--gpu
+H200
+--tp-size
+4
+--kv-cache-memory
+32GiB
+--compare-version
+0.10.2
