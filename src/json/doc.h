@@ -251,6 +251,9 @@ const char *kvplan__row_binding(const kvplan_sweep_row *r);
 /* ---- doc_log.c: kvplan log ------------------------------------------------
  */
 
+/* A log's causes, as the array "causes" (both readers'). */
+void kvplan__doc_log_causes(kvplan__writer *w, const kvplan_log_cause *causes,
+                            size_t n);
 /* A vLLM log's document, a whole object (doc_vllm_log.c). */
 void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
                           const char *model, const kvplan_engine_options *eo,

@@ -164,12 +164,18 @@ void kvplan__doc_log_members(kvplan__writer *w, const kvplan_log_readings *r,
     } else {
         kvplan__w_null(w, "modelled");
     }
+    kvplan__doc_log_causes(w, x->causes, x->num_causes);
+}
+
+void kvplan__doc_log_causes(kvplan__writer *w, const kvplan_log_cause *causes,
+                            size_t n)
+{
     kvplan__w_array(w, "causes");
-    for (size_t i = 0; i < x->num_causes; i++) {
+    for (size_t i = 0; i < n; i++) {
         kvplan__w_object(w, NULL);
-        kvplan__w_str(w, "cause", kvplan_log_cause_name(x->causes[i].code));
-        kvplan__w_str(w, "row", x->causes[i].row);
-        kvplan__w_str(w, "text", x->causes[i].text);
+        kvplan__w_str(w, "cause", kvplan_log_cause_name(causes[i].code));
+        kvplan__w_str(w, "row", causes[i].row);
+        kvplan__w_str(w, "text", causes[i].text);
         kvplan__w_end(w);
     }
     kvplan__w_end(w);

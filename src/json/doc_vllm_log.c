@@ -59,14 +59,6 @@ void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
     } else {
         kvplan__w_null(w, "modelled");
     }
-    kvplan__w_array(w, "causes");
-    for (size_t i = 0; i < x->num_causes; i++) {
-        kvplan__w_object(w, NULL);
-        kvplan__w_str(w, "cause", kvplan_log_cause_name(x->causes[i].code));
-        kvplan__w_str(w, "row", x->causes[i].row);
-        kvplan__w_str(w, "text", x->causes[i].text);
-        kvplan__w_end(w);
-    }
-    kvplan__w_end(w);
+    kvplan__doc_log_causes(w, x->causes, x->num_causes);
     kvplan__w_end(w);
 }

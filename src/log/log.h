@@ -14,6 +14,8 @@
 
 #include "common/internal.h"
 
+#include <stdarg.h>
+
 /* Distinct TPn prefixes counted (a log's ranks beyond are still read). */
 #define KVPLAN__LOG_MAX_RANKS 4096
 
@@ -36,6 +38,10 @@ bool kvplan__log_parse_double(const char **p, const char *end, double *out);
 /* A decimal integer at *p ([-]digits, within int64, not the head of a
  * decimal); advances *p past it. */
 bool kvplan__log_parse_int(const char **p, const char *end, int64_t *out);
+/* Where the value after `key` (at a word's start) begins, the characters
+ * of `skip` passed over; NULL when the line has no `key`. */
+const char *kvplan__log_value_at(kvplan__log_span l, const char *key,
+                                 const char *skip);
 /* The number after `key` in the line (key includes its '=' or ": "),
  * blanks skipped. */
 bool kvplan__log_double_after(kvplan__log_span l, const char *key, double *out);
@@ -47,6 +53,11 @@ bool kvplan__log_copy_text(char *dst, size_t size, const char *s, size_t n);
 /* The word after `key` (up to a ',', a blank or the line's end). */
 bool kvplan__log_word_after(kvplan__log_span l, const char *key, char *dst,
                             size_t size);
+/* Appends a cause (code, the compared row, the sentence) to `causes`,
+ * `*n` of them so far, up to KVPLAN_MAX_LOG_CAUSES. */
+void kvplan__log_vcause(kvplan_log_cause *causes, size_t *n,
+                        kvplan_log_cause_code code, const char *row,
+                        const char *fmt, va_list ap);
 /* The least, the most of the values met. */
 void kvplan__log_set_min(kvplan_opt_double *o, double v);
 void kvplan__log_set_max(kvplan_opt_double *o, double v);

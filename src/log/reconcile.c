@@ -36,14 +36,9 @@ KVPLAN_PRINTF(4, 5)
 static void cause(kvplan_log_result *out, kvplan_log_cause_code code,
                   const char *row, const char *fmt, ...)
 {
-    if (out->num_causes >= KVPLAN_MAX_LOG_CAUSES)
-        return;
-    kvplan_log_cause *c = &out->causes[out->num_causes++];
-    c->code = code;
-    snprintf(c->row, sizeof c->row, "%s", row);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->text, sizeof c->text, fmt, ap);
+    kvplan__log_vcause(out->causes, &out->num_causes, code, row, fmt, ap);
     va_end(ap);
 }
 

@@ -6,6 +6,7 @@
  */
 #include "log/log.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The first `needle` in [s, end), or NULL. */
@@ -102,16 +103,23 @@ bool kvplan__log_parse_int(const char **p, const char *end, int64_t *out)
     return true;
 }
 
-/* The number after `key` in the line (key includes its '=' or ": "). */
-bool kvplan__log_double_after(kvplan__log_span l, const char *key, double *out)
+const char *kvplan__log_value_at(kvplan__log_span l, const char *key,
+                                 const char *skip)
 {
     const char *k = kvplan__log_find_word(l.s, l.end, key);
     if (k == NULL)
-        return false;
+        return NULL;
     const char *p = k + strlen(key);
-    while (p < l.end && *p == ' ')
+    while (p < l.end && strchr(skip, *p) != NULL && *p != '\0')
         p++;
-    return kvplan__log_parse_double(&p, l.end, out);
+    return p;
+}
+
+/* The number after `key` in the line (key includes its '=' or ": "). */
+bool kvplan__log_double_after(kvplan__log_span l, const char *key, double *out)
+{
+    const char *p = kvplan__log_value_at(l, key, " ");
+    return p != NULL && kvplan__log_parse_double(&p, l.end, out);
 }
 
 /* A GiB figure: one a GPU can have, 0 to 2^20 GiB (a PiB); anything else
@@ -124,13 +132,20 @@ bool kvplan__log_gib_after(kvplan__log_span l, const char *key, double *out)
 
 bool kvplan__log_int_after(kvplan__log_span l, const char *key, int64_t *out)
 {
-    const char *k = kvplan__log_find_word(l.s, l.end, key);
-    if (k == NULL)
-        return false;
-    const char *p = k + strlen(key);
-    while (p < l.end && *p == ' ')
-        p++;
-    return kvplan__log_parse_int(&p, l.end, out);
+    const char *p = kvplan__log_value_at(l, key, " ");
+    return p != NULL && kvplan__log_parse_int(&p, l.end, out);
+}
+
+void kvplan__log_vcause(kvplan_log_cause *causes, size_t *n,
+                        kvplan_log_cause_code code, const char *row,
+                        const char *fmt, va_list ap)
+{
+    if (*n >= KVPLAN_MAX_LOG_CAUSES)
+        return;
+    kvplan_log_cause *c = &causes[(*n)++];
+    c->code = code;
+    snprintf(c->row, sizeof c->row, "%s", row);
+    vsnprintf(c->text, sizeof c->text, fmt, ap);
 }
 
 /* Copies [s, s + n) into `dst` of `size`, cut to fit; true when it fit. */

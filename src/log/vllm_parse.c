@@ -69,12 +69,9 @@ static bool grouped_after(kvplan__log_span l, const char *key, int64_t *out)
  * (key=value): an int, True/False as 1/0. */
 static bool py_int(kvplan__log_span l, const char *key, kvplan_opt_int *o)
 {
-    const char *k = kvplan__log_find_word(l.s, l.end, key);
-    if (k == NULL)
+    const char *p = kvplan__log_value_at(l, key, " ':=");
+    if (p == NULL)
         return false;
-    const char *p = k + strlen(key);
-    while (p < l.end && (*p == ' ' || *p == '\'' || *p == ':' || *p == '='))
-        p++;
     int64_t v;
     if (l.end - p >= 4 && memcmp(p, "True", 4) == 0)
         v = 1;
@@ -88,14 +85,9 @@ static bool py_int(kvplan__log_span l, const char *key, kvplan_opt_int *o)
 
 static bool py_double(kvplan__log_span l, const char *key, kvplan_opt_double *o)
 {
-    const char *k = kvplan__log_find_word(l.s, l.end, key);
-    if (k == NULL)
-        return false;
-    const char *p = k + strlen(key);
-    while (p < l.end && (*p == ' ' || *p == '\'' || *p == ':' || *p == '='))
-        p++;
+    const char *p = kvplan__log_value_at(l, key, " ':=");
     double v;
-    if (!kvplan__log_parse_double(&p, l.end, &v))
+    if (p == NULL || !kvplan__log_parse_double(&p, l.end, &v))
         return false;
     *o = (kvplan_opt_double){v, true};
     return true;
