@@ -78,6 +78,11 @@ static const expect logs[] = {
      * is not kvplan's (the printed 5,769,184 tokens at 22.01x are 5722
      * blocks of 256 + 4 a request: a block of 1024, where kvplan's rule
      * gives 1072): outside, and said so */
+    /* 0.19.1 on an A100-SXM4-40GB: the CUDA graphs estimated (2.35 GiB)
+     * and not taken ("In v0.19, CUDA graph memory profiling will be
+     * enabled by default"): the 0.10-0.19 profile's rule */
+    {"10-qwen3-8b-a100-40gb.log", "qwen3-8b", "A100-40GB", "0.19.1", 1, 40960,
+     19.36, 15.27, 140960, -1, 2.0, true, KVPLAN_VLLM_V0_10},
     {"09-nemotron-3-nano-gb10.log", "nemotron-3-nano-30b-a3b", NULL, "", 1,
      262144, 34.32, -1, 5769184, -1, 0, false, KVPLAN_VLLM_V0_20},
 };

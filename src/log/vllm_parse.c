@@ -304,6 +304,12 @@ static void read_line(kvplan_vllm_log_readings *r, kvplan__log_span l,
         if (r->version[0] == '\0')
             read_version(r, l, "LLM engine (v");
         used = true;
+    } else if (kvplan__log_find(l.s, l.end, "\xe2\x96\x88") &&
+               kvplan__log_find(l.s, l.end, " version ")) {
+        /* the start banner's "version 0.19.1" (U+2588 blocks around it) */
+        if (r->version[0] == '\0')
+            read_version(r, l, " version ");
+        used = true;
     }
     const char *args = kvplan__log_find(l.s, l.end, "non-default args: {");
     const char *conf = kvplan__log_find(l.s, l.end, "with config: ");
