@@ -318,8 +318,46 @@ static void test_compare(void)
     kvplan_model_free(m);
 }
 
+/* --max-model-len auto (-1): the longest request the cache holds
+ * (_auto_fit_max_model_len). Llama-3.1-8B at 8 GiB: 4096 blocks of 16,
+ * 65536 tokens, 1.00x; the null block is not kept out of it (#47272 keeps
+ * check_memory = available under auto; #48724, open, would). TRT-LLM's
+ * max_seq_len takes no auto. */
+static void test_auto_fit(void)
+{
+    kvplan_model *m = load("llama-3.1-8b-instruct");
+    kvplan_engine_options o = on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){0, true};
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.max_model_len, 65536);
+    CHECK_INT(p.kv_cache_tokens, 65536);
+    CHECK_DOUBLE(p.max_concurrency, 1.0);
+    /* capped by the model's own 131072 */
+    o.kv_cache_memory_bytes = (kvplan_opt_int){64 * GIB, true};
+    CHECK_INT(plan_of(m, &o, KVPLAN_OK, NULL).max_model_len, 131072);
+    /* the option's words */
+    kvplan_options opts;
+    kvplan_options_init(&opts);
+    CHECK_INT(kvplan_options_set(&opts, "max_model_len", "auto", NULL),
+              KVPLAN_OK);
+    CHECK(opts.engine_options.max_model_len.set &&
+          opts.engine_options.max_model_len.value == 0);
+    CHECK_INT(kvplan_options_set(&opts, "max_model_len", "-1", NULL),
+              KVPLAN_OK);
+    kvplan_error err;
+    CHECK_INT(kvplan_options_set(&opts, "max_model_len", "-2", &err),
+              KVPLAN_PARSE);
+    CHECK_STR(err.field, "max_model_len");
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    plan_of(m, &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--max-model-len");
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
+    test_auto_fit();
     test_compare();
     test_parse();
     test_null_block();

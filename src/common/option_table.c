@@ -304,8 +304,9 @@ const kvplan__option_row kvplan__option_rows[] = {
       .alias2 = "--max-seq-len", .vllm = "--max-model-len",
       .trtllm = "--max_seq_len", POSITIVE, FOR_ENGINE, .unit = "tokens",
       .meta = "N",
-      .help = "vLLM, TRT-LLM: the longest request; default the model's"},
-     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_model_len), .peer = {"context_length", NULL, NULL}},
+      .help = "vLLM, TRT-LLM: the longest request; default the model's; "
+              "vLLM's auto (or -1): the longest the cache holds"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(max_model_len), .zero_is_auto = true, .peer = {"context_length", NULL, NULL}},
     {{.name = "block_size", .flag = "--block-size", .vllm = "--block-size",
       POSITIVE, FOR_ENGINE, .unit = "tokens", .meta = "N",
       .help = "vLLM: tokens per block; default 16 (MLA 64)"},

@@ -86,6 +86,11 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
         KVPLAN__TRY(kvplan__check_gpu_memory(&o->gpu, err));
     /* the engines' own flags: the option table's bounds */
     KVPLAN__TRY(kvplan__options_check_region(KVPLAN__IN_ENGINE, o, err));
+    KVPLAN__FAIL_IF(o->engine == KVPLAN_ENGINE_TRTLLM && o->max_model_len.set &&
+                        o->max_model_len.value == 0,
+                    err, KVPLAN_INVALID_ARGUMENT, "--max-model-len",
+                    "--max-model-len auto is vLLM's; TensorRT-LLM's "
+                    "max_seq_len takes a length");
     KVPLAN__TRY(
         kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
     KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP8, err,

@@ -205,6 +205,24 @@ static kvplan_status vllm_available(const kvplan_engine_options *o,
     return KVPLAN_OK;
 }
 
+/* The longest request, up to `most` tokens, whose bytes fit in `avail`
+ * (estimate_max_model_len's bisection); 0 when not one token does. */
+static int64_t vllm_fit_len(const spec *s, size_t n, int64_t most, int64_t mnbt,
+                            int64_t avail, bool *ovf)
+{
+    int64_t lo = 1, hi = most, best = 0;
+    while (lo <= hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (needed(s, n, mid, mnbt, ovf) <= avail) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return best;
+}
+
 /* One request of max_model_len must fit in `avail` (from 0.29 less the
  * null block: the caller's): else vLLM's refusal, with the longest that
  * would (estimate_max_model_len, by bisection). */
@@ -215,16 +233,7 @@ static kvplan_status vllm_one_request(const spec *s, size_t n, int64_t len,
     int64_t need = needed(s, n, len, mnbt, ovf);
     if (need <= avail)
         return KVPLAN_OK;
-    int64_t lo = 1, hi = len, best = 0;
-    while (lo <= hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (needed(s, n, mid, mnbt, ovf) <= avail) {
-            best = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
+    int64_t best = vllm_fit_len(s, n, len, mnbt, avail, ovf);
     return kvplan__fail(
         err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
         "To serve at least one request with the model's max seq len "
@@ -459,8 +468,11 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     bool big = gpu->total_mib >= 70 * 1024 && !strstr(gpu->name, "A100");
     p->vllm_version = o->vllm_version;
     p->vllm_rules = kvplan_vllm_rules(o->vllm_version) ^ o->vllm_rules_flip;
-    p->max_model_len =
-        o->max_model_len.set ? o->max_model_len.value : c->context_len;
+    /* --max-model-len auto (-1, kept as 0): the longest one request fits,
+     * found below once the cache's bytes are known */
+    bool autofit = o->max_model_len.set && o->max_model_len.value == 0;
+    p->max_model_len = o->max_model_len.set && !autofit ? o->max_model_len.value
+                                                        : c->context_len;
     /* vLLM's ModelConfig (_get_and_verify_max_len): a length above the
      * model's own is refused unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set */
     KVPLAN__FAIL_IF(
@@ -536,7 +548,16 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
         pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
         check = t;
     }
-    bool null_block = !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK);
+    if (autofit) /* _auto_fit_max_model_len: on the whole cache (#48724) */
+        p->max_model_len = len = vllm_fit_len(check, n, c->context_len, mnbt,
+                                              p->available_bytes, &ovf);
+    KVPLAN__FAIL_IF(len == 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
+                    "--max-model-len auto: not one token's KV cache fits in "
+                    "%.2f GiB (vLLM)",
+                    (double)p->available_bytes / 1073741824.0);
+    /* #47272 keeps check_memory = available under auto (#48724, open) */
+    bool null_block =
+        !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK) && !autofit;
     KVPLAN__TRY(vllm_one_request(
         check, n, len, mnbt, p->available_bytes - (null_block ? per_block : 0),
         &ovf, err));

@@ -365,9 +365,14 @@ static void echo(kvplan__writer *w, const char *key, const kvplan_options *o,
     int word;
     switch (row->store) {
     case KVPLAN__STORE_OPT_INT:
-    case KVPLAN__STORE_BYTES:
-        kvplan__w_opt_int(w, key, *(const kvplan_opt_int *)field);
+    case KVPLAN__STORE_BYTES: {
+        const kvplan_opt_int *v = field;
+        if (row->zero_is_auto && v->set && v->value == 0)
+            kvplan__w_str(w, key, "auto"); /* --max-model-len auto */
+        else
+            kvplan__w_opt_int(w, key, *v);
         return;
+    }
     case KVPLAN__STORE_INT: { /* below its least only when never given */
         int64_t x = *(const int64_t *)field;
         if ((double)x < row->pub.min)

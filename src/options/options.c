@@ -300,6 +300,12 @@ static kvplan_status number_value(const kvplan__option_row *row, void *field,
         *(kvplan_opt_double *)field = (kvplan_opt_double){d, true};
         return KVPLAN_OK;
     }
+    /* "auto" (vLLM's --max-model-len auto, or -1) where 0 means auto */
+    if (row->zero_is_auto && row->store == KVPLAN__STORE_OPT_INT &&
+        (strcmp(v, "auto") == 0 || strcmp(v, "-1") == 0)) {
+        *(kvplan_opt_int *)field = (kvplan_opt_int){0, true};
+        return KVPLAN_OK;
+    }
     int64_t x;
     if (!parse_int(v, &x) || !within(o, (double)x))
         return bad(err, spelled, o->expect, v);
