@@ -2002,6 +2002,10 @@ typedef struct kvplan_vllm_log_readings {
     kvplan_opt_int padding_layers;     /* "Add N padding layers" */
     char refusal[200]; /* "No available memory for the cache blocks", "To
                           serve at least one request ...": the first */
+    /* "FlashInfer is not available. Falling back to the PyTorch-native
+     * implementation of top-p & top-k sampling": the profile run's sort
+     * is PyTorch's, a larger peak than kvplan's estimate */
+    bool native_sampler;
 } kvplan_vllm_log_readings;
 
 /*

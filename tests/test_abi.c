@@ -63,7 +63,7 @@ int main(void)
         {"kvplan_version_comparison", sizeof(kvplan_version_comparison), 19984},
         {"kvplan_engine_column", sizeof(kvplan_engine_column), 584},
         {"kvplan_comparison", sizeof(kvplan_comparison), 4376},
-        {"kvplan_vllm_log_readings", sizeof(kvplan_vllm_log_readings), 1016},
+        {"kvplan_vllm_log_readings", sizeof(kvplan_vllm_log_readings), 1024},
         {"kvplan_vllm_log_result", sizeof(kvplan_vllm_log_result), 2200},
         {"kvplan_engine_version_figures", sizeof(kvplan_engine_version_figures),
          240},

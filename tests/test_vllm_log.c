@@ -158,6 +158,23 @@ static void test_wrapped(void)
     CHECK_STR(r.model, "Qwen2-7B-Instruct");
     CHECK_DOUBLE(r.gpu_memory_utilization.value, 0.5);
     CHECK_INT(r.num_gpu_blocks.value, 25809);
+    /* its sampler is PyTorch's ("FlashInfer i" / "s not available"): the
+     * +4.84 % from the preset is named */
+    CHECK(r.native_sampler);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK_INT(kvplan_vllm_log_options(&r, &o, NULL), KVPLAN_OK);
+    CHECK(kvplan_gpu_preset("A100-40GB", &o.gpu));
+    o.gpu_set = true;
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("qwen2.5-7b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_vllm_log_result x;
+    CHECK_INT(kvplan_vllm_log_reconcile(m, NULL, &r, &o, &x, NULL), KVPLAN_OK);
+    bool named = false;
+    for (size_t i = 0; i < x.num_causes; i++)
+        named |= strcmp(x.causes[i].row, "activation") == 0;
+    CHECK(named);
+    kvplan_model_free(m);
 }
 
 /* What is not a vLLM log: an sglang one is told apart, and text without

@@ -279,6 +279,10 @@ static bool read_figures(kvplan_vllm_log_readings *r, kvplan__log_span l)
         r->max_num_batched_tokens = (kvplan_opt_int){n, true}, any = true;
     if (kvplan__log_int_after(l, "Using max model len ", &n))
         r->max_model_len = (kvplan_opt_int){n, true}, any = true;
+    if (kvplan__log_find(l.s, l.end, "PyTorch-native implementation of top")) {
+        r->native_sampler = true;
+        any = true;
+    }
     static const char *const refusals[] = {
         "No available memory for the cache blocks",
         "To serve at least one request with the model"};

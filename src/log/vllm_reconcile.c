@@ -184,6 +184,12 @@ static void modelled(const kvplan_model *m, const kvplan_vllm_log_readings *r,
               "the log's weights are %.2f GiB a GPU, kvplan's estimate "
               "%.2f (--weight-bytes gives the checkpoint's)",
               r->weights_gib.value, out->weights_gib);
+    if (r->native_sampler && out->error_pct > 1.0)
+        cause(out, KVPLAN_CAUSE_OUTSIDE, "activation",
+              "the log's sampler is PyTorch's own (\"FlashInfer is not "
+              "available\"): its top-k/top-p sort in the profile run peaks "
+              "above kvplan's activation estimate, which takes FlashInfer's "
+              "(--activation-memory gives the measured peak)");
     if (r->free_gib.set && r->total_gib.set &&
         r->total_gib.value - r->free_gib.value > 1.5)
         cause(out, KVPLAN_CAUSE_BUSY_GPU, "free",
