@@ -227,6 +227,17 @@ static void test_not_vllm(void)
     CHECK_DOUBLE(c.non_torch_gib.value, 0.07);
     CHECK_DOUBLE(c.activation_gib.value, 2.4);
     CHECK_DOUBLE(c.consumed_gib.value, 51.66);
+    /* a scheme given at launch is the plan's: the weights follow it */
+    const char *quant = "INFO 09-23 18:11:24 [utils.py:328] non-default args: "
+                        "{'model': 'meta-llama/Llama-3.1-8B-Instruct', "
+                        "'quantization': 'fp8', 'max_model_len': 8192}\n";
+    CHECK_INT(kvplan_vllm_log_parse(quant, strlen(quant), &c, &err), KVPLAN_OK);
+    CHECK_STR(c.quantization, "fp8");
+    CHECK_INT(c.max_model_len.value, 8192);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK_INT(kvplan_vllm_log_options(&c, &o, &err), KVPLAN_OK);
+    CHECK_STR(o.quantization, "fp8");
     CHECK_DOUBLE(r.graph_estimate_gib.value, 0.58);
     CHECK_INT(r.kv_cache_tokens.value, 1553140);
     CHECK_INT(r.concurrency_len.value, 1000000);

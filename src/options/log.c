@@ -108,6 +108,8 @@ kvplan_status kvplan__vllm_log_apply(const kvplan_vllm_log_readings *r,
     o->plan.server.pp_size = eo.pp_size;
     o->plan.server.kv_cache_dtype = eo.kv_cache_dtype;
     o->plan.server.dtype = eo.dtype;
+    if (eo.quantization != NULL) /* the log's scheme, under the caller's */
+        o->plan.quantization = eo.quantization;
     return KVPLAN_OK;
 }
 
