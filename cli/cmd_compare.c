@@ -25,9 +25,9 @@ static void text(const kvplan_model *m, const cli_args *cli,
             p->gpu_set ? p->gpu.name : KVPLAN_DEFAULT_GPU,
             (long long)p->server.tp_size, (long long)p->server.pp_size,
             (long long)x->fleet.gpus, x->fleet.gpus == 1 ? "" : "s");
-    fprintf(out, "rules: sglang %s's; %s; %s\n\n",
+    fprintf(out, "rules: sglang %s's; vLLM %s's (--vllm-version); %s\n\n",
             kvplan_sglang_profile_name(p->sglang_version),
-            kvplan_engine_rules(KVPLAN_ENGINE_VLLM),
+            kvplan_vllm_profile_name(cli->o.engine_options.vllm_version),
             kvplan_engine_rules(KVPLAN_ENGINE_TRTLLM));
     fprintf(out, "  %-30s %16s %16s %16s\n", "",
             kvplan_engine_name(c[0].engine), kvplan_engine_name(c[1].engine),
@@ -74,7 +74,7 @@ static void text(const kvplan_model *m, const cli_args *cli,
     for (int i = 0; i < 3; i++)
         if (c[i].status == KVPLAN_OK)
             fprintf(out, "  %s's tokens: %s\n", kvplan_engine_name(c[i].engine),
-                    kvplan__tokens_are(c[i].engine));
+                    kvplan__tokens_are(c[i].engine, x->vllm.vllm_rules));
         else
             fprintf(out, "  %s: not planned: %s\n",
                     kvplan_engine_name(c[i].engine), c[i].error);

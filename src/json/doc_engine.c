@@ -240,14 +240,17 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     kvplan__w_end(w);
 }
 
-/* What each engine's headline count is. */
-const char *kvplan__tokens_are(kvplan_engine e)
+/* What each engine's headline count is, under vLLM's rules `vllm_rules`. */
+const char *kvplan__tokens_are(kvplan_engine e, uint64_t vllm_rules)
 {
     switch (e) {
     case KVPLAN_ENGINE_SGLANG:
         return "max_total_num_tokens (the pool's tokens)";
     case KVPLAN_ENGINE_VLLM:
-        return "GPU KV cache size (concurrency x max_model_len)";
+        return (vllm_rules & KVPLAN_VLLM_RULE_TOKENS_PER_GROUP)
+                   ? "GPU KV cache size (num_blocks // KV-cache groups x "
+                     "block, as 0.10-0.19 print it)"
+                   : "GPU KV cache size (concurrency x max_model_len)";
     default:
         return "max_tokens (blocks x tokens_per_block)";
     }
@@ -300,7 +303,8 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
     return "?";
 }
 
-static void column_json(kvplan__writer *w, const kvplan_engine_column *c)
+static void column_json(kvplan__writer *w, const kvplan_engine_column *c,
+                        uint64_t vllm_rules)
 {
     kvplan__w_object(w, NULL);
     kvplan__w_str(w, "engine", kvplan_engine_name(c->engine));
@@ -314,7 +318,7 @@ static void column_json(kvplan__writer *w, const kvplan_engine_column *c)
         kvplan__w_real(w, "mamba_state_gib", c->state_bytes / KVPLAN__GIB);
     kvplan__w_real(w, "bytes_per_token", c->bytes_per_token);
     kvplan__w_int(w, "tokens", c->tokens);
-    kvplan__w_str(w, "tokens_are", kvplan__tokens_are(c->engine));
+    kvplan__w_str(w, "tokens_are", kvplan__tokens_are(c->engine, vllm_rules));
     kvplan__w_int(w, "request_tokens", c->request_tokens);
     kvplan__w_real(w, "concurrency", c->concurrency);
     kvplan__w_real(w, "weights_gib", c->weight_bytes / KVPLAN__GIB);
@@ -333,7 +337,7 @@ void kvplan__doc_compare(kvplan__writer *w, const kvplan__doc *d,
     kvplan__doc_requested(w, "requested", d->o);
     kvplan__w_array(w, "engines");
     for (size_t i = 0; i < 3; i++)
-        column_json(w, &c[i]);
+        column_json(w, &c[i], x->vllm.vllm_rules);
     kvplan__w_end(w);
     kvplan__w_array(w, "why");
     for (size_t i = 0; i < x->num_reasons; i++)
