@@ -9,24 +9,13 @@
  * non-torch memory and the CUDA graphs; --kv-cache-memory replaces it.
  * The rules that moved between releases are versions.c's bits.
  */
-#include "engine/engine.h"
+#include "engine/vllm_spec.h"
 
 #include <math.h>
 #include <string.h>
 
-/* One spec type of the model: its layers and one layer's page. */
-typedef struct spec {
-    kvplan_engine_spec kind;
-    int64_t layers, page, real_page, block, window;
-    bool draft; /* an EAGLE head's own: past the model's layers */
-    /* mamba: the state blocks a request holds (mamba_cache_mode none 1,
-     * align 2); 0: one a block of its tokens (all) */
-    int64_t state_blocks;
-} spec;
-
-/* What one request of `len` tokens takes of one layer of spec `s`
- * (max_memory_usage_bytes). */
-static int64_t usage(const spec *s, int64_t len, int64_t in_flight, bool *ovf)
+int64_t kvplan__vllm_usage(const kvplan__vllm_spec *s, int64_t len,
+                           int64_t in_flight, bool *ovf)
 {
     switch (s->kind) {
     case KVPLAN_KV_SPEC_SLIDING_WINDOW: {
@@ -47,14 +36,15 @@ static int64_t usage(const spec *s, int64_t len, int64_t in_flight, bool *ovf)
 
 /* Every layer's most bytes for one request of `len` tokens (the check of
  * check_enough_kv_cache_memory and estimate_max_model_len). */
-static int64_t needed(const spec *s, size_t n, int64_t len, int64_t in_flight,
-                      bool *ovf)
+static int64_t needed(const kvplan__vllm_spec *s, size_t n, int64_t len,
+                      int64_t in_flight, bool *ovf)
 {
     int64_t sum = 0;
     for (size_t i = 0; i < n; i++)
         sum = kvplan__add(
             sum,
-            kvplan__mul(usage(&s[i], len, in_flight, ovf), s[i].layers, ovf),
+            kvplan__mul(kvplan__vllm_usage(&s[i], len, in_flight, ovf),
+                        s[i].layers, ovf),
             ovf);
     return sum;
 }
@@ -88,30 +78,32 @@ static int64_t vllm_block(const kvplan__engine_census *c,
 /* The KV specs vLLM builds, into s[5]; returns how many. `states`: a
  * request's mamba blocks (spec.state_blocks). */
 static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
-                         int64_t attn_1, int64_t states, spec s[5], bool *ovf)
+                         int64_t attn_1, int64_t states, kvplan__vllm_spec s[5],
+                         bool *ovf)
 {
     size_t n = 0;
     int64_t mamba_page = c->mamba_page;
     if (c->full_layers > 0)
-        s[n++] = (spec){c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
-                        c->full_layers,
-                        kvplan__mul(block, attn_1, ovf),
-                        0,
-                        block,
-                        0,
-                        false,
-                        0};
+        s[n++] = (kvplan__vllm_spec){c->mla ? KVPLAN_KV_SPEC_MLA
+                                            : KVPLAN_KV_SPEC_FULL,
+                                     c->full_layers,
+                                     kvplan__mul(block, attn_1, ovf),
+                                     0,
+                                     block,
+                                     0,
+                                     false,
+                                     0};
     if (c->dsa) /* the indexer's cache: one more MLA-type layer each */
-        s[n++] = (spec){KVPLAN_KV_SPEC_MLA,
-                        c->full_layers,
-                        kvplan__mul(block, c->index_bytes, ovf),
-                        0,
-                        block,
-                        0,
-                        false,
-                        0};
+        s[n++] = (kvplan__vllm_spec){KVPLAN_KV_SPEC_MLA,
+                                     c->full_layers,
+                                     kvplan__mul(block, c->index_bytes, ovf),
+                                     0,
+                                     block,
+                                     0,
+                                     false,
+                                     0};
     if (c->swa_layers > 0)
-        s[n++] = (spec){
+        s[n++] = (kvplan__vllm_spec){
             KVPLAN_KV_SPEC_SLIDING_WINDOW,
             c->swa_layers,
             kvplan__vllm_attention_page(block, c->swa_kv_heads, c->swa_head_dim,
@@ -123,14 +115,14 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
             0};
     if (c->mamba_layers > 0) { /* padded to the attention page */
         int64_t padded = kvplan__max(mamba_page, n > 0 ? s[0].page : 0);
-        s[n++] = (spec){KVPLAN_KV_SPEC_MAMBA,
-                        c->mamba_layers,
-                        padded,
-                        mamba_page,
-                        block,
-                        0,
-                        false,
-                        states};
+        s[n++] = (kvplan__vllm_spec){KVPLAN_KV_SPEC_MAMBA,
+                                     c->mamba_layers,
+                                     padded,
+                                     mamba_page,
+                                     block,
+                                     0,
+                                     false,
+                                     states};
     }
     if (c->draft_layers > 0) {
         /* an EAGLE head: full attention with its own geometry; with the
@@ -141,14 +133,14 @@ static size_t vllm_specs(const kvplan__engine_census *c, int64_t block,
         if (n > 0 && s[0].kind == KVPLAN_KV_SPEC_FULL && s[0].page == page)
             s[0].layers += c->draft_layers;
         else
-            s[n++] = (spec){KVPLAN_KV_SPEC_FULL,
-                            c->draft_layers,
-                            page,
-                            0,
-                            block,
-                            0,
-                            true,
-                            0};
+            s[n++] = (kvplan__vllm_spec){KVPLAN_KV_SPEC_FULL,
+                                         c->draft_layers,
+                                         page,
+                                         0,
+                                         block,
+                                         0,
+                                         true,
+                                         0};
     }
     for (size_t i = 0; i < n; i++)
         if (s[i].real_page == 0)
@@ -207,8 +199,8 @@ static kvplan_status vllm_available(const kvplan_engine_options *o,
 
 /* The longest request, up to `most` tokens, whose bytes fit in `avail`
  * (estimate_max_model_len's bisection); 0 when not one token does. */
-static int64_t vllm_fit_len(const spec *s, size_t n, int64_t most, int64_t mnbt,
-                            int64_t avail, bool *ovf)
+static int64_t vllm_fit_len(const kvplan__vllm_spec *s, size_t n, int64_t most,
+                            int64_t mnbt, int64_t avail, bool *ovf)
 {
     int64_t lo = 1, hi = most, best = 0;
     while (lo <= hi) {
@@ -226,9 +218,9 @@ static int64_t vllm_fit_len(const spec *s, size_t n, int64_t most, int64_t mnbt,
 /* One request of max_model_len must fit in `avail` (from 0.29 less the
  * null block: the caller's): else vLLM's refusal, with the longest that
  * would (estimate_max_model_len, by bisection). */
-static kvplan_status vllm_one_request(const spec *s, size_t n, int64_t len,
-                                      int64_t mnbt, int64_t avail, bool *ovf,
-                                      kvplan_error *err)
+static kvplan_status vllm_one_request(const kvplan__vllm_spec *s, size_t n,
+                                      int64_t len, int64_t mnbt, int64_t avail,
+                                      bool *ovf, kvplan_error *err)
 {
     int64_t need = needed(s, n, len, mnbt, ovf);
     if (need <= avail)
@@ -246,130 +238,10 @@ static kvplan_status vllm_one_request(const spec *s, size_t n, int64_t len,
         (double)avail / 1073741824.0, (long long)best);
 }
 
-/* ---- pipeline parallelism ------------------------------------------------
- *
- * vLLM groups the layers of the whole model (get_kv_cache_groups on every
- * worker's specs merged), then each worker sizes its cache from the groups'
- * layers it holds: num_blocks = its memory // page // its largest group's
- * layers there, the least over the workers (get_kv_cache_configs). Layers
- * of one kind clustered on one stage make that stage's groups fuller than
- * an even share (vLLM's test_get_kv_cache_configs_multiple_workers: full,
- * full | sliding, sliding at PP 2 is 10 blocks, not 20). A kind's layers
- * are dealt to its groups in turn (_get_kv_cache_groups_uniform_page_size:
- * layers[i::num_groups]), which spreads each group over the stages. */
-
-/* get_pp_indices: L // pp layers a stage, the remainder given from the
- * second-to-last stage back. */
-static void pp_range(int64_t L, int64_t pp, int64_t rank, int64_t *start,
-                     int64_t *end)
-{
-    int64_t base = L / pp, rem = L % pp;
-    *start = 0;
-    for (int64_t r = 0; r < rank; r++)
-        *start += base + (r >= pp - 1 - rem && r < pp - 1);
-    *end = *start + base + (rank >= pp - 1 - rem && rank < pp - 1);
-}
-
-/* Whether `id` is in the ascending `ids`, from *at on (a cursor). */
-static bool listed(const kvplan_ids *ids, int64_t id, size_t *at)
-{
-    while (*at < ids->count && ids->ids[*at] < id)
-        (*at)++;
-    return *at < ids->count && ids->ids[*at] == id;
-}
-
-/* Spec s's layers below `end` (its layers in model order; a draft's
- * past the model's, on the last stage). */
-static int64_t layers_below(const kvplan__engine_census *c, const spec *s,
-                            int64_t end)
-{
-    bool sliding = s->kind == KVPLAN_KV_SPEC_SLIDING_WINDOW;
-    bool mamba = s->kind == KVPLAN_KV_SPEC_MAMBA;
-    int64_t n = 0;
-    size_t at = 0;
-    for (int64_t id = 0; id < c->model_layers && id < end && n < s->layers;
-         id++) {
-        bool in = sliding       ? listed(&c->swa_at, id, &at)
-                  : mamba       ? !listed(&c->attn_at, id, &at)
-                  : c->mambaish ? listed(&c->attn_at, id, &at)
-                                : !listed(&c->swa_at, id, &at);
-        n += in;
-    }
-    /* a draft's layers (beyond the model's): on the last stage */
-    if (s->draft)
-        n = 0;
-    if (end > c->model_layers)
-        n = s->layers;
-    return n;
-}
-
-/* Stage r's layers of each spec into cnt[]. */
-static void stage_layers(const kvplan__engine_census *c, const spec *s,
-                         size_t n, int64_t pp, int64_t r, int64_t *cnt)
-{
-    int64_t start, end;
-    pp_range(c->model_layers, pp, r, &start, &end);
-    if (r == pp - 1)
-        end = INT64_MAX; /* the drafts' layers too */
-    for (size_t i = 0; i < n; i++)
-        cnt[i] = layers_below(c, &s[i], end) - layers_below(c, &s[i], start);
-}
-
-/* The stage one request needs the most of (check_enough_kv_cache_memory
- * on each worker): its layers of each spec into t[]. */
-static void pp_binding_stage(const kvplan__engine_census *c, const spec *s,
-                             size_t n, int64_t pp, int64_t len, int64_t mnbt,
-                             spec *t, bool *ovf)
-{
-    int64_t most = -1, cnt[5];
-    for (int64_t r = 0; r < pp; r++) {
-        stage_layers(c, s, n, pp, r, cnt);
-        int64_t sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum = kvplan__add(
-                sum, kvplan__mul(usage(&s[i], len, mnbt, ovf), cnt[i], ovf),
-                ovf);
-        if (sum > most) {
-            most = sum;
-            for (size_t i = 0; i < n; i++)
-                t[i].layers = cnt[i];
-        }
-    }
-}
-
-/* The fewest blocks a stage's memory holds: its pages summed with one
- * group (g 0); else its fullest group there, spec i's layers dealt to its
- * cdiv(layers, g) groups in turn (layers[j::groups], so a stage's run of
- * cnt layers puts at most cdiv(cnt, groups) in one). */
-static int64_t pp_blocks(const kvplan__engine_census *c, const spec *s,
-                         size_t n, int64_t pp, int64_t g, int64_t avail,
-                         bool *ovf)
-{
-    int64_t blocks = INT64_MAX, cnt[5];
-    for (int64_t r = 0; r < pp; r++) {
-        stage_layers(c, s, n, pp, r, cnt);
-        int64_t per = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (g <= 0) {
-                per =
-                    kvplan__add(per, kvplan__mul(s[i].page, cnt[i], ovf), ovf);
-                continue;
-            }
-            int64_t groups = kvplan__ceil_div(s[i].layers, g, ovf);
-            per = kvplan__max(
-                per, kvplan__mul(s[i].page,
-                                 kvplan__ceil_div(cnt[i], groups, ovf), ovf));
-        }
-        if (per > 0)
-            blocks = kvplan__min(blocks, avail / per);
-    }
-    return blocks == INT64_MAX ? 0 : blocks;
-}
-
 /* One group: every layer the same spec, or one UniformType group (DSA:
  * the MLA and the indexer layers, pages summed). */
-static void vllm_one_group(const spec *s, size_t n, int64_t len, int64_t mnbt,
-                           int64_t block, kvplan_engine_plan *p,
+static void vllm_one_group(const kvplan__vllm_spec *s, size_t n, int64_t len,
+                           int64_t mnbt, int64_t block, kvplan_engine_plan *p,
                            int64_t *blocks, int64_t *per_req, bool *ovf)
 {
     int64_t layers = 0, page_sum = 0;
@@ -384,22 +256,29 @@ static void vllm_one_group(const spec *s, size_t n, int64_t len, int64_t mnbt,
      * window's (cdiv(min(window - 1 + batched, len), block) + 1), not the
      * length's (vLLM's test: 32 sliding layers, window 1024, 387 blocks:
      * 3.00x, where len / block gave 0.38x) */
-    *per_req =
-        n == 1 ? kvplan__ceil_div(usage(&s[0], len, mnbt, ovf), s[0].page, ovf)
-               : kvplan__ceil_div(len, block, ovf);
+    *per_req = n == 1
+                   ? kvplan__ceil_div(kvplan__vllm_usage(&s[0], len, mnbt, ovf),
+                                      s[0].page, ovf)
+                   : kvplan__ceil_div(len, block, ovf);
     p->group_size = layers;
     p->num_groups = n;
     for (size_t i = 0; i < n; i++)
-        p->groups[i] = (kvplan_engine_group){
-            s[i].kind,      s[i].layers, 0, s[i].page,
-            s[i].real_page, s[i].block,  0, usage(&s[i], len, mnbt, ovf)};
+        p->groups[i] =
+            (kvplan_engine_group){s[i].kind,
+                                  s[i].layers,
+                                  0,
+                                  s[i].page,
+                                  s[i].real_page,
+                                  s[i].block,
+                                  0,
+                                  kvplan__vllm_usage(&s[i], len, mnbt, ovf)};
 }
 
 /* unify_kv_cache_spec_page_size: a smaller page grows its block to the
  * largest page; one that does not divide it, or a mamba state's (whose
  * page its block does not set), is padded up to it from 0.23 (#45181,
  * #45207) and refused before. */
-static kvplan_status vllm_unify(spec *s, size_t n, uint64_t rules,
+static kvplan_status vllm_unify(kvplan__vllm_spec *s, size_t n, uint64_t rules,
                                 kvplan_error *err)
 {
     int64_t top = 0;
@@ -431,8 +310,8 @@ static kvplan_status vllm_unify(spec *s, size_t n, uint64_t rules,
 }
 
 /* Specs of several kinds, unified: groups of group_size layers. */
-static void vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
-                        kvplan_engine_plan *p, int64_t *blocks,
+static void vllm_groups(kvplan__vllm_spec *s, size_t n, int64_t len,
+                        int64_t mnbt, kvplan_engine_plan *p, int64_t *blocks,
                         int64_t *per_req, bool *ovf)
 {
     int64_t top = s[0].page;
@@ -445,7 +324,7 @@ static void vllm_groups(spec *s, size_t n, int64_t len, int64_t mnbt,
     int64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t groups = kvplan__ceil_div(s[i].layers, g, ovf);
-        int64_t u = usage(&s[i], len, mnbt, ovf);
+        int64_t u = kvplan__vllm_usage(&s[i], len, mnbt, ovf);
         sum = kvplan__add(sum, kvplan__mul(u, groups, ovf), ovf);
         int64_t pad = s[i].layers % g ? g - s[i].layers % g : 0;
         if (p->num_groups < KVPLAN_MAX_ENGINE_GROUPS)
@@ -507,7 +386,7 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
             ? KVPLAN_MAMBA_CACHE_NONE
             : KVPLAN_MAMBA_CACHE_ALIGN;
     p->mamba_cache_mode = c->mamba_layers > 0 ? mode : KVPLAN_MAMBA_CACHE_AUTO;
-    spec s[5];
+    kvplan__vllm_spec s[5];
     size_t n = vllm_specs(c, block, attn_1,
                           mode == KVPLAN_MAMBA_CACHE_ALL     ? 0
                           : mode == KVPLAN_MAMBA_CACHE_ALIGN ? 2
@@ -541,11 +420,11 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     /* PP: each worker's layers (get_pp_indices); the one a request needs
      * the most of checks, the one with the fewest blocks binds */
     int64_t pp = o->pp_size > 1 ? o->pp_size : 1;
-    spec t[5];
-    const spec *check = s;
+    kvplan__vllm_spec t[5];
+    const kvplan__vllm_spec *check = s;
     if (pp > 1) {
         memcpy(t, s, n * sizeof s[0]);
-        pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
+        kvplan__vllm_pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
         check = t;
     }
     if (autofit) /* _auto_fit_max_model_len: on the whole cache (#48724) */
@@ -567,8 +446,8 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     else
         vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf);
     if (pp > 1)
-        blocks = pp_blocks(c, s, n, pp, one ? 0 : p->group_size,
-                           p->available_bytes, &ovf);
+        blocks = kvplan__vllm_pp_blocks(c, s, n, pp, one ? 0 : p->group_size,
+                                        p->available_bytes, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");
     if (!o->num_gpu_blocks_override.set)

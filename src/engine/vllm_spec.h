@@ -1,0 +1,39 @@
+/*
+ * vllm_spec.h: vLLM's KV-cache spec as vllm.c builds it, shared with
+ * vllm_pp.c (pipeline parallelism's stages); not installed.
+ */
+#ifndef KVPLAN_VLLM_SPEC_H
+#define KVPLAN_VLLM_SPEC_H
+
+#include "engine/engine.h"
+
+/* One spec type of the model: its layers and one layer's page. */
+typedef struct kvplan__vllm_spec {
+    kvplan_engine_spec kind;
+    int64_t layers, page, real_page, block, window;
+    bool draft; /* an EAGLE head's own: past the model's layers */
+    /* mamba: the state blocks a request holds (mamba_cache_mode none 1,
+     * align 2); 0: one a block of its tokens (all) */
+    int64_t state_blocks;
+} kvplan__vllm_spec;
+
+/* What one request of `len` tokens takes of one layer of spec `s`
+ * (max_memory_usage_bytes). */
+int64_t kvplan__vllm_usage(const kvplan__vllm_spec *s, int64_t len,
+                           int64_t in_flight, bool *ovf);
+
+/* ---- vllm_pp.c ---------------------------------------------------------- */
+
+/* The stage one request needs the most of (check_enough_kv_cache_memory
+ * on each worker): its layers of each spec into t[]. */
+void kvplan__vllm_pp_binding_stage(const kvplan__engine_census *c,
+                                   const kvplan__vllm_spec *s, size_t n,
+                                   int64_t pp, int64_t len, int64_t mnbt,
+                                   kvplan__vllm_spec *t, bool *ovf);
+/* The fewest blocks a stage's memory holds (g: the group size; 0 for one
+ * group). */
+int64_t kvplan__vllm_pp_blocks(const kvplan__engine_census *c,
+                               const kvplan__vllm_spec *s, size_t n, int64_t pp,
+                               int64_t g, int64_t avail, bool *ovf);
+
+#endif /* KVPLAN_VLLM_SPEC_H */
