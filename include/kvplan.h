@@ -1538,7 +1538,7 @@ KVPLAN_API bool kvplan_sweep_key_from_name(const char *name,
 
 typedef enum kvplan_engine {
     KVPLAN_ENGINE_SGLANG = 0, /* kvplan_plan_compute */
-    KVPLAN_ENGINE_VLLM = 1,   /* vLLM v1 (0.21+) */
+    KVPLAN_ENGINE_VLLM = 1,   /* vLLM v1 (0.10+, --vllm-version) */
     KVPLAN_ENGINE_TRTLLM = 2  /* TensorRT-LLM's PyTorch flow */
 } kvplan_engine;
 
@@ -1982,7 +1982,7 @@ typedef struct kvplan_vllm_log_readings {
     kvplan_opt_double consumed_gib;  /* "X GiB for consumed memory (weights
                                         + non-torch)" (0.28+) */
     kvplan_opt_double graph_estimate_gib;  /* "Estimated CUDA graph memory:
-                                              X GiB total" (0.21+) */
+                                              X GiB total" (0.19+) */
     kvplan_opt_double graph_taken_gib;     /* "Graph capturing finished in N
                                               secs, took X GiB" */
     kvplan_opt_double free_gib, total_gib; /* "Free memory on device (F/T

@@ -5,7 +5,7 @@
  * kvplan_engine_plan.vllm_rules, set in the releases that still had the
  * older behaviour. vllm.c and engine.c read the bits where the rule
  * lives. Release boundaries come from the PRs' merge dates and from logs
- * that name them ("default since v0.21.0").
+ * that show them (a 0.20.2 launch already "default since v0.21.0").
  */
 #include "engine/engine.h"
 

@@ -159,7 +159,7 @@ static kvplan_status vllm_available(const kvplan_engine_options *o,
                       ? o->gpu_memory_utilization.value
                   : old ? 0.9
                         : 0.92;
-    /* before 0.21 the CUDA graphs, captured after the profile, took no
+    /* before 0.20 the CUDA graphs, captured after the profile, took no
      * part in it */
     if ((p->vllm_rules & KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED) &&
         !o->cuda_graph_bytes.set) {
