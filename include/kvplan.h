@@ -708,8 +708,9 @@ typedef enum kvplan_word_set {
     KVPLAN_WORDS_ATTENTION_BACKEND = 4,     /* names only; value = index */
     KVPLAN_WORDS_QUANTIZATION = 5,          /* --quantization; names only */
     KVPLAN_WORDS_MOE_A2A_BACKEND = 6,       /* --moe-a2a-backend; names only */
-    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7, /* --mamba-ssm-dtype; value: bytes */
-    KVPLAN_WORDS_MAMBA_CACHE_MODE = 8 /* vLLM's; kvplan_mamba_cache_mode */
+    KVPLAN_WORDS_MAMBA_SSM_DTYPE = 7,      /* --mamba-ssm-dtype; value: bytes */
+    KVPLAN_WORDS_MAMBA_CACHE_MODE = 8,     /* vLLM's; kvplan_mamba_cache_mode */
+    KVPLAN_WORDS_MAMBA_SSM_CACHE_DTYPE = 9 /* vLLM's; value: bytes, 0 auto */
 } kvplan_word_set;
 
 /* The `index`-th word a set accepts, aliases included, in the order
@@ -1560,7 +1561,8 @@ typedef enum kvplan_vllm_profile {
     KVPLAN_VLLM_V0_28 = 1,  /* 0.28 */
     KVPLAN_VLLM_V0_23 = 2,  /* 0.23 - 0.27 */
     KVPLAN_VLLM_V0_20 = 3,  /* 0.20 - 0.22: commit 3f6f508e1 (2026-05-29) */
-    KVPLAN_VLLM_V0_10 = 4   /* 0.10 - 0.19 */
+    KVPLAN_VLLM_V0_10 = 4,  /* 0.10 - 0.12 */
+    KVPLAN_VLLM_V0_13 = 5   /* 0.13 - 0.19 */
 } kvplan_vllm_profile;
 
 /* vLLM's rules, each the older behaviour a release range still had. */
@@ -1570,13 +1572,15 @@ typedef enum kvplan_vllm_profile {
 #define KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED (1ull << 3) /* before #38284 */
 #define KVPLAN_VLLM_RULE_UTILIZATION_090 (1ull << 4)  /* before #38284 */
 #define KVPLAN_VLLM_RULE_TOKENS_PER_GROUP (1ull << 5) /* before vllm#40691 */
+#define KVPLAN_VLLM_RULE_SSM_FLOAT16 (1ull << 6)      /* before #39032 */
+#define KVPLAN_VLLM_RULE_SSM_AS_CONV (1ull << 7)      /* before #29978 */
 
 /* vLLM's rules, `index` from 0; false past the end. */
 KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);
 /* A profile's rules (0 for the default). */
 KVPLAN_API uint64_t kvplan_vllm_rules(kvplan_vllm_profile profile);
-/* "0.29-0.30", "0.28", "0.23-0.27", "0.20-0.22", "0.10-0.19";
- * NULL out of range. */
+/* "0.29-0.30", "0.28", "0.23-0.27", "0.20-0.22", "0.13-0.19",
+ * "0.10-0.12"; NULL out of range. */
 KVPLAN_API const char *kvplan_vllm_profile_name(kvplan_vllm_profile p);
 /*
  * The profile of a vLLM version as a user writes it: "latest", a release
@@ -1679,6 +1683,11 @@ typedef struct kvplan_engine_options {
     /* vLLM: --quantization, the weights' scheme (kvplan_word_at's
      * KVPLAN_WORDS_QUANTIZATION); NULL: the config's. Borrowed. */
     const char *quantization;
+    /* vLLM: --mamba-ssm-cache-dtype, a mamba layer's temporal (ssm)
+     * state: "float32", "float16" or "bfloat16"; NULL or "auto": the
+     * model's rule (Nemotron-H: its config's mamba_ssm_cache_dtype, else
+     * float32; others the conv state's, the model dtype). Borrowed. */
+    const char *mamba_ssm_cache_dtype;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -2006,6 +2015,9 @@ typedef struct kvplan_vllm_log_readings {
      * implementation of top-p & top-k sampling": the profile run's sort
      * is PyTorch's, a larger peak than kvplan's estimate */
     bool native_sampler;
+    /* a mamba layer's ssm state dtype: the non-default args', or the
+     * "Updating mamba_ssm_cache_dtype to 'X' for NemotronH model" line */
+    char mamba_ssm_cache_dtype[16];
 } kvplan_vllm_log_readings;
 
 /*

@@ -286,7 +286,7 @@ static void test_vllm_log_request(void)
             CHECK_CONTAINS(r, "\"engine\": \"vllm\"");
             CHECK_CONTAINS(r, "\"blocks_lo\": 29052");
             CHECK_CONTAINS(r, "\"inside\": true");
-            CHECK_CONTAINS(r, "\"vllm_version\": \"0.10-0.19\"");
+            CHECK_CONTAINS(r, "\"vllm_version\": \"0.10-0.12\"");
         } else if (r != NULL) {
             CHECK_INT(rc, KVPLAN_INVALID_ARGUMENT);
             CHECK_CONTAINS(r, "\"field\": \"calibrate\"");

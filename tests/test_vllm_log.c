@@ -74,17 +74,17 @@ static const expect logs[] = {
      "0.1.dev8168+g475c1a0", 1, 131072, 37.10, 2.3185, 1215552, -1, 0, true,
      KVPLAN_VLLM_LATEST},
     /* Nemotron-3-Nano on a DGX Spark under 0.20.2, from a write-up that
-     * quotes the cache lines only: the hybrid's attention block vLLM chose
-     * is not kvplan's (the printed 5,769,184 tokens at 22.01x are 5722
-     * blocks of 256 + 4 a request: a block of 1024, where kvplan's rule
-     * gives 1072): outside, and said so */
+     * quotes the cache lines only: its ssm state float32 by its config's
+     * mamba_ssm_cache_dtype (vllm#29978), an attention block of 2096, 2861
+     * blocks: the printed 5,769,184 tokens at 22.01x exactly
+     * (test_vllm_versions' test_ssm_dtype) */
     /* 0.19.1 on an A100-SXM4-40GB: the CUDA graphs estimated (2.35 GiB)
      * and not taken ("In v0.19, CUDA graph memory profiling will be
-     * enabled by default"): the 0.10-0.19 profile's rule */
+     * enabled by default"): the 0.13-0.19 profile's rule */
     {"10-qwen3-8b-a100-40gb.log", "qwen3-8b", "A100-40GB", "0.19.1", 1, 40960,
-     19.36, 15.27, 140960, -1, 2.0, true, KVPLAN_VLLM_V0_10},
+     19.36, 15.27, 140960, -1, 2.0, true, KVPLAN_VLLM_V0_13},
     {"09-nemotron-3-nano-gb10.log", "nemotron-3-nano-30b-a3b", NULL, "", 1,
-     262144, 34.32, -1, 5769184, -1, 0, false, KVPLAN_VLLM_V0_20},
+     262144, 34.32, -1, 5769184, -1, 0, true, KVPLAN_VLLM_V0_20},
 };
 
 static void test_log(const expect *x)
@@ -238,6 +238,25 @@ static void test_not_vllm(void)
     kvplan_engine_options_init(&o);
     CHECK_INT(kvplan_vllm_log_options(&c, &o, &err), KVPLAN_OK);
     CHECK_STR(o.quantization, "fp8");
+    /* Nemotron-H's ssm dtype as vLLM resolved it (vllm#29978's hook, the
+     * line as a public vLLM issue about Nemotron 3 quotes it), or as the
+     * launch gave it */
+    const char *ssm = "INFO 02-11 16:42:00 [config.py:578] Updating "
+                      "mamba_ssm_cache_dtype to 'float32' for NemotronH "
+                      "model\n";
+    CHECK_INT(kvplan_vllm_log_parse(ssm, strlen(ssm), &c, &err), KVPLAN_OK);
+    CHECK_STR(c.mamba_ssm_cache_dtype, "float32");
+    CHECK_INT(kvplan_vllm_log_options(&c, &o, &err), KVPLAN_OK);
+    CHECK_STR(o.mamba_ssm_cache_dtype, "float32");
+    const char *given = "INFO [utils.py:233] non-default args: {'model': "
+                        "'x', 'mamba_ssm_cache_dtype': 'float16'}\n";
+    CHECK_INT(kvplan_vllm_log_parse(given, strlen(given), &c, &err), KVPLAN_OK);
+    CHECK_STR(c.mamba_ssm_cache_dtype, "float16");
+    const char *odd = "INFO [utils.py:233] non-default args: {'model': "
+                      "'x', 'mamba_ssm_cache_dtype': 'fp8'}\n";
+    CHECK_INT(kvplan_vllm_log_parse(odd, strlen(odd), &c, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_vllm_log_options(&c, &o, &err), KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--mamba-ssm-cache-dtype");
     CHECK_DOUBLE(r.graph_estimate_gib.value, 0.58);
     CHECK_INT(r.kv_cache_tokens.value, 1553140);
     CHECK_INT(r.concurrency_len.value, 1000000);

@@ -56,7 +56,8 @@ static void test_parse(void)
         {"v0.27.1", KVPLAN_VLLM_V0_23},    {"0.23.0", KVPLAN_VLLM_V0_23},
         {"0.22.1", KVPLAN_VLLM_V0_20},     {"0.21.0", KVPLAN_VLLM_V0_20},
         {"0.20.2", KVPLAN_VLLM_V0_20},     {"0.10.2", KVPLAN_VLLM_V0_10},
-        {"0.19.1", KVPLAN_VLLM_V0_10},     {"0.23-0.27", KVPLAN_VLLM_V0_23},
+        {"0.12.0", KVPLAN_VLLM_V0_10},     {"0.13.0", KVPLAN_VLLM_V0_13},
+        {"0.19.1", KVPLAN_VLLM_V0_13},     {"0.23-0.27", KVPLAN_VLLM_V0_23},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         kvplan_vllm_profile p = KVPLAN_VLLM_LATEST;
@@ -74,7 +75,7 @@ static void test_parse(void)
     CHECK(strstr(err.message, "newer than 0.30") != NULL);
     CHECK_INT(kvplan_vllm_profile_parse("nightly", &p, &err),
               KVPLAN_INVALID_ARGUMENT);
-    /* each profile's rules: the newest none, the oldest all six */
+    /* each profile's rules: the newest none, the oldest all eight */
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_LATEST), 0);
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_28),
               KVPLAN_VLLM_RULE_NO_NULL_BLOCK);
@@ -82,8 +83,12 @@ static void test_parse(void)
     kvplan_rule_info r;
     for (; kvplan_vllm_rule_at(n, &r); n++)
         CHECK((kvplan_vllm_rules(KVPLAN_VLLM_V0_10) & r.bit) != 0);
-    CHECK_INT(n, 6);
-    CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.19");
+    CHECK_INT(n, 8);
+    CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.12");
+    CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_13), "0.13-0.19");
+    CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_13) ^
+                  kvplan_vllm_rules(KVPLAN_VLLM_V0_10),
+              KVPLAN_VLLM_RULE_SSM_AS_CONV);
 }
 
 /* no_null_block (vllm#47272, 0.29): Llama-3.1-8B, --max-model-len 32768,
@@ -285,10 +290,11 @@ static void test_override(void)
 }
 
 /* --compare-version under --engine vllm (kvplan_engine_version_compare):
- * Qwen3-Next at 32 GiB, the newest against 0.10-0.19: all six rules
- * differ; tokens_per_group alone prints 699,040 (test_tokens_per_group),
- * mamba_none alone a request of 967 blocks (10280 / 967 x 262144), the
- * budget's rules move nothing when the cache is given. */
+ * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all eight rules
+ * differ (the two of Nemotron-H's ssm dtype move nothing here: Gated
+ * DeltaNet keeps the model dtype); tokens_per_group alone prints 699,040
+ * (test_tokens_per_group), mamba_none alone a request of 967 blocks (10280 /
+ * 967 x 262144), the budget's rules move nothing when the cache is given. */
 static void test_compare(void)
 {
     kvplan_model *m = load("qwen3-next-80b-a3b-thinking");
@@ -297,7 +303,7 @@ static void test_compare(void)
     kvplan_engine_version_comparison c;
     CHECK_INT(kvplan_engine_version_compare(m, &o, KVPLAN_VLLM_V0_10, &c, NULL),
               KVPLAN_OK);
-    CHECK_INT(c.num_rules, 6);
+    CHECK_INT(c.num_rules, 8);
     CHECK_INT(c.compared_plan.kv_cache_tokens, 699040);
     for (size_t i = 0; i < c.num_rules; i++) {
         const kvplan_engine_rule_delta *d = &c.rules[i];
@@ -355,8 +361,67 @@ static void test_auto_fit(void)
     kvplan_model_free(m);
 }
 
+/* ssm_as_conv (vllm#29978, 0.13) and ssm_float16 (vllm#39032, 0.20):
+ * a Nemotron-H mamba layer's ssm state. Nemotron-3-Nano-30B-A3B at TP1:
+ * conv (64 x 64 + 2 x 8 x 128) x 3 x 2 = 36,864 bytes; ssm 64 x 64 x 128
+ * = 524,288 elements, float32 by its config's mamba_ssm_cache_dtype; an
+ * attention token 2 x 2 x 128 x 2 = 1024 bytes a layer. The block is the
+ * least multiple of 16 whose page holds the state:
+ *   float32: 2,134,016 bytes, 16 x ceil(2,134,016 / 16,384) = 2096;
+ *   bf16 (0.10-0.12, or --mamba-ssm-cache-dtype float16): 1,085,440,
+ *   16 x 67 = 1072.
+ * tests/logs/vllm/09 (0.20.2, 34.32 GiB) prints the first: 2861 blocks of
+ * 6 layers x 2,146,304 bytes, 5,769,184 tokens at 22.01x.
+ * Nemotron-H-56B's config names no dtype: float32 from 0.20, float16 in
+ * 0.13-0.19. Conv (256 x 64 + 2 x 8 x 256) x 3 x 2 = 122,880; ssm 256 x
+ * 64 x 256 = 4,194,304 elements; a token 2 x 8 x 128 x 2 = 4096 bytes:
+ * float32 16,900,096 bytes, 16 x ceil(16,900,096 / 65,536) = 4128;
+ * float16 8,511,488, 16 x 130 = 2080. */
+static void test_ssm_dtype(void)
+{
+    kvplan_model *m = load("nemotron-3-nano-30b-a3b");
+    kvplan_engine_options o = on("GB10", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){2861LL * 6 * 2146304, true};
+    o.max_model_len = (kvplan_opt_int){262144, true};
+    o.vllm_version = KVPLAN_VLLM_V0_20;
+    kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 2096);
+    CHECK_INT(p.groups[0].page_bytes, 2146304);
+    CHECK_INT(p.num_gpu_blocks, 2861);
+    CHECK_INT(p.kv_cache_tokens, 5769184);
+    o.vllm_version = KVPLAN_VLLM_V0_13;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 2096);
+    o.vllm_version = KVPLAN_VLLM_V0_10;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 1072);
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    o.mamba_ssm_cache_dtype = "float16";
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 1072);
+    o.mamba_ssm_cache_dtype = "auto";
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 2096);
+    kvplan_model_free(m);
+
+    m = load("nemotron-h-56b-base-8k");
+    o = on("H200", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 4128);
+    o.vllm_rules_flip = KVPLAN_VLLM_RULE_SSM_FLOAT16;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 2080);
+    o.vllm_rules_flip = 0;
+    o.vllm_version = KVPLAN_VLLM_V0_13;
+    p = plan_of(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].block_size, 2080);
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
+    test_ssm_dtype();
     test_auto_fit();
     test_compare();
     test_parse();

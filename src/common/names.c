@@ -221,6 +221,15 @@ static const word ssm_dtype_words[] = {
     WORD("float16", 2),
 };
 
+/* vLLM's --mamba-ssm-cache-dtype (vllm/config/cache.py, MambaDType):
+ * the state's bytes an element, auto 0 (the model's rule) */
+static const word ssm_cache_dtype_words[] = {
+    WORD("auto", 0),
+    WORD("float32", 4),
+    WORD("float16", 2),
+    WORD("bfloat16", 2),
+};
+
 /* vLLM's --mamba-cache-mode: kvplan_mamba_cache_mode */
 static const word mamba_mode_words[] = {
     WORD("none", 1),
@@ -260,6 +269,10 @@ static const struct {
                                        sizeof mamba_mode_words /
                                            sizeof mamba_mode_words[0],
                                        false},
+    [KVPLAN_WORDS_MAMBA_SSM_CACHE_DTYPE] = {ssm_cache_dtype_words,
+                                            sizeof ssm_cache_dtype_words /
+                                                sizeof ssm_cache_dtype_words[0],
+                                            false},
 };
 
 const char *kvplan_word_at(kvplan_word_set set, size_t index, int *value)

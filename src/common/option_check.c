@@ -76,9 +76,10 @@ kvplan_status kvplan__option_check_row(const kvplan__option_row *row,
              i++)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   i ? ", " : "", w);
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
-                            "%s '%.40s' is not one of sglang's: %s", o->flag, v,
-                            list);
+        return kvplan__fail(
+            err, KVPLAN_INVALID_ARGUMENT, o->flag,
+            "%s '%.40s' is not one of %s: %s", o->flag, v,
+            row->readers == KVPLAN__READ_VLLM ? "vLLM's" : "sglang's", list);
     }
     default:
         return KVPLAN_OK; /* checked where they are read */

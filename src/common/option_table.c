@@ -224,11 +224,10 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "mamba state slots; default from --mamba-full-memory-ratio"},
      .store = KVPLAN__STORE_OPT_INT, PLAN(max_mamba_cache_size)},
     {{.name = "mamba_ssm_dtype", .flag = "--mamba-ssm-dtype",
-      .vllm = "--mamba-ssm-cache-dtype", WORDS(KVPLAN_WORDS_MAMBA_SSM_DTYPE),
-      SGLANG,
+      WORDS(KVPLAN_WORDS_MAMBA_SSM_DTYPE), SGLANG,
       .help = "the mamba ssm state's dtype; default SGLANG_MAMBA_SSM_DTYPE, "
               "else the config's, else float32"},
-     .store = KVPLAN__STORE_NAME, PLAN(mamba_ssm_dtype)},
+     .store = KVPLAN__STORE_NAME, PLAN(mamba_ssm_dtype), .peer = {NULL, "mamba_ssm_cache_dtype", NULL}},
     {{.name = "mamba_full_memory_ratio", .flag = "--mamba-full-memory-ratio",
       .type = KVPLAN_OPTION_NUMBER, .min = 0, .max = 1e6, .min_open = true,
       .max_open = true, .words = -1, .expect = "a positive ratio", SGLANG,
@@ -331,7 +330,7 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "vllm_version", .flag = "--vllm-version", TEXT, FOR_ENGINE,
       .meta = "V",
       .help = "vLLM: the release whose rules to follow: latest (default, "
-              "0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22, 0.10-0.19, or a "
+              "0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22, 0.13-0.19, 0.10-0.12, or a "
               "release such as 0.10.2 (docs/engines.md)"},
      .store = KVPLAN__STORE_VLLM_VERSION, ENGINE(vllm_version), .readers = KVPLAN__READ_VLLM, .peer = {"sglang_version", NULL, NULL}},
     {{.name = "num_gpu_blocks_override", .flag = "--num-gpu-blocks-override",
@@ -345,6 +344,13 @@ const kvplan__option_row kvplan__option_rows[] = {
               "align (two), all (one a block); default align from 0.28 "
               "with prefix caching, else none"},
      .store = KVPLAN__STORE_WORD, ENGINE(mamba_cache_mode), .readers = KVPLAN__READ_VLLM},
+    {{.name = "mamba_ssm_cache_dtype", .flag = "--mamba-ssm-cache-dtype",
+      .vllm = "--mamba-ssm-cache-dtype",
+      WORDS(KVPLAN_WORDS_MAMBA_SSM_CACHE_DTYPE), FOR_ENGINE, .meta = "DTYPE",
+      .expect = "one of auto, float32, float16, bfloat16",
+      .help = "vLLM: a mamba layer's ssm state; default auto (Nemotron-H: "
+              "its config's, else float32; others the model dtype)"},
+     .store = KVPLAN__STORE_NAME, ENGINE(mamba_ssm_cache_dtype), .readers = KVPLAN__READ_VLLM, .peer = {"mamba_ssm_dtype", NULL, NULL}},
     {{.name = "disable_hybrid_kv_cache_manager",
       .flag = "--disable-hybrid-kv-cache-manager",
       .vllm = "--disable-hybrid-kv-cache-manager", SWITCH, FOR_ENGINE,

@@ -86,6 +86,11 @@ typedef struct kvplan__mamba_shape {
     int64_t conv_dim, conv_width, layers;
     int64_t temporal_heads, temporal_a, temporal_b;
     int64_t ssm_size;
+    /* vLLM's reading: a Nemotron-H config (whose ssm dtype vLLM takes
+     * from it, NemotronHForCausalLMConfig) and its mamba_ssm_cache_dtype's
+     * bytes, 0 when absent, -1 for a dtype vLLM does not take */
+    bool vllm_ssm_from_config;
+    int64_t vllm_ssm_size;
 } kvplan__mamba_shape;
 
 /* One request's mamba state on a rank at TP `tp`, in bytes (§3.1): the

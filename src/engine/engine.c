@@ -114,6 +114,36 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
     return KVPLAN_OK;
 }
 
+/* A mamba layer's conv state is in the model dtype (mamba_cache_dtype
+ * auto); its temporal state's, MambaStateDtypeCalculator's: the flag,
+ * else Nemotron-H's config (vllm#29978; float32 when it names none from
+ * vllm#39032, float16 before), else the conv state's. */
+static kvplan_status vllm_ssm_elem(const kvplan_model *m,
+                                   const kvplan_engine_options *o, int64_t conv,
+                                   int64_t *out, kvplan_error *err)
+{
+    int flag = 0;
+    if (o->mamba_ssm_cache_dtype != NULL)
+        (void)kvplan_word_value(KVPLAN_WORDS_MAMBA_SSM_CACHE_DTYPE,
+                                o->mamba_ssm_cache_dtype, &flag);
+    uint64_t rules = kvplan_vllm_rules(o->vllm_version) ^ o->vllm_rules_flip;
+    *out = conv;
+    if (flag > 0) {
+        *out = flag;
+    } else if (o->engine == KVPLAN_ENGINE_VLLM &&
+               m->mamba.vllm_ssm_from_config &&
+               !(rules & KVPLAN_VLLM_RULE_SSM_AS_CONV)) {
+        KVPLAN__FAIL_IF(m->mamba.vllm_ssm_size < 0, err, KVPLAN_UNSUPPORTED,
+                        "/mamba_ssm_cache_dtype",
+                        "config.json's mamba_ssm_cache_dtype is none of "
+                        "vLLM's float32, float16, bfloat16");
+        *out = m->mamba.vllm_ssm_size > 0             ? m->mamba.vllm_ssm_size
+               : rules & KVPLAN_VLLM_RULE_SSM_FLOAT16 ? 2
+                                                      : 4;
+    }
+    return kvplan__ok(err);
+}
+
 kvplan_status kvplan__engine_census_of(const kvplan_model *m,
                                        const kvplan_engine_options *o,
                                        kvplan__engine_census *c,
@@ -201,9 +231,10 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
             (int64_t)r.runner.mambaish_full_attention_layer_ids.count;
         c->attn_at = r.runner.mambaish_full_attention_layer_ids;
         c->mamba_layers = m->mamba.layers;
-        /* conv state in the model dtype, the temporal state in
-         * mamba_ssm_cache_dtype "auto": the model dtype too */
         int64_t e = kvplan_dtype_size(r.runner.dtype);
+        int64_t ssm = 0;
+        KVPLAN__TRY(vllm_ssm_elem(m, o, e, &ssm, err));
+        c->ssm_elem = ssm;
         bool ovf = false;
         c->mamba_page = kvplan__add(
             kvplan__mul(
@@ -212,7 +243,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
             kvplan__mul(kvplan__mul(kvplan__mul(m->mamba.temporal_heads / tp,
                                                 m->mamba.temporal_a, &ovf),
                                     m->mamba.temporal_b, &ovf),
-                        e, &ovf),
+                        ssm, &ovf),
             &ovf);
         KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "/linear_num_value_heads",
                         "the mamba state's bytes exceed 64 bits");

@@ -32,6 +32,7 @@ typedef struct kvplan__engine_census {
     int64_t ds_mla_row;  /* fp8_ds_mla's bytes a token (the core's rule) */
     int64_t index_bytes; /* DSA indexer per token and layer (fp8 + scales) */
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */
+    int64_t ssm_elem;    /* its temporal state's bytes an element */
     int64_t context_len; /* the model's */
     double hidden, inter, vocab; /* for the activation estimate */
     /* where the layers are, for PP's stages (ascending ids into the

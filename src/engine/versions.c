@@ -48,6 +48,18 @@ static const kvplan_rule_info rules[] = {
      "least block size, not max_concurrency x max_model_len (the two "
      "differ for models of several groups)",
      true},
+    {KVPLAN_VLLM_RULE_SSM_FLOAT16, "ssm_float16",
+     "vllm#39032 (2026-04-05, after 0.19.0 was released: first in 0.20)",
+     "a Nemotron-H config without mamba_ssm_cache_dtype keeps its ssm "
+     "state in float16 (NemotronHForCausalLMConfig's default), not "
+     "float32; the public Nemotron-3 configs set float32 themselves",
+     true},
+    {KVPLAN_VLLM_RULE_SSM_AS_CONV, "ssm_as_conv",
+     "vllm#29978 (2025-12-03, after 0.12.0's branch: first in 0.13)",
+     "a Nemotron-H model's ssm state takes the conv state's dtype (the "
+     "model's) unless --mamba-ssm-cache-dtype says otherwise; 0.13 reads "
+     "the config's mamba_ssm_cache_dtype (float32 in Nemotron-3's)",
+     false},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -63,6 +75,10 @@ bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
 #define RULES_0_23                                                             \
     (KVPLAN_VLLM_RULE_NO_NULL_BLOCK | KVPLAN_VLLM_RULE_MAMBA_NONE)
 #define RULES_0_20 (RULES_0_23 | KVPLAN_VLLM_RULE_UNPADDED_PAGE)
+#define RULES_0_13                                                             \
+    (RULES_0_20 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |                          \
+     KVPLAN_VLLM_RULE_UTILIZATION_090 | KVPLAN_VLLM_RULE_TOKENS_PER_GROUP |    \
+     KVPLAN_VLLM_RULE_SSM_FLOAT16)
 
 static const struct {
     kvplan_vllm_profile profile;
@@ -74,9 +90,9 @@ static const struct {
     {KVPLAN_VLLM_V0_28, "0.28", 2800, 2899, KVPLAN_VLLM_RULE_NO_NULL_BLOCK},
     {KVPLAN_VLLM_V0_23, "0.23-0.27", 2300, 2799, RULES_0_23},
     {KVPLAN_VLLM_V0_20, "0.20-0.22", 2000, 2299, RULES_0_20},
-    {KVPLAN_VLLM_V0_10, "0.10-0.19", 1000, 1999,
-     RULES_0_20 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |
-         KVPLAN_VLLM_RULE_UTILIZATION_090 | KVPLAN_VLLM_RULE_TOKENS_PER_GROUP},
+    {KVPLAN_VLLM_V0_13, "0.13-0.19", 1300, 1999, RULES_0_13},
+    {KVPLAN_VLLM_V0_10, "0.10-0.12", 1000, 1299,
+     RULES_0_13 | KVPLAN_VLLM_RULE_SSM_AS_CONV},
 };
 
 #define NUM_PROFILES (sizeof profiles / sizeof profiles[0])
@@ -130,8 +146,9 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, "--vllm-version",
         "--vllm-version: kvplan has no profile for '%.40s'%s; it knows "
-        "latest (the default: 0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22 and "
-        "0.10-0.19, or a release of those ranges such as 0.10.2",
+        "latest (the default: 0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22, "
+        "0.13-0.19 and 0.10-0.12, or a release of those ranges such as "
+        "0.10.2",
         version,
         n < 0      ? " (not a version)"
         : n < 1000 ? " (older than 0.10: vLLM's V0 engine, not modelled)"

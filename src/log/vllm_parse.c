@@ -184,6 +184,8 @@ static bool read_args(kvplan_vllm_log_readings *r, kvplan__log_span l,
     any |= py_text(l, dict ? "'quantization'" : "quantization", r->quantization,
                    sizeof r->quantization, NULL);
     if (dict) {
+        any |= py_text(l, "'mamba_ssm_cache_dtype'", r->mamba_ssm_cache_dtype,
+                       sizeof r->mamba_ssm_cache_dtype, NULL);
         any |= py_int(l, "'block_size'", &r->block_size);
         any |= py_int(l, "'max_num_seqs'", &r->max_num_seqs);
         any |=
@@ -269,6 +271,11 @@ static bool read_figures(kvplan_vllm_log_readings *r, kvplan__log_span l)
         kvplan__log_int_after(l, "# GPU blocks: ", &n) ||
         kvplan__log_int_after(l, "# cuda blocks: ", &n))
         r->num_gpu_blocks = (kvplan_opt_int){n, true}, any = true;
+    /* NemotronHForCausalLMConfig's choice, printed when the flag is auto */
+    if (py_text(l, "Updating mamba_ssm_cache_dtype to",
+                r->mamba_ssm_cache_dtype, sizeof r->mamba_ssm_cache_dtype,
+                NULL))
+        any = true;
     if (kvplan__log_int_after(l, "Setting attention block size to ", &n))
         r->attention_block = (kvplan_opt_int){n, true}, any = true;
     if (kvplan__log_int_after(l, "Add ", &n) &&

@@ -76,6 +76,15 @@ kvplan_status kvplan_vllm_log_options(const kvplan_vllm_log_readings *r,
     if (r->quantization[0] != '\0' &&
         kvplan_word_value(KVPLAN_WORDS_QUANTIZATION, r->quantization, NULL))
         o->quantization = r->quantization;
+    if (r->mamba_ssm_cache_dtype[0] != '\0') {
+        KVPLAN__FAIL_IF(!kvplan_word_value(KVPLAN_WORDS_MAMBA_SSM_CACHE_DTYPE,
+                                           r->mamba_ssm_cache_dtype, NULL),
+                        err, KVPLAN_INVALID_ARGUMENT, "--mamba-ssm-cache-dtype",
+                        "the log's mamba_ssm_cache_dtype '%.15s' is none of "
+                        "vLLM's auto, float32, float16, bfloat16",
+                        r->mamba_ssm_cache_dtype);
+        o->mamba_ssm_cache_dtype = r->mamba_ssm_cache_dtype;
+    }
     kvplan_vllm_profile p;
     if (r->version[0] != '\0' &&
         kvplan_vllm_profile_parse(r->version, &p, NULL) == KVPLAN_OK)

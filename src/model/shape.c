@@ -338,6 +338,14 @@ static kvplan_status read_mamba(kvplan_model *m, const kvplan__view *v)
                       : 4;
     bool ovf = false;
     if (strcmp(mt, "nemotron_h") == 0) {
+        const char *cache = kvplan__tstr(v, "mamba_ssm_cache_dtype");
+        s->vllm_ssm_from_config = true;
+        s->vllm_ssm_size =
+            cache == NULL                   ? 0
+            : strcmp(cache, "float32") == 0 ? 4
+            : strcmp(cache, "float16") == 0 || strcmp(cache, "bfloat16") == 0
+                ? 2
+                : -1; /* refused by vLLM's plan */
         int64_t nh = kvplan__tint_or(v, "mamba_num_heads", 0);
         int64_t mhd = kvplan__tint_or(v, "mamba_head_dim", 0);
         int64_t groups = kvplan__tint_or(v, "n_groups", 8);
