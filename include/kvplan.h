@@ -1574,6 +1574,7 @@ typedef enum kvplan_vllm_profile {
 #define KVPLAN_VLLM_RULE_TOKENS_PER_GROUP (1ull << 5) /* before vllm#40691 */
 #define KVPLAN_VLLM_RULE_SSM_FLOAT16 (1ull << 6)      /* before #39032 */
 #define KVPLAN_VLLM_RULE_SSM_AS_CONV (1ull << 7)      /* before #29978 */
+#define KVPLAN_VLLM_RULE_MLA_CUTLASS (1ull << 8)      /* before #32615 */
 
 /* vLLM's rules, `index` from 0; false past the end. */
 KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);
@@ -1615,7 +1616,7 @@ typedef struct kvplan_engine_version_comparison {
     kvplan_vllm_profile profile, compared;
     kvplan_engine_version_figures plan, compared_plan;
     size_t num_rules;
-    kvplan_engine_rule_delta rules[8];
+    kvplan_engine_rule_delta rules[16];
 } kvplan_engine_version_comparison;
 
 /* How vLLM keeps a mamba layer's state per request (--mamba-cache-mode). */
@@ -1642,9 +1643,9 @@ typedef struct kvplan_engine_options {
     kvplan_opt_int max_model_len;              /* absent: the model's context */
     /* vLLM */
     kvplan_opt_double gpu_memory_utilization; /* (0, 1]; absent: 0.92 */
-    kvplan_opt_int kv_cache_memory_bytes;  /* --kv-cache-memory: the KV bytes */
-    kvplan_opt_int block_size;             /* absent: 16 (MLA 64) */
-    kvplan_opt_int max_num_seqs;           /* absent: 1024 (256 < 70 GiB) */
+    kvplan_opt_int kv_cache_memory_bytes; /* --kv-cache-memory: the KV bytes */
+    kvplan_opt_int block_size;   /* absent: 16; MLA by GPU (docs/engines.md) */
+    kvplan_opt_int max_num_seqs; /* absent: 1024 (256 < 70 GiB) */
     kvplan_opt_int max_num_batched_tokens; /* absent: 8192 (2048 < 70 GiB) */
     bool enforce_eager;                    /* no CUDA graphs */
     /* TensorRT-LLM's KvCacheConfig */

@@ -69,7 +69,7 @@ int main(void)
          240},
         {"kvplan_engine_rule_delta", sizeof(kvplan_engine_rule_delta), 288},
         {"kvplan_engine_version_comparison",
-         sizeof(kvplan_engine_version_comparison), 2800},
+         sizeof(kvplan_engine_version_comparison), 5104},
     };
     bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
     for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {

@@ -83,12 +83,12 @@ static void test_parse(void)
     kvplan_rule_info r;
     for (; kvplan_vllm_rule_at(n, &r); n++)
         CHECK((kvplan_vllm_rules(KVPLAN_VLLM_V0_10) & r.bit) != 0);
-    CHECK_INT(n, 8);
+    CHECK_INT(n, 9);
     CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.12");
     CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_13), "0.13-0.19");
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_13) ^
                   kvplan_vllm_rules(KVPLAN_VLLM_V0_10),
-              KVPLAN_VLLM_RULE_SSM_AS_CONV);
+              KVPLAN_VLLM_RULE_SSM_AS_CONV | KVPLAN_VLLM_RULE_MLA_CUTLASS);
 }
 
 /* no_null_block (vllm#47272, 0.29): Llama-3.1-8B, --max-model-len 32768,
@@ -290,9 +290,9 @@ static void test_override(void)
 }
 
 /* --compare-version under --engine vllm (kvplan_engine_version_compare):
- * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all eight rules
- * differ (the two of Nemotron-H's ssm dtype move nothing here: Gated
- * DeltaNet keeps the model dtype); tokens_per_group alone prints 699,040
+ * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all nine rules
+ * differ (the two of Nemotron-H's ssm dtype and MLA's on Blackwell move
+ * nothing here); tokens_per_group alone prints 699,040
  * (test_tokens_per_group), mamba_none alone a request of 967 blocks (10280 /
  * 967 x 262144), the budget's rules move nothing when the cache is given. */
 static void test_compare(void)
@@ -303,7 +303,7 @@ static void test_compare(void)
     kvplan_engine_version_comparison c;
     CHECK_INT(kvplan_engine_version_compare(m, &o, KVPLAN_VLLM_V0_10, &c, NULL),
               KVPLAN_OK);
-    CHECK_INT(c.num_rules, 8);
+    CHECK_INT(c.num_rules, 9);
     CHECK_INT(c.compared_plan.kv_cache_tokens, 699040);
     for (size_t i = 0; i < c.num_rules; i++) {
         const kvplan_engine_rule_delta *d = &c.rules[i];
@@ -419,8 +419,57 @@ static void test_ssm_dtype(void)
     kvplan_model_free(m);
 }
 
+/* mla_cutlass (vllm#32615) and the MLA block by GPU, as
+ * CudaPlatformBase.check_and_update_config forces it when no backend is
+ * named: DeepSeek-V2-Lite (qk_nope_head_dim 128, a token 576 x 2 = 1152
+ * bytes a layer) takes 64 on an H100 (FlashMLA), 16 on an A100 and an RTX
+ * 5090 (Triton MLA keeps vLLM's 16), 0 on ROCm's default too; on a B200
+ * FlashInfer MLA's 64, CUTLASS_MLA's 128 in 0.10-0.12 or with another
+ * qk_nope_head_dim; DSA's sparse FlashMLA 64 everywhere. A --block-size
+ * that is not the kernel's multiple is forced (16 on an H100 is 64). */
+static void test_mla_block(void)
+{
+    static const struct {
+        const char *model, *override, *gpu;
+        kvplan_vllm_profile profile;
+        int64_t given, block;
+    } cases[] = {
+        {"deepseek-v2-lite", NULL, "H100-80GB", KVPLAN_VLLM_LATEST, 0, 64},
+        {"deepseek-v2-lite", NULL, "H100-80GB", KVPLAN_VLLM_LATEST, 16, 64},
+        {"deepseek-v2-lite", NULL, "H100-80GB", KVPLAN_VLLM_LATEST, 128, 128},
+        {"deepseek-v2-lite", NULL, "A100-80GB", KVPLAN_VLLM_LATEST, 0, 16},
+        {"deepseek-v2-lite", NULL, "RTX-5090", KVPLAN_VLLM_LATEST, 0, 16},
+        {"deepseek-v2-lite", NULL, "MI300X", KVPLAN_VLLM_LATEST, 0, 16},
+        {"deepseek-v2-lite", NULL, "B200", KVPLAN_VLLM_LATEST, 0, 64},
+        {"deepseek-v2-lite", NULL, "B200", KVPLAN_VLLM_LATEST, 32, 32},
+        {"deepseek-v2-lite", NULL, "B200", KVPLAN_VLLM_V0_10, 0, 128},
+        {"deepseek-v2-lite", "{\"qk_nope_head_dim\": 64}", "B200",
+         KVPLAN_VLLM_LATEST, 0, 128},
+        {"deepseek-v3.2", NULL, "A100-80GB", KVPLAN_VLLM_LATEST, 0, 64},
+        {"deepseek-v3.2", NULL, "B200", KVPLAN_VLLM_V0_10, 0, 64},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kvplan_model *m = NULL;
+        CHECK_INT(kvplan_model_load_override(cases[i].model, cases[i].override,
+                                             &m, NULL),
+                  KVPLAN_OK);
+        kvplan_engine_options o = on(cases[i].gpu, 1);
+        o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+        o.max_model_len = (kvplan_opt_int){4096, true};
+        o.vllm_version = cases[i].profile;
+        if (cases[i].given > 0)
+            o.block_size = (kvplan_opt_int){cases[i].given, true};
+        kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
+        CHECK_INT(p.block_size, cases[i].block);
+        if (p.block_size != cases[i].block)
+            fprintf(stderr, "  case %zu\n", i);
+        kvplan_model_free(m);
+    }
+}
+
 int main(void)
 {
+    test_mla_block();
     test_ssm_dtype();
     test_auto_fit();
     test_compare();

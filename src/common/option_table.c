@@ -308,7 +308,8 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_OPT_INT, ENGINE(max_model_len), .zero_is_auto = true, .peer = {"context_length", NULL, NULL}},
     {{.name = "block_size", .flag = "--block-size", .vllm = "--block-size",
       POSITIVE, FOR_ENGINE, .unit = "tokens", .meta = "N",
-      .help = "vLLM: tokens per block; default 16 (MLA 64)"},
+      .help = "vLLM: tokens per block; default 16 (MLA: 64 on Hopper "
+              "and Blackwell, 128 with CUTLASS MLA)"},
      .store = KVPLAN__STORE_OPT_INT, ENGINE(block_size), .readers = KVPLAN__READ_VLLM, .peer = {"page_size", NULL, "tokens_per_block"}},
     {{.name = "max_num_seqs", .flag = "--max-num-seqs",
       .alias2 = "--max-batch-size", .vllm = "--max-num-seqs",

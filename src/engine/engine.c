@@ -207,6 +207,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     if (c->mla) {
         c->kv_lora_rank = r.model.kv_lora_rank.value;
         c->rope_dim = r.model.qk_rope_head_dim.value;
+        c->qk_nope = m->qk_nope_head_dim.set ? m->qk_nope_head_dim.value : 1;
         c->mla_dim = c->kv_lora_rank + c->rope_dim;
         bool ovf = false;
         c->ds_mla_row =

@@ -29,6 +29,7 @@ typedef struct kvplan__engine_census {
     int64_t window;  /* the config's sliding window */
     int64_t mla_dim; /* kv_lora_rank + qk_rope_head_dim */
     int64_t kv_lora_rank, rope_dim;
+    int64_t qk_nope;     /* the config's qk_nope_head_dim; 1 absent (vLLM's) */
     int64_t ds_mla_row;  /* fp8_ds_mla's bytes a token (the core's rule) */
     int64_t index_bytes; /* DSA indexer per token and layer (fp8 + scales) */
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */

@@ -60,6 +60,13 @@ static const kvplan_rule_info rules[] = {
      "model's) unless --mamba-ssm-cache-dtype says otherwise; 0.13 reads "
      "the config's mamba_ssm_cache_dtype (float32 in Nemotron-3's)",
      false},
+    {KVPLAN_VLLM_RULE_MLA_CUTLASS, "mla_cutlass",
+     "vllm#21626 (2025-07-25) made CUTLASS_MLA Blackwell's default; "
+     "vllm#32615 (2026-01) FlashInfer MLA's for qk_nope_head_dim 128",
+     "an MLA model on Blackwell (SM10x) takes CUTLASS_MLA and blocks of "
+     "128 tokens; later releases take FlashInfer MLA, 64, where "
+     "qk_nope_head_dim is 128 (DeepSeek V3, Kimi K2)",
+     false},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -92,7 +99,7 @@ static const struct {
     {KVPLAN_VLLM_V0_20, "0.20-0.22", 2000, 2299, RULES_0_20},
     {KVPLAN_VLLM_V0_13, "0.13-0.19", 1300, 1999, RULES_0_13},
     {KVPLAN_VLLM_V0_10, "0.10-0.12", 1000, 1299,
-     RULES_0_13 | KVPLAN_VLLM_RULE_SSM_AS_CONV},
+     RULES_0_13 | KVPLAN_VLLM_RULE_SSM_AS_CONV | KVPLAN_VLLM_RULE_MLA_CUTLASS},
 };
 
 #define NUM_PROFILES (sizeof profiles / sizeof profiles[0])
@@ -205,7 +212,10 @@ kvplan_status kvplan_engine_version_compare(
     o.vllm_version = options->vllm_version;
     uint64_t mine = kvplan_vllm_rules(options->vllm_version);
     uint64_t diff = mine ^ kvplan_vllm_rules(other);
-    for (size_t i = 0; i < NUM_RULES && out->num_rules < 8; i++) {
+    for (size_t i = 0;
+         i < NUM_RULES &&
+         out->num_rules < sizeof out->rules / sizeof out->rules[0];
+         i++) {
         if (!(diff & rules[i].bit))
             continue;
         kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];

@@ -49,7 +49,31 @@ static int64_t needed(const kvplan__vllm_spec *s, size_t n, int64_t len,
     return sum;
 }
 
-/* The block: --block-size, else 16 (MLA's kernels: 64); for a hybrid
+/* An MLA model's block as CudaPlatformBase.check_and_update_config forces
+ * it for the default backend: DSA's sparse FlashMLA 64; on Blackwell
+ * (SM10x) FlashInfer MLA 64 (32 kept) where qk_nope_head_dim is 128, else
+ * CUTLASS_MLA a multiple of 128 (always, before vllm#32615); on Hopper
+ * FlashMLA a multiple of 64; elsewhere (Ampere, Ada, consumer Blackwell,
+ * ROCm) Triton MLA keeps the block, 16 by default. */
+static int64_t mla_block(const kvplan__engine_census *c,
+                         const kvplan_engine_options *o, const kvplan_gpu *gpu,
+                         int64_t block)
+{
+    uint64_t rules = kvplan_vllm_rules(o->vllm_version) ^ o->vllm_rules_flip;
+    int major = gpu->is_hip ? 0 : kvplan__gpu_major(gpu);
+    if (c->dsa)
+        return 64;
+    if (major == 10 && c->qk_nope == 128 &&
+        !(rules & KVPLAN_VLLM_RULE_MLA_CUTLASS))
+        return block == 32 || block % 64 == 0 ? block : 64;
+    if (major == 10)
+        return block % 128 == 0 ? block : 128;
+    if (major == 9)
+        return block % 64 == 0 ? block : 64;
+    return block;
+}
+
+/* The block: --block-size, else 16 (MLA's: mla_block); for a hybrid
  * mamba model (HybridAttentionMambaModelConfig) the least block, a
  * multiple of the kernel's alignment, whose page holds one mamba state.
  * `attn_1`: one token's attention page. */
@@ -57,7 +81,9 @@ static int64_t vllm_block(const kvplan__engine_census *c,
                           const kvplan_engine_options *o, const kvplan_gpu *gpu,
                           int64_t attn_1, bool *ovf)
 {
-    int64_t block = o->block_size.set ? o->block_size.value : c->mla ? 64 : 16;
+    int64_t block = o->block_size.set ? o->block_size.value : 16;
+    if (c->mla)
+        block = mla_block(c, o, gpu, block);
     int64_t mamba_page = c->mamba_page;
     if (c->mambaish && mamba_page > 0) {
         int64_t align = c->mla ? 64 : 16;
