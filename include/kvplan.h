@@ -1557,7 +1557,7 @@ KVPLAN_API const char *kvplan_engine_rules(kvplan_engine engine);
  * those of the PRs' merge dates and of the logs that name them.
  */
 typedef enum kvplan_vllm_profile {
-    KVPLAN_VLLM_LATEST = 0, /* 0.29 - 0.30: the default */
+    KVPLAN_VLLM_LATEST = 0, /* 0.29 - 0.31: the default */
     KVPLAN_VLLM_V0_28 = 1,  /* 0.28 */
     KVPLAN_VLLM_V0_23 = 2,  /* 0.23 - 0.27 */
     KVPLAN_VLLM_V0_20 = 3,  /* 0.20 - 0.22: commit 3f6f508e1 (2026-05-29) */
@@ -1580,14 +1580,14 @@ typedef enum kvplan_vllm_profile {
 KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);
 /* A profile's rules (0 for the default). */
 KVPLAN_API uint64_t kvplan_vllm_rules(kvplan_vllm_profile profile);
-/* "0.29-0.30", "0.28", "0.23-0.27", "0.20-0.22", "0.13-0.19",
+/* "0.29-0.31", "0.28", "0.23-0.27", "0.20-0.22", "0.13-0.19",
  * "0.10-0.12"; NULL out of range. */
 KVPLAN_API const char *kvplan_vllm_profile_name(kvplan_vllm_profile p);
 /*
  * The profile of a vLLM version as a user writes it: "latest", a release
  * such as "0.10.2", "v0.27.1" or "0.28.0rc1", or a profile's own name.
  * KVPLAN_INVALID_ARGUMENT for one kvplan has no profile for (older than
- * 0.10, whose V0 engine sized its cache otherwise, or newer than 0.30),
+ * 0.10, whose V0 engine sized its cache otherwise, or newer than 0.31),
  * naming --vllm-version and the profiles known.
  */
 KVPLAN_API kvplan_status kvplan_vllm_profile_parse(const char *version,
@@ -1689,6 +1689,12 @@ typedef struct kvplan_engine_options {
      * model's rule (Nemotron-H: its config's mamba_ssm_cache_dtype, else
      * float32; others the conv state's, the model dtype). Borrowed. */
     const char *mamba_ssm_cache_dtype;
+    /* vLLM: the sampler's top-k/top-p is a sort (PyTorch's or the newest
+     * releases' own) rather than FlashInfer's kernel: FlashInfer absent
+     * (a log's "Falling back to the PyTorch-native implementation"),
+     * VLLM_USE_FLASHINFER_SAMPLER=0, or the 0.29-0.31 profile, which
+     * sorts by default. The profile run's peak is then the sort's. */
+    bool native_sampler;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

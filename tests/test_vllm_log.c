@@ -83,6 +83,11 @@ static const expect logs[] = {
      * enabled by default"): the 0.13-0.19 profile's rule */
     {"10-qwen3-8b-a100-40gb.log", "qwen3-8b", "A100-40GB", "0.19.1", 1, 40960,
      19.36, 15.27, 140960, -1, 2.0, true, KVPLAN_VLLM_V0_13},
+    /* 0.31 (its image's tag; the quoted lines do not name it) on an
+     * A100-80GB, defaults: 2048 batched tokens and 256 sequences, the
+     * sampler's sort 1.44 GiB ("peak activation"), kvplan's 1.18 */
+    {"11-llama-3.1-8b-a100-0.31.log", "llama-3.1-8b-instruct", "A100-80GB", "",
+     1, 131072, 56.21, 15.0, 460496, -1, 1.0, true, KVPLAN_VLLM_LATEST},
     {"09-nemotron-3-nano-gb10.log", "nemotron-3-nano-30b-a3b", NULL, "", 1,
      262144, 34.32, -1, 5769184, -1, 0, true, KVPLAN_VLLM_V0_20},
 };

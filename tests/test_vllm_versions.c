@@ -43,7 +43,7 @@ static kvplan_engine_options on(const char *gpu, int64_t tp)
     return o;
 }
 
-/* Versions as users write them; older than 0.10 (V0) and newer than 0.30
+/* Versions as users write them; older than 0.10 (V0) and newer than 0.31
  * are refused, naming the flag. */
 static void test_parse(void)
 {
@@ -51,7 +51,7 @@ static void test_parse(void)
         const char *text;
         kvplan_vllm_profile p;
     } ok[] = {
-        {"latest", KVPLAN_VLLM_LATEST},    {"0.30.0", KVPLAN_VLLM_LATEST},
+        {"latest", KVPLAN_VLLM_LATEST},    {"0.31.0", KVPLAN_VLLM_LATEST},
         {"0.29.0rc1", KVPLAN_VLLM_LATEST}, {"0.28", KVPLAN_VLLM_V0_28},
         {"v0.27.1", KVPLAN_VLLM_V0_23},    {"0.23.0", KVPLAN_VLLM_V0_23},
         {"0.22.1", KVPLAN_VLLM_V0_20},     {"0.21.0", KVPLAN_VLLM_V0_20},
@@ -70,9 +70,9 @@ static void test_parse(void)
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--vllm-version");
     CHECK(strstr(err.message, "older than 0.10") != NULL);
-    CHECK_INT(kvplan_vllm_profile_parse("0.31.0", &p, &err),
+    CHECK_INT(kvplan_vllm_profile_parse("0.32.0", &p, &err),
               KVPLAN_INVALID_ARGUMENT);
-    CHECK(strstr(err.message, "newer than 0.30") != NULL);
+    CHECK(strstr(err.message, "newer than 0.31") != NULL);
     CHECK_INT(kvplan_vllm_profile_parse("nightly", &p, &err),
               KVPLAN_INVALID_ARGUMENT);
     /* each profile's rules: the newest none, the oldest all eight */

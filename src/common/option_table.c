@@ -331,7 +331,7 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "vllm_version", .flag = "--vllm-version", TEXT, FOR_ENGINE,
       .meta = "V",
       .help = "vLLM: the release whose rules to follow: latest (default, "
-              "0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22, 0.13-0.19, 0.10-0.12, or a "
+              "0.29-0.31), 0.28, 0.23-0.27, 0.20-0.22, 0.13-0.19, 0.10-0.12, or a "
               "release such as 0.10.2 (docs/engines.md)"},
      .store = KVPLAN__STORE_VLLM_VERSION, ENGINE(vllm_version), .readers = KVPLAN__READ_VLLM, .peer = {"sglang_version", NULL, NULL}},
     {{.name = "num_gpu_blocks_override", .flag = "--num-gpu-blocks-override",

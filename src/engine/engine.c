@@ -33,7 +33,7 @@ const char *kvplan_engine_rules(kvplan_engine e)
                "seed; closest release 0.5.16), or --sglang-version's profile";
     case KVPLAN_ENGINE_VLLM:
         return "vLLM v1 at 3f6f508e1 (2026-05-29) and the rules since, by "
-               "--vllm-version's profile (default 0.29-0.30)";
+               "--vllm-version's profile (default 0.29-0.31)";
     case KVPLAN_ENGINE_TRTLLM:
         return "TensorRT-LLM's PyTorch flow (KvCacheCreator, "
                "_torch/pyexecutor/_util.py)";
@@ -281,11 +281,27 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
     return KVPLAN_OK;
 }
 
-/* One rank's weights of `m` at `tp`, every layer (budget/tensors.c). */
-static kvplan__weights_estimate_out rank_weights(const kvplan_model *m,
-                                                 kvplan_dtype_flag dtype,
-                                                 int64_t tp,
-                                                 const char *quantization)
+/* vLLM's MXFP4 MoE (mxfp4.py, get_mxfp4_backend and
+ * Mxfp4MoEMethod.create_weights): on SM100 FlashInfer's kernel pads each
+ * rank's expert intermediate and the hidden size to 256; below Hopper
+ * Marlin's n % 256 and k % 128, the intermediate to 128 and the hidden
+ * size to 256 (gpt-oss-120b at TP4 on A100s: 17.22 GiB a rank loaded,
+ * tests/logs/vllm/05, the checkpoint's 15.28 and 1.94 of padding);
+ * triton_kernels elsewhere, the intermediate to 64; ROCm's alignment is
+ * not modelled (the checkpoint's shapes). */
+static void vllm_mxfp4_padding(const kvplan_gpu *gpu,
+                               kvplan__weights_request *rq)
+{
+    int major = kvplan__gpu_major(gpu);
+    rq->mx_inter = gpu->is_hip ? 1 : major == 10 ? 256 : major < 9 ? 128 : 64;
+    rq->mx_hidden = gpu->is_hip ? 1 : major == 10 || major < 9 ? 256 : 1;
+}
+
+/* One rank's weights of `m` at `tp`, every layer (budget/tensors.c); the
+ * MXFP4 experts padded as vLLM holds them on `gpu` when not NULL. */
+static kvplan__weights_estimate_out
+rank_weights(const kvplan_model *m, kvplan_dtype_flag dtype, int64_t tp,
+             const char *quantization, const kvplan_gpu *gpu)
 {
     kvplan__weights_request rq = {
         .shape = &m->weights,
@@ -299,6 +315,8 @@ static kvplan__weights_estimate_out rank_weights(const kvplan_model *m,
         .first_stage = true,
         .last_stage = true,
     };
+    if (gpu != NULL)
+        vllm_mxfp4_padding(gpu, &rq);
     kvplan__weights_estimate_out e = {0};
     kvplan__weights_estimate(&rq, &e);
     return e;
@@ -325,7 +343,8 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     double tp = (double)o->tp_size;
     /* the weights of one rank: the estimate's share of the given total */
     kvplan__weights_estimate_out e =
-        rank_weights(m, o->dtype, o->tp_size, o->quantization);
+        rank_weights(m, o->dtype, o->tp_size, o->quantization,
+                     o->engine == KVPLAN_ENGINE_VLLM ? gpu : NULL);
     double pp = (double)o->pp_size;
     if (o->weight_bytes.set) {
         double share =
@@ -340,16 +359,26 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     const kvplan_model *d = o->speculative_draft_model;
     if (c->draft_layers > 0 && d != NULL) {
         p->weight_bytes +=
-            rank_weights(d, o->dtype, o->tp_size, NULL).rank_bytes;
+            rank_weights(d, o->dtype, o->tp_size, NULL, NULL).rank_bytes;
         p->weight_source = KVPLAN_SOURCE_ESTIMATED;
     }
     /* the profile run's activation peak: the batch's hidden states and MLP
-     * intermediates (in the model dtype), and the sampler's fp32 logits
-     * and probabilities over the vocabulary */
+     * intermediates (in the model dtype), and the sampler's over the
+     * vocabulary for every sequence. FlashInfer's top-k/top-p kernel adds
+     * fp32 logits and probabilities, 8 bytes an entry, to the forward's
+     * (0.10.1.1 on A100s: tests/logs/vllm/02-04 within 0.1 GiB); a sort
+     * (PyTorch's, or the newest releases' sampler) peaks at about 38.5
+     * bytes an entry on its own, above the forward's: llm-d-benchmark's
+     * H100 table (Llama-3.1-8B 4.76 GiB, Qwen3-0.6B 5.56, gpt-oss-20b 7.38
+     * at 1024 sequences) and tests/logs/vllm/06 (0.10.1.1 without
+     * FlashInfer) within 0.1 GiB, 11 (0.31, 1.44 GiB) 0.26 above it */
     double dt =
         kvplan_dtype_size(kvplan__dtype_of_flag(o->dtype, m->info.dtype));
-    double act = (double)tokens * dt * (6 * c->hidden + 2 * c->inter / tp) +
-                 (double)seqs * c->vocab * 4 * 2;
+    double fwd = (double)tokens * dt * (6 * c->hidden + 2 * c->inter / tp);
+    double entries = (double)seqs * c->vocab;
+    bool sort = o->engine == KVPLAN_ENGINE_VLLM &&
+                (o->native_sampler || o->vllm_version == KVPLAN_VLLM_LATEST);
+    double act = sort ? fmax(fwd, 38.5 * entries) : fwd + 8 * entries;
     p->activation_bytes =
         o->activation_bytes.set ? (double)o->activation_bytes.value : act;
     p->activation_source =
@@ -357,12 +386,18 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
     /* NCCL, cuBLAS workspaces, the custom all-reduce: vLLM's own
      * "non-torch memory" on H100s, 0.13-0.14 GiB at TP1 (five launches) and
      * 0.54-0.55 at TP2 (two), llm-d-benchmark's
-     * config_explorer/empirical-vllm-memory-results.md; TensorRT-LLM's
-     * stay estimated at 0.25 and 1 GiB */
+     * config_explorer/empirical-vllm-memory-results.md; 0.10-0.12's
+     * profile grew less: 0.02 and 0.07 GiB at TP1 (tests/logs/vllm/08, and
+     * an H100 launch of 2025-09 printing "0.07 GiB for non-torch memory"),
+     * 0.25 at TP2 (the rest of logs 04 and 06 after the activation, both
+     * without the custom all-reduce). TensorRT-LLM's stay estimated at
+     * 0.25 and 1 GiB */
     double gib = 1073741824.0;
     bool ranks = o->tp_size * o->pp_size > 1;
-    double nt = o->engine == KVPLAN_ENGINE_VLLM ? (ranks ? 0.55 : 0.13)
-                                                : (ranks ? 1.0 : 0.25);
+    bool v010 = o->vllm_version == KVPLAN_VLLM_V0_10;
+    double nt = o->engine != KVPLAN_ENGINE_VLLM ? (ranks ? 1.0 : 0.25)
+                : v010                          ? (ranks ? 0.25 : 0.05)
+                                                : (ranks ? 0.55 : 0.13);
     p->non_torch_bytes =
         o->non_torch_bytes.set ? (double)o->non_torch_bytes.value : nt * gib;
     p->non_torch_source =

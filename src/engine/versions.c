@@ -93,7 +93,7 @@ static const struct {
     long first, last; /* releases, as kvplan__release_number */
     uint64_t rules;
 } profiles[] = {
-    {KVPLAN_VLLM_LATEST, "0.29-0.30", 2900, 3099, 0},
+    {KVPLAN_VLLM_LATEST, "0.29-0.31", 2900, 3199, 0},
     {KVPLAN_VLLM_V0_28, "0.28", 2800, 2899, KVPLAN_VLLM_RULE_NO_NULL_BLOCK},
     {KVPLAN_VLLM_V0_23, "0.23-0.27", 2300, 2799, RULES_0_23},
     {KVPLAN_VLLM_V0_20, "0.20-0.22", 2000, 2299, RULES_0_20},
@@ -153,13 +153,13 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, "--vllm-version",
         "--vllm-version: kvplan has no profile for '%.40s'%s; it knows "
-        "latest (the default: 0.29-0.30), 0.28, 0.23-0.27, 0.20-0.22, "
+        "latest (the default: 0.29-0.31), 0.28, 0.23-0.27, 0.20-0.22, "
         "0.13-0.19 and 0.10-0.12, or a release of those ranges such as "
         "0.10.2",
         version,
         n < 0      ? " (not a version)"
         : n < 1000 ? " (older than 0.10: vLLM's V0 engine, not modelled)"
-                   : " (newer than 0.30)");
+                   : " (newer than 0.31)");
 }
 
 static void figures(const kvplan_model *m, const kvplan_engine_options *o,

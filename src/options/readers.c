@@ -62,7 +62,7 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
                             "%s '%.40s' is not a vLLM release kvplan has a "
                             "profile for (--engine vllm compares vLLM "
-                            "versions: 0.10 to 0.30, or latest)",
+                            "versions: 0.10 to 0.31, or latest)",
                             cflag, cv);
     if (o->engine == KVPLAN_ENGINE_SGLANG || strcmp(question, "plan") == 0 ||
         strcmp(question, "compare") == 0)
