@@ -77,14 +77,19 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     else
         fprintf(out, "\nKV cache: %lld layers, tokens_per_block %lld\n",
                 (long long)p->group_size, (long long)p->block_size);
-    fprintf(out, "  %-16s %7s %8s %12s %7s %16s\n", "spec", "layers", "padding",
-            "page bytes", "block", "one request");
+    fprintf(out, "  %-16s %7s %8s %12s %7s %16s%s\n", "spec", "layers",
+            vllm ? "padding" : "window", "page bytes", "block", "one request",
+            vllm ? "" : "     blocks");
     for (size_t i = 0; i < p->num_groups; i++) {
         const kvplan_engine_group *g = &p->groups[i];
-        fprintf(out, "  %-16s %7lld %8lld %12lld %7lld %16lld\n",
+        fprintf(out, "  %-16s %7lld %8lld %12lld %7lld %16lld",
                 kvplan_engine_spec_name(g->spec), (long long)g->layers,
-                (long long)g->padding_layers, (long long)g->page_bytes,
-                (long long)g->block_size, (long long)g->max_usage_bytes);
+                (long long)(vllm ? g->padding_layers : g->window),
+                (long long)g->page_bytes, (long long)g->block_size,
+                (long long)g->max_usage_bytes);
+        if (!vllm)
+            fprintf(out, " %10lld", (long long)g->num_blocks);
+        fprintf(out, "\n");
     }
     char tok[40], len[40];
     fprintf(out, "  %-26s %lld\n", "num_gpu_blocks",

@@ -1695,6 +1695,12 @@ typedef struct kvplan_engine_options {
      * VLLM_USE_FLASHINFER_SAMPLER=0, or the 0.29-0.31 profile, which
      * sorts by default. The profile run's peak is then the sort's. */
     bool native_sampler;
+    /* TensorRT-LLM's KvCacheConfig: max_attention_window, "W[,W...]" (a
+     * pattern repeated over the layers, each clamped to max_seq_len; two
+     * or more windows split the memory by window, VSWA); NULL: every
+     * layer max_seq_len. Borrowed. */
+    const char *max_attention_window;
+    kvplan_opt_int max_gpu_total_bytes; /* its cap on the KV memory, bytes */
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1722,6 +1728,9 @@ typedef struct kvplan_engine_group {
     int64_t window;          /* sliding window; 0 */
     /* vLLM: one request of max_model_len's most bytes in one layer */
     int64_t max_usage_bytes;
+    /* the blocks this group holds: vLLM's num_gpu_blocks (shared);
+     * TensorRT-LLM's, its window's primary pool under VSWA */
+    int64_t num_blocks;
 } kvplan_engine_group;
 
 typedef struct kvplan_engine_plan {

@@ -368,6 +368,17 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "TRT-LLM: the share of the free memory for the KV cache; "
               "default 0.9"},
      .store = KVPLAN__STORE_DOUBLE, ENGINE(free_gpu_memory_fraction), .readers = KVPLAN__READ_TRTLLM, .peer = {"mem_fraction_static", "gpu_memory_utilization", NULL}},
+    {{.name = "max_attention_window", .flag = "--max-attention-window",
+      TEXT, FOR_ENGINE, .meta = "W[,W...]",
+      .help = "TRT-LLM: each layer's attention window, a pattern repeated "
+              "over the layers; two or more windows split the KV memory "
+              "by window (VSWA)"},
+     .store = KVPLAN__STORE_TEXT, ENGINE(max_attention_window), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "max_gpu_total_bytes", .flag = "--max-gpu-total-bytes",
+      SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63, .meta = "SIZE",
+      .expect = "a size such as 8GiB, or a number of bytes",
+      .help = "TRT-LLM: the most GPU memory for the KV cache"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(max_gpu_total_bytes), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

@@ -96,4 +96,23 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_model *m, kvplan_engine_plan *p,
                                   kvplan_error *err);
 
+/* TensorRT-LLM's max_attention_window (trtllm_vswa.c): the distinct
+ * windows, ascending, with their layers and (after kvplan__trtllm_vswa)
+ * their primary blocks */
+typedef struct kvplan__trtllm_window {
+    int64_t window, layers, blocks;
+} kvplan__trtllm_window;
+
+/* `text` ("128,131072") over `layers` layers, each clamped to
+ * max_seq_len, into w[KVPLAN_MAX_ENGINE_GROUPS]. */
+kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,
+                                     int64_t layers, kvplan__trtllm_window *w,
+                                     size_t *n, kvplan_error *err);
+/* Two or more windows: the memory `kv` split by window (VSWA); fills the
+ * plan's groups, blocks, tokens and concurrency. */
+kvplan_status kvplan__trtllm_vswa(const kvplan_engine_options *o,
+                                  kvplan__trtllm_window *w, size_t n,
+                                  int64_t per_layer, double kv, int64_t tpb,
+                                  kvplan_engine_plan *p, kvplan_error *err);
+
 #endif /* KVPLAN_ENGINE_H */

@@ -6,9 +6,9 @@
  *
  *   kv_max = (total - peak) * free_gpu_memory_fraction,
  *
- * capped by max_tokens, in blocks of tokens_per_block. Without
- * max_attention_window every layer, sliding ones too, holds the whole
- * sequence (VSWA is opt-in).
+ * capped by max_gpu_total_bytes and max_tokens, in blocks of
+ * tokens_per_block. Without max_attention_window every layer, sliding ones
+ * too, holds the whole sequence (VSWA is opt-in: trtllm_vswa.c).
  */
 #include "engine/engine.h"
 
@@ -72,7 +72,23 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                     "and the profile's peak (%.2f GiB per rank) exceed the "
                     "GPU's %.2f GiB",
                     peak / 1073741824.0, p->total_bytes / 1073741824.0);
+    if (o->max_gpu_total_bytes.set && (double)o->max_gpu_total_bytes.value < kv)
+        kv = (double)o->max_gpu_total_bytes.value;
     p->requested_bytes = kv;
+    kvplan__trtllm_window w[KVPLAN_MAX_ENGINE_GROUPS];
+    size_t nw = 0;
+    if (o->max_attention_window != NULL) {
+        KVPLAN__FAIL_IF(c->mla || c->draft_layers > 0, err, KVPLAN_UNSUPPORTED,
+                        "--max-attention-window",
+                        "--max-attention-window with %s is not modelled",
+                        c->mla ? "MLA" : "a speculative draft's layers");
+        KVPLAN__TRY(kvplan__trtllm_windows(
+            o->max_attention_window, p->max_model_len, layers, w, &nw, err));
+        if (nw > 1)
+            return kvplan__trtllm_vswa(o, w, nw, per_layer, kv, tpb, p, err);
+    }
+    int64_t window =
+        nw == 1 && w[0].window < p->max_model_len ? w[0].window : 0;
     int64_t tokens = (int64_t)(kv / (double)per_token);
     if (o->max_tokens.set && o->max_tokens.value < tokens)
         tokens = o->max_tokens.value;
@@ -82,21 +98,27 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     p->num_gpu_blocks = kvplan__ceil_div(tokens, tpb, &ovf);
     p->kv_cache_tokens = p->num_gpu_blocks * tpb;
     p->available_bytes = kvplan__mul(p->kv_cache_tokens, per_token, &ovf);
-    p->max_concurrency = p->max_model_len > 0 ? (double)p->kv_cache_tokens /
-                                                    (double)p->max_model_len
-                                              : 0;
+    /* a request of max_seq_len holds its window's blocks at most */
+    int64_t held = window > 0 ? kvplan__ceil_div(window, tpb, &ovf) * tpb
+                              : p->max_model_len;
+    p->max_concurrency =
+        held > 0 ? (double)p->kv_cache_tokens / (double)held : 0;
     p->num_groups = 1;
     p->group_size = layers;
     p->groups[0] = (kvplan_engine_group){
-        c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
+        c->mla   ? KVPLAN_KV_SPEC_MLA
+        : window ? KVPLAN_KV_SPEC_SLIDING_WINDOW
+                 : KVPLAN_KV_SPEC_FULL,
         layers,
         0,
         kvplan__mul(per_layer, tpb, &ovf),
         kvplan__mul(per_layer, tpb, &ovf),
         tpb,
-        0,
-        kvplan__mul(kvplan__ceil_div(p->max_model_len, tpb, &ovf),
-                    kvplan__mul(per_layer, tpb, &ovf), &ovf)};
+        window,
+        kvplan__mul(
+            kvplan__ceil_div(window > 0 ? window : p->max_model_len, tpb, &ovf),
+            kvplan__mul(per_layer, tpb, &ovf), &ovf),
+        p->num_gpu_blocks};
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache "
                     "(%lld bytes per layer per token) overflows 64 bits",

@@ -297,7 +297,8 @@ static void vllm_one_group(const kvplan__vllm_spec *s, size_t n, int64_t len,
                                   s[i].real_page,
                                   s[i].block,
                                   0,
-                                  kvplan__vllm_usage(&s[i], len, mnbt, ovf)};
+                                  kvplan__vllm_usage(&s[i], len, mnbt, ovf),
+                                  0};
 }
 
 /* unify_kv_cache_spec_page_size: a smaller page grows its block to the
@@ -355,8 +356,8 @@ static void vllm_groups(kvplan__vllm_spec *s, size_t n, int64_t len,
         int64_t pad = s[i].layers % g ? g - s[i].layers % g : 0;
         if (p->num_groups < KVPLAN_MAX_ENGINE_GROUPS)
             p->groups[p->num_groups++] = (kvplan_engine_group){
-                s[i].kind,      s[i].layers, pad,         s[i].page,
-                s[i].real_page, s[i].block,  s[i].window, u};
+                s[i].kind,  s[i].layers, pad, s[i].page, s[i].real_page,
+                s[i].block, s[i].window, u,   0};
     }
     *per_req = kvplan__ceil_div(sum, top, ovf);
 }
@@ -482,6 +483,8 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
         blocks = o->num_gpu_blocks_override.value;
     p->block_size = s[0].block;
     p->num_gpu_blocks = blocks;
+    for (size_t i = 0; i < p->num_groups; i++) /* one pool, shared */
+        p->groups[i].num_blocks = blocks;
     p->blocks_per_request = per_req;
     p->max_concurrency = (double)blocks / (double)per_req;
     p->kv_cache_tokens = (int64_t)(p->max_concurrency * (double)len);

@@ -95,6 +95,7 @@ static void groups_json(kvplan__writer *w, const kvplan_engine_plan *p)
         kvplan__w_int(w, "block_size", g->block_size);
         kvplan__w_int(w, "window", g->window);
         kvplan__w_int(w, "max_usage_bytes", g->max_usage_bytes);
+        kvplan__w_int(w, "num_blocks", g->num_blocks);
         kvplan__w_end(w);
     }
     kvplan__w_end(w);
