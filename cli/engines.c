@@ -104,6 +104,12 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 kvplan__grouped(p->max_model_len, len, sizeof len),
                 p->max_concurrency);
     } else {
+        int64_t host = 0;
+        for (size_t i = 0; i < p->num_groups; i++)
+            host += p->groups[i].host_blocks;
+        if (host > 0)
+            fprintf(out, "  %-26s %lld (--host-cache-size)\n", "host blocks",
+                    (long long)host);
         fprintf(out, "  %-26s %lld bytes\n", "kv size per token",
                 (long long)p->bytes_per_token);
         fprintf(out, "  %-26s %lld\n", "max_tokens",

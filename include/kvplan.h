@@ -1701,6 +1701,7 @@ typedef struct kvplan_engine_options {
      * layer max_seq_len. Borrowed. */
     const char *max_attention_window;
     kvplan_opt_int max_gpu_total_bytes; /* its cap on the KV memory, bytes */
+    kvplan_opt_int host_cache_size;     /* its host (secondary) pool, bytes */
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1731,6 +1732,7 @@ typedef struct kvplan_engine_group {
     /* the blocks this group holds: vLLM's num_gpu_blocks (shared);
      * TensorRT-LLM's, its window's primary pool under VSWA */
     int64_t num_blocks;
+    int64_t host_blocks; /* TensorRT-LLM: the secondary pool's, on the host */
 } kvplan_engine_group;
 
 typedef struct kvplan_engine_plan {

@@ -4,6 +4,8 @@
  * three-layer model of 2048 bytes a token and layer, its pool fixed by
  * --max-gpu-total-bytes at 100 MiB (104,857,600 bytes), 32 tokens a block.
  *
+ * --host-cache-size adds each pool's secondary blocks on the host.
+ *
  * The shares are upstream's own: cpp/tests/unit_tests/batch_manager/
  * kvCacheManagerTest.cpp, BlockManagerTestWindowSizeToShare (TensorRT-LLM,
  * read at 000a01de), asserts 0.0769, 0.3077 and 0.6154 for windows 1024,
@@ -151,8 +153,31 @@ static void test_one_window_and_refusals(void)
     kvplan_model_free(mla);
 }
 
+/* --host-cache-size: the secondary pool. One window: int(host / bytes a
+ * token / 32) = 1 GiB / 6144 / 32 = 5461 blocks (calculate_max_num_blocks).
+ * Three windows: (float)(host x share) / 2048 tokens, floor-divided by 32:
+ * 1260, 5041 and 10082 blocks, the very figures upstream's
+ * BlockManagerTestWindowSizeToShare rounds out of 16384 blocks (1 GiB is
+ * 16384 blocks of 32 tokens x 2048 bytes). */
+static void test_host_cache(void)
+{
+    kvplan_model *m = tiny(3);
+    kvplan_engine_options o = trt(NULL);
+    o.host_cache_size = (kvplan_opt_int){1073741824, true};
+    kvplan_engine_plan p = plan(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].host_blocks, 5461);
+    o.max_attention_window = "1024,4096,8192";
+    p = plan(m, &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].host_blocks, 1260);
+    CHECK_INT(p.groups[1].host_blocks, 5041);
+    CHECK_INT(p.groups[2].host_blocks, 10082);
+    CHECK_INT(p.groups[2].num_blocks, 985); /* the GPU pool unchanged */
+    kvplan_model_free(m);
+}
+
 int main(void)
 {
+    test_host_cache();
     test_equal_caches();
     test_weighted_caches();
     test_adjusted_windows();

@@ -379,6 +379,12 @@ const kvplan__option_row kvplan__option_rows[] = {
       .expect = "a size such as 8GiB, or a number of bytes",
       .help = "TRT-LLM: the most GPU memory for the KV cache"},
      .store = KVPLAN__STORE_BYTES, ENGINE(max_gpu_total_bytes), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "host_cache_size", .flag = "--host-cache-size", SIZE("bytes"),
+      FOR_ENGINE, .min = 0, .max = 0x1p63, .meta = "SIZE",
+      .expect = "a size such as 64GiB, or a number of bytes",
+      .help = "TRT-LLM: the host memory for offloaded KV blocks (the "
+              "secondary pool)"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(host_cache_size), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

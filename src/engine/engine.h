@@ -100,7 +100,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
  * windows, ascending, with their layers and (after kvplan__trtllm_vswa)
  * their primary blocks */
 typedef struct kvplan__trtllm_window {
-    int64_t window, layers, blocks;
+    int64_t window, layers, blocks, host_blocks;
 } kvplan__trtllm_window;
 
 /* `text` ("128,131072") over `layers` layers, each clamped to

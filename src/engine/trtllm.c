@@ -109,16 +109,16 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
         c->mla   ? KVPLAN_KV_SPEC_MLA
         : window ? KVPLAN_KV_SPEC_SLIDING_WINDOW
                  : KVPLAN_KV_SPEC_FULL,
-        layers,
-        0,
-        kvplan__mul(per_layer, tpb, &ovf),
-        kvplan__mul(per_layer, tpb, &ovf),
-        tpb,
-        window,
+        layers, 0, kvplan__mul(per_layer, tpb, &ovf),
+        kvplan__mul(per_layer, tpb, &ovf), tpb, window,
         kvplan__mul(
             kvplan__ceil_div(window > 0 ? window : p->max_model_len, tpb, &ovf),
             kvplan__mul(per_layer, tpb, &ovf), &ovf),
-        p->num_gpu_blocks};
+        p->num_gpu_blocks,
+        /* calculate_max_num_blocks: int(host / bytes a token / block) */
+        o->host_cache_size.set ? (int64_t)((double)o->host_cache_size.value /
+                                           (double)per_token / (double)tpb)
+                               : 0};
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache "
                     "(%lld bytes per layer per token) overflows 64 bits",

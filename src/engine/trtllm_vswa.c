@@ -61,7 +61,7 @@ kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,
                         "windows",
                         KVPLAN_MAX_ENGINE_GROUPS);
         memmove(&w[k + 1], &w[k], (*n - k) * sizeof *w);
-        w[k] = (kvplan__trtllm_window){win, 1, 0};
+        w[k] = (kvplan__trtllm_window){win, 1, 0, 0};
         (*n)++;
     }
     return kvplan__ok(err);
@@ -149,6 +149,13 @@ kvplan_status kvplan__trtllm_vswa(const kvplan_engine_options *o,
         if (max_tokens > 0 && (uint64_t)max_tokens < t)
             t = (uint64_t)max_tokens;
         w[i].blocks = kvplan__ceil_div((int64_t)t, tpb, &ovf);
+        /* the secondary pool: a float quotient, truncated to SizeType32,
+         * floor-divided into blocks */
+        float host = o->host_cache_size.set
+                         ? (float)o->host_cache_size.value * share / (float)cs
+                         : 0.0f;
+        w[i].host_blocks =
+            host < 2147483647.0f ? kvplan__max(0, (int64_t)host / tpb) : 0;
         /* _validate_and_adjust_attention_windows: a window above its
          * blocks' tokens is cut to them, and max_seq_len with it */
         if (w[i].window > w[i].blocks * tpb) {
@@ -191,7 +198,8 @@ kvplan_status kvplan__trtllm_vswa(const kvplan_engine_options *o,
             tpb,
             full ? 0 : w[i].window,
             kvplan__ceil_div(w[i].window, tpb, &ovf) * page,
-            w[i].blocks};
+            w[i].blocks,
+            w[i].host_blocks};
         p->group_size += w[i].layers;
     }
     return kvplan__ok(err);

@@ -298,6 +298,7 @@ static void vllm_one_group(const kvplan__vllm_spec *s, size_t n, int64_t len,
                                   s[i].block,
                                   0,
                                   kvplan__vllm_usage(&s[i], len, mnbt, ovf),
+                                  0,
                                   0};
 }
 
@@ -357,7 +358,7 @@ static void vllm_groups(kvplan__vllm_spec *s, size_t n, int64_t len,
         if (p->num_groups < KVPLAN_MAX_ENGINE_GROUPS)
             p->groups[p->num_groups++] = (kvplan_engine_group){
                 s[i].kind,  s[i].layers, pad, s[i].page, s[i].real_page,
-                s[i].block, s[i].window, u,   0};
+                s[i].block, s[i].window, u,   0,         0};
     }
     *per_req = kvplan__ceil_div(sum, top, ovf);
 }

@@ -96,6 +96,7 @@ static void groups_json(kvplan__writer *w, const kvplan_engine_plan *p)
         kvplan__w_int(w, "window", g->window);
         kvplan__w_int(w, "max_usage_bytes", g->max_usage_bytes);
         kvplan__w_int(w, "num_blocks", g->num_blocks);
+        kvplan__w_int(w, "host_blocks", g->host_blocks);
         kvplan__w_end(w);
     }
     kvplan__w_end(w);
