@@ -82,6 +82,6 @@ int cli_cmd_list_models(void);
  * `len` bytes; argv[0..argc) the flags after FILE, which win over the
  * log's. */
 int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
-                 char **argv, bool json);
+                 char **argv, bool json, const char *calibrate);
 
 #endif /* KVPLAN_CLI_H */

@@ -296,14 +296,7 @@ int cli_cmd_log(int argc, char **argv)
         goto done;
     }
     if (kvplan_log_engine(text, len) == KVPLAN_ENGINE_VLLM) {
-        rc = calibrate != NULL
-                 ? fail(&(kvplan_error){.code = KVPLAN_INVALID_ARGUMENT,
-                                        .field = "--calibrate",
-                                        .message = "--calibrate reads an "
-                                                   "sglang log; this one is "
-                                                   "vLLM's"},
-                        CLI_EXIT_USAGE, json)
-                 : cli_log_vllm(path, text, len, n, rest, json);
+        rc = cli_log_vllm(path, text, len, n, rest, json, calibrate);
         goto done;
     }
     if (kvplan_log_parse(text, len, r, &err) != KVPLAN_OK) {

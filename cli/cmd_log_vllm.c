@@ -86,8 +86,32 @@ static void text_report(FILE *out, const char *path,
                 x->causes[i].text);
 }
 
+/* --calibrate OUT: the log's terms (kvplan_vllm_log_calibrate) as a file
+ * kvplan --calibration reads back into the engine's options. */
+static int write_calibration(const char *out, const char *path,
+                             const char *model, const kvplan_engine_options *eo,
+                             const kvplan_vllm_log_readings *r, bool json)
+{
+    kvplan_vllm_calibration c;
+    kvplan_error err;
+    if (kvplan_vllm_log_calibrate(r, eo, &c, &err) != KVPLAN_OK)
+        return cli_error("kvplan log", &err, CLI_EXIT_USAGE, json);
+    kvplan__writer w = {0};
+    kvplan__doc_vllm_calibration(&w, NULL, path, model, eo, r, &c);
+    FILE *f = kvplan__w_status(&w, NULL) == KVPLAN_OK ? fopen(out, "w") : NULL;
+    int rc = f != NULL && kvplan__w_print(&w, f, true) == 0 ? CLI_EXIT_OK
+                                                            : CLI_EXIT_INTERNAL;
+    if (f == NULL)
+        kvplan__w_free(&w);
+    if (f != NULL && fclose(f) != 0)
+        rc = CLI_EXIT_INTERNAL;
+    if (rc != CLI_EXIT_OK)
+        fprintf(stderr, "kvplan log: %s: cannot be written\n", out);
+    return rc;
+}
+
 int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
-                 char **argv, bool json)
+                 char **argv, bool json, const char *calibrate)
 {
     kvplan_vllm_log_readings *r = malloc(sizeof *r);
     cli_args *cli = malloc(sizeof *cli);
@@ -119,7 +143,7 @@ int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
     }
     if (cli->json) {
         kvplan__writer w = {0};
-        kvplan__doc_vllm_log(&w, r, ans.model_name, &eo, x);
+        kvplan__doc_vllm_log(&w, r, ans.model_name, &eo, x, NULL);
         if (kvplan__w_print(&w, stdout, true) != 0)
             rc = CLI_EXIT_INTERNAL;
     } else {
@@ -127,6 +151,9 @@ int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
     }
     if (fflush(stdout) != 0)
         rc = CLI_EXIT_INTERNAL;
+    if (rc == CLI_EXIT_OK && calibrate != NULL)
+        rc = write_calibration(calibrate, path, ans.model_name, &eo, r,
+                               cli->json);
 done:
     kvplan__log_answer_free(&ans);
     free(r);

@@ -1702,6 +1702,9 @@ typedef struct kvplan_engine_options {
     const char *max_attention_window;
     kvplan_opt_int max_gpu_total_bytes; /* its cap on the KV memory, bytes */
     kvplan_opt_int host_cache_size;     /* its host (secondary) pool, bytes */
+    /* One rank's weights as a log measured them (a vLLM calibration);
+     * set, they replace the estimate and are reported "measured". */
+    kvplan_opt_int rank_weight_bytes;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -2091,6 +2094,34 @@ kvplan_vllm_log_reconcile(const kvplan_model *model, const char *model_error,
                           const kvplan_vllm_log_readings *readings,
                           const kvplan_engine_options *options,
                           kvplan_vllm_log_result *out, kvplan_error *err);
+
+/* What a vLLM log measured, one rank's, as the engine options' terms
+ * (kvplan log --calibrate on a vLLM log; kvplan --calibration reads it
+ * back into kvplan_engine_options). */
+typedef struct kvplan_vllm_calibration {
+    int64_t rank_weight_bytes; /* "Model loading took X GiB" */
+    /* the log's peak activation and non-torch memory where it prints
+     * them; else (folded) the rest of the budget, requested less weights,
+     * the graphs the version takes and the available memory, all in
+     * activation_bytes and non_torch_bytes 0 */
+    int64_t activation_bytes, non_torch_bytes;
+    int64_t cuda_graph_bytes; /* the estimate the budget took (0.20+) */
+    double total_gib;         /* CUDA's total: the log's, else the GPU's */
+    double utilization;       /* the log's, else the version's default */
+    bool total_from_log, folded;
+} kvplan_vllm_calibration;
+
+/*
+ * The terms of a vLLM log (kvplan_vllm_log_parse), at `options`' GPU and
+ * vLLM version (kvplan_vllm_log_options' result). Needs the log's weights
+ * and available memory, and CUDA's total (the log's, or a GPU in
+ * `options`); a budget whose terms do not add up (a rest at or below 0)
+ * is refused naming --gpu. Allocates nothing.
+ */
+KVPLAN_API kvplan_status
+kvplan_vllm_log_calibrate(const kvplan_vllm_log_readings *readings,
+                          const kvplan_engine_options *options,
+                          kvplan_vllm_calibration *out, kvplan_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Options by name: every flag of the command, key of a JSON request and     */

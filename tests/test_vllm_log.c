@@ -279,6 +279,68 @@ static void test_not_vllm(void)
     CHECK_DOUBLE(r.max_concurrency.value, 1.55);
 }
 
+/* kvplan_vllm_log_calibrate: log 02 (0.10.1.1, Qwen2-7B on an A100-80GB at
+ * 0.5) prints weights and available memory only: on the preset's CUDA
+ * total (81183 MiB) the request is ceil(0.5 x 85,126,545,408) =
+ * 42,563,272,704 bytes, the weights 14.2488 GiB (15,299,532,501 bytes),
+ * 24.83 GiB available: 602,730,712 bytes for the activation (folded, with
+ * the non-torch memory). The same launch at 0.25 (log 03) planned with it
+ * gives 5863 blocks, where the log printed 5867 (5.01 GiB, 2 decimals).
+ * Log 11 (0.31) prints its terms: 1.44 GiB activation, 15.26 - 15.0 GiB
+ * non-torch, not folded. */
+static void test_calibrate(void)
+{
+    size_t len = 0;
+    const char *text = slurp("02-qwen2-7b-a100-0.5.log", &len);
+    if (text == NULL)
+        return;
+    kvplan_vllm_log_readings r;
+    kvplan_error err;
+    CHECK_INT(kvplan_vllm_log_parse(text, len, &r, &err), KVPLAN_OK);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK_INT(kvplan_vllm_log_options(&r, &o, &err), KVPLAN_OK);
+    kvplan_vllm_calibration c;
+    CHECK_INT(kvplan_vllm_log_calibrate(&r, &o, &c, &err),
+              KVPLAN_INVALID_ARGUMENT); /* no total, no GPU */
+    CHECK_STR(err.field, "--gpu");
+    CHECK(kvplan_gpu_preset("A100-80GB", &o.gpu));
+    o.gpu_set = true;
+    CHECK_INT(kvplan_vllm_log_calibrate(&r, &o, &c, &err), KVPLAN_OK);
+    CHECK(c.folded && !c.total_from_log);
+    CHECK_INT(c.rank_weight_bytes, 15299532501);
+    CHECK_INT(c.activation_bytes, 602730712);
+    CHECK_INT(c.non_torch_bytes, 0);
+    CHECK_INT(c.cuda_graph_bytes, 0);
+    o.rank_weight_bytes = (kvplan_opt_int){c.rank_weight_bytes, true};
+    o.activation_bytes = (kvplan_opt_int){c.activation_bytes, true};
+    o.non_torch_bytes = (kvplan_opt_int){0, true};
+    o.gpu_memory_utilization = (kvplan_opt_double){0.25, true};
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("qwen2.5-7b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_engine_plan p;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
+    CHECK_INT(p.num_gpu_blocks, 5863);
+    kvplan_model_free(m);
+    /* a GPU the figures do not add up on */
+    CHECK(kvplan_gpu_preset("L4", &o.gpu));
+    o.gpu_memory_utilization = (kvplan_opt_double){0.5, true};
+    CHECK_INT(kvplan_vllm_log_calibrate(&r, &o, &c, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--gpu");
+    text = slurp("11-llama-3.1-8b-a100-0.31.log", &len);
+    if (text == NULL)
+        return;
+    CHECK_INT(kvplan_vllm_log_parse(text, len, &r, &err), KVPLAN_OK);
+    kvplan_engine_options_init(&o);
+    CHECK_INT(kvplan_vllm_log_options(&r, &o, &err), KVPLAN_OK);
+    CHECK_INT(kvplan_vllm_log_calibrate(&r, &o, &c, &err), KVPLAN_OK);
+    CHECK(!c.folded && c.total_from_log);
+    CHECK_INT(c.activation_bytes, 1546188226);
+    CHECK_INT(c.non_torch_bytes, 279172874);
+    CHECK_INT(c.rank_weight_bytes, 16106127360);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -290,5 +352,6 @@ int main(int argc, char **argv)
         test_log(&logs[i]);
     test_wrapped();
     test_not_vllm();
+    test_calibrate();
     return check_report();
 }

@@ -346,7 +346,10 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
         rank_weights(m, o->dtype, o->tp_size, o->quantization,
                      o->engine == KVPLAN_ENGINE_VLLM ? gpu : NULL);
     double pp = (double)o->pp_size;
-    if (o->weight_bytes.set) {
+    if (o->rank_weight_bytes.set) { /* a calibration's, as loaded */
+        p->weight_bytes = (double)o->rank_weight_bytes.value;
+        p->weight_source = KVPLAN_SOURCE_MEASURED;
+    } else if (o->weight_bytes.set) {
         double share =
             e.model_bytes > 0 ? e.rank_exact_bytes / e.model_bytes : 1 / tp;
         p->weight_bytes = (double)o->weight_bytes.value * share / pp;

@@ -255,14 +255,11 @@ static kvplan_status ask_vllm_log(kvplan__writer *w, request *rq,
     kvplan_vllm_log_result *x = malloc(sizeof *x);
     kvplan__log_answer ans = {.model = NULL};
     kvplan_engine_options eo;
+    kvplan_vllm_calibration cal;
     kvplan_error err;
     kvplan_status st;
     if (r == NULL || x == NULL)
         st = kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL, "out of memory");
-    else if (json_is_true(rq->calibrate))
-        st = kvplan__refuse(w, KVPLAN_INVALID_ARGUMENT, 2, "calibrate",
-                            "calibrate reads an sglang log; this one is "
-                            "vLLM's");
     else if (kvplan_vllm_log_parse(json_string_value(rq->log),
                                    json_string_length(rq->log), r,
                                    &err) != KVPLAN_OK ||
@@ -273,8 +270,12 @@ static kvplan_status ask_vllm_log(kvplan__writer *w, request *rq,
         ; /* refused */
     else if (kvplan__vllm_log_question(o, r, &eo, x, &ans, &err) != KVPLAN_OK)
         st = kvplan__failed(w, &err, true);
+    else if (json_is_true(rq->calibrate) &&
+             kvplan_vllm_log_calibrate(r, &eo, &cal, &err) != KVPLAN_OK)
+        st = kvplan__failed(w, &err, true);
     else
-        kvplan__doc_vllm_log(w, r, ans.model_name, &eo, x);
+        kvplan__doc_vllm_log(w, r, ans.model_name, &eo, x,
+                             json_is_true(rq->calibrate) ? &cal : NULL);
     kvplan__log_answer_free(&ans);
     free(r);
     free(x);

@@ -254,10 +254,19 @@ const char *kvplan__row_binding(const kvplan_sweep_row *r);
 /* A log's causes, as the array "causes" (both readers'). */
 void kvplan__doc_log_causes(kvplan__writer *w, const kvplan_log_cause *causes,
                             size_t n);
+/* A vLLM log's calibration (kvplan log --calibrate; kvplan --calibration
+ * reads it back), an object at `key` (doc_vllm_log.c). */
+void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,
+                                  const char *source, const char *model,
+                                  const kvplan_engine_options *o,
+                                  const kvplan_vllm_log_readings *r,
+                                  const kvplan_vllm_calibration *c);
+
 /* A vLLM log's document, a whole object (doc_vllm_log.c). */
 void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
                           const char *model, const kvplan_engine_options *eo,
-                          const kvplan_vllm_log_result *x);
+                          const kvplan_vllm_log_result *x,
+                          const kvplan_vllm_calibration *cal);
 
 /* The log's document, into an open object. */
 void kvplan__doc_log_members(kvplan__writer *w, const kvplan_log_readings *r,

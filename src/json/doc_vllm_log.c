@@ -8,7 +8,8 @@
 
 void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
                           const char *model, const kvplan_engine_options *eo,
-                          const kvplan_vllm_log_result *x)
+                          const kvplan_vllm_log_result *x,
+                          const kvplan_vllm_calibration *cal)
 {
     kvplan__w_object(w, NULL);
     kvplan__w_str(w, "kvplan_version", kvplan_version());
@@ -60,5 +61,36 @@ void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
         kvplan__w_null(w, "modelled");
     }
     kvplan__doc_log_causes(w, x->causes, x->num_causes);
+    if (cal != NULL) /* the request's "calibrate": what the file would hold */
+        kvplan__doc_vllm_calibration(w, "calibration", "log", model, eo, r,
+                                     cal);
+    kvplan__w_end(w);
+}
+
+void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,
+                                  const char *source, const char *model,
+                                  const kvplan_engine_options *o,
+                                  const kvplan_vllm_log_readings *r,
+                                  const kvplan_vllm_calibration *c)
+{
+    kvplan__w_object(w, key);
+    kvplan__w_int(w, "kvplan_calibration", 1);
+    kvplan__w_str(w, "engine", "vllm");
+    kvplan__w_str(w, "source", source);
+    kvplan__w_str(w, "model", model);
+    kvplan__w_str(w, "gpu", o->gpu_set ? o->gpu.name : NULL);
+    kvplan__w_int(w, "tp_size", o->tp_size);
+    kvplan__w_int(w, "pp_size", o->pp_size);
+    kvplan__w_str(w, "vllm", r->version[0] ? r->version : NULL);
+    kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(o->vllm_version));
+    kvplan__w_real(w, "total_gib", c->total_gib);
+    kvplan__w_bool(w, "total_from_log", c->total_from_log);
+    kvplan__w_real(w, "gpu_memory_utilization", c->utilization);
+    kvplan__w_int(w, "rank_weight_bytes", c->rank_weight_bytes);
+    kvplan__w_int(w, "activation_bytes", c->activation_bytes);
+    kvplan__w_int(w, "non_torch_bytes", c->non_torch_bytes);
+    if (c->cuda_graph_bytes > 0)
+        kvplan__w_int(w, "cuda_graph_bytes", c->cuda_graph_bytes);
+    kvplan__w_bool(w, "folded", c->folded);
     kvplan__w_end(w);
 }

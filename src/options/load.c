@@ -61,10 +61,38 @@ static kvplan_status count(const json_t *doc, const char *key, const char *path,
     return KVPLAN_OK;
 }
 
-/* The file's terms into o->context_bytes and o->rank_weight_bytes. */
-static kvplan_status read_calibration(const char *path, kvplan_plan_options *o,
+/* A vLLM log's terms (kvplan_vllm_log_calibrate) into the engine's
+ * options: weights and activation measured, non-torch and graphs may be
+ * 0 (folded into the activation, or not taken by the version). */
+static kvplan_status read_vllm_terms(const json_t *doc, const char *path,
+                                     kvplan_engine_options *e,
+                                     kvplan_error *err)
+{
+    static const char *const keys[] = {"rank_weight_bytes", "activation_bytes",
+                                       "non_torch_bytes", "cuda_graph_bytes"};
+    kvplan_opt_int *dst[] = {&e->rank_weight_bytes, &e->activation_bytes,
+                             &e->non_torch_bytes, &e->cuda_graph_bytes};
+    for (size_t i = 0; i < 4; i++) {
+        const json_t *v = json_object_get(doc, keys[i]);
+        if (v == NULL && i >= 3)
+            continue;
+        KVPLAN__FAIL_IF(!json_is_integer(v) || json_integer_value(v) < (i < 2),
+                        err, KVPLAN_PARSE, "--calibration",
+                        "%.200s: \"%s\" must be a whole number of bytes%s, "
+                        "as kvplan log --calibrate measured it",
+                        path, keys[i], i < 2 ? " above 0" : "");
+        *dst[i] = (kvplan_opt_int){json_integer_value(v), true};
+    }
+    return KVPLAN_OK;
+}
+
+/* The file's terms into o->context_bytes and o->rank_weight_bytes, or a
+ * vLLM log's into the engine's options; a calibration of the other engine
+ * is refused. */
+static kvplan_status read_calibration(const char *path, kvplan_options *opts,
                                       calibration *cal, kvplan_error *err)
 {
+    kvplan_plan_options *o = &opts->plan;
     memset(cal, 0, sizeof *cal);
     struct stat sb;
     KVPLAN__FAIL_IF(stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
@@ -87,9 +115,21 @@ static kvplan_status read_calibration(const char *path, kvplan_plan_options *o,
                             "JSON object with \"kvplan_calibration\": 1)",
                             path);
     }
-    kvplan_status st =
-        count(doc, "context_bytes", path, &o->context_bytes, err);
-    if (st == KVPLAN_OK)
+    const char *engine = json_string_value(json_object_get(doc, "engine"));
+    bool vllm = engine != NULL && strcmp(engine, "vllm") == 0;
+    kvplan_status st = KVPLAN_OK;
+    if (vllm != (opts->engine == KVPLAN_ENGINE_VLLM))
+        st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "--calibration",
+                          "%.200s: a%s log's calibration; %s", path,
+                          vllm ? " vLLM" : "n sglang",
+                          vllm ? "plan with --engine vllm"
+                               : "a vLLM plan needs one of a vLLM log "
+                                 "(kvplan log VLLM.LOG --calibrate)");
+    else if (vllm)
+        st = read_vllm_terms(doc, path, &opts->engine_options, err);
+    if (st == KVPLAN_OK && !vllm)
+        st = count(doc, "context_bytes", path, &o->context_bytes, err);
+    if (st == KVPLAN_OK && !vllm)
         st = count(doc, "rank_weight_bytes", path, &o->rank_weight_bytes, err);
     /* a context larger than the GPU is no measurement of it */
     const kvplan_gpu *board = o->gpu_set ? &o->gpu : kvplan__gpu_default();
@@ -347,7 +387,7 @@ kvplan_status kvplan_options_load(kvplan_options *o, kvplan_loaded *l,
     calibration cal;
     KVPLAN__TRY(kvplan__options_resolve_gpu(o, &l->gpu_count, err));
     if (o->calibration != NULL)
-        KVPLAN__TRY(read_calibration(o->calibration, p, &cal, err));
+        KVPLAN__TRY(read_calibration(o->calibration, o, &cal, err));
     if (o->model_config == NULL)
         KVPLAN__TRY(hub_resolve(o, l, err));
     const char *from = l->hub_dir[0] ? l->hub_dir : o->model_path;
