@@ -1,0 +1,14 @@
+--engine
+vllm
+--model-path
+qwen2.5-7b-instruct
+--gpu
+A100-80GB
+--gpu-memory-utilization
+0.25
+--max-model-len
+16384
+--vllm-version
+0.10.1.1
+--calibration
+@DATA@/calibration/qwen2-7b-a100-vllm-0.10.json
