@@ -1705,6 +1705,10 @@ typedef struct kvplan_engine_options {
     /* One rank's weights as a log measured them (a vLLM calibration);
      * set, they replace the estimate and are reported "measured". */
     kvplan_opt_int rank_weight_bytes;
+    /* vLLM: --attention-backend as vLLM spells it ("FLASHMLA",
+     * "CUTLASS_MLA", "FLASHINFER_MLA", "FLASH_ATTN", ...); NULL: the
+     * platform's choice. An MLA backend forces its block size. Borrowed. */
+    const char *vllm_attention_backend;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

@@ -426,27 +426,42 @@ static void test_ssm_dtype(void)
  * 5090 (Triton MLA keeps vLLM's 16), 0 on ROCm's default too; on a B200
  * FlashInfer MLA's 64, CUTLASS_MLA's 128 in 0.10-0.12 or with another
  * qk_nope_head_dim; DSA's sparse FlashMLA 64 everywhere. A --block-size
- * that is not the kernel's multiple is forced (16 on an H100 is 64). */
+ * that is not the kernel's multiple is forced (16 on an H100 is 64), and so
+ * is a backend named with --attention-backend (check_and_update_config's
+ * "Forced case"). */
 static void test_mla_block(void)
 {
     static const struct {
-        const char *model, *override, *gpu;
+        const char *model, *override, *gpu, *backend;
         kvplan_vllm_profile profile;
         int64_t given, block;
     } cases[] = {
-        {"deepseek-v2-lite", NULL, "H100-80GB", KVPLAN_VLLM_LATEST, 0, 64},
-        {"deepseek-v2-lite", NULL, "H100-80GB", KVPLAN_VLLM_LATEST, 16, 64},
-        {"deepseek-v2-lite", NULL, "H100-80GB", KVPLAN_VLLM_LATEST, 128, 128},
-        {"deepseek-v2-lite", NULL, "A100-80GB", KVPLAN_VLLM_LATEST, 0, 16},
-        {"deepseek-v2-lite", NULL, "RTX-5090", KVPLAN_VLLM_LATEST, 0, 16},
-        {"deepseek-v2-lite", NULL, "MI300X", KVPLAN_VLLM_LATEST, 0, 16},
-        {"deepseek-v2-lite", NULL, "B200", KVPLAN_VLLM_LATEST, 0, 64},
-        {"deepseek-v2-lite", NULL, "B200", KVPLAN_VLLM_LATEST, 32, 32},
-        {"deepseek-v2-lite", NULL, "B200", KVPLAN_VLLM_V0_10, 0, 128},
-        {"deepseek-v2-lite", "{\"qk_nope_head_dim\": 64}", "B200",
+        {"deepseek-v2-lite", NULL, "H100-80GB", NULL, KVPLAN_VLLM_LATEST, 0,
+         64},
+        {"deepseek-v2-lite", NULL, "H100-80GB", NULL, KVPLAN_VLLM_LATEST, 16,
+         64},
+        {"deepseek-v2-lite", NULL, "H100-80GB", NULL, KVPLAN_VLLM_LATEST, 128,
+         128},
+        {"deepseek-v2-lite", NULL, "A100-80GB", NULL, KVPLAN_VLLM_LATEST, 0,
+         16},
+        {"deepseek-v2-lite", NULL, "RTX-5090", NULL, KVPLAN_VLLM_LATEST, 0, 16},
+        {"deepseek-v2-lite", NULL, "MI300X", NULL, KVPLAN_VLLM_LATEST, 0, 16},
+        {"deepseek-v2-lite", NULL, "B200", NULL, KVPLAN_VLLM_LATEST, 0, 64},
+        {"deepseek-v2-lite", NULL, "B200", NULL, KVPLAN_VLLM_LATEST, 32, 32},
+        {"deepseek-v2-lite", NULL, "B200", NULL, KVPLAN_VLLM_V0_10, 0, 128},
+        {"deepseek-v2-lite", "{\"qk_nope_head_dim\": 64}", "B200", NULL,
          KVPLAN_VLLM_LATEST, 0, 128},
-        {"deepseek-v3.2", NULL, "A100-80GB", KVPLAN_VLLM_LATEST, 0, 64},
-        {"deepseek-v3.2", NULL, "B200", KVPLAN_VLLM_V0_10, 0, 64},
+        {"deepseek-v3.2", NULL, "A100-80GB", NULL, KVPLAN_VLLM_LATEST, 0, 64},
+        {"deepseek-v3.2", NULL, "B200", NULL, KVPLAN_VLLM_V0_10, 0, 64},
+        /* --attention-backend: the forced case */
+        {"deepseek-v2-lite", NULL, "A100-80GB", "CUTLASS_MLA",
+         KVPLAN_VLLM_LATEST, 0, 128},
+        {"deepseek-v2-lite", NULL, "H100-80GB", "FLASHINFER_MLA",
+         KVPLAN_VLLM_LATEST, 0, 64},
+        {"deepseek-v2-lite", NULL, "H100-80GB", "TRITON_MLA",
+         KVPLAN_VLLM_LATEST, 0, 16},
+        {"deepseek-v2-lite", NULL, "B200", "FLASHMLA", KVPLAN_VLLM_LATEST, 0,
+         16}, /* FlashMLA's dense kernel is Hopper's: the block kept */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         kvplan_model *m = NULL;
@@ -457,6 +472,7 @@ static void test_mla_block(void)
         o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
         o.max_model_len = (kvplan_opt_int){4096, true};
         o.vllm_version = cases[i].profile;
+        o.vllm_attention_backend = cases[i].backend;
         if (cases[i].given > 0)
             o.block_size = (kvplan_opt_int){cases[i].given, true};
         kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);

@@ -353,6 +353,12 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "vLLM: a mamba layer's ssm state; default auto (Nemotron-H: "
               "its config's, else float32; others the model dtype)"},
      .store = KVPLAN__STORE_NAME, ENGINE(mamba_ssm_cache_dtype), .readers = KVPLAN__READ_VLLM, .peer = {"mamba_ssm_dtype", NULL, NULL}},
+    {{.name = "vllm_attention_backend", .flag = "--vllm-attention-backend",
+      .vllm = "--attention-backend", TEXT, FOR_ENGINE, .meta = "NAME",
+      .help = "vLLM: its --attention-backend (FLASHMLA, CUTLASS_MLA, "
+              "FLASHINFER_MLA, FLASH_ATTN, ...); an MLA backend forces its "
+              "block size"},
+     .store = KVPLAN__STORE_TEXT, ENGINE(vllm_attention_backend), .readers = KVPLAN__READ_VLLM},
     {{.name = "disable_hybrid_kv_cache_manager",
       .flag = "--disable-hybrid-kv-cache-manager",
       .vllm = "--disable-hybrid-kv-cache-manager", SWITCH, FOR_ENGINE,

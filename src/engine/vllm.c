@@ -54,7 +54,10 @@ static int64_t needed(const kvplan__vllm_spec *s, size_t n, int64_t len,
  * (SM10x) FlashInfer MLA 64 (32 kept) where qk_nope_head_dim is 128, else
  * CUTLASS_MLA a multiple of 128 (always, before vllm#32615); on Hopper
  * FlashMLA a multiple of 64; elsewhere (Ampere, Ada, consumer Blackwell,
- * ROCm) Triton MLA keeps the block, 16 by default. */
+ * ROCm) Triton MLA keeps the block, 16 by default. A backend named with
+ * --attention-backend forces its own: FLASHMLA (where its dense kernel
+ * runs, Hopper) 64, CUTLASS_MLA 128, FLASHINFER_MLA 64 or 32; another
+ * keeps the block. */
 static int64_t mla_block(const kvplan__engine_census *c,
                          const kvplan_engine_options *o, const kvplan_gpu *gpu,
                          int64_t block)
@@ -63,6 +66,16 @@ static int64_t mla_block(const kvplan__engine_census *c,
     int major = gpu->is_hip ? 0 : kvplan__gpu_major(gpu);
     if (c->dsa)
         return 64;
+    const char *named = o->vllm_attention_backend;
+    if (named != NULL) { /* the forced case */
+        if (kvplan__ascii_ieq(named, "FLASHMLA") && major == 9)
+            return block % 64 == 0 ? block : 64;
+        if (kvplan__ascii_ieq(named, "CUTLASS_MLA"))
+            return block % 128 == 0 ? block : 128;
+        if (kvplan__ascii_ieq(named, "FLASHINFER_MLA"))
+            return block == 32 || block % 64 == 0 ? block : 64;
+        return block;
+    }
     if (major == 10 && c->qk_nope == 128 &&
         !(rules & KVPLAN_VLLM_RULE_MLA_CUTLASS))
         return block == 32 || block % 64 == 0 ? block : 64;
