@@ -54,16 +54,20 @@ static const expect logs[] = {
     {"02-qwen2-7b-a100-0.5.log", "qwen2.5-7b-instruct", "A100-80GB", "0.10.1.1",
      1, 16384, 24.83, 14.2488, 464848, 29053, 1.0, true, KVPLAN_VLLM_V0_10},
     {"03-qwen2-7b-a100-0.25.log", "qwen2.5-7b-instruct", "A100-80GB",
-     "0.10.1.1", 1, 16384, 5.01, 14.2488, 93872, 5867, 3.0, true,
+     "0.10.1.1", 1, 16384, 5.01, 14.2488, 93872, 5867, 1.0, true,
      KVPLAN_VLLM_V0_10},
     {"04-qwen2-7b-a100-tp2.log", "qwen2.5-7b-instruct", "A100-80GB", "0.10.1.1",
-     2, 16384, 31.83, 7.1217, 1192160, 74510, 1.5, true, KVPLAN_VLLM_V0_10},
+     2, 16384, 31.83, 7.1217, 1192160, 74510, 1.0, true, KVPLAN_VLLM_V0_10},
+    /* the same at 0.25, custom all-reduce off (no P2P) */
+    {"13-qwen2-7b-a100-tp2-0.25.log", "qwen2.5-7b-instruct", "A100-80GB",
+     "0.10.1.1", 2, 16384, 12.02, 7.1217, 450192, 28137, 1.0, true,
+     KVPLAN_VLLM_V0_10},
     /* gpt-oss-120b at TP4 over four nodes: 18 sliding + 18 full layers in
      * two groups, printed as blocks // 2 groups x 16 (0.10's report) */
     {"05-gpt-oss-120b-a100-tp4.log", "gpt-oss-120b", "A100-80GB", "0.10.1.1", 4,
-     16384, 45.32, 17.2217, 2640144, -1, 5.0, true, KVPLAN_VLLM_V0_10},
+     16384, 45.32, 17.2217, 2640144, -1, 1.0, true, KVPLAN_VLLM_V0_10},
     {"06-qwen2-7b-a100-40gb-tp2-nodes.log", "qwen2.5-7b-instruct", "A100-40GB",
-     "0.10.1.1", 2, 16384, 11.03, 7.1217, 412944, 25809, 6.0, true,
+     "0.10.1.1", 2, 16384, 11.03, 7.1217, 412944, 25809, 1.0, true,
      KVPLAN_VLLM_V0_10},
     /* fp16 on a card under 70 GiB (2048 batched tokens), GPU not named */
     {"07-llama-3.1-8b-fp16.log", "llama-3.1-8b-instruct", NULL, "0.10.1.1", 1,
@@ -82,7 +86,7 @@ static const expect logs[] = {
      * and not taken ("In v0.19, CUDA graph memory profiling will be
      * enabled by default"): the 0.13-0.19 profile's rule */
     {"10-qwen3-8b-a100-40gb.log", "qwen3-8b", "A100-40GB", "0.19.1", 1, 40960,
-     19.36, 15.27, 140960, -1, 2.0, true, KVPLAN_VLLM_V0_13},
+     19.36, 15.27, 140960, -1, 1.0, true, KVPLAN_VLLM_V0_13},
     /* 0.31 (its image's tag; the quoted lines do not name it) on an
      * A100-80GB, defaults: 2048 batched tokens and 256 sequences, the
      * sampler's sort 1.44 GiB ("peak activation"), kvplan's 1.18 */
@@ -98,6 +102,11 @@ static const expect logs[] = {
     {"09-nemotron-3-nano-gb10.log", "nemotron-3-nano-30b-a3b", NULL, "", 1,
      262144, 34.32, -1, 5769184, -1, 0, true, KVPLAN_VLLM_V0_20},
 };
+
+/* |error| from the preset of each idle launch (bounded at 1 %; 12, the
+ * busy one, at more), for the median the issue asks: at most 0.5 % */
+static double idle_errors[16];
+static size_t num_idle;
 
 static void test_log(const expect *x)
 {
@@ -158,6 +167,8 @@ static void test_log(const expect *x)
         CHECK(fabs(res.error_pct) <= x->max_error_pct);
         fprintf(stderr, "  %s from the %s preset: %+.2f %%\n", x->file, x->gpu,
                 res.error_pct);
+        if (x->max_error_pct <= 1.0 && num_idle < 16)
+            idle_errors[num_idle++] = fabs(res.error_pct);
     }
     kvplan_model_free(m);
 }
@@ -174,22 +185,25 @@ static void test_wrapped(void)
     CHECK_STR(r.model, "Qwen2-7B-Instruct");
     CHECK_DOUBLE(r.gpu_memory_utilization.value, 0.5);
     CHECK_INT(r.num_gpu_blocks.value, 25809);
-    /* its sampler is PyTorch's ("FlashInfer i" / "s not available"): the
-     * +4.84 % from the preset is named */
+    /* its sampler is PyTorch's ("FlashInfer i" / "s not available"): its
+     * sort priced (35.7 bytes an entry, not FlashInfer's 8), the plan from
+     * the A100-40GB preset within 1 %, and no cause left to name */
     CHECK(r.native_sampler);
     kvplan_engine_options o;
     kvplan_engine_options_init(&o);
     CHECK_INT(kvplan_vllm_log_options(&r, &o, NULL), KVPLAN_OK);
+    CHECK(o.native_sampler);
     CHECK(kvplan_gpu_preset("A100-40GB", &o.gpu));
     o.gpu_set = true;
     kvplan_model *m = NULL;
     CHECK_INT(kvplan_model_load("qwen2.5-7b-instruct", &m, NULL), KVPLAN_OK);
     kvplan_vllm_log_result x;
     CHECK_INT(kvplan_vllm_log_reconcile(m, NULL, &r, &o, &x, NULL), KVPLAN_OK);
+    CHECK(x.modelled && fabs(x.error_pct) < 1.0);
     bool named = false;
     for (size_t i = 0; i < x.num_causes; i++)
         named |= strcmp(x.causes[i].row, "activation") == 0;
-    CHECK(named);
+    CHECK(!named);
     kvplan_model_free(m);
 }
 
@@ -341,6 +355,30 @@ static void test_calibrate(void)
     CHECK_INT(c.rank_weight_bytes, 16106127360);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every idle launch within 1 % of its printed "GPU KV cache size" (each
+ * bounded above), and their median within 0.5 %. */
+static void test_idle_median(void)
+{
+    CHECK(num_idle >= 8);
+    if (num_idle == 0)
+        return;
+    qsort(idle_errors, num_idle, sizeof idle_errors[0], by_value);
+    double median =
+        num_idle % 2
+            ? idle_errors[num_idle / 2]
+            : (idle_errors[num_idle / 2 - 1] + idle_errors[num_idle / 2]) / 2;
+    fprintf(stderr,
+            "  %zu idle launches: median |error| %.2f %%, worst %.2f %%\n",
+            num_idle, median, idle_errors[num_idle - 1]);
+    CHECK(median <= 0.5);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -350,6 +388,7 @@ int main(int argc, char **argv)
     dir = argv[1];
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++)
         test_log(&logs[i]);
+    test_idle_median();
     test_wrapped();
     test_not_vllm();
     test_calibrate();

@@ -45,7 +45,10 @@ typedef enum board {
  * bytes on driver 580, which torch.cuda.mem_get_info's total leaves out;
  * A100-80GB: 737 MiB +-41, from one vLLM launch at two utilizations,
  * tests/logs/vllm/02 and 03: 0.25 x total = 24.83 - 5.01 GiB +-0.01, so
- * CUDA's total is 79.28 GiB).
+ * CUDA's total is 79.28 GiB; A100-40GB (SXM4): 625 MiB +-5, CUDA's total
+ * 39.39 GiB as PyTorch's out-of-memory message prints it on that board
+ * ("GPU 0; 39.39 GiB total capacity"), inside the 39.31-39.55 GiB that
+ * tests/logs/vllm/10 implies (0.0596 x total = 2.35 GiB of graphs)).
  * Then the board's interconnect: what each further rank's communicator
  * buffers cost (the context table below). */
 static const struct preset {
@@ -64,7 +67,7 @@ static const struct preset {
     [B_GB10] = {{"GB10", 124549, 121, false, "sm121", 0, 0, ""}, LINK_PCIE},
     [B_A100_80GB] = {{"A100-80GB", 81920, 80, false, "sm80", 737, 0, ""},
                      LINK_NVLINK},
-    [B_A100_40GB] = {{"A100-40GB", 40960, 80, false, "sm80", 0, 0, ""},
+    [B_A100_40GB] = {{"A100-40GB", 40960, 80, false, "sm80", 625, 0, ""},
                      LINK_NVLINK},
     [B_L40S] = {{"L40S", 46068, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},
     [B_L4] = {{"L4", 23034, 89, false, "sm89", 0, 0, ""}, LINK_PCIE},

@@ -369,19 +369,28 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
      * intermediates (in the model dtype), and the sampler's over the
      * vocabulary for every sequence. FlashInfer's top-k/top-p kernel adds
      * fp32 logits and probabilities, 8 bytes an entry, to the forward's
-     * (0.10.1.1 on A100s: tests/logs/vllm/02-04 within 0.1 GiB); a sort
-     * (PyTorch's, or the newest releases' sampler) peaks at about 38.5
-     * bytes an entry on its own, above the forward's: llm-d-benchmark's
-     * H100 table (Llama-3.1-8B 4.76 GiB, Qwen3-0.6B 5.56, gpt-oss-20b 7.38
-     * at 1024 sequences) and tests/logs/vllm/06 (0.10.1.1 without
-     * FlashInfer) within 0.1 GiB, 11 (0.31, 1.44 GiB) 0.26 above it */
+     * (0.10.1.1 on A100s: tests/logs/vllm/02-04 and 13 within 0.02 GiB);
+     * 0.13-0.19's sampler 13.9 bytes an entry (one launch,
+     * tests/logs/vllm/10: 0.50 GiB over Qwen3-8B's forward at 256
+     * sequences). A sort peaks on its own, above the forward's: the newest
+     * releases' sampler at 38.5 bytes an entry (llm-d-benchmark's H100
+     * table: Llama-3.1-8B 4.76 GiB, Qwen3-0.6B 5.56, gpt-oss-20b 7.38 at
+     * 1024 sequences; tests/logs/vllm/11, 0.31, 1.44 GiB where this gives
+     * 1.18), PyTorch's where FlashInfer is absent at 35.7 (0.10.1.1:
+     * tests/logs/vllm/06, one launch; the newest figure in later ones) */
     double dt =
         kvplan_dtype_size(kvplan__dtype_of_flag(o->dtype, m->info.dtype));
     double fwd = (double)tokens * dt * (6 * c->hidden + 2 * c->inter / tp);
     double entries = (double)seqs * c->vocab;
-    bool sort = o->engine == KVPLAN_ENGINE_VLLM &&
-                (o->native_sampler || o->vllm_version == KVPLAN_VLLM_LATEST);
-    double act = sort ? fmax(fwd, 38.5 * entries) : fwd + 8 * entries;
+    bool vllm = o->engine == KVPLAN_ENGINE_VLLM;
+    bool v010 = o->vllm_version == KVPLAN_VLLM_V0_10;
+    bool sort =
+        vllm && (o->native_sampler || o->vllm_version == KVPLAN_VLLM_LATEST);
+    double per_entry = !vllm                                  ? 8
+                       : o->vllm_version == KVPLAN_VLLM_V0_13 ? 13.9
+                                                              : 8;
+    double act = sort ? fmax(fwd, (v010 ? 35.7 : 38.5) * entries)
+                      : fwd + per_entry * entries;
     p->activation_bytes =
         o->activation_bytes.set ? (double)o->activation_bytes.value : act;
     p->activation_source =
@@ -397,7 +406,6 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
      * 0.25 and 1 GiB */
     double gib = 1073741824.0;
     bool ranks = o->tp_size * o->pp_size > 1;
-    bool v010 = o->vllm_version == KVPLAN_VLLM_V0_10;
     double nt = o->engine != KVPLAN_ENGINE_VLLM ? (ranks ? 1.0 : 0.25)
                 : v010                          ? (ranks ? 0.25 : 0.05)
                                                 : (ranks ? 0.55 : 0.13);
