@@ -1669,7 +1669,8 @@ typedef struct kvplan_engine_options {
      * model's own; else it refuses one */
     bool allow_long_max_model_len;
     /* vLLM: --no-enable-prefix-caching (a mamba hybrid's cache mode is
-     * then none) */
+     * then none); TensorRT-LLM: enable_block_reuse false (a mamba hybrid's
+     * states are then a fixed cost of max_batch_size requests) */
     bool no_prefix_caching;
     /* vLLM: --disable-hybrid-kv-cache-manager: sliding-window layers keep
      * a full layer's cache, one KV-cache group */
@@ -1687,7 +1688,9 @@ typedef struct kvplan_engine_options {
     /* vLLM: --mamba-ssm-cache-dtype, a mamba layer's temporal (ssm)
      * state: "float32", "float16" or "bfloat16"; NULL or "auto": the
      * model's rule (Nemotron-H: its config's mamba_ssm_cache_dtype, else
-     * float32; others the conv state's, the model dtype). Borrowed. */
+     * float32; others the conv state's, the model dtype). TensorRT-LLM's
+     * KvCacheConfig.mamba_ssm_cache_dtype the same; "auto": the config's
+     * mamba_ssm_cache_dtype, else the model dtype. Borrowed. */
     const char *mamba_ssm_cache_dtype;
     /* vLLM: the sampler's top-k/top-p is a sort (PyTorch's or the newest
      * releases' own) rather than FlashInfer's kernel: FlashInfer absent
@@ -1709,6 +1712,10 @@ typedef struct kvplan_engine_options {
      * "CUTLASS_MLA", "FLASHINFER_MLA", "FLASH_ATTN", ...); NULL: the
      * platform's choice. An MLA backend forces its block size. Borrowed. */
     const char *vllm_attention_backend;
+    /* TensorRT-LLM's KvCacheConfig.mamba_state_cache_interval: with block
+     * reuse a mamba hybrid's state is snapshot every so many tokens and
+     * priced per token; absent: 256 */
+    kvplan_opt_int mamba_state_cache_interval;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

@@ -688,9 +688,72 @@ static void test_trtllm(void)
     /* sliding layers at the whole sequence: gpt-oss-20b 24 x 8 x 128 x 2 */
     p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.bytes_per_token, 24 * 8 * 128 * 2);
+}
+
+/* TensorRT-LLM's mamba hybrids (CppMambaHybridCacheManager): an affine
+ * cost, tokens = (budget - intercept) // slope (CacheCost.tokens_for_budget,
+ * _util.py). A layer's state per request, get_states_bytes_per_layer
+ * (config_utils.py): conv (d_inner + 2 x n_groups x state) // tp x
+ * (kernel - 1) in the model dtype, plus heads // tp x head_dim x state in
+ * the ssm dtype. Qwen3-Next at TP4: conv 8192 // 4 x 3 x 2 = 12288, ssm
+ * 32 // 4 x 128 x 128 x 2 = 262144, on 36 layers 9879552 bytes; its 12
+ * attention layers 1 x 256 x 2 x 2 = 1024 bytes a token each. With block
+ * reuse (on by default) the states' snapshots every 256 tokens are priced
+ * per token, intercept 0 (get_cache_size_per_token, mamba_cache_manager.py:
+ * "we assume the mamba snapshots are dominant"); without it the intercept
+ * is max_batch_size requests' states. The KV memory is capped at 32 GiB
+ * (max_gpu_total_bytes), so the figures do not rest on the estimates. */
+static void test_trtllm_mamba(void)
+{
+    kvplan_engine_options o = vllm_on("H200", 4);
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.max_gpu_total_bytes = (kvplan_opt_int){32 * GIB, true};
+    int64_t state = 36 * ((8192 / 4) * 3 * 2 + (32 / 4) * 128 * 128 * 2);
+    CHECK_INT(state, 9879552);
+    kvplan_engine_plan p =
+        plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 12 * 1024 + state / 256);
+    CHECK_INT(p.bytes_per_token, 50880);
+    CHECK_INT(p.num_gpu_blocks, cdiv(32 * GIB / 50880, 32));
+    CHECK_INT(p.num_gpu_blocks, 21104);
+    CHECK_INT(p.num_groups, 2);
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_MAMBA);
+    CHECK_INT(p.groups[1].layers, 36);
+    CHECK_INT(p.groups[1].page_bytes, state / 36);
+    o.mamba_state_cache_interval = (kvplan_opt_int){512, true};
+    p = plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 12 * 1024 + state / 512);
+    /* enable_block_reuse false: 256 requests' states first */
+    o.no_prefix_caching = true;
+    o.max_num_seqs = (kvplan_opt_int){256, true};
+    p = plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 12 * 1024);
+    int64_t tokens = (32 * GIB - 256 * state) / (12 * 1024);
+    CHECK_INT(tokens, 2590378);
+    CHECK_INT(p.num_gpu_blocks, cdiv(tokens, 32));
+    CHECK_INT(p.available_bytes, cdiv(tokens, 32) * 32 * 12288 + 256 * state);
+    CHECK_INT(p.groups[1].num_blocks, 256); /* a state a request */
+    /* 4096 requests' states (40.5 GB) exceed the 32 GiB */
+    o.max_num_seqs = (kvplan_opt_int){4096, true};
     kvplan_error err;
-    plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK_STR(err.field, "--engine");
+    plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--max-num-seqs");
+    /* Nemotron-3-Nano's ssm state in its config's float32 (d_inner 4096,
+     * conv 6144 x 3 x 2 = 36864, ssm 64 x 64 x 128 x 4 = 2097152), or in
+     * the flag's bfloat16 (kv_cache_config.mamba_ssm_cache_dtype) */
+    o = vllm_on("H200", 1);
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.max_gpu_total_bytes = (kvplan_opt_int){32 * GIB, true};
+    p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[1].page_bytes, 36864 + 2097152);
+    CHECK_INT(p.bytes_per_token, 6 * 2 * 2 * 128 * 2 + 23 * 2134016 / 256);
+    o.mamba_ssm_cache_dtype = "bfloat16";
+    p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[1].page_bytes, 36864 + 1048576);
+    /* a window with a mamba hybrid is not modelled */
+    o.max_attention_window = "4096,8192";
+    plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--max-attention-window");
 }
 
 static void test_refusals(void)
@@ -805,6 +868,7 @@ int main(void)
     test_drafts();
     test_mamba();
     test_trtllm();
+    test_trtllm_mamba();
     test_refusals();
     test_compare();
     return check_report();

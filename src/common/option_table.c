@@ -350,9 +350,10 @@ const kvplan__option_row kvplan__option_rows[] = {
       .vllm = "--mamba-ssm-cache-dtype",
       WORDS(KVPLAN_WORDS_MAMBA_SSM_CACHE_DTYPE), FOR_ENGINE, .meta = "DTYPE",
       .expect = "one of auto, float32, float16, bfloat16",
-      .help = "vLLM: a mamba layer's ssm state; default auto (Nemotron-H: "
-              "its config's, else float32; others the model dtype)"},
-     .store = KVPLAN__STORE_NAME, ENGINE(mamba_ssm_cache_dtype), .readers = KVPLAN__READ_VLLM, .peer = {"mamba_ssm_dtype", NULL, NULL}},
+      .help = "vLLM, TRT-LLM: a mamba layer's ssm state; default auto "
+              "(vLLM: Nemotron-H's config's, else float32; TRT-LLM: the "
+              "config's, else the model dtype)"},
+     .store = KVPLAN__STORE_NAME, ENGINE(mamba_ssm_cache_dtype), .readers = KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM, .peer = {"mamba_ssm_dtype", NULL, NULL}},
     {{.name = "vllm_attention_backend", .flag = "--vllm-attention-backend",
       .vllm = "--attention-backend", TEXT, FOR_ENGINE, .meta = "NAME",
       .help = "vLLM: its --attention-backend (FLASHMLA, CUTLASS_MLA, "
@@ -367,8 +368,9 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_BOOL, ENGINE(disable_hybrid_kv_cache_manager), .readers = KVPLAN__READ_VLLM},
     {{.name = "no_enable_prefix_caching", .flag = "--no-enable-prefix-caching",
       .vllm = "--no-enable-prefix-caching", SWITCH, FOR_ENGINE,
-      .help = "vLLM: no prefix caching (a mamba hybrid's mode is then none)"},
-     .store = KVPLAN__STORE_BOOL, ENGINE(no_prefix_caching), .readers = KVPLAN__READ_VLLM, .peer = {"disable_radix_cache", NULL, NULL}},
+      .help = "vLLM: no prefix caching (a mamba hybrid's mode is then "
+              "none); TRT-LLM: enable_block_reuse false"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(no_prefix_caching), .readers = KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM, .peer = {"disable_radix_cache", NULL, NULL}},
     {{.name = "free_gpu_memory_fraction", .flag = "--free-gpu-memory-fraction",
       .trtllm = "--kv_cache_free_gpu_memory_fraction",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
@@ -392,6 +394,12 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "TRT-LLM: the host memory for offloaded KV blocks (the "
               "secondary pool)"},
      .store = KVPLAN__STORE_BYTES, ENGINE(host_cache_size), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "mamba_state_cache_interval",
+      .flag = "--mamba-state-cache-interval", POSITIVE, FOR_ENGINE,
+      .unit = "tokens", .meta = "N",
+      .help = "TRT-LLM: a mamba hybrid's state snapshot every N tokens "
+              "under block reuse, priced per token; default 256"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(mamba_state_cache_interval), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

@@ -117,10 +117,12 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
 /* A mamba layer's conv state is in the model dtype (mamba_cache_dtype
  * auto); its temporal state's, MambaStateDtypeCalculator's: the flag,
  * else Nemotron-H's config (vllm#29978; float32 when it names none from
- * vllm#39032, float16 before), else the conv state's. */
-static kvplan_status vllm_ssm_elem(const kvplan_model *m,
-                                   const kvplan_engine_options *o, int64_t conv,
-                                   int64_t *out, kvplan_error *err)
+ * vllm#39032, float16 before), else the conv state's. TensorRT-LLM's
+ * (extract_mamba_kv_cache_params, config_utils.py): the flag, else the
+ * config's mamba_ssm_cache_dtype, else the model dtype. */
+static kvplan_status ssm_elem(const kvplan_model *m,
+                              const kvplan_engine_options *o, int64_t conv,
+                              int64_t *out, kvplan_error *err)
 {
     int flag = 0;
     if (o->mamba_ssm_cache_dtype != NULL)
@@ -140,6 +142,13 @@ static kvplan_status vllm_ssm_elem(const kvplan_model *m,
         *out = m->mamba.vllm_ssm_size > 0             ? m->mamba.vllm_ssm_size
                : rules & KVPLAN_VLLM_RULE_SSM_FLOAT16 ? 2
                                                       : 4;
+    } else if (o->engine == KVPLAN_ENGINE_TRTLLM &&
+               m->mamba.vllm_ssm_size != 0) {
+        KVPLAN__FAIL_IF(m->mamba.vllm_ssm_size < 0, err, KVPLAN_UNSUPPORTED,
+                        "/mamba_ssm_cache_dtype",
+                        "config.json's mamba_ssm_cache_dtype is none of "
+                        "float32, float16, bfloat16");
+        *out = m->mamba.vllm_ssm_size;
     }
     return kvplan__ok(err);
 }
@@ -234,7 +243,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
         c->mamba_layers = m->mamba.layers;
         int64_t e = kvplan_dtype_size(r.runner.dtype);
         int64_t ssm = 0;
-        KVPLAN__TRY(vllm_ssm_elem(m, o, e, &ssm, err));
+        KVPLAN__TRY(ssm_elem(m, o, e, &ssm, err));
         c->ssm_elem = ssm;
         bool ovf = false;
         c->mamba_page = kvplan__add(

@@ -8,20 +8,48 @@
  *
  * capped by max_gpu_total_bytes and max_tokens, in blocks of
  * tokens_per_block. Without max_attention_window every layer, sliding ones
- * too, holds the whole sequence (VSWA is opt-in: trtllm_vswa.c).
+ * too, holds the whole sequence (VSWA is opt-in: trtllm_vswa.c). A mamba
+ * hybrid's states join the cost, per token or per request (below).
  */
 #include "engine/engine.h"
 
 #include <math.h>
+
+/* A mamba hybrid (CppMambaHybridCacheManager, one pool with the
+ * attention blocks): its cost is affine, slope x tokens + intercept
+ * (get_cache_size_per_token, mamba_cache_manager.py; CacheCost in
+ * _util.py). Each mamba layer of the rank (its stage's share of the count,
+ * pp_layers) holds conv (conv_dim // tp, kernel - 1) in the model dtype and
+ * ssm (heads // tp, head_dim, state) per request
+ * (get_states_bytes_per_layer, config_utils.py). With block reuse
+ * (enable_block_reuse, on by default) its snapshots every
+ * mamba_state_cache_interval (256) tokens are priced per token and the
+ * intercept is 0; without, the intercept is max_batch_size requests'
+ * states. Returns the slope. */
+static int64_t mamba_cost(const kvplan__engine_census *c,
+                          const kvplan_engine_options *o, int64_t max_batch,
+                          int64_t attention_slope, int64_t *intercept,
+                          int64_t *mamba_rank, bool *ovf)
+{
+    *mamba_rank = o->pp_size > 1
+                      ? kvplan__ceil_div(c->mamba_layers, o->pp_size, ovf)
+                      : c->mamba_layers;
+    int64_t state_rank = kvplan__mul(*mamba_rank, c->mamba_page, ovf);
+    int64_t interval = o->mamba_state_cache_interval.set
+                           ? o->mamba_state_cache_interval.value
+                           : 256;
+    *intercept = 0;
+    if (!o->no_prefix_caching)
+        return kvplan__add(attention_slope, state_rank / interval, ovf);
+    *intercept = kvplan__mul(max_batch, state_rank, ovf);
+    return attention_slope;
+}
 
 kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_engine_options *o,
                                   const kvplan_model *m, kvplan_engine_plan *p,
                                   kvplan_error *err)
 {
-    KVPLAN__FAIL_IF(c->mambaish, err, KVPLAN_UNSUPPORTED, "--engine",
-                    "--engine trtllm: the mamba state of a hybrid model "
-                    "(MambaHybridCacheManager) is not modelled by kvplan");
     bool ovf = false;
     int64_t layers = c->full_layers + c->swa_layers;
     if (o->pp_size > 1)
@@ -43,6 +71,15 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                     c->draft_v_head_dim, c->kv_elem, &ovf),
                                 c->draft_layers, &ovf),
                     &ovf);
+    /* the dummy context requests of max_num_tokens (8192), a batch of
+     * max_batch_size (2048) in the sampler */
+    p->max_num_batched_tokens =
+        o->max_num_batched_tokens.set ? o->max_num_batched_tokens.value : 8192;
+    p->max_num_seqs = o->max_num_seqs.set ? o->max_num_seqs.value : 2048;
+    int64_t intercept = 0, mamba_rank = 0;
+    if (c->mambaish)
+        per_token = mamba_cost(c, o, p->max_num_seqs, per_token, &intercept,
+                               &mamba_rank, &ovf);
     KVPLAN__FAIL_IF(ovf || per_token <= 0, err, KVPLAN_OVERFLOW, "--model-path",
                     "the KV bytes per token exceed 64 bits");
     p->bytes_per_token = per_token;
@@ -50,11 +87,6 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     p->block_size = tpb;
     p->max_model_len =
         o->max_model_len.set ? o->max_model_len.value : c->context_len;
-    /* the dummy context requests of max_num_tokens (8192), a batch of
-     * max_batch_size (2048) in the sampler */
-    p->max_num_batched_tokens =
-        o->max_num_batched_tokens.set ? o->max_num_batched_tokens.value : 8192;
-    p->max_num_seqs = o->max_num_seqs.set ? o->max_num_seqs.value : 2048;
     kvplan__engine_terms(m, o, c, p->max_num_batched_tokens, p->max_num_seqs,
                          p);
     /* the CUDA graphs are captured after the KV cache: they live in the
@@ -78,10 +110,12 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     kvplan__trtllm_window w[KVPLAN_MAX_ENGINE_GROUPS];
     size_t nw = 0;
     if (o->max_attention_window != NULL) {
-        KVPLAN__FAIL_IF(c->mla || c->draft_layers > 0, err, KVPLAN_UNSUPPORTED,
-                        "--max-attention-window",
+        KVPLAN__FAIL_IF(c->mla || c->draft_layers > 0 || c->mambaish, err,
+                        KVPLAN_UNSUPPORTED, "--max-attention-window",
                         "--max-attention-window with %s is not modelled",
-                        c->mla ? "MLA" : "a speculative draft's layers");
+                        c->mla                ? "MLA"
+                        : c->draft_layers > 0 ? "a speculative draft's layers"
+                                              : "a mamba hybrid");
         KVPLAN__TRY(kvplan__trtllm_windows(
             o->max_attention_window, p->max_model_len, layers, w, &nw, err));
         if (nw > 1)
@@ -89,7 +123,16 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     }
     int64_t window =
         nw == 1 && w[0].window < p->max_model_len ? w[0].window : 0;
-    int64_t tokens = (int64_t)(kv / (double)per_token);
+    /* tokens_for_budget: (budget - intercept) // slope, at least 0 */
+    KVPLAN__FAIL_IF(
+        !(kv > (double)intercept), err, KVPLAN_NOT_ENOUGH_MEMORY,
+        "--max-num-seqs",
+        "TensorRT-LLM has no memory for the KV cache: the mamba "
+        "states of max_batch_size %lld requests (%.2f GiB per "
+        "rank, without block reuse) exceed the %.2f GiB left for it",
+        (long long)p->max_num_seqs, (double)intercept / 1073741824.0,
+        kv / 1073741824.0);
+    int64_t tokens = (int64_t)((kv - (double)intercept) / (double)per_token);
     if (o->max_tokens.set && o->max_tokens.value < tokens)
         tokens = o->max_tokens.value;
     /* KVCacheManager::calculateMaxNumBlocks: ceilDiv(maxTokens,
@@ -97,12 +140,15 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
      * beyond the tokens the memory was sized for (kvCacheManager.cpp) */
     p->num_gpu_blocks = kvplan__ceil_div(tokens, tpb, &ovf);
     p->kv_cache_tokens = p->num_gpu_blocks * tpb;
-    p->available_bytes = kvplan__mul(p->kv_cache_tokens, per_token, &ovf);
+    p->available_bytes = kvplan__add(
+        kvplan__mul(p->kv_cache_tokens, per_token, &ovf), intercept, &ovf);
     /* a request of max_seq_len holds its window's blocks at most */
     int64_t held = window > 0 ? kvplan__ceil_div(window, tpb, &ovf) * tpb
                               : p->max_model_len;
     p->max_concurrency =
         held > 0 ? (double)p->kv_cache_tokens / (double)held : 0;
+    if (intercept > 0 && p->max_concurrency > (double)p->max_num_seqs)
+        p->max_concurrency = (double)p->max_num_seqs; /* a state a request */
     p->num_groups = 1;
     p->group_size = layers;
     p->groups[0] = (kvplan_engine_group){
@@ -119,6 +165,18 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
         o->host_cache_size.set ? (int64_t)((double)o->host_cache_size.value /
                                            (double)per_token / (double)tpb)
                                : 0};
+    if (c->mambaish) /* the states: a request's on each mamba layer */
+        p->groups[p->num_groups++] =
+            (kvplan_engine_group){KVPLAN_KV_SPEC_MAMBA,
+                                  mamba_rank,
+                                  0,
+                                  c->mamba_page,
+                                  c->mamba_page,
+                                  0,
+                                  0,
+                                  c->mamba_page,
+                                  intercept > 0 ? p->max_num_seqs : 0,
+                                  0};
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache "
                     "(%lld bytes per layer per token) overflows 64 bits",
