@@ -1716,6 +1716,11 @@ typedef struct kvplan_engine_options {
      * reuse a mamba hybrid's state is snapshot every so many tokens and
      * priced per token; absent: 256 */
     kvplan_opt_int mamba_state_cache_interval;
+    /* TensorRT-LLM: an EAGLE head's layers in a KV-cache manager of their
+     * own (the speculative config's separate draft KV cache), the budget
+     * split by the two managers' costs (_compute_draft_budget_shares);
+     * false: the head's layers join the target's manager */
+    bool separate_draft_kv_cache;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

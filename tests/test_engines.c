@@ -690,6 +690,54 @@ static void test_trtllm(void)
     CHECK_INT(p.bytes_per_token, 24 * 8 * 128 * 2);
 }
 
+/* TensorRT-LLM's separate draft KV cache: Llama-3.1-8B (131072 bytes a
+ * token) and its EAGLE3 head (one layer, 4096) split a 16 GiB budget as
+ * _compute_draft_budget_shares (_util.py) does: the draft
+ * int(16 GiB x 4096 / 135168) = 520602096 bytes, the target the rest; each
+ * holds at most the 127100 tokens the whole cost buys (16 GiB // 135168),
+ * in ceilDiv blocks of 32; an 8 GiB host cache splits the same way. In
+ * one manager (the default) the head's layer joins the target's. */
+static void test_trtllm_draft_split(void)
+{
+    kvplan_model *d = NULL;
+    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &d, NULL), KVPLAN_OK);
+    kvplan_engine_options o = vllm_on("H100-80GB", 1);
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    o.speculative_draft_model = d;
+    o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
+    o.host_cache_size = (kvplan_opt_int){8 * GIB, true};
+    kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 131072 + 4096);
+    CHECK_INT(p.num_groups, 1);
+    int64_t tokens = 16 * GIB / 135168;
+    CHECK_INT(tokens, 127100);
+    CHECK_INT(p.num_gpu_blocks, cdiv(tokens, 32));
+    o.separate_draft_kv_cache = true;
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    int64_t share = (int64_t)((double)(16 * GIB) * 4096.0 / 135168.0);
+    CHECK_INT(share, 520602096);
+    CHECK_INT(p.bytes_per_token, 131072);
+    CHECK_INT(p.num_groups, 2);
+    int64_t target = (16 * GIB - share) / 131072;
+    CHECK_INT(p.num_gpu_blocks, cdiv(target < tokens ? target : tokens, 32));
+    CHECK_INT(p.groups[1].layers, 1);
+    CHECK_INT(p.groups[1].num_blocks, cdiv(share / 4096, 32));
+    CHECK_INT(p.groups[1].num_blocks, 3972);
+    int64_t host_d = (int64_t)((double)(8 * GIB) * 4096.0 / 135168.0);
+    CHECK_INT(p.groups[0].host_blocks,
+              (int64_t)((double)(8 * GIB - host_d) / 131072.0 / 32.0));
+    CHECK_INT(p.groups[1].host_blocks,
+              (int64_t)((double)host_d / 4096.0 / 32.0));
+    /* without an EAGLE head there is nothing to split */
+    o.speculative_algorithm = KVPLAN_SPEC_NONE;
+    o.speculative_draft_model = NULL;
+    kvplan_error err;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--separate-draft-kv-cache");
+    kvplan_model_free(d);
+}
+
 /* TensorRT-LLM's mamba hybrids (CppMambaHybridCacheManager): an affine
  * cost, tokens = (budget - intercept) // slope (CacheCost.tokens_for_budget,
  * _util.py). A layer's state per request, get_states_bytes_per_layer
@@ -869,6 +917,7 @@ int main(void)
     test_mamba();
     test_trtllm();
     test_trtllm_mamba();
+    test_trtllm_draft_split();
     test_refusals();
     test_compare();
     return check_report();

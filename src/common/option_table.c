@@ -400,6 +400,11 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "TRT-LLM: a mamba hybrid's state snapshot every N tokens "
               "under block reuse, priced per token; default 256"},
      .store = KVPLAN__STORE_OPT_INT, ENGINE(mamba_state_cache_interval), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "separate_draft_kv_cache", .flag = "--separate-draft-kv-cache",
+      SWITCH, FOR_ENGINE,
+      .help = "TRT-LLM: an EAGLE head's layers in a KV cache of their own, "
+              "the budget split by the two caches' bytes a token"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(separate_draft_kv_cache), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

@@ -45,6 +45,72 @@ static int64_t mamba_cost(const kvplan__engine_census *c,
     return attention_slope;
 }
 
+/* A separate draft KV cache (one-model EAGLE with the speculative
+ * config's separate draft manager): the target's and the head's costs
+ * split the KV budget as _compute_draft_budget_shares (_util.py) does,
+ * the draft int(slope budget x draft slope / both slopes) plus its
+ * intercept (0), the target the rest; each manager holds the tokens its
+ * share buys, at most the max_tokens the whole cost gave, in ceilDiv
+ * blocks; the host cache splits by the slopes alone. The target's group
+ * is groups[0]; the head's is appended. */
+static kvplan_status draft_split(const kvplan__engine_census *c,
+                                 const kvplan_engine_options *o, double kv,
+                                 int64_t intercept, int64_t tokens, int64_t tpb,
+                                 kvplan_engine_plan *p, kvplan_error *err)
+{
+    bool ovf = false;
+    int64_t draft_page =
+        kvplan__vllm_attention_page(1, c->draft_kv_heads, c->draft_head_dim,
+                                    c->draft_v_head_dim, c->kv_elem, &ovf);
+    int64_t d = kvplan__mul(draft_page, c->draft_layers, &ovf);
+    int64_t t = p->bytes_per_token - d;
+    int64_t budget = (int64_t)kv; /* max_gpu_total_bytes, an int */
+    int64_t share =
+        (int64_t)((double)(budget - intercept) * (double)d / (double)(t + d));
+    int64_t target_budget = budget - share;
+    int64_t tokens_t = (target_budget - intercept) / t;
+    int64_t tokens_d = share / d;
+    if (tokens_t > tokens)
+        tokens_t = tokens;
+    if (tokens_d > tokens)
+        tokens_d = tokens;
+    p->bytes_per_token = t;
+    p->num_gpu_blocks = kvplan__ceil_div(tokens_t, tpb, &ovf);
+    p->kv_cache_tokens = p->num_gpu_blocks * tpb;
+    int64_t draft_blocks = kvplan__ceil_div(tokens_d, tpb, &ovf);
+    p->available_bytes = kvplan__add(
+        kvplan__add(kvplan__mul(p->kv_cache_tokens, t, &ovf), intercept, &ovf),
+        kvplan__mul(draft_blocks * tpb, d, &ovf), &ovf);
+    p->max_concurrency =
+        p->max_model_len > 0
+            ? (double)kvplan__min(p->kv_cache_tokens, draft_blocks * tpb) /
+                  (double)p->max_model_len
+            : 0;
+    int64_t host = o->host_cache_size.set ? o->host_cache_size.value : 0;
+    int64_t host_d = (int64_t)((double)host * (double)d / (double)(t + d));
+    p->groups[0].num_blocks = p->num_gpu_blocks;
+    p->groups[0].host_blocks =
+        (int64_t)((double)(host - host_d) / (double)t / (double)tpb);
+    KVPLAN__FAIL_IF(p->num_groups >= KVPLAN_MAX_ENGINE_GROUPS, err,
+                    KVPLAN_UNSUPPORTED, "--separate-draft-kv-cache",
+                    "--separate-draft-kv-cache: too many KV-cache groups");
+    int64_t page = kvplan__mul(draft_page, tpb, &ovf);
+    p->groups[p->num_groups++] = (kvplan_engine_group){
+        KVPLAN_KV_SPEC_FULL,
+        c->draft_layers,
+        0,
+        page,
+        page,
+        tpb,
+        0,
+        kvplan__mul(kvplan__ceil_div(p->max_model_len, tpb, &ovf), page, &ovf),
+        draft_blocks,
+        (int64_t)((double)host_d / (double)d / (double)tpb)};
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--separate-draft-kv-cache",
+                    "the draft KV cache's bytes exceed 64 bits");
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_engine_options *o,
                                   const kvplan_model *m, kvplan_engine_plan *p,
@@ -83,6 +149,11 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     KVPLAN__FAIL_IF(ovf || per_token <= 0, err, KVPLAN_OVERFLOW, "--model-path",
                     "the KV bytes per token exceed 64 bits");
     p->bytes_per_token = per_token;
+    KVPLAN__FAIL_IF(o->separate_draft_kv_cache && c->draft_layers == 0, err,
+                    KVPLAN_UNSUPPORTED, "--separate-draft-kv-cache",
+                    "--separate-draft-kv-cache: kvplan models it for an "
+                    "EAGLE head given with --speculative-draft-model-path; "
+                    "this plan has none");
     int64_t tpb = o->tokens_per_block.set ? o->tokens_per_block.value : 32;
     p->block_size = tpb;
     p->max_model_len =
@@ -181,5 +252,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                     "--max-model-len %lld: one request's KV cache "
                     "(%lld bytes per layer per token) overflows 64 bits",
                     (long long)p->max_model_len, (long long)per_layer);
+    if (o->separate_draft_kv_cache)
+        return draft_split(c, o, kv, intercept, tokens, tpb, p, err);
     return KVPLAN_OK;
 }
