@@ -83,5 +83,8 @@ int cli_cmd_list_models(void);
  * log's. */
 int cli_log_vllm(const char *path, const char *text, size_t len, int argc,
                  char **argv, bool json, const char *calibrate);
+/* The same for a TensorRT-LLM log (cmd_log_trtllm.c). */
+int cli_log_trtllm(const char *path, const char *text, size_t len, int argc,
+                   char **argv, bool json, const char *calibrate);
 
 #endif /* KVPLAN_CLI_H */

@@ -295,8 +295,13 @@ int cli_cmd_log(int argc, char **argv)
         rc = fail(&err, cli_exit_for(err.code), json);
         goto done;
     }
-    if (kvplan_log_engine(text, len) == KVPLAN_ENGINE_VLLM) {
+    kvplan_engine engine = kvplan_log_engine(text, len);
+    if (engine == KVPLAN_ENGINE_VLLM) {
         rc = cli_log_vllm(path, text, len, n, rest, json, calibrate);
+        goto done;
+    }
+    if (engine == KVPLAN_ENGINE_TRTLLM) {
+        rc = cli_log_trtllm(path, text, len, n, rest, json, calibrate);
         goto done;
     }
     if (kvplan_log_parse(text, len, r, &err) != KVPLAN_OK) {

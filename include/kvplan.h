@@ -1999,8 +1999,9 @@ KVPLAN_API kvplan_status kvplan_log_reconcile(
 
 /* The engine whose start-up a log is: KVPLAN_ENGINE_VLLM when it holds a
  * line only vLLM prints ("vLLM API server version", "Initializing a V1 LLM
- * engine", "GPU KV cache size:", "Available KV cache memory:"), else
- * KVPLAN_ENGINE_SGLANG (kvplan_log_parse says whether it is one). */
+ * engine", "GPU KV cache size:", "Available KV cache memory:"),
+ * KVPLAN_ENGINE_TRTLLM for TensorRT-LLM's ("[TRT-LLM]", "[TensorRT-LLM]"),
+ * else KVPLAN_ENGINE_SGLANG (kvplan_log_parse says whether it is one). */
 KVPLAN_API kvplan_engine kvplan_log_engine(const char *text, size_t len);
 
 /* What a vLLM log printed, each reading set only where a line printed it.
@@ -2110,6 +2111,85 @@ kvplan_vllm_log_reconcile(const kvplan_model *model, const char *model_error,
                           const kvplan_vllm_log_readings *readings,
                           const kvplan_engine_options *options,
                           kvplan_vllm_log_result *out, kvplan_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Reading a TensorRT-LLM start-up log (docs/log.md, "TensorRT-LLM logs")    */
+/* ------------------------------------------------------------------------ */
+
+/* What a TensorRT-LLM (PyTorch flow) start-up log printed, each reading
+ * set only where a line printed it. KvCacheCreator prints its profile
+ * (weights, activation and memory outside torch, the peak, the KV memory
+ * and bytes a token); the C++ manager the tokens it allocated. Lines that
+ * appear twice (the estimation's cache, then the final one) keep the
+ * last. Figures are as printed (GiB to 2 decimals). */
+typedef struct kvplan_trtllm_log_readings {
+    int64_t lines, lines_used;
+    char version[32]; /* "TensorRT-LLM version: 1.1.0rc3" */
+    /* KvCacheCreator's profile ("... in memory usage profiling: X GiB") */
+    kvplan_opt_double weights_gib;       /* model weights, inside torch */
+    kvplan_opt_double activation_gib;    /* dynamically allocated */
+    kvplan_opt_double outside_torch_gib; /* NCCL, CUDA graphs, ... */
+    kvplan_opt_double peak_gib;          /* "Peak memory ... : X GiB" */
+    kvplan_opt_double available_gib;     /* "available KV cache memory when
+                                            calculating max tokens: X GiB" */
+    kvplan_opt_double fraction;          /* "fraction is set F" */
+    kvplan_opt_int kv_bytes_per_token;   /* "kv size is N" (per token) */
+    kvplan_opt_double total_gib;         /* "device total memory T GiB" */
+    /* the manager's lines: the last of each */
+    kvplan_opt_int max_tokens;       /* "Both free_gpu_memory_fraction and
+                                        max_tokens are set (to F and N, ...)" */
+    kvplan_opt_int tokens_per_block; /* "Number of tokens per block: N." */
+    kvplan_opt_double allocated_gib; /* "Allocated X GiB for max tokens in
+                                        paged KV cache (N)." */
+    kvplan_opt_int kv_cache_tokens;  /* its N */
+    kvplan_opt_int max_seq_len;      /* "max_seq_len=N, max_num_requests=" */
+    kvplan_opt_int max_batch_size;   /* "max_batch_size=N" */
+    kvplan_opt_int max_num_tokens;   /* "max_num_tokens=N" */
+} kvplan_trtllm_log_readings;
+
+/*
+ * Reads a TensorRT-LLM start-up log (any bytes). Trusts no number it did
+ * not parse; allocates nothing. KVPLAN_PARSE (field "log") when no line of
+ * TensorRT-LLM's KV-cache sizing is in it.
+ */
+KVPLAN_API kvplan_status
+kvplan_trtllm_log_parse(const char *text, size_t len,
+                        kvplan_trtllm_log_readings *out, kvplan_error *err);
+
+/* A TensorRT-LLM log reconciled with kvplan's plan of the same server. */
+typedef struct kvplan_trtllm_log_result {
+    /* From the log's own available KV memory (2 decimals: +-0.005 GiB)
+     * at kvplan's bytes a token (the log's where no model is planned):
+     * max_tokens and the tokens the pool's blocks hold at each end. */
+    bool interval;
+    int64_t available_lo, available_hi;
+    int64_t max_tokens_lo, max_tokens_hi, tokens_lo, tokens_hi;
+    bool inside; /* the printed max_tokens and pool tokens lie inside */
+    /* kvplan's bytes a token for the model (0: not planned), and whether
+     * the log's "kv size" is the same number */
+    int64_t bytes_per_token;
+    bool bytes_match;
+    /* the pool the log allocated (its tokens at kvplan's bytes a token),
+     * and whether that prints as the log's "Allocated X GiB" */
+    int64_t pool_bytes;
+    bool pool_match;
+    size_t num_causes;
+    kvplan_log_cause causes[KVPLAN_MAX_LOG_CAUSES];
+} kvplan_trtllm_log_result;
+
+/*
+ * Reconciles `readings` with kvplan: the plan of `model` under TensorRT-LLM
+ * with `options` (its tokens_per_block, max_batch_size and max_num_tokens
+ * taken from the log where it prints them) at each end of the log's
+ * available memory, and a cause for each difference. `model` may be NULL
+ * (a cause, `model_error` its text): the log's own bytes a token are then
+ * used. Allocates nothing.
+ */
+KVPLAN_API kvplan_status
+kvplan_trtllm_log_reconcile(const kvplan_model *model, const char *model_error,
+                            const kvplan_trtllm_log_readings *readings,
+                            const kvplan_engine_options *options,
+                            kvplan_trtllm_log_result *out, kvplan_error *err);
 
 /* What a vLLM log measured, one rank's, as the engine options' terms
  * (kvplan log --calibrate on a vLLM log; kvplan --calibration reads it

@@ -282,13 +282,50 @@ static kvplan_status ask_vllm_log(kvplan__writer *w, request *rq,
     return st;
 }
 
+/* A TensorRT-LLM log: the request's options, then its question. */
+static kvplan_status ask_trtllm_log(kvplan__writer *w, request *rq,
+                                    kvplan_options *o, held *h, axis *ax,
+                                    size_t *naxes)
+{
+    kvplan_trtllm_log_readings *r = malloc(sizeof *r);
+    kvplan_trtllm_log_result *x = malloc(sizeof *x);
+    kvplan__log_answer ans = {.model = NULL};
+    kvplan_engine_options eo;
+    kvplan_error err;
+    kvplan_status st;
+    if (r == NULL || x == NULL)
+        st = kvplan__refuse(w, KVPLAN_NOMEM, 4, NULL, "out of memory");
+    else if (kvplan_trtllm_log_parse(json_string_value(rq->log),
+                                     json_string_length(rq->log), r,
+                                     &err) != KVPLAN_OK)
+        st = kvplan__failed(w, &err, false);
+    else if (json_is_true(rq->calibrate))
+        st = kvplan__refuse(w, KVPLAN_UNSUPPORTED, 2, "calibrate",
+                            "calibrate reads sglang and vLLM logs; a "
+                            "TensorRT-LLM log's terms are not calibrated");
+    else if ((st = kvplan__request_options(w, rq, o, h, ax, naxes)) !=
+             KVPLAN_OK)
+        ; /* refused */
+    else if (kvplan__trtllm_log_question(o, r, &eo, x, &ans, &err) != KVPLAN_OK)
+        st = kvplan__failed(w, &err, true);
+    else
+        kvplan__doc_trtllm_log(w, r, ans.model_name, &eo, x);
+    kvplan__log_answer_free(&ans);
+    free(r);
+    free(x);
+    return st;
+}
+
 kvplan_status kvplan__ask_log(kvplan__writer *w, request *rq, kvplan_options *o,
                               held *h, axis *ax, size_t *naxes,
                               kvplan_plan *work)
 {
-    if (kvplan_log_engine(json_string_value(rq->log),
-                          json_string_length(rq->log)) == KVPLAN_ENGINE_VLLM)
+    kvplan_engine engine = kvplan_log_engine(json_string_value(rq->log),
+                                             json_string_length(rq->log));
+    if (engine == KVPLAN_ENGINE_VLLM)
         return ask_vllm_log(w, rq, o, h, ax, naxes);
+    if (engine == KVPLAN_ENGINE_TRTLLM)
+        return ask_trtllm_log(w, rq, o, h, ax, naxes);
     kvplan_log_readings *r = malloc(sizeof *r);
     kvplan_log_result *x = malloc(sizeof *x);
     kvplan__log_answer ans = {.model = NULL};

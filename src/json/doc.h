@@ -262,6 +262,11 @@ void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,
                                   const kvplan_vllm_log_readings *r,
                                   const kvplan_vllm_calibration *c);
 
+/* A TensorRT-LLM log's document, a whole object (doc_trtllm_log.c). */
+void kvplan__doc_trtllm_log(kvplan__writer *w,
+                            const kvplan_trtllm_log_readings *r,
+                            const char *model, const kvplan_engine_options *eo,
+                            const kvplan_trtllm_log_result *x);
 /* A vLLM log's document, a whole object (doc_vllm_log.c). */
 void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
                           const char *model, const kvplan_engine_options *eo,

@@ -347,6 +347,9 @@ kvplan_engine kvplan_log_engine(const char *text, size_t len)
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (kvplan__log_find(text, text + len, marks[i]) != NULL)
             return KVPLAN_ENGINE_VLLM;
+    if (kvplan__log_find(text, text + len, "[TRT-LLM]") != NULL ||
+        kvplan__log_find(text, text + len, "[TensorRT-LLM]") != NULL)
+        return KVPLAN_ENGINE_TRTLLM;
     return KVPLAN_ENGINE_SGLANG;
 }
 

@@ -97,6 +97,29 @@ kvplan__vllm_log_question(kvplan_options *o, const kvplan_vllm_log_readings *r,
     return KVPLAN_OK;
 }
 
+kvplan_status kvplan__trtllm_log_question(kvplan_options *o,
+                                          const kvplan_trtllm_log_readings *r,
+                                          kvplan_engine_options *eo,
+                                          kvplan_trtllm_log_result *x,
+                                          kvplan__log_answer *a,
+                                          kvplan_error *err)
+{
+    memset(a, 0, sizeof *a);
+    if (o->internal_.gpu_text != NULL || o->gpu_memory_mib.set)
+        KVPLAN__TRY(kvplan__options_resolve_gpu(o, NULL, err));
+    /* TensorRT-LLM's own lines name no model: the caller's */
+    a->model = log_model(o, "", a);
+    if (a->model == NULL && o->model_path == NULL)
+        snprintf(a->why, sizeof a->why,
+                 "a TensorRT-LLM log names no model (pass --model-path: a "
+                 "catalog name, a Hugging Face id or a model directory)");
+    kvplan_options_engine(o, KVPLAN_ENGINE_TRTLLM, eo);
+    KVPLAN__TRY(kvplan_trtllm_log_reconcile(a->model, a->why, r, eo, x, err));
+    if (a->model != NULL)
+        a->model_name = kvplan_model_get_info(a->model)->name;
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__vllm_log_apply(const kvplan_vllm_log_readings *r,
                                      kvplan_options *o, kvplan_error *err)
 {

@@ -106,6 +106,15 @@ kvplan_status
 kvplan__vllm_log_question(kvplan_options *o, const kvplan_vllm_log_readings *r,
                           kvplan_engine_options *eo, kvplan_vllm_log_result *x,
                           kvplan__log_answer *a, kvplan_error *err);
+/* A TensorRT-LLM log's question: the GPU named, the caller's model (the
+ * log names none), the engine options, the interval from its own
+ * available memory. */
+kvplan_status kvplan__trtllm_log_question(kvplan_options *o,
+                                          const kvplan_trtllm_log_readings *r,
+                                          kvplan_engine_options *eo,
+                                          kvplan_trtllm_log_result *x,
+                                          kvplan__log_answer *a,
+                                          kvplan_error *err);
 /* The log's arguments into `o` (before the caller's flags, which win). */
 kvplan_status kvplan__vllm_log_apply(const kvplan_vllm_log_readings *r,
                                      kvplan_options *o, kvplan_error *err);

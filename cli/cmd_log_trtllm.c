@@ -1,0 +1,142 @@
+/*
+ * cmd_log_trtllm.c: kvplan log FILE for a TensorRT-LLM start-up log
+ * (docs/log.md, "TensorRT-LLM logs"): what KvCacheCreator and the KV-cache
+ * manager printed, max_tokens and the pool's tokens from the log's own
+ * available memory at kvplan's bytes a token, and a cause for each
+ * difference. cmd_log.c hands a log here when kvplan_log_engine says it is
+ * TensorRT-LLM's.
+ */
+#include "cli.h"
+#include "flags.h"
+#include "options/options.h"
+#include "json/doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reading(FILE *out, const char *name, kvplan_opt_double v)
+{
+    if (v.set)
+        fprintf(out, "  %-34s %12.2f\n", name, v.value);
+}
+
+static void count(FILE *out, const char *name, kvplan_opt_int v)
+{
+    if (v.set)
+        fprintf(out, "  %-34s %12lld\n", name, (long long)v.value);
+}
+
+static void text_report(FILE *out, const char *path,
+                        const kvplan_trtllm_log_readings *r, const char *model,
+                        const kvplan_trtllm_log_result *x)
+{
+    fprintf(out, "kvplan %s log %s: %lld lines, %lld read; TensorRT-LLM's\n",
+            kvplan_version(), path, (long long)r->lines,
+            (long long)r->lines_used);
+    fprintf(out, "model: %s\n", model != NULL ? model : "none");
+    fprintf(out, "TensorRT-LLM: %s\n",
+            r->version[0] ? r->version : "not named in the log");
+    fprintf(out, "\nthe log printed\n");
+    reading(out, "weights per GPU, GiB", r->weights_gib);
+    reading(out, "activation, GiB", r->activation_gib);
+    reading(out, "outside torch, GiB", r->outside_torch_gib);
+    reading(out, "peak, GiB", r->peak_gib);
+    reading(out, "device total, GiB", r->total_gib);
+    reading(out, "fraction", r->fraction);
+    reading(out, "available KV cache memory, GiB", r->available_gib);
+    count(out, "kv size a token, bytes", r->kv_bytes_per_token);
+    count(out, "max_tokens", r->max_tokens);
+    count(out, "tokens per block", r->tokens_per_block);
+    reading(out, "allocated, GiB", r->allocated_gib);
+    count(out, "tokens in the pool", r->kv_cache_tokens);
+    count(out, "max_batch_size", r->max_batch_size);
+    if (x->interval) {
+        fprintf(out,
+                "\nfrom the log's own %.2f GiB (+-0.005: [%lld, %lld] "
+                "bytes) at ",
+                r->available_gib.value, (long long)x->available_lo,
+                (long long)x->available_hi);
+        if (x->bytes_per_token > 0)
+            fprintf(out, "kvplan's %lld bytes a token (%s):\n",
+                    (long long)x->bytes_per_token,
+                    x->bytes_match ? "the log's" : "not the log's");
+        else
+            fprintf(out, "the log's %lld bytes a token:\n",
+                    (long long)r->kv_bytes_per_token.value);
+        fprintf(out,
+                "  max_tokens [%lld, %lld]; tokens in the pool [%lld, %lld]: "
+                "the log's lie %s\n",
+                (long long)x->max_tokens_lo, (long long)x->max_tokens_hi,
+                (long long)x->tokens_lo, (long long)x->tokens_hi,
+                x->inside ? "inside" : "OUTSIDE");
+    }
+    if (x->pool_bytes > 0)
+        fprintf(out,
+                "\nthe pool's %lld tokens at kvplan's bytes a token: %lld "
+                "bytes, %.2f GiB (%s the log's %.2f)\n",
+                (long long)r->kv_cache_tokens.value, (long long)x->pool_bytes,
+                (double)x->pool_bytes / 1073741824.0,
+                x->pool_match ? "as" : "NOT", r->allocated_gib.value);
+    if (x->num_causes > 0)
+        fprintf(out, "\ncauses:\n");
+    for (size_t i = 0; i < x->num_causes; i++)
+        fprintf(out, "  - %s (%s): %s\n",
+                kvplan_log_cause_name(x->causes[i].code), x->causes[i].row,
+                x->causes[i].text);
+}
+
+int cli_log_trtllm(const char *path, const char *text, size_t len, int argc,
+                   char **argv, bool json, const char *calibrate)
+{
+    kvplan_trtllm_log_readings *r = malloc(sizeof *r);
+    cli_args *cli = malloc(sizeof *cli);
+    kvplan_trtllm_log_result *x = malloc(sizeof *x);
+    kvplan__log_answer ans = {0};
+    kvplan_error err;
+    int rc = CLI_EXIT_OK;
+    if (r == NULL || cli == NULL || x == NULL) {
+        fprintf(stderr, "kvplan log: out of memory\n");
+        rc = CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    memset(cli, 0, sizeof *cli);
+    kvplan_options_init(&cli->o);
+    kvplan_engine_options eo;
+    if (kvplan_trtllm_log_parse(text, len, r, &err) != KVPLAN_OK) {
+        rc = cli_error("kvplan log", &err, CLI_EXIT_BAD_INPUT, json);
+        goto done;
+    }
+    if (cli_parse_over(argc, argv, 0, "log", cli, &err) != KVPLAN_OK) {
+        rc = cli_error("kvplan log", &err, CLI_EXIT_USAGE, json);
+        goto done;
+    }
+    if (calibrate != NULL) {
+        (void)kvplan__fail(&err, KVPLAN_UNSUPPORTED, "--calibrate",
+                           "--calibrate reads sglang and vLLM logs; a "
+                           "TensorRT-LLM log's terms are not calibrated");
+        rc = cli_error("kvplan log", &err, CLI_EXIT_USAGE, cli->json);
+        goto done;
+    }
+    if (kvplan__trtllm_log_question(&cli->o, r, &eo, x, &ans, &err) !=
+        KVPLAN_OK) {
+        rc = cli_error("kvplan log", &err, cli_exit_for(err.code), json);
+        goto done;
+    }
+    if (cli->json) {
+        kvplan__writer w = {0};
+        kvplan__doc_trtllm_log(&w, r, ans.model_name, &eo, x);
+        if (kvplan__w_print(&w, stdout, true) != 0)
+            rc = CLI_EXIT_INTERNAL;
+    } else {
+        text_report(stdout, path, r, ans.model_name, x);
+    }
+    if (fflush(stdout) != 0)
+        rc = CLI_EXIT_INTERNAL;
+done:
+    kvplan__log_answer_free(&ans);
+    free(r);
+    free(cli);
+    free(x);
+    return rc;
+}

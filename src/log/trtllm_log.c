@@ -1,0 +1,309 @@
+/*
+ * trtllm_log.c: a TensorRT-LLM start-up log (PyTorch flow) read and
+ * reconciled with kvplan (docs/log.md, "TensorRT-LLM logs").
+ * KvCacheCreator (_torch/pyexecutor/_util.py) prints its profile: the
+ * weights, the activation and the memory outside torch, then "Peak memory
+ * during memory usage profiling (torch + non-torch): P GiB, available KV
+ * cache memory when calculating max tokens: A GiB, fraction is set F, kv
+ * size is N"; the C++ manager prints the tokens it allocated, "Allocated X
+ * GiB for max tokens in paged KV cache (T)". From A (2 decimals, +-0.005
+ * GiB) and kvplan's bytes a token, max_tokens = A // N and the pool's
+ * ceilDiv(max_tokens, tokens_per_block) blocks give an interval the
+ * printed counts must lie in. Bounded, no allocation, nothing defaulted.
+ */
+#include "log/log.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+
+/* An integer after `key`, which a '.' may end ("kv size is 73728.",
+ * "Number of tokens per block: 32."), not a decimal's head. */
+static bool int_end(kvplan__log_span l, const char *key, int64_t *out)
+{
+    const char *p = kvplan__log_value_at(l, key, " ");
+    if (p == NULL)
+        return false;
+    int64_t v = 0;
+    bool any = false;
+    for (; p < l.end && *p >= '0' && *p <= '9'; p++) {
+        if (v > (INT64_MAX - 9) / 10)
+            return false;
+        v = v * 10 + (*p - '0');
+        any = true;
+    }
+    if (!any ||
+        (p < l.end && *p == '.' && p + 1 < l.end && p[1] >= '0' && p[1] <= '9'))
+        return false;
+    *out = v;
+    return true;
+}
+
+static void gib(kvplan__log_span l, const char *key, kvplan_opt_double *o,
+                bool *used)
+{
+    double v;
+    if (kvplan__log_gib_after(l, key, &v)) {
+        *o = (kvplan_opt_double){v, true};
+        *used = true;
+    }
+}
+
+static void count(kvplan__log_span l, const char *key, kvplan_opt_int *o,
+                  bool *used)
+{
+    int64_t v;
+    if (int_end(l, key, &v) && v >= 0) {
+        *o = (kvplan_opt_int){v, true};
+        *used = true;
+    }
+}
+
+/* "Both free_gpu_memory_fraction and max_tokens are set (to F and N,
+ * respectively)": N */
+static void max_tokens(kvplan__log_span l, kvplan_opt_int *o, bool *used)
+{
+    const char *k = kvplan__log_find(l.s, l.end, "max_tokens are set (to ");
+    if (k == NULL)
+        return;
+    const char *p = k + strlen("max_tokens are set (to ");
+    double f;
+    int64_t v;
+    if (!kvplan__log_parse_double(&p, l.end, &f) || l.end - p < 5 ||
+        memcmp(p, " and ", 5) != 0)
+        return;
+    p += 5;
+    if (kvplan__log_parse_int(&p, l.end, &v) && v >= 0) {
+        *o = (kvplan_opt_int){v, true};
+        *used = true;
+    }
+}
+
+static void read_line(kvplan__log_span l, kvplan_trtllm_log_readings *r)
+{
+    bool used = false;
+    if (kvplan__log_find(l.s, l.end, "TensorRT-LLM version: ") != NULL)
+        used |= kvplan__log_word_after(l, "TensorRT-LLM version: ", r->version,
+                                       sizeof r->version);
+    gib(l,
+        "weights (inside torch) in memory usage profiling: ", &r->weights_gib,
+        &used);
+    gib(l, "during inference (inside torch) in memory usage profiling: ",
+        &r->activation_gib, &used);
+    gib(l, "CUDA graphs) in memory usage profiling: ", &r->outside_torch_gib,
+        &used);
+    if (kvplan__log_find(l.s, l.end, "Peak memory during memory usage") !=
+        NULL) {
+        gib(l, "(torch + non-torch): ", &r->peak_gib, &used);
+        gib(l, "when calculating max tokens: ", &r->available_gib, &used);
+        double f;
+        if (kvplan__log_double_after(l, "fraction is set ", &f) && f > 0 &&
+            f <= 1)
+            r->fraction = (kvplan_opt_double){f, true};
+        count(l, "kv size is ", &r->kv_bytes_per_token, &used);
+        count(l, "kv size per token is ", &r->kv_bytes_per_token, &used);
+        gib(l, "device total memory ", &r->total_gib, &used);
+    }
+    max_tokens(l, &r->max_tokens, &used);
+    count(l, "Number of tokens per block: ", &r->tokens_per_block, &used);
+    if (kvplan__log_find(l.s, l.end, "for max tokens in paged KV cache (") !=
+        NULL) {
+        gib(l, "Allocated ", &r->allocated_gib, &used);
+        count(l, "paged KV cache (", &r->kv_cache_tokens, &used);
+    }
+    if (kvplan__log_find(l.s, l.end, "max_num_requests=") != NULL) {
+        count(l, "max_seq_len=", &r->max_seq_len, &used);
+        count(l, "max_batch_size=", &r->max_batch_size, &used);
+        count(l, "max_num_tokens=", &r->max_num_tokens, &used);
+    }
+    r->lines_used += used;
+}
+
+kvplan_status kvplan_trtllm_log_parse(const char *text, size_t len,
+                                      kvplan_trtllm_log_readings *out,
+                                      kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(out == NULL || (text == NULL && len > 0), err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_trtllm_log_parse: text and out must not be NULL");
+    memset(out, 0, sizeof *out);
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl != NULL ? nl : end;
+        if (e > p && e[-1] == '\r')
+            e--;
+        out->lines++;
+        read_line((kvplan__log_span){p, e}, out);
+        p = nl != NULL ? nl + 1 : end;
+    }
+    KVPLAN__FAIL_IF(!out->available_gib.set && !out->kv_cache_tokens.set, err,
+                    KVPLAN_PARSE, "log",
+                    "no line of TensorRT-LLM's KV-cache sizing (\"available "
+                    "KV cache memory when calculating max tokens\", "
+                    "\"Allocated ... for max tokens in paged KV cache\") in "
+                    "the %lld lines",
+                    (long long)out->lines);
+    return KVPLAN_OK;
+}
+
+KVPLAN_PRINTF(4, 5)
+static void cause(kvplan_trtllm_log_result *out, kvplan_log_cause_code code,
+                  const char *row, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kvplan__log_vcause(out->causes, &out->num_causes, code, row, fmt, ap);
+    va_end(ap);
+}
+
+/* kvplan's plan with the KV memory capped at `bytes` (the log's available
+ * memory, as KvCacheCreator hands it on as max_gpu_total_bytes) on a GPU
+ * whose own budget is larger still: the tokens the cap buys. */
+static kvplan_status plan_at(const kvplan_model *m,
+                             const kvplan_engine_options *o, int64_t bytes,
+                             kvplan_engine_plan *p, kvplan_error *err)
+{
+    kvplan_engine_options x = *o;
+    x.engine = KVPLAN_ENGINE_TRTLLM;
+    x.gpu_set = true;
+    x.gpu.total_mib = 16.0 * 1048576; /* 16 TiB: the cap binds */
+    x.gpu.in_use_mib = 0;
+    x.max_gpu_total_bytes = (kvplan_opt_int){bytes, true};
+    x.max_tokens = (kvplan_opt_int){0, false};
+    memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
+    return kvplan_engine_compute(m, &x, p, err);
+}
+
+/* max_tokens and the pool's tokens at `bytes`: kvplan's plan, else the
+ * log's own bytes a token. */
+static kvplan_status end_at(const kvplan_model *m,
+                            const kvplan_engine_options *o,
+                            const kvplan_trtllm_log_readings *r, int64_t bytes,
+                            int64_t tpb, int64_t *max_tok, int64_t *tokens,
+                            int64_t *bpt, kvplan_error *err)
+{
+    if (m != NULL) {
+        kvplan_engine_plan p;
+        KVPLAN__TRY(plan_at(m, o, bytes, &p, err));
+        *bpt = p.bytes_per_token;
+        *tokens = p.kv_cache_tokens;
+        /* the plan's tokens before the blocks' rounding */
+        int64_t fixed = p.available_bytes - p.kv_cache_tokens * *bpt;
+        *max_tok = (bytes - fixed) / *bpt;
+        return KVPLAN_OK;
+    }
+    int64_t n = r->kv_bytes_per_token.value;
+    *max_tok = bytes / n;
+    *tokens = (*max_tok + tpb - 1) / tpb * tpb;
+    return KVPLAN_OK;
+}
+
+/* The pool the log allocated: its tokens at kvplan's bytes a token (a
+ * plan whose cap is exactly those tokens' bytes), against the "Allocated
+ * X GiB" it printed to 2 decimals. */
+static kvplan_status pool_check(const kvplan_model *m,
+                                const kvplan_engine_options *o,
+                                const kvplan_trtllm_log_readings *r,
+                                kvplan_trtllm_log_result *out,
+                                kvplan_error *err)
+{
+    kvplan_engine_plan p;
+    KVPLAN__TRY(plan_at(m, o, INT64_C(1) << 40, &p, err));
+    int64_t tokens = r->kv_cache_tokens.value;
+    if (p.bytes_per_token <= 0 || tokens > INT64_MAX / p.bytes_per_token)
+        return KVPLAN_OK;
+    out->pool_bytes = tokens * p.bytes_per_token;
+    out->pool_match =
+        fabs((double)out->pool_bytes / GIB - r->allocated_gib.value) <= 0.005;
+    if (!out->pool_match)
+        cause(out, KVPLAN_CAUSE_OUTSIDE, "allocated",
+              "%lld tokens at kvplan's %lld bytes a token are %.2f GiB; the "
+              "log allocated %.2f GiB",
+              (long long)tokens, (long long)p.bytes_per_token,
+              (double)out->pool_bytes / GIB, r->allocated_gib.value);
+    return KVPLAN_OK;
+}
+
+kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
+                                          const char *model_error,
+                                          const kvplan_trtllm_log_readings *r,
+                                          const kvplan_engine_options *options,
+                                          kvplan_trtllm_log_result *out,
+                                          kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(r == NULL || options == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_trtllm_log_reconcile: readings, options and out "
+                    "must not be NULL");
+    memset(out, 0, sizeof *out);
+    kvplan_engine_options o = *options;
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    if (r->tokens_per_block.set && r->tokens_per_block.value > 0)
+        o.tokens_per_block = r->tokens_per_block;
+    if (r->max_batch_size.set && r->max_batch_size.value > 0)
+        o.max_num_seqs = r->max_batch_size;
+    if (r->max_num_tokens.set && r->max_num_tokens.value > 0)
+        o.max_num_batched_tokens = r->max_num_tokens;
+    if (model == NULL)
+        cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "model", "%s",
+              model_error != NULL && model_error[0] ? model_error
+                                                    : "no model was given "
+                                                      "(--model-path)");
+    if (model != NULL && r->kv_cache_tokens.set && r->allocated_gib.set)
+        KVPLAN__TRY(pool_check(model, &o, r, out, err));
+    if (!r->available_gib.set) {
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "available",
+              "the log prints no \"available KV cache memory when "
+              "calculating max tokens\" line");
+        return KVPLAN_OK;
+    }
+    if (model == NULL &&
+        !(r->kv_bytes_per_token.set && r->kv_bytes_per_token.value > 0))
+        return KVPLAN_OK; /* nothing to divide by */
+    int64_t tpb = o.tokens_per_block.set ? o.tokens_per_block.value : 32;
+    out->available_lo = (int64_t)ceil((r->available_gib.value - 0.005) * GIB);
+    out->available_hi = (int64_t)floor((r->available_gib.value + 0.005) * GIB);
+    if (out->available_lo < 0)
+        out->available_lo = 0;
+    int64_t bpt = 0;
+    KVPLAN__TRY(end_at(model, &o, r, out->available_lo, tpb,
+                       &out->max_tokens_lo, &out->tokens_lo, &bpt, err));
+    KVPLAN__TRY(end_at(model, &o, r, out->available_hi, tpb,
+                       &out->max_tokens_hi, &out->tokens_hi, &bpt, err));
+    out->interval = true;
+    out->bytes_per_token = model != NULL ? bpt : 0;
+    out->bytes_match = model != NULL && r->kv_bytes_per_token.set &&
+                       r->kv_bytes_per_token.value == bpt;
+    if (model != NULL && r->kv_bytes_per_token.set && !out->bytes_match)
+        cause(out, KVPLAN_CAUSE_OUTSIDE, "bytes_per_token",
+              "the log's kv size is %lld bytes a token, kvplan's %lld",
+              (long long)r->kv_bytes_per_token.value, (long long)bpt);
+    bool in = true;
+    if (r->max_tokens.set)
+        in &= out->max_tokens_lo <= r->max_tokens.value &&
+              r->max_tokens.value <= out->max_tokens_hi;
+    if (r->kv_cache_tokens.set)
+        in &= out->tokens_lo <= r->kv_cache_tokens.value &&
+              r->kv_cache_tokens.value <= out->tokens_hi;
+    out->inside = in && (r->max_tokens.set || r->kv_cache_tokens.set);
+    if (!r->max_tokens.set && !r->kv_cache_tokens.set)
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "tokens",
+              "the log prints neither max_tokens nor the tokens allocated");
+    else if (!in)
+        cause(out, KVPLAN_CAUSE_OUTSIDE, "tokens",
+              "from the log's own %.2f GiB kvplan gives max_tokens "
+              "%lld-%lld and %lld-%lld tokens in the pool; the log printed "
+              "%lld and %lld",
+              r->available_gib.value, (long long)out->max_tokens_lo,
+              (long long)out->max_tokens_hi, (long long)out->tokens_lo,
+              (long long)out->tokens_hi,
+              (long long)(r->max_tokens.set ? r->max_tokens.value : -1),
+              (long long)(r->kv_cache_tokens.set ? r->kv_cache_tokens.value
+                                                 : -1));
+    return KVPLAN_OK;
+}

@@ -1,0 +1,154 @@
+/*
+ * test_trtllm_log.c: public TensorRT-LLM start-up logs read back
+ * (tests/logs/trtllm, each with its source in tests/logs/SOURCES.md): the
+ * engine told from the log, every reading checked against the log's text,
+ * and max_tokens and the pool's tokens from the log's own available memory
+ * at kvplan's bytes a token holding what the log printed.
+ *   test_trtllm_log DIR (tests/logs/trtllm)
+ */
+#include "check.h"
+#include "kvplan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *dir;
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return NULL;
+    static char buf[1 << 16];
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static kvplan_trtllm_log_result reconcile(const char *model,
+                                          const kvplan_trtllm_log_readings *r)
+{
+    kvplan_model *m = NULL;
+    if (model != NULL)
+        CHECK_INT(kvplan_model_load(model, &m, NULL), KVPLAN_OK);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    kvplan_trtllm_log_result x;
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, "no model", r, &o, &x, NULL),
+              KVPLAN_OK);
+    kvplan_model_free(m);
+    return x;
+}
+
+/* gpt-oss-120b under TensorRT-LLM 1.1.0rc3 on a DGX Spark: KvCacheCreator
+ * printed 5.95 GiB at 73728 bytes a token (36 layers x 8 x 64 x 2 x 2:
+ * every layer, sliding ones too, holds the whole sequence), max_tokens
+ * 86711 = 5.95 GiB // 73728 within the rounding, and the manager 86720
+ * tokens: ceilDiv(86711, 32) x 32, the block rounding kvplan follows
+ * (calculateMaxNumBlocks). The estimation's cache (8224) came first. */
+static void test_gpt_oss_gb10(void)
+{
+    size_t len = 0;
+    const char *text = slurp("01-gpt-oss-120b-gb10-1.1.0rc3.log", &len);
+    if (text == NULL)
+        return;
+    CHECK_INT(kvplan_log_engine(text, len), KVPLAN_ENGINE_TRTLLM);
+    kvplan_trtllm_log_readings r;
+    CHECK_INT(kvplan_trtllm_log_parse(text, len, &r, NULL), KVPLAN_OK);
+    CHECK_STR(r.version, "1.1.0rc3");
+    CHECK_DOUBLE(r.weights_gib.value, 63.52);
+    CHECK_DOUBLE(r.activation_gib.value, 0.85);
+    CHECK_DOUBLE(r.outside_torch_gib.value, 49.28);
+    CHECK_DOUBLE(r.peak_gib.value, 113.65);
+    CHECK_DOUBLE(r.available_gib.value, 5.95);
+    CHECK_DOUBLE(r.fraction.value, 0.8999999761581421);
+    CHECK_INT(r.kv_bytes_per_token.value, 73728);
+    CHECK_DOUBLE(r.total_gib.value, 119.70);
+    CHECK_INT(r.max_tokens.value, 86711);
+    CHECK_INT(r.tokens_per_block.value, 32);
+    CHECK_DOUBLE(r.allocated_gib.value, 5.95);
+    CHECK_INT(r.kv_cache_tokens.value, 86720);
+    CHECK_INT(r.max_seq_len.value, 86720);
+    CHECK_INT(r.max_batch_size.value, 64);
+    kvplan_trtllm_log_result x = reconcile("gpt-oss-120b", &r);
+    CHECK(x.interval && x.inside);
+    CHECK_INT(x.bytes_per_token, 36 * 8 * 64 * 2 * 2);
+    CHECK(x.bytes_match);
+    CHECK(x.max_tokens_lo <= 86711 && 86711 <= x.max_tokens_hi);
+    CHECK_INT(x.available_lo / 73728, x.max_tokens_lo);
+    CHECK(x.pool_match);
+    CHECK_INT(x.pool_bytes, 86720LL * 73728);
+    CHECK_INT(x.num_causes, 0);
+    /* no model: the log's own bytes a token, the same interval */
+    kvplan_trtllm_log_result y = reconcile(NULL, &r);
+    CHECK(y.interval && y.inside);
+    CHECK_INT(y.max_tokens_lo, x.max_tokens_lo);
+    CHECK_INT(y.tokens_hi, x.tokens_hi);
+    CHECK_INT(y.causes[0].code, KVPLAN_CAUSE_MODEL_NOT_PLANNED);
+    /* another model's bytes a token are named */
+    kvplan_trtllm_log_result z = reconcile("gpt-oss-20b", &r);
+    CHECK(!z.bytes_match);
+    bool named = false;
+    for (size_t i = 0; i < z.num_causes; i++)
+        named |= strcmp(z.causes[i].row, "bytes_per_token") == 0;
+    CHECK(named);
+}
+
+/* Qwen3-Reranker-0.6B (Qwen3-0.6B's shapes, 28 x 8 x 128 x 2 x 2 = 114688
+ * bytes a token) on an H100: only the allocation line is quoted, 643136
+ * tokens in 68.69 GiB, which kvplan's bytes a token reproduce. */
+static void test_reranker_h100(void)
+{
+    size_t len = 0;
+    const char *text = slurp("02-qwen3-reranker-0.6b-h100.log", &len);
+    if (text == NULL)
+        return;
+    CHECK_INT(kvplan_log_engine(text, len), KVPLAN_ENGINE_TRTLLM);
+    kvplan_trtllm_log_readings r;
+    CHECK_INT(kvplan_trtllm_log_parse(text, len, &r, NULL), KVPLAN_OK);
+    CHECK_INT(r.kv_cache_tokens.value, 643136);
+    CHECK_DOUBLE(r.allocated_gib.value, 68.69);
+    CHECK(!r.available_gib.set);
+    kvplan_trtllm_log_result x = reconcile("qwen3-0.6b", &r);
+    CHECK(!x.interval);
+    CHECK_INT(x.pool_bytes, 643136LL * 114688);
+    CHECK(x.pool_match);
+    CHECK_INT(x.causes[0].code, KVPLAN_CAUSE_MISSING_READING);
+}
+
+/* Text without TensorRT-LLM's sizing lines is refused naming "log"; an
+ * sglang or vLLM log is not taken for one. */
+static void test_not_trtllm(void)
+{
+    const char *t = "[TRT-LLM] [I] Using LLM with PyTorch backend\n";
+    kvplan_trtllm_log_readings r;
+    kvplan_error err;
+    CHECK_INT(kvplan_log_engine(t, strlen(t)), KVPLAN_ENGINE_TRTLLM);
+    CHECK_INT(kvplan_trtllm_log_parse(t, strlen(t), &r, &err), KVPLAN_PARSE);
+    CHECK_STR(err.field, "log");
+    const char *v = "INFO 09-03 [gpu_worker.py:276] Available KV cache memory: "
+                    "12.02 GiB\n";
+    CHECK_INT(kvplan_log_engine(v, strlen(v)), KVPLAN_ENGINE_VLLM);
+    const char *s = "[2025-01-01 00:00:00] Load weight begin. avail mem=79.0 "
+                    "GB\n";
+    CHECK_INT(kvplan_log_engine(s, strlen(s)), KVPLAN_ENGINE_SGLANG);
+    CHECK_INT(kvplan_trtllm_log_parse(NULL, 1, &r, &err),
+              KVPLAN_INVALID_ARGUMENT);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_trtllm_log DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    test_gpt_oss_gb10();
+    test_reranker_h100();
+    test_not_trtllm();
+    return check_report();
+}
