@@ -420,19 +420,93 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
     return st;
 }
 
-void cli_launch_notes(FILE *out, const cli_args *cli)
+/* vLLM's and TensorRT-LLM's own flags that change GPU memory in ways
+ * kvplan does not model: what each changes (vLLM's EngineArgs,
+ * trtllm-serve's options). The others kvplan does not read change none. */
+static const struct {
+    kvplan_engine engine;
+    const char *flag, *changes;
+} memory_flags[] = {
+    {KVPLAN_ENGINE_VLLM, "--cpu-offload-gb", "weights kept on the CPU"},
+    {KVPLAN_ENGINE_VLLM, "--speculative-config",
+     "a draft model's weights and KV cache"},
+    {KVPLAN_ENGINE_VLLM, "--compilation-config", "the CUDA graphs captured"},
+    {KVPLAN_ENGINE_VLLM, "--cuda-graph-sizes", "the CUDA graphs captured"},
+    {KVPLAN_ENGINE_VLLM, "--max-cudagraph-capture-size",
+     "the CUDA graphs captured"},
+    {KVPLAN_ENGINE_VLLM, "--limit-mm-per-prompt",
+     "the multimodal encoder's profile run"},
+    {KVPLAN_ENGINE_VLLM, "--mm-processor-kwargs",
+     "the multimodal encoder's profile run"},
+    {KVPLAN_ENGINE_VLLM, "--enable-lora", "LoRA adapters' weights"},
+    {KVPLAN_ENGINE_VLLM, "--max-loras", "LoRA adapters' weights"},
+    {KVPLAN_ENGINE_VLLM, "--max-lora-rank", "LoRA adapters' weights"},
+    {KVPLAN_ENGINE_VLLM, "--hf-overrides", "the model's config"},
+    {KVPLAN_ENGINE_VLLM, "--kv-transfer-config", "a KV connector's buffers"},
+    {KVPLAN_ENGINE_VLLM, "--kv-offloading-size", "KV blocks offloaded"},
+    {KVPLAN_ENGINE_VLLM, "--enable-expert-parallel",
+     "the MoE layers' all-to-all buffers"},
+    {KVPLAN_ENGINE_VLLM, "--enable-prefix-caching",
+     "a mamba hybrid's state blocks (--mamba-cache-mode says which)"},
+    {KVPLAN_ENGINE_TRTLLM, "--extra_llm_api_options",
+     "its kv_cache_config and the rest of its YAML"},
+    {KVPLAN_ENGINE_TRTLLM, "--config",
+     "its kv_cache_config and the rest of its YAML"},
+    {KVPLAN_ENGINE_TRTLLM, "--ep_size", "the MoE layers' all-to-all buffers"},
+};
+
+/* What a flag the launch did not read changes in GPU memory; NULL: none. */
+static const char *memory_effect(kvplan_engine e, const char *a)
+{
+    const char *eq = strchr(a, '=');
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    for (size_t k = 0; k < sizeof memory_flags / sizeof memory_flags[0]; k++)
+        if (memory_flags[k].engine == e && strlen(memory_flags[k].flag) == n &&
+            memcmp(memory_flags[k].flag, a, n) == 0)
+            return memory_flags[k].changes;
+    return NULL;
+}
+
+size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
+                            size_t size)
 {
     const cli_launch *l = &cli->launch;
-    if (l->num_not_read > 0) {
-        fprintf(out, "kvplan: %s flags kvplan does not read:", l->program);
-        for (size_t k = 0; k < l->num_not_read; k++) {
-            const char *a = l->not_read[k];
-            const char *eq = strchr(a, '=');
-            fprintf(out, "%s %.*s", k ? "," : "",
-                    (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+    size_t used = 0, n = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < l->num_not_read; k++) {
+        const char *a = l->not_read[k];
+        const char *why = memory_effect(l->engine, a);
+        if ((why != NULL) != memory)
+            continue;
+        const char *eq = strchr(a, '=');
+        int len = (int)(eq ? (size_t)(eq - a) : strlen(a));
+        int w = n == 0 ? snprintf(out + used, size - used, "%s flags %s: %.*s",
+                                  l->program,
+                                  memory ? "that change GPU memory in ways "
+                                           "kvplan does not model"
+                                         : "kvplan does not read",
+                                  len, a)
+                       : snprintf(out + used, size - used, ", %.*s", len, a);
+        if (w > 0 && (size_t)w < size - used)
+            used += (size_t)w;
+        if (memory) {
+            w = snprintf(out + used, size - used, " (%s)", why);
+            if (w > 0 && (size_t)w < size - used)
+                used += (size_t)w;
         }
-        fprintf(out, "\n");
+        n++;
     }
+    return n;
+}
+
+void cli_launch_notes(FILE *out, const cli_args *cli)
+{
+    char line[1200];
+    if (cli_launch_note_text(cli, false, line, sizeof line) > 0)
+        fprintf(out, "kvplan: %s\n", line);
+    if (cli_launch_note_text(cli, true, line, sizeof line) > 0)
+        fprintf(out, "kvplan: %s\n", line);
+    const cli_launch *l = &cli->launch;
     /* the command's environment: what kvplan does not read, said */
     size_t said = 0;
     for (size_t k = 0; k < l->num_env; k++) {

@@ -38,6 +38,11 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
 
 /* "kvplan: vllm serve flags kvplan does not read: --host, --port" on
  * `out`, when there are any. */
+/* The launch's flags kvplan does not read as one sentence: those that
+ * change no GPU memory (`memory` false), or those that do, each with what
+ * it changes; the count of flags said (0: nothing written). */
+size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
+                            size_t size);
 void cli_launch_notes(FILE *out, const cli_args *cli);
 
 #endif /* KVPLAN_LAUNCH_H */

@@ -124,6 +124,9 @@ typedef struct kvplan__doc {
     const kvplan_loaded *loaded; /* where the model was read, what was
                                     measured */
     const kvplan_model *model;
+    /* a pasted launch's flags kvplan does not read, as sentences for the
+     * engine plan's notes (cli_launch_note_text); NULL: none */
+    const char *launch_notes[2];
 } kvplan__doc;
 
 /* ---- explain.c: the notes and --explain's lines (text and JSON) --------- */

@@ -234,6 +234,9 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     kvplan__w_array(w, "notes");
     for (size_t i = 0; i < nnotes; i++)
         kvplan__w_str(w, NULL, text[i]);
+    for (size_t i = 0; i < 2; i++)
+        if (d->launch_notes[i] != NULL && d->launch_notes[i][0] != '\0')
+            kvplan__w_str(w, NULL, d->launch_notes[i]);
     kvplan__w_end(w);
     if (vllm && d->o->compare_vllm_set)
         compare_version(w, d);
