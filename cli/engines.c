@@ -56,9 +56,7 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
               p->activation_source);
     term_text(out, "non-torch (NCCL, cuBLAS)", p->non_torch_bytes,
               p->non_torch_source);
-    if (vllm)
-        term_text(out, "CUDA graphs", p->cuda_graph_bytes,
-                  p->cuda_graph_source);
+    term_text(out, "CUDA graphs", p->cuda_graph_bytes, p->cuda_graph_source);
     fprintf(out, "  %-40s %8.2f%s\n", "KV cache",
             (double)p->available_bytes / GIB,
             p->available_given ? "  (--kv-cache-memory)" : "");

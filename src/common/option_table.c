@@ -327,8 +327,8 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_OPT_INT, ENGINE(max_num_batched_tokens), .peer = {"chunked_prefill_size", NULL, NULL}},
     {{.name = "enforce_eager", .flag = "--enforce-eager",
       .vllm = "--enforce-eager", SWITCH, FOR_ENGINE,
-      .help = "vLLM: no CUDA graphs"},
-     .store = KVPLAN__STORE_BOOL, ENGINE(enforce_eager), .readers = KVPLAN__READ_VLLM, .peer = {"disable_cuda_graph", NULL, NULL}},
+      .help = "vLLM, TRT-LLM: no CUDA graphs"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(enforce_eager), .readers = KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM, .peer = {"disable_cuda_graph", NULL, NULL}},
     {{.name = "vllm_version", .flag = "--vllm-version", TEXT, FOR_ENGINE,
       .meta = "V",
       .help = "vLLM: the release whose rules to follow: latest (default, "
@@ -429,8 +429,9 @@ const kvplan__option_row kvplan__option_rows[] = {
       SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
       .meta = "SIZE",
       .expect = "a size such as 8GiB, or a number of bytes",
-      .help = "vLLM: the CUDA graphs' memory; default an estimate"},
-     .store = KVPLAN__STORE_BYTES, ENGINE(cuda_graph_bytes), .readers = KVPLAN__READ_VLLM},
+      .help = "vLLM, TRT-LLM: the CUDA graphs' memory; default an "
+              "estimate"},
+     .store = KVPLAN__STORE_BYTES, ENGINE(cuda_graph_bytes), .readers = KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM},
     /* ---- what the answer holds */
     {{.name = "explain", .flag = "--explain", SWITCH,
       .scope = KVPLAN_SCOPE_OUTPUT,

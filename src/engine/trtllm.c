@@ -111,6 +111,32 @@ static kvplan_status draft_split(const kvplan__engine_census *c,
     return KVPLAN_OK;
 }
 
+/* The profile's peak (the estimated terms into `p`): its dummy context
+ * requests (_create_dummy_context_requests, _util.py) are max_num_tokens
+ * in requests of min(max_num_tokens, max_seq_len - 1) tokens, each
+ * sampling its last token only, so the sampler sees that many sequences,
+ * not max_batch_size. The CUDA graphs are captured in the estimation run,
+ * before the profile reads the peak ("Memory used outside torch (e.g.,
+ * NCCL and CUDA graphs)"; tests/logs/trtllm/01's warm-up precedes its
+ * profile): they are in the peak. A given non-torch figure is that
+ * line's, the graphs in it: no estimate is added to it. */
+static double profile_peak(const kvplan_model *m,
+                           const kvplan__engine_census *c,
+                           const kvplan_engine_options *o,
+                           kvplan_engine_plan *p, bool *ovf)
+{
+    int64_t len1 = kvplan__min(p->max_num_batched_tokens,
+                               kvplan__max(1, p->max_model_len - 1));
+    int64_t dummies = kvplan__ceil_div(p->max_num_batched_tokens, len1, ovf);
+    kvplan__engine_terms(m, o, c, p->max_num_batched_tokens, dummies, p);
+    if (o->non_torch_bytes.set && !o->cuda_graph_bytes.set) {
+        p->cuda_graph_bytes = 0;
+        p->cuda_graph_source = KVPLAN_SOURCE_GIVEN;
+    }
+    return p->weight_bytes + p->activation_bytes + p->non_torch_bytes +
+           p->cuda_graph_bytes;
+}
+
 kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_engine_options *o,
                                   const kvplan_model *m, kvplan_engine_plan *p,
@@ -158,11 +184,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     p->block_size = tpb;
     p->max_model_len =
         o->max_model_len.set ? o->max_model_len.value : c->context_len;
-    kvplan__engine_terms(m, o, c, p->max_num_batched_tokens, p->max_num_seqs,
-                         p);
-    /* the CUDA graphs are captured after the KV cache: they live in the
-     * (1 - fraction) left */
-    double peak = p->weight_bytes + p->activation_bytes + p->non_torch_bytes;
+    double peak = profile_peak(m, c, o, p, &ovf);
     double f = o->free_gpu_memory_fraction.set
                    ? o->free_gpu_memory_fraction.value
                    : 0.9;

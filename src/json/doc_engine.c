@@ -58,13 +58,12 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320])
     bool estimated = p->weight_source == KVPLAN_SOURCE_ESTIMATED ||
                      p->activation_source == KVPLAN_SOURCE_ESTIMATED ||
                      p->non_torch_source == KVPLAN_SOURCE_ESTIMATED ||
-                     (vllm && p->cuda_graph_source == KVPLAN_SOURCE_ESTIMATED);
+                     p->cuda_graph_source == KVPLAN_SOURCE_ESTIMATED;
     if (estimated && !p->available_given)
         snprintf(out[n++], sizeof out[0],
                  "the terms marked estimated need a live profile; set them "
-                 "from a log with --activation-memory, --non-torch-memory%s "
-                 "and --weight-bytes%s",
-                 vllm ? ", --cuda-graph-memory" : "",
+                 "from a log with --activation-memory, --non-torch-memory, "
+                 "--cuda-graph-memory and --weight-bytes%s",
                  vllm ? ", or give the cache's bytes with --kv-cache-memory"
                       : "");
     if (p->reserved_source == KVPLAN_SOURCE_ESTIMATED && !p->available_given)
