@@ -118,6 +118,23 @@ static void test_reranker_h100(void)
     CHECK_INT(x.pool_bytes, 643136LL * 114688);
     CHECK(x.pool_match);
     CHECK_INT(x.causes[0].code, KVPLAN_CAUSE_MISSING_READING);
+    /* from the H100 preset, kvplan's own budget (its terms estimated):
+     * 649632 tokens, +1.01 % against the log's */
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("qwen3-0.6b", &m, NULL), KVPLAN_OK);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
+    o.gpu_set = true;
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, NULL), KVPLAN_OK);
+    double err = 100.0 * ((double)p.kv_cache_tokens / 643136.0 - 1);
+    fprintf(stderr, "  02 from the H100-80GB preset: %+.2f %%\n", err);
+    CHECK(err > -1.5 && err < 1.5);
+    kvplan_model_free(m);
 }
 
 /* Text without TensorRT-LLM's sizing lines is refused naming "log"; an
