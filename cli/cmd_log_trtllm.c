@@ -8,24 +8,13 @@
  */
 #include "cli.h"
 #include "flags.h"
+#include "report.h"
 #include "options/options.h"
 #include "json/doc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void reading(FILE *out, const char *name, kvplan_opt_double v)
-{
-    if (v.set)
-        fprintf(out, "  %-34s %12.2f\n", name, v.value);
-}
-
-static void count(FILE *out, const char *name, kvplan_opt_int v)
-{
-    if (v.set)
-        fprintf(out, "  %-34s %12lld\n", name, (long long)v.value);
-}
 
 static void text_report(FILE *out, const char *path,
                         const kvplan_trtllm_log_readings *r, const char *model,
@@ -38,19 +27,19 @@ static void text_report(FILE *out, const char *path,
     fprintf(out, "TensorRT-LLM: %s\n",
             r->version[0] ? r->version : "not named in the log");
     fprintf(out, "\nthe log printed\n");
-    reading(out, "weights per GPU, GiB", r->weights_gib);
-    reading(out, "activation, GiB", r->activation_gib);
-    reading(out, "outside torch, GiB", r->outside_torch_gib);
-    reading(out, "peak, GiB", r->peak_gib);
-    reading(out, "device total, GiB", r->total_gib);
-    reading(out, "fraction", r->fraction);
-    reading(out, "available KV cache memory, GiB", r->available_gib);
-    count(out, "kv size a token, bytes", r->kv_bytes_per_token);
-    count(out, "max_tokens", r->max_tokens);
-    count(out, "tokens per block", r->tokens_per_block);
-    reading(out, "allocated, GiB", r->allocated_gib);
-    count(out, "tokens in the pool", r->kv_cache_tokens);
-    count(out, "max_batch_size", r->max_batch_size);
+    cli_log_reading(out, "weights per GPU, GiB", r->weights_gib);
+    cli_log_reading(out, "activation, GiB", r->activation_gib);
+    cli_log_reading(out, "outside torch, GiB", r->outside_torch_gib);
+    cli_log_reading(out, "peak, GiB", r->peak_gib);
+    cli_log_reading(out, "device total, GiB", r->total_gib);
+    cli_log_reading(out, "fraction", r->fraction);
+    cli_log_reading(out, "available KV cache memory, GiB", r->available_gib);
+    cli_log_count(out, "kv size a token, bytes", r->kv_bytes_per_token);
+    cli_log_count(out, "max_tokens", r->max_tokens);
+    cli_log_count(out, "tokens per block", r->tokens_per_block);
+    cli_log_reading(out, "allocated, GiB", r->allocated_gib);
+    cli_log_count(out, "tokens in the pool", r->kv_cache_tokens);
+    cli_log_count(out, "max_batch_size", r->max_batch_size);
     if (x->interval) {
         fprintf(out,
                 "\nfrom the log's own %.2f GiB (+-0.005: [%lld, %lld] "

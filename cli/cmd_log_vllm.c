@@ -7,24 +7,13 @@
  */
 #include "cli.h"
 #include "flags.h"
+#include "report.h"
 #include "options/options.h"
 #include "json/doc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void reading(FILE *out, const char *name, kvplan_opt_double v)
-{
-    if (v.set)
-        fprintf(out, "  %-34s %12.2f\n", name, v.value);
-}
-
-static void count(FILE *out, const char *name, kvplan_opt_int v)
-{
-    if (v.set)
-        fprintf(out, "  %-34s %12lld\n", name, (long long)v.value);
-}
 
 static void text_report(FILE *out, const char *path,
                         const kvplan_vllm_log_readings *r, const char *model,
@@ -49,17 +38,17 @@ static void text_report(FILE *out, const char *path,
             eo->gpu_set ? eo->gpu.name
                         : "not named (--gpu NAME adds kvplan's own budget)");
     fprintf(out, "\nthe log printed\n");
-    reading(out, "weights per GPU, GiB", r->weights_gib);
-    reading(out, "free at start, GiB", r->free_gib);
-    reading(out, "total, GiB", r->total_gib);
-    reading(out, "peak activation, GiB", r->activation_gib);
-    reading(out, "non-torch, GiB", r->non_torch_gib);
-    reading(out, "CUDA graphs estimated, GiB", r->graph_estimate_gib);
-    reading(out, "CUDA graphs captured, GiB", r->graph_taken_gib);
-    reading(out, "available KV cache memory, GiB", r->available_gib);
-    count(out, "num_gpu_blocks", r->num_gpu_blocks);
-    count(out, "GPU KV cache size, tokens", r->kv_cache_tokens);
-    reading(out, "maximum concurrency", r->max_concurrency);
+    cli_log_reading(out, "weights per GPU, GiB", r->weights_gib);
+    cli_log_reading(out, "free at start, GiB", r->free_gib);
+    cli_log_reading(out, "total, GiB", r->total_gib);
+    cli_log_reading(out, "peak activation, GiB", r->activation_gib);
+    cli_log_reading(out, "non-torch, GiB", r->non_torch_gib);
+    cli_log_reading(out, "CUDA graphs estimated, GiB", r->graph_estimate_gib);
+    cli_log_reading(out, "CUDA graphs captured, GiB", r->graph_taken_gib);
+    cli_log_reading(out, "available KV cache memory, GiB", r->available_gib);
+    cli_log_count(out, "num_gpu_blocks", r->num_gpu_blocks);
+    cli_log_count(out, "GPU KV cache size, tokens", r->kv_cache_tokens);
+    cli_log_reading(out, "maximum concurrency", r->max_concurrency);
     if (r->refusal[0] != '\0')
         fprintf(out, "  refused: %s\n", r->refusal);
     if (x->interval)

@@ -302,3 +302,15 @@ int cli_report_text(FILE *out, const cli_args *cli, const kvplan_model *model,
     text_notes(out, cli, p, &d);
     return ferror(out) ? -1 : 0;
 }
+
+void cli_log_reading(FILE *out, const char *name, kvplan_opt_double v)
+{
+    if (v.set)
+        fprintf(out, "  %-34s %12.2f\n", name, v.value);
+}
+
+void cli_log_count(FILE *out, const char *name, kvplan_opt_int v)
+{
+    if (v.set)
+        fprintf(out, "  %-34s %12lld\n", name, (long long)v.value);
+}

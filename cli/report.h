@@ -14,6 +14,11 @@
 /* Bytes per GiB: sglang prints GiB and calls them GB. */
 #define GIB 1073741824.0
 
+/* One reading of a log's report, "  name   value", when the log printed
+ * it: a figure to 2 decimals, or a count. */
+void cli_log_reading(FILE *out, const char *name, kvplan_opt_double v);
+void cli_log_count(FILE *out, const char *name, kvplan_opt_int v);
+
 /* The capacity section of the report ("one request" is the cost of one
  * of context_len in each pool). */
 void cli_capacity_text(FILE *out, const kvplan_capacity *c, bool per_worker);

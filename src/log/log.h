@@ -26,6 +26,10 @@ typedef struct kvplan__log_span {
     const char *s, *end;
 } kvplan__log_span;
 
+/* The next physical line of [*p, end), without its "\n" or "\r\n", into
+ * `line`; advances *p past it. False at the end. */
+bool kvplan__log_next_line(const char **p, const char *end,
+                           kvplan__log_span *line);
 /* The first `needle` in [s, end), or NULL. */
 const char *kvplan__log_find(const char *s, const char *end,
                              const char *needle);

@@ -10,6 +10,18 @@
 #include <string.h>
 
 /* The first `needle` in [s, end), or NULL. */
+bool kvplan__log_next_line(const char **p, const char *end,
+                           kvplan__log_span *line)
+{
+    if (*p >= end)
+        return false;
+    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+    const char *e = nl != NULL ? nl : end;
+    *line = (kvplan__log_span){*p, e > *p && e[-1] == '\r' ? e - 1 : e};
+    *p = nl != NULL ? nl + 1 : end;
+    return true;
+}
+
 const char *kvplan__log_find(const char *s, const char *end, const char *needle)
 {
     size_t n = strlen(needle);

@@ -131,14 +131,10 @@ kvplan_status kvplan_trtllm_log_parse(const char *text, size_t len,
                     "kvplan_trtllm_log_parse: text and out must not be NULL");
     memset(out, 0, sizeof *out);
     const char *p = text, *end = text + len;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl != NULL ? nl : end;
-        if (e > p && e[-1] == '\r')
-            e--;
+    kvplan__log_span l;
+    while (kvplan__log_next_line(&p, end, &l)) {
         out->lines++;
-        read_line((kvplan__log_span){p, e}, out);
-        p = nl != NULL ? nl + 1 : end;
+        read_line(l, out);
     }
     KVPLAN__FAIL_IF(!out->available_gib.set && !out->kv_cache_tokens.set, err,
                     KVPLAN_PARSE, "log",

@@ -365,21 +365,18 @@ kvplan_status kvplan_vllm_log_parse(const char *text, size_t len,
     size_t n = 0;
     uint64_t ranks = 0;
     const char *p = text, *end = text + len;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl != NULL ? nl : end;
-        if (e > p && e[-1] == '\r')
-            e--;
+    kvplan__log_span l;
+    while (kvplan__log_next_line(&p, end, &l)) {
         out->lines++;
-        if (n > 0 && opens_record(p, e)) { /* the record before is whole */
+        if (n > 0 && opens_record(l.s, l.end)) { /* the record before is
+                                                    whole */
             read_line(out, (kvplan__log_span){line, line + n}, &ranks);
             n = 0;
         }
-        size_t take = (size_t)(e - p) < sizeof line - n ? (size_t)(e - p)
-                                                        : sizeof line - n;
-        memcpy(line + n, p, take);
+        size_t width = (size_t)(l.end - l.s);
+        size_t take = width < sizeof line - n ? width : sizeof line - n;
+        memcpy(line + n, l.s, take);
         n += take;
-        p = nl != NULL ? nl + 1 : end;
     }
     if (n > 0)
         read_line(out, (kvplan__log_span){line, line + n}, &ranks);
