@@ -300,6 +300,48 @@ static void test_vllm_log_request(void)
     free(text);
 }
 
+/* A TensorRT-LLM log through the request: its reader and the same
+ * document as kvplan log --json (tests/logs/trtllm/01: max_tokens 86711
+ * inside [86580, 86725] at gpt-oss-120b's 73728 bytes a token); a
+ * calibration is refused, naming the key. */
+static void test_trtllm_log_request(void)
+{
+    char path[4096], *text = calloc(1, 1 << 16);
+    snprintf(path, sizeof path,
+             "%s/tests/logs/trtllm/01-gpt-oss-120b-gb10-1.1.0rc3.log",
+             source_dir);
+    FILE *f = fopen(path, "rb");
+    size_t n = 0;
+    if (f != NULL && text != NULL) {
+        n = fread(text, 1, (1 << 16) - 1, f);
+        fclose(f);
+    }
+    for (int calibrate = 0; calibrate < 2; calibrate++) {
+        json_t *req =
+            json_pack("{s:s, s:s%, s:b, s:{s:s}}", "command", "log", "log",
+                      text ? text : "", n, "calibrate", calibrate, "flags",
+                      "model_path", "gpt-oss-120b");
+        char *body = json_dumps(req, 0);
+        int rc = -1;
+        char *r = body ? call(body, &rc) : NULL;
+        CHECK(r != NULL);
+        if (r != NULL && !calibrate) {
+            CHECK_INT(rc, KVPLAN_OK);
+            CHECK_CONTAINS(r, "\"engine\": \"trtllm\"");
+            CHECK_CONTAINS(r, "\"max_tokens_lo\": 86580");
+            CHECK_CONTAINS(r, "\"bytes_per_token\": 73728");
+            CHECK_CONTAINS(r, "\"inside\": true");
+        } else if (r != NULL) {
+            CHECK_INT(rc, KVPLAN_UNSUPPORTED);
+            CHECK_CONTAINS(r, "\"field\": \"calibrate\"");
+        }
+        kvplan_json_free(r);
+        free(body);
+        json_decref(req);
+    }
+    free(text);
+}
+
 /* --dp-size 2: one GPU count whichever command asks (the fleet's rule). */
 static void test_fleet(void)
 {
@@ -824,6 +866,7 @@ int main(int argc, char **argv)
     test_no_files();
     test_fleet();
     test_vllm_log_request();
+    test_trtllm_log_request();
     test_session();
 
     /* eight threads at once answer as one alone */
