@@ -359,6 +359,8 @@ static const kvplan_option *engine_option(kvplan_engine engine,
         return kvplan_option_find("--tensor-parallel-size");
     if (engine == KVPLAN_ENGINE_VLLM && strcmp(name, "-pp") == 0)
         return kvplan_option_find("--pipeline-parallel-size");
+    if (engine == KVPLAN_ENGINE_VLLM && strcmp(name, "-q") == 0)
+        return kvplan_option_find("--quantization");
     const kvplan_option *o;
     for (size_t k = 0; (o = kvplan_option_at(k)) != NULL; k++) {
         const char *own = engine == KVPLAN_ENGINE_VLLM ? o->vllm : o->trtllm;
@@ -366,6 +368,18 @@ static const kvplan_option *engine_option(kvplan_engine engine,
             return o;
     }
     return NULL;
+}
+
+/* vLLM's own flags that kvplan's table spells as sglang's, and a vLLM plan
+ * does not read: data parallelism (each replica's GPUs hold the same
+ * plan; with --enable-expert-parallel the experts spread, said there). */
+static bool own_only(const char *flag, size_t len)
+{
+    static const char *const flags[] = {"-dp", "--data-parallel-size"};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        if (strlen(flags[k]) == len && memcmp(flags[k], flag, len) == 0)
+            return true;
+    return false;
 }
 
 kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
@@ -381,6 +395,14 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                                "--: '%.80s' is not a flag of %s (one model "
                                "only, before the flags)",
                                arg, program);
+    if (l->engine == KVPLAN_ENGINE_VLLM && own_only(arg, len)) {
+        /* vLLM's own, spelled as one of sglang's kvplan reads: listed */
+        if (l->num_not_read < CLI_MAX_LAUNCH_NOT_READ)
+            l->not_read[l->num_not_read++] = arg;
+        if (eq == NULL && *i + 1 < argc && cli_is_value(argv[*i + 1]))
+            ++*i;
+        return KVPLAN_OK;
+    }
     const kvplan_option *o = engine_option(l->engine, arg, len);
     if (o == NULL) {
         /* another engine's flag kvplan knows: not this command's */
@@ -460,6 +482,13 @@ static const char *memory_effect(kvplan_engine e, const char *a)
 {
     const char *eq = strchr(a, '=');
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    /* vLLM's -O0 .. -O3 (--optimization-level): -O0 compiles nothing and
+     * captures no CUDA graphs */
+    if (e == KVPLAN_ENGINE_VLLM &&
+        ((n >= 2 && a[0] == '-' && a[1] == 'O' &&
+          strspn(a + 2, "0123456789") == n - 2) ||
+         (n == 20 && memcmp(a, "--optimization-level", 20) == 0)))
+        return "the compilation level: -O0 captures no CUDA graphs";
     for (size_t k = 0; k < sizeof memory_flags / sizeof memory_flags[0]; k++)
         if (memory_flags[k].engine == e && strlen(memory_flags[k].flag) == n &&
             memcmp(memory_flags[k].flag, a, n) == 0)

@@ -1,0 +1,9 @@
+--
+vllm
+serve
+llama-3.1-8b-instruct
+-q
+fp8
+--data-parallel-size
+2
+-O0
