@@ -370,14 +370,22 @@ static const kvplan_option *engine_option(kvplan_engine engine,
     return NULL;
 }
 
-/* vLLM's own flags that kvplan's table spells as sglang's, and a vLLM plan
- * does not read: data parallelism (each replica's GPUs hold the same
- * plan; with --enable-expert-parallel the experts spread, said there). */
-static bool own_only(const char *flag, size_t len)
+/* The engines' own flags that kvplan's table spells as sglang's, and their
+ * plans do not read: vLLM's data parallelism (each replica's GPUs hold the
+ * same plan; with --enable-expert-parallel the experts spread, said
+ * there), TensorRT-LLM's --ep_size (said with the flags that change
+ * memory). */
+static bool own_only(kvplan_engine e, const char *flag, size_t len)
 {
-    static const char *const flags[] = {"-dp", "--data-parallel-size"};
+    static const struct {
+        kvplan_engine engine;
+        const char *flag;
+    } flags[] = {{KVPLAN_ENGINE_VLLM, "-dp"},
+                 {KVPLAN_ENGINE_VLLM, "--data-parallel-size"},
+                 {KVPLAN_ENGINE_TRTLLM, "--ep_size"}};
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
-        if (strlen(flags[k]) == len && memcmp(flags[k], flag, len) == 0)
+        if (flags[k].engine == e && strlen(flags[k].flag) == len &&
+            memcmp(flags[k].flag, flag, len) == 0)
             return true;
     return false;
 }
@@ -395,8 +403,8 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                                "--: '%.80s' is not a flag of %s (one model "
                                "only, before the flags)",
                                arg, program);
-    if (l->engine == KVPLAN_ENGINE_VLLM && own_only(arg, len)) {
-        /* vLLM's own, spelled as one of sglang's kvplan reads: listed */
+    if (own_only(l->engine, arg, len)) {
+        /* the engine's own, spelled as one of sglang's kvplan reads */
         if (l->num_not_read < CLI_MAX_LAUNCH_NOT_READ)
             l->not_read[l->num_not_read++] = arg;
         if (eq == NULL && *i + 1 < argc && cli_is_value(argv[*i + 1]))

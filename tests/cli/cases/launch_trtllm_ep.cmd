@@ -1,0 +1,9 @@
+--
+trtllm-serve
+llama-3.1-8b-instruct
+--tp_size
+2
+--ep_size
+2
+--backend
+pytorch
