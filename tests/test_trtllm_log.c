@@ -155,6 +155,15 @@ static void test_not_trtllm(void)
     CHECK_INT(kvplan_log_engine(s, strlen(s)), KVPLAN_ENGINE_SGLANG);
     CHECK_INT(kvplan_trtllm_log_parse(NULL, 1, &r, &err),
               KVPLAN_INVALID_ARGUMENT);
+    /* a log saved with CRLF line ends reads the same */
+    const char *crlf =
+        "[TensorRT-LLM][INFO] Number of tokens per block: 32.\r\n"
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 5.95 "
+        "GiB for max tokens in paged KV cache (86720).\r\n";
+    CHECK_INT(kvplan_trtllm_log_parse(crlf, strlen(crlf), &r, NULL), KVPLAN_OK);
+    CHECK_INT(r.tokens_per_block.value, 32);
+    CHECK_INT(r.kv_cache_tokens.value, 86720);
+    CHECK_INT(r.lines, 2);
 }
 
 int main(int argc, char **argv)

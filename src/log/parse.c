@@ -413,12 +413,10 @@ kvplan_status kvplan_log_parse(const char *text, size_t len,
     scan st;
     memset(&st, 0, sizeof st);
     const char *p = text, *end = text + len;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl != NULL ? nl : end;
+    kvplan__log_span l;
+    while (kvplan__log_next_line(&p, end, &l)) {
         out->lines++;
-        read_line(out, (kvplan__log_span){p, e}, &st);
-        p = nl != NULL ? nl + 1 : end;
+        read_line(out, l, &st);
     }
     KVPLAN__FAIL_IF(out->lines_used > 0 && !anything_read(out), err,
                     KVPLAN_PARSE, "log",
