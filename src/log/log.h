@@ -5,8 +5,9 @@
  * allocation, nothing defaulted); reconcile.c turns the readings into plan
  * options, rebuilds the bytes sglang handed the configurator from the
  * printed free figures, and names the causes of each difference.
- * vllm_parse.c and vllm_reconcile.c do the same for a vLLM start-up log;
- * scan.c holds the text scanning both readers share. The log room sits
+ * vllm_parse.c and vllm_reconcile.c do the same for a vLLM start-up log,
+ * trtllm_log.c for a TensorRT-LLM one; scan.c holds the text scanning the
+ * readers share. The log room sits
  * above the plan and the engines: it plans through the public API.
  */
 #ifndef KVPLAN_LOG_H
