@@ -1575,6 +1575,7 @@ typedef enum kvplan_vllm_profile {
 #define KVPLAN_VLLM_RULE_SSM_FLOAT16 (1ull << 6)      /* before #39032 */
 #define KVPLAN_VLLM_RULE_SSM_AS_CONV (1ull << 7)      /* before #29978 */
 #define KVPLAN_VLLM_RULE_MLA_CUTLASS (1ull << 8)      /* before #32615 */
+#define KVPLAN_VLLM_RULE_MAMBA_SEQS_UNCHECKED (1ull << 9) /* before #38270 */
 
 /* vLLM's rules, `index` from 0; false past the end. */
 KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);

@@ -75,7 +75,7 @@ static void test_parse(void)
     CHECK(strstr(err.message, "newer than 0.31") != NULL);
     CHECK_INT(kvplan_vllm_profile_parse("nightly", &p, &err),
               KVPLAN_INVALID_ARGUMENT);
-    /* each profile's rules: the newest none, the oldest all eight */
+    /* each profile's rules: the newest none, the oldest all ten */
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_LATEST), 0);
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_28),
               KVPLAN_VLLM_RULE_NO_NULL_BLOCK);
@@ -83,7 +83,7 @@ static void test_parse(void)
     kvplan_rule_info r;
     for (; kvplan_vllm_rule_at(n, &r); n++)
         CHECK((kvplan_vllm_rules(KVPLAN_VLLM_V0_10) & r.bit) != 0);
-    CHECK_INT(n, 9);
+    CHECK_INT(n, 10);
     CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.12");
     CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_13), "0.13-0.19");
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_13) ^
@@ -162,6 +162,37 @@ static void test_mamba_mode(void)
  * divide it. 0.20-0.22 refuse the model; later the sliding page is padded
  * to 65536, its block kept at 16: 8 + 8 layers, groups of 8, 1 GiB //
  * 65536 // 8 = 2048 blocks. */
+/* mamba_seqs_unchecked (vllm#38270, refused from 0.20): Qwen3-Next at
+ * TP4 with 2 GiB of KV cache. test_mamba_mode's 32 GiB hold 10280 blocks
+ * (a block is 32 GiB / 10280 = 3342336 bytes: 1 GiB is 321 of them), so
+ * 2 GiB hold 642 (at --max-model-len 32768: one request of 262144 needs
+ * 3 GiB), under the 1024 sequences an H200 defaults to. 0.29 refuses,
+ * naming --max-num-seqs and the blocks; with --enforce-eager no graph is
+ * captured and it starts; 0.13-0.19 start. */
+static void test_mamba_seqs(void)
+{
+    kvplan_model *m = load("qwen3-next-80b-a3b-thinking");
+    kvplan_engine_options o = on("H200", 4);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){2 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){32768, true};
+    kvplan_error err;
+    plan_of(m, &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--max-num-seqs");
+    CHECK(strstr(err.message, "max_num_seqs (1024) exceeds available Mamba "
+                              "cache blocks (642)") != NULL);
+    o.enforce_eager = true;
+    CHECK_INT(plan_of(m, &o, KVPLAN_OK, NULL).num_gpu_blocks, 642);
+    o.enforce_eager = false;
+    o.max_num_seqs = (kvplan_opt_int){642, true};
+    plan_of(m, &o, KVPLAN_OK, NULL);
+    o.max_num_seqs.set = false;
+    o.vllm_version = KVPLAN_VLLM_V0_13;
+    plan_of(m, &o, KVPLAN_OK, NULL);
+    o.vllm_version = KVPLAN_VLLM_V0_20;
+    plan_of(m, &o, KVPLAN_NOT_ENOUGH_MEMORY, NULL);
+    kvplan_model_free(m);
+}
+
 static void test_padded_page(void)
 {
     char types[512] = "";
@@ -290,7 +321,7 @@ static void test_override(void)
 }
 
 /* --compare-version under --engine vllm (kvplan_engine_version_compare):
- * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all nine rules
+ * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all ten rules
  * differ (the two of Nemotron-H's ssm dtype and MLA's on Blackwell move
  * nothing here); tokens_per_group alone prints 699,040
  * (test_tokens_per_group), mamba_none alone a request of 967 blocks (10280 /
@@ -303,7 +334,7 @@ static void test_compare(void)
     kvplan_engine_version_comparison c;
     CHECK_INT(kvplan_engine_version_compare(m, &o, KVPLAN_VLLM_V0_10, &c, NULL),
               KVPLAN_OK);
-    CHECK_INT(c.num_rules, 9);
+    CHECK_INT(c.num_rules, 10);
     CHECK_INT(c.compared_plan.kv_cache_tokens, 699040);
     for (size_t i = 0; i < c.num_rules; i++) {
         const kvplan_engine_rule_delta *d = &c.rules[i];
@@ -383,6 +414,7 @@ static void test_ssm_dtype(void)
     kvplan_engine_options o = on("GB10", 1);
     o.kv_cache_memory_bytes = (kvplan_opt_int){2861LL * 6 * 2146304, true};
     o.max_model_len = (kvplan_opt_int){262144, true};
+    o.max_num_seqs = (kvplan_opt_int){8, true}; /* the launch's */
     o.vllm_version = KVPLAN_VLLM_V0_20;
     kvplan_engine_plan p = plan_of(m, &o, KVPLAN_OK, NULL);
     CHECK_INT(p.groups[0].block_size, 2096);
@@ -407,6 +439,9 @@ static void test_ssm_dtype(void)
     m = load("nemotron-h-56b-base-8k");
     o = on("H200", 1);
     o.kv_cache_memory_bytes = (kvplan_opt_int){32 * GIB, true};
+    /* 403 blocks (203 in float16): under the 1024 sequences an H200
+     * defaults to, which 0.20 refuses (test_mamba_seqs) */
+    o.max_num_seqs = (kvplan_opt_int){128, true};
     p = plan_of(m, &o, KVPLAN_OK, NULL);
     CHECK_INT(p.groups[0].block_size, 4128);
     o.vllm_rules_flip = KVPLAN_VLLM_RULE_SSM_FLOAT16;
@@ -492,6 +527,7 @@ int main(void)
     test_parse();
     test_null_block();
     test_mamba_mode();
+    test_mamba_seqs();
     test_padded_page();
     test_budget_rules();
     test_tokens_per_group();

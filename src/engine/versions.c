@@ -67,6 +67,15 @@ static const kvplan_rule_info rules[] = {
      "128 tokens; later releases take FlashInfer MLA, 64, where "
      "qk_nope_head_dim is 128 (DeepSeek V3, Kimi K2)",
      false},
+    {KVPLAN_VLLM_RULE_MAMBA_SEQS_UNCHECKED, "mamba_seqs_unchecked",
+     "vllm#38270 (2026-03-30; vllm#38632 names it): NeMo RL's A/B "
+     "(NVIDIA-NeMo/RL#2620) starts on 0.17.1 and is refused on 0.20.0; "
+     "0.19.0's side is not established",
+     "a mamba hybrid starts with fewer state blocks than --max-num-seqs; "
+     "later releases refuse it before capturing CUDA graphs "
+     "(\"max_num_seqs (N) exceeds available Mamba cache blocks (M)\"), "
+     "not with --enforce-eager",
+     true},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -85,7 +94,7 @@ bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
 #define RULES_0_13                                                             \
     (RULES_0_20 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |                          \
      KVPLAN_VLLM_RULE_UTILIZATION_090 | KVPLAN_VLLM_RULE_TOKENS_PER_GROUP |    \
-     KVPLAN_VLLM_RULE_SSM_FLOAT16)
+     KVPLAN_VLLM_RULE_SSM_FLOAT16 | KVPLAN_VLLM_RULE_MAMBA_SEQS_UNCHECKED)
 
 static const struct {
     kvplan_vllm_profile profile;

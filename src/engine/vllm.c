@@ -376,6 +376,27 @@ static void vllm_groups(kvplan__vllm_spec *s, size_t n, int64_t len,
     *per_req = kvplan__ceil_div(sum, top, ovf);
 }
 
+/* #38270: a mamba hybrid needs one state block a decode sequence,
+ * checked where CUDA graphs are captured (compilation.py), so not under
+ * --enforce-eager. */
+static kvplan_status vllm_mamba_seqs(const kvplan__engine_census *c,
+                                     const kvplan_engine_options *o,
+                                     const kvplan_engine_plan *p,
+                                     int64_t blocks, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(
+        c->mamba_layers > 0 && !o->enforce_eager &&
+            !(p->vllm_rules & KVPLAN_VLLM_RULE_MAMBA_SEQS_UNCHECKED) &&
+            p->max_num_seqs > blocks,
+        err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-num-seqs",
+        "max_num_seqs (%lld) exceeds available Mamba cache blocks (%lld). "
+        "Each decode sequence requires one Mamba cache block, so CUDA graph "
+        "capture cannot proceed. Please lower max_num_seqs to at most %lld "
+        "or increase gpu_memory_utilization. (vLLM)",
+        (long long)p->max_num_seqs, (long long)blocks, (long long)blocks);
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
                                 const kvplan_engine_options *o,
                                 const kvplan_model *m, kvplan_engine_plan *p,
@@ -500,6 +521,7 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     for (size_t i = 0; i < p->num_groups; i++) /* one pool, shared */
         p->groups[i].num_blocks = blocks;
     p->blocks_per_request = per_req;
+    KVPLAN__TRY(vllm_mamba_seqs(c, o, p, blocks, err));
     p->max_concurrency = (double)blocks / (double)per_req;
     p->kv_cache_tokens = (int64_t)(p->max_concurrency * (double)len);
     if (p->vllm_rules & KVPLAN_VLLM_RULE_TOKENS_PER_GROUP) {
