@@ -3,6 +3,7 @@
  * library's statuses, and its one error printer (cli.h).
  */
 #include "cli.h"
+#include "common/internal.h"
 #include "json/doc.h"
 #include "launch.h"
 
@@ -50,7 +51,41 @@ char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
     return buf;
 }
 
+char *cli_read_file(const char *path, size_t max, const char *field,
+                    const char *what, size_t *len, kvplan_error *err)
+{
+    bool in = strcmp(path, "-") == 0, special = false;
+    /* never blocks: a FIFO is refused at the open (review R3) */
+    FILE *f = in ? stdin : kvplan__open_regular(path, &special);
+    if (f == NULL) {
+        memset(err, 0, sizeof *err);
+        snprintf(err->field, sizeof err->field, "%s", field);
+        err->code = KVPLAN_IO;
+        snprintf(err->message, sizeof err->message,
+                 "%.200s: cannot be read as %s (a regular file, or - for "
+                 "standard input)",
+                 path, what);
+        return NULL;
+    }
+    char *buf = cli_read_stream(f, max, field, path, len, err);
+    if (!in)
+        fclose(f);
+    return buf;
+}
+
 static int run(int argc, char **argv);
+
+#ifdef KVPLAN_NO_YAML
+int cli_cmd_check(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "kvplan check: this kvplan was built without libyaml "
+                    "(KVPLAN_WITH_YAML=OFF, or libyaml-dev not installed): "
+                    "install libyaml-dev and build again\n");
+    return CLI_EXIT_USAGE;
+}
+#endif
 
 int cli_run(int argc, char **argv)
 {
@@ -125,6 +160,8 @@ static int run(int argc, char **argv)
         return cli_cmd_sweep(argc, argv);
     if (strcmp(cmd, "compare") == 0)
         return cli_cmd_compare(argc, argv);
+    if (strcmp(cmd, "check") == 0)
+        return cli_cmd_check(argc, argv);
     if (strcmp(cmd, "--list-models") == 0 && argc == 2)
         return cli_cmd_list_models();
     if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)

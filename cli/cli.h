@@ -23,6 +23,11 @@ enum {
  * is larger, or memory runs out. */
 char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
                       size_t *len, kvplan_error *err);
+/* The whole of the file at `path` ("-": standard input) through
+ * cli_read_stream; a FIFO or a device is refused at the open, naming the
+ * file as `what` ("a log", "a manifest"). */
+char *cli_read_file(const char *path, size_t max, const char *field,
+                    const char *what, size_t *len, kvplan_error *err);
 /* The kvplan command: argv as main's; returns the exit status. */
 int cli_run(int argc, char **argv);
 
@@ -75,6 +80,7 @@ int cli_cmd_fit(int argc, char **argv);
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_compare(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
 int cli_cmd_list_gpus(void);
 int cli_cmd_list_models(void);
 

@@ -23,22 +23,7 @@
 /* The whole of FILE ("-": standard input), at most 64 MiB. */
 static char *read_all(const char *path, size_t *len, kvplan_error *err)
 {
-    bool in = strcmp(path, "-") == 0, special = false;
-    /* never blocks: a FIFO is refused at the open (review R3) */
-    FILE *f = in ? stdin : kvplan__open_regular(path, &special);
-    if (f == NULL) {
-        memset(err, 0, sizeof *err);
-        snprintf(err->field, sizeof err->field, "log");
-        err->code = KVPLAN_IO;
-        snprintf(err->message, sizeof err->message,
-                 "%.200s: cannot be read as a log (a regular file, or - for "
-                 "standard input)",
-                 path);
-        return NULL;
-    }
-    char *buf = cli_read_stream(f, MAX_LOG_BYTES, "log", path, len, err);
-    if (!in)
-        fclose(f);
+    char *buf = cli_read_file(path, MAX_LOG_BYTES, "log", "a log", len, err);
     if (buf == NULL && err->code == KVPLAN_PARSE)
         snprintf(err->message, sizeof err->message,
                  "%.200s: larger than 64 MiB; a start-up log is far smaller: "

@@ -231,6 +231,27 @@ static int module_engine(const char *m)
     return -1;
 }
 
+int cli_launch_find(int argc, char *const *argv)
+{
+    for (int j = 0; j < argc; j++) {
+        const char *b = base_name(argv[j]);
+        if (is_python(argv[j])) {
+            int k = j + 1;
+            while (k < argc && argv[k][0] == '-' && strcmp(argv[k], "-m") != 0)
+                k++;
+            if (k + 1 < argc && strcmp(argv[k], "-m") == 0 &&
+                module_engine(argv[k + 1]) >= 0)
+                return j;
+        } else if ((strcmp(b, "sglang") == 0 || strcmp(b, "vllm") == 0) &&
+                   j + 1 < argc && strcmp(argv[j + 1], "serve") == 0) {
+            return j;
+        } else if (strcmp(b, "trtllm-serve") == 0) {
+            return j;
+        }
+    }
+    return -1;
+}
+
 static kvplan_status not_a_launch(kvplan_error *err, const char *word)
 {
     return cli_usage_error(

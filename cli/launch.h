@@ -30,6 +30,12 @@ int cli_expand_launch(int argc, char **argv, char ***out_argv, char **owned,
 kvplan_status cli_launch_start(int argc, char **argv, int i, cli_args *cli,
                                int *first_flag, kvplan_error *err);
 
+/* The index of the word that starts a server (python3 -m
+ * sglang.launch_server, sglang serve, vllm serve, python3 -m
+ * vllm.entrypoints.openai.api_server, trtllm-serve), or -1: where a
+ * container's command, after its wrappers, starts the engine. */
+int cli_launch_find(int argc, char *const *argv);
+
 /* One flag of a pasted vLLM or TensorRT-LLM command (argv[*i]), in that
  * engine's spelling: set, refused (another engine's flag), or listed as
  * not read. */

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/22-affinity-any-of.yaml

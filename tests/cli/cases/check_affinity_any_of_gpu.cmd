@@ -1,0 +1,4 @@
+check
+@DATA@/../k8s/22-affinity-any-of.yaml
+--gpu
+L40S

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/19-amd-mi300x.yaml

@@ -1,0 +1,4 @@
+check
+@DATA@/../k8s/01-vllm-deployment-h100.yaml
+--gpu
+H100-80G

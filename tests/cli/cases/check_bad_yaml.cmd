@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/21-bad-yaml.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/12-job-trtllm.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/18-json-pod.json

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/13-kserve-vllm-args.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/17-list-daemonset.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/10-lws-sglang-multinode.yaml

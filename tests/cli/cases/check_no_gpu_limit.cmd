@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/14-no-gpu-limit.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/20-no-server.yaml

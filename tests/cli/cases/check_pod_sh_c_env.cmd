@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/11-pod-sh-c-env.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/05-sglang-context-over-pool.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/06-sglang-swa-floor.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/04-sglang-tp-over-gpus.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/15-unknown-gpu.yaml

@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/01-vllm-deployment-h100.yaml

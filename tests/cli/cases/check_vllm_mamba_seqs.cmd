@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/09-vllm-mamba-seqs.yaml

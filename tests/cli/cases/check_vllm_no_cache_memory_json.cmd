@@ -1,0 +1,3 @@
+check
+@DATA@/../k8s/07-vllm-no-cache-memory.yaml
+--json
