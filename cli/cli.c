@@ -117,8 +117,8 @@ int cli_run(int argc, char **argv)
 /* kvplan help [COMMAND]: COMMAND --help. */
 static int help_command(int argc, char **argv)
 {
-    static const char *const commands[] = {"fit",     "solve", "sweep",
-                                           "compare", "log",   "pools"};
+    static const char *const commands[] = {"fit",  "solve", "sweep", "compare",
+                                           "log",  "pools", "check"};
     if (argc > 3) {
         fprintf(stderr, "kvplan help: one command at most\n");
         return CLI_EXIT_USAGE;
@@ -134,7 +134,7 @@ static int help_command(int argc, char **argv)
         }
     fprintf(stderr,
             "kvplan help: '%.80s' is not a command: fit, solve, sweep, "
-            "compare, log, pools (or none: the plan)\n",
+            "compare, log, pools, check (or none: the plan)\n",
             argv[2]);
     return CLI_EXIT_USAGE;
 }
