@@ -75,6 +75,19 @@ char *cli_read_file(const char *path, size_t max, const char *field,
 
 static int run(int argc, char **argv);
 
+#ifdef KVPLAN_NO_SERVE
+int cli_cmd_serve(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "kvplan serve: this kvplan was built without "
+                    "libmicrohttpd or libyaml (KVPLAN_WITH_SERVE=OFF, or "
+                    "libmicrohttpd-dev not installed): install "
+                    "libmicrohttpd-dev and build again\n");
+    return CLI_EXIT_USAGE;
+}
+#endif
+
 #ifdef KVPLAN_NO_YAML
 int cli_cmd_check(int argc, char **argv)
 {
@@ -117,8 +130,8 @@ int cli_run(int argc, char **argv)
 /* kvplan help [COMMAND]: COMMAND --help. */
 static int help_command(int argc, char **argv)
 {
-    static const char *const commands[] = {"fit",  "solve", "sweep", "compare",
-                                           "log",  "pools", "check"};
+    static const char *const commands[] = {"fit", "solve", "sweep", "compare",
+                                           "log", "pools", "check"};
     if (argc > 3) {
         fprintf(stderr, "kvplan help: one command at most\n");
         return CLI_EXIT_USAGE;
@@ -162,6 +175,8 @@ static int run(int argc, char **argv)
         return cli_cmd_compare(argc, argv);
     if (strcmp(cmd, "check") == 0)
         return cli_cmd_check(argc, argv);
+    if (strcmp(cmd, "serve") == 0)
+        return cli_cmd_serve(argc, argv);
     if (strcmp(cmd, "--list-models") == 0 && argc == 2)
         return cli_cmd_list_models();
     if (strcmp(cmd, "--list-gpus") == 0 && argc == 2)

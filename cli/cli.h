@@ -81,6 +81,7 @@ int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_compare(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
+int cli_cmd_serve(int argc, char **argv);
 int cli_cmd_list_gpus(void);
 int cli_cmd_list_models(void);
 

@@ -7,6 +7,7 @@
  * with the engine's own start-up error and the smallest change that
  * starts it (tried, not guessed: each candidate is planned again).
  */
+#include "check.h"
 #include "cli.h"
 #include "flags.h"
 #include "k8s.h"
@@ -19,14 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
-
-typedef enum verdict {
-    V_STARTS,  /* starts */
-    V_WARNS,   /* starts, and one request of its context cannot fit */
-    V_FAILS,   /* the engine refuses to start */
-    V_UNKNOWN, /* cannot be checked: what to add is said */
-} verdict;
 
 static const char *const verdict_names[] = {"starts", "starts_with_warning",
                                             "does_not_start", "not_checked"};
@@ -49,15 +44,6 @@ typedef struct outcome {
     size_t num_notes;
     char notes[2][600]; /* the model's source, flags not read */
 } outcome;
-
-/* What every launch is planned with: the command line's own flags. */
-typedef struct check_args {
-    int argc;
-    char **argv; /* kvplan flags for every launch */
-    const char *gpu;
-    const char *model;
-    bool json;
-} check_args;
 
 static void say(outcome *o, verdict v, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -184,12 +170,17 @@ static void plan_engine(const kvplan_model *m, cli_args *cli, outcome *o)
 }
 
 /* One launch, with `extra` words after its command (a fix tried). */
-static void evaluate(const cli_k8s_launch *l, const check_args *c,
+static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
                      const char *const *extra, int nextra, int64_t gpus,
                      outcome *o)
 {
     memset(o, 0, sizeof *o);
     o->engine = KVPLAN_ENGINE_SGLANG;
+    if (c->deadline > 0 && cli_check_now() > c->deadline) {
+        say(o, V_UNKNOWN, "",
+            "the request's time limit passed before this server was planned");
+        return;
+    }
     const char *gpu = c->gpu ? c->gpu : l->gpu[0] ? l->gpu : NULL;
     if (gpu == NULL) {
         say(o, V_UNKNOWN, "nodeSelector",
@@ -268,7 +259,7 @@ static void evaluate(const cli_k8s_launch *l, const check_args *c,
  * blocks hold), then the memory share, then twice, four and eight times
  * the tensor parallelism. */
 
-static bool try_fix(const cli_k8s_launch *l, const check_args *c,
+static bool try_fix(const cli_k8s_launch *l, const cli_check_args *c,
                     const char *flag, const char *value, int64_t gpus,
                     outcome *o, const char *why)
 {
@@ -299,7 +290,8 @@ static bool number_after(const char *msg, const char *key, char *out,
     return true;
 }
 
-static void find_fix(const cli_k8s_launch *l, const check_args *c, outcome *o)
+static void find_fix(const cli_k8s_launch *l, const cli_check_args *c,
+                     outcome *o)
 {
     char v[32];
     kvplan_engine e = o->engine;
@@ -484,49 +476,60 @@ static int usage(FILE *out)
     return out == stdout ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
-static int report(const char *path, const cli_k8s *k, const check_args *c)
+json_t *cli_check_document(const char *name, const cli_k8s *k,
+                           const cli_check_args *c, size_t count[4], FILE *text)
 {
-    size_t count[4] = {0};
-    json_t *list = c->json ? json_array() : NULL;
-    if (!c->json)
-        printf("kvplan check %s: %zu server%s in %zu workload%s (%zu "
-               "container%s, %zu document%s)\n",
-               path, k->n, k->n == 1 ? "" : "s", k->workloads,
-               k->workloads == 1 ? "" : "s", k->containers,
-               k->containers == 1 ? "" : "s", k->documents,
-               k->documents == 1 ? "" : "s");
+    json_t *list = text == NULL ? json_array() : NULL;
+    memset(count, 0, 4 * sizeof count[0]);
+    if (text != NULL)
+        fprintf(text,
+                "kvplan check %s: %zu server%s in %zu workload%s (%zu "
+                "container%s, %zu document%s)\n",
+                name, k->n, k->n == 1 ? "" : "s", k->workloads,
+                k->workloads == 1 ? "" : "s", k->containers,
+                k->containers == 1 ? "" : "s", k->documents,
+                k->documents == 1 ? "" : "s");
     for (size_t i = 0; i < k->n; i++) {
         outcome o;
         evaluate(&k->launches[i], c, NULL, 0, 0, &o);
         find_fix(&k->launches[i], c, &o);
         count[o.v]++;
-        if (c->json)
+        if (text == NULL)
             json_array_append_new(list, json_one(&k->launches[i], &o));
         else
-            text_one(stdout, &k->launches[i], &o);
+            text_one(text, &k->launches[i], &o);
     }
+    if (text == NULL)
+        return json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I}}",
+                         "kvplan_version", kvplan_version(), "file", name,
+                         "servers", list, "summary", "starts",
+                         (json_int_t)(count[V_STARTS] + count[V_WARNS]),
+                         "with_warning", (json_int_t)count[V_WARNS],
+                         "does_not_start", (json_int_t)count[V_FAILS],
+                         "not_checked", (json_int_t)count[V_UNKNOWN]);
+    if (k->n == 0)
+        fprintf(text, "no container starts sglang, vLLM or TensorRT-LLM: "
+                      "nothing to check\n");
+    else
+        fprintf(text, "\n%zu start%s, %zu do%s not start, %zu not checked\n",
+                count[V_STARTS] + count[V_WARNS],
+                count[V_STARTS] + count[V_WARNS] == 1 ? "s" : "",
+                count[V_FAILS], count[V_FAILS] == 1 ? "es" : "",
+                count[V_UNKNOWN]);
+    return NULL;
+}
+
+static int report(const char *path, const cli_k8s *k, const cli_check_args *c)
+{
+    size_t count[4];
+    json_t *doc =
+        cli_check_document(path, k, c, count, c->json ? NULL : stdout);
     if (c->json) {
-        json_t *doc = json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I}}",
-                                "kvplan_version", kvplan_version(), "file",
-                                path, "servers", list, "summary", "starts",
-                                (json_int_t)(count[V_STARTS] + count[V_WARNS]),
-                                "with_warning", (json_int_t)count[V_WARNS],
-                                "does_not_start", (json_int_t)count[V_FAILS],
-                                "not_checked", (json_int_t)count[V_UNKNOWN]);
-        if (doc == NULL || json_dumpf(doc, stdout, JSON_SORT_KEYS) != 0 ||
-            fputc('\n', stdout) == EOF) {
-            json_decref(doc);
-            return CLI_EXIT_INTERNAL;
-        }
+        int bad = doc == NULL || json_dumpf(doc, stdout, JSON_SORT_KEYS) != 0 ||
+                  fputc('\n', stdout) == EOF;
         json_decref(doc);
-    } else if (k->n == 0) {
-        printf("no container starts sglang, vLLM or TensorRT-LLM: nothing "
-               "to check\n");
-    } else {
-        printf("\n%zu start%s, %zu do%s not start, %zu not checked\n",
-               count[V_STARTS] + count[V_WARNS],
-               count[V_STARTS] + count[V_WARNS] == 1 ? "s" : "", count[V_FAILS],
-               count[V_FAILS] == 1 ? "es" : "", count[V_UNKNOWN]);
+        if (bad)
+            return CLI_EXIT_INTERNAL;
     }
     return count[V_FAILS]     ? CLI_EXIT_DOES_NOT_FIT
            : count[V_UNKNOWN] ? CLI_EXIT_BAD_INPUT
@@ -538,7 +541,7 @@ int cli_cmd_check(int argc, char **argv)
     if (argc < 3 || strcmp(argv[2], "--help") == 0 ||
         strcmp(argv[2], "-h") == 0)
         return usage(argc < 3 ? stderr : stdout);
-    check_args c = {0, NULL, NULL, NULL, false};
+    cli_check_args c = {0, NULL, NULL, NULL, false, 0};
     char **rest = malloc(sizeof *rest * (size_t)argc);
     if (rest == NULL) {
         fprintf(stderr, "kvplan check: out of memory\n");
@@ -580,4 +583,11 @@ int cli_cmd_check(int argc, char **argv)
     free(text);
     free(rest);
     return rc;
+}
+
+double cli_check_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what kvplan needs to build and test on Debian, if it is missing:
 # a C compiler, CMake, pkg-config, jansson, libcurl (the Hub client;
-# the build works without it, KVPLAN_WITH_CURL=OFF) and libyaml (kvplan
-# check; KVPLAN_WITH_YAML=OFF builds without it); with --test also what the
+# the build works without it, KVPLAN_WITH_CURL=OFF), libyaml (kvplan
+# check; KVPLAN_WITH_YAML=OFF builds without it) and libmicrohttpd (kvplan
+# serve; KVPLAN_WITH_SERVE=OFF); with --test also what the
 # whole test suite uses beyond the build: Chromium and python3, for the
 # test that renders --svg's pictures (tests/svg_render.sh; it is skipped
 # without them), clang-format for the house's format (tests/house.sh) and
@@ -19,6 +20,7 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
 pkg-config --exists libcurl 2>/dev/null || need="$need libcurl4-openssl-dev"
 pkg-config --exists yaml-0.1 2>/dev/null || need="$need libyaml-dev"
+pkg-config --exists libmicrohttpd 2>/dev/null || need="$need libmicrohttpd-dev"
 py_pip() {
   command -v python3 >/dev/null 2>&1 || need="$need python3"
   python3 -m pip --version >/dev/null 2>&1 || need="$need python3-pip"
