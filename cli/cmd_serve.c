@@ -122,6 +122,25 @@ static json_t *check_text(const server *s, const char *text, size_t len,
     return doc;
 }
 
+/* One server of a check document, in a sentence: "kvplan: Deployment
+ * ns/name, container c does not start: MESSAGE; fix: FIX". */
+static void server_line(json_t *x, bool fails, char *line, size_t size)
+{
+#define S(k)                                                                   \
+    (json_string_value(json_object_get(x, k))                                  \
+         ? json_string_value(json_object_get(x, k))                            \
+         : "")
+    const char *ns = S("namespace"), *fix = S("fix");
+    snprintf(line, size, "kvplan: %s %s%s%s, container %s %s: %s%s%s",
+             S("kind"), ns, ns[0] ? "/" : "", S("name"), S("container"),
+             fails ? "does not start"
+             : strcmp(S("verdict"), "not_checked") == 0
+                 ? "not checked"
+                 : "starts with a warning",
+             S("message"), fix[0] ? "; fix: " : "", fix);
+#undef S
+}
+
 /* The AdmissionReview's answer: allowed unless a server does not start;
  * the warnings say what starts with a warning or cannot be checked. */
 static json_t *review(const server *s, json_t *req, unsigned *code)
@@ -148,20 +167,17 @@ static json_t *review(const server *s, json_t *req, unsigned *code)
         for (size_t i = 0; i < json_array_size(servers); i++) {
             json_t *x = json_array_get(servers, i);
             const char *v = json_string_value(json_object_get(x, "verdict"));
-            const char *m = json_string_value(json_object_get(x, "message"));
-            const char *f = json_string_value(json_object_get(x, "fix"));
-            const char *name =
-                json_string_value(json_object_get(x, "container"));
+            bool fails = v != NULL && strcmp(v, "does_not_start") == 0;
+            if (v == NULL || strcmp(v, "starts") == 0)
+                continue;
             char line[600];
-            snprintf(line, sizeof line, "kvplan: container %s %s: %s%s%s",
-                     name ? name : "", v ? v : "", m ? m : "",
-                     f ? "; fix: " : "", f ? f : "");
-            if (v != NULL && strcmp(v, "does_not_start") == 0) {
+            server_line(x, fails, line, sizeof line);
+            if (fails) {
                 allowed = false;
                 size_t used = strlen(msg);
                 snprintf(msg + used, sizeof msg - used, "%s%s",
                          used ? " | " : "", line);
-            } else if (v != NULL && strcmp(v, "starts") != 0) {
+            } else {
                 line[256] = '\0'; /* the API server's limit for a warning */
                 json_array_append_new(warnings, json_string(line));
             }
@@ -435,21 +451,27 @@ static struct MHD_Daemon *start(server *s, const serve_args *a,
 {
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
                      (ipv6 ? MHD_USE_IPv6 : 0) | (cert ? MHD_USE_TLS : 0);
-    if (cert != NULL)
-        return MHD_start_daemon(
-            flags, 0, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, sa,
-            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)a->workers,
-            MHD_OPTION_CONNECTION_LIMIT, (unsigned)(a->workers * 16),
-            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)a->time_limit,
-            MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-            MHD_OPTION_HTTPS_MEM_CERT, cert, MHD_OPTION_HTTPS_MEM_KEY, key,
-            MHD_OPTION_END);
-    return MHD_start_daemon(
-        flags, 0, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, sa,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)a->workers,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(a->workers * 16),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)a->time_limit,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+    struct MHD_OptionItem o[8];
+    size_t n = 0;
+    o[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)sa};
+    o[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT,
+                                     (intptr_t)(a->workers * 16), NULL};
+    o[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT,
+                                     (intptr_t)a->time_limit, NULL};
+    o[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED,
+                                     (intptr_t)completed, NULL};
+    if (a->workers > 1) /* one worker: the polling thread itself */
+        o[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE,
+                                         (intptr_t)a->workers, NULL};
+    if (cert != NULL) {
+        o[n++] =
+            (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)cert};
+        o[n++] =
+            (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key};
+    }
+    o[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return MHD_start_daemon(flags, 0, NULL, NULL, handle, s, MHD_OPTION_ARRAY,
+                            o, MHD_OPTION_END);
 }
 
 int cli_cmd_serve(int argc, char **argv)

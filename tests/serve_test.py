@@ -9,7 +9,7 @@ kvplan_json answers it), /v1/check (tests/k8s/07: vLLM does not start, the
 fix is tensor parallel 2), /validate (an AdmissionReview round trip: the
 uid echoed, allowed for tests/k8s/18, denied with status 403 for a vLLM
 Deployment that has no memory for its cache), a body over --max-body
-(413), an unknown route (404), a review that is not JSON (400), /metrics
+(413), 16 reviews at once (each its own answer), an unknown route (404), a review that is not JSON (400), /metrics
 (the counters of the requests made). Then the same review over HTTPS with a
 certificate made by openssl for this test (skipped, exit 77, without
 openssl), and SIGTERM: the server stops, exit 0.
@@ -105,12 +105,28 @@ def http_round_trip():
         assert resp["uid"] == "u-2" and resp["status"]["code"] == 403, text
         assert "No available memory for the cache blocks" in \
             resp["status"]["message"], text
+        # 16 reviews at once, over the workers: each its own answer
+        import threading
+        answers = {}
+
+        def one(k):
+            answers[k] = ask(base, "/validate", review(NO_MEMORY, "c-%d" % k))
+        threads = [threading.Thread(target=one, args=(k,)) for k in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for k in range(16):
+            code, text = answers[k]
+            r = json.loads(text)["response"]
+            assert code == 200 and r["uid"] == "c-%d" % k, text
+            assert r["status"]["message"] == resp["status"]["message"], text
         assert ask(base, "/v1/check", b"x" * 70000)[0] == 413
         assert ask(base, "/nowhere")[0] == 404
         assert ask(base, "/validate", b"{not json")[0] == 400
         code, text = ask(base, "/metrics")
         assert code == 200, text
-        assert 'kvplan_requests_total{route="/validate"} 3' in text, text
+        assert 'kvplan_requests_total{route="/validate"} 19' in text, text
         assert 'kvplan_errors_total{route="/validate"} 1' in text, text
     finally:
         stop(p)
