@@ -4,9 +4,9 @@ usage: python3 bench/webhook.py KVPLAN [REQUESTS] [CLIENTS]
 
 Starts `kvplan serve --listen 127.0.0.1:0` (HTTP, the Hub offline) and
 sends REQUESTS (default 400) AdmissionReviews of a Deployment whose model
-is in the catalog (vLLM serving meta-llama/Llama-3.1-70B-Instruct on one
-A100-80GB: it does not start, so the answer also searches the fix, the
-most work a review does), from CLIENTS (default 1) threads at once, each
+is in the catalog (tests/k8s/23: vLLM serving Llama-3.1-70B-Instruct on
+one A100-80GB: it does not start, so the answer also searches the fix,
+the most work a review does), from CLIENTS (default 1) threads at once, each
 on its own connection. The first 20 are a warm-up and not counted.
 
 Prints, one per line, "name: value":
@@ -32,16 +32,10 @@ REQUESTS = int(sys.argv[2]) if len(sys.argv) > 2 else 400
 CLIENTS = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 WARM = 20
 
-OBJECT = {
-    "apiVersion": "apps/v1", "kind": "Deployment",
-    "metadata": {"name": "llama70b-vllm", "namespace": "serving"},
-    "spec": {"template": {"spec": {
-        "nodeSelector": {"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"},
-        "containers": [{
-            "name": "vllm", "image": "vllm/vllm-openai:v0.30.0",
-            "command": ["vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct",
-                        "--max-model-len", "8192"],
-            "resources": {"limits": {"nvidia.com/gpu": 1}}}]}}}}
+# tests/k8s/23: vLLM serving Llama-3.1-70B-Instruct on one A100-80GB
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "tests", "k8s", "23-vllm-no-memory.json")) as f:
+    OBJECT = json.load(f)
 
 
 def review(i):

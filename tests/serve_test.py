@@ -55,16 +55,8 @@ def review(obj, uid="705ab4f5-6393-11e8-b7cc-42010a800002"):
 
 
 # a Deployment vLLM cannot start: Llama-3.1-70B on one A100-80GB
-NO_MEMORY = {
-    "apiVersion": "apps/v1", "kind": "Deployment",
-    "metadata": {"name": "llama70b-vllm"},
-    "spec": {"template": {"spec": {
-        "nodeSelector": {"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"},
-        "containers": [{
-            "name": "vllm", "image": "vllm/vllm-openai:v0.30.0",
-            "command": ["vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct",
-                        "--max-model-len", "8192"],
-            "resources": {"limits": {"nvidia.com/gpu": 1}}}]}}}}
+with open(os.path.join(TESTS, "k8s", "23-vllm-no-memory.json")) as f:
+    NO_MEMORY = json.load(f)
 
 
 def stop(p):

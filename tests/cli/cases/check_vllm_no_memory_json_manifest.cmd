@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/23-vllm-no-memory.json
