@@ -14,81 +14,20 @@
  */
 #include "check.h"
 #include "cli.h"
+#include "mhd.h"
 
 #include "kvplan_json.h"
 
 #include <arpa/inet.h>
-#include <dlfcn.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* libmicrohttpd's calls, resolved by load_mhd. */
-typedef struct mhd_api {
-    struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t,
-                                       MHD_AcceptPolicyCallback, void *,
-                                       MHD_AccessHandlerCallback, void *, ...);
-    void (*stop_daemon)(struct MHD_Daemon *);
-    const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *,
-                                                   enum MHD_DaemonInfoType,
-                                                   ...);
-    struct MHD_Response *(*create_response_from_buffer)(
-        size_t, void *, enum MHD_ResponseMemoryMode);
-    enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *,
-                                           const char *);
-    enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int,
-                                      struct MHD_Response *);
-    void (*destroy_response)(struct MHD_Response *);
-} mhd_api;
-
-/* Written before the daemon starts, then only read. */
-static mhd_api mhd;
-
-/* Loads libmicrohttpd and resolves `mhd`; false with `why` said. */
-static bool load_mhd(char *why, size_t size)
-{
-    static const char soname[] = "libmicrohttpd.so.12";
-    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (lib == NULL) {
-        const char *e = dlerror();
-        snprintf(why, size,
-                 "kvplan serve needs libmicrohttpd, which cannot be loaded "
-                 "here (%.150s; apt-get install libmicrohttpd12)",
-                 e != NULL ? e : soname);
-        return false;
-    }
-    static const struct {
-        size_t offset;
-        const char *name;
-    } calls[] = {
-#define CALL(field) {offsetof(mhd_api, field), "MHD_" #field}
-        CALL(start_daemon),        CALL(stop_daemon),
-        CALL(get_daemon_info),     CALL(create_response_from_buffer),
-        CALL(add_response_header), CALL(queue_response),
-        CALL(destroy_response),
-#undef CALL
-    };
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-        void *sym = dlsym(lib, calls[i].name);
-        if (sym == NULL) {
-            snprintf(why, size, "the libmicrohttpd here (%s) lacks %s", soname,
-                     calls[i].name);
-            return false;
-        }
-        /* POSIX allows the cast from dlsym's object pointer */
-        void (*fn)(void) = (void (*)(void))(uintptr_t)sym;
-        memcpy((char *)&mhd + calls[i].offset, &fn, sizeof fn);
-    }
-    return true;
-}
 
 /* /metrics: requests by route, errors, and the answer times. */
 enum { R_PLAN, R_CHECK, R_VALIDATE, R_HEALTHZ, R_METRICS, R_OTHER, R_COUNT };
@@ -116,13 +55,13 @@ typedef struct body {
 static enum MHD_Result answer(struct MHD_Connection *c, unsigned code,
                               const char *type, const char *text, size_t len)
 {
-    struct MHD_Response *r = mhd.create_response_from_buffer(
+    struct MHD_Response *r = cli_mhd.create_response_from_buffer(
         len, (void *)text, MHD_RESPMEM_MUST_COPY);
     if (r == NULL)
         return MHD_NO;
-    mhd.add_response_header(r, "Content-Type", type);
-    enum MHD_Result ok = mhd.queue_response(c, code, r);
-    mhd.destroy_response(r);
+    cli_mhd.add_response_header(r, "Content-Type", type);
+    enum MHD_Result ok = cli_mhd.queue_response(c, code, r);
+    cli_mhd.destroy_response(r);
     return ok;
 }
 
@@ -534,8 +473,8 @@ static struct MHD_Daemon *start(server *s, const serve_args *a,
             (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key};
     }
     o[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-    return mhd.start_daemon(flags, 0, NULL, NULL, handle, s, MHD_OPTION_ARRAY,
-                            o, MHD_OPTION_END);
+    return cli_mhd.start_daemon(flags, 0, NULL, NULL, handle, s,
+                                MHD_OPTION_ARRAY, o, MHD_OPTION_END);
 }
 
 int cli_cmd_serve(int argc, char **argv)
@@ -568,7 +507,7 @@ int cli_cmd_serve(int argc, char **argv)
         return cli_error("kvplan serve", &err, CLI_EXIT_BAD_INPUT, false);
     }
     char why[300];
-    if (!load_mhd(why, sizeof why)) {
+    if (!cli_mhd_load(why, sizeof why)) {
         free(cert);
         free(key);
         fprintf(stderr, "kvplan serve: %s\n", why);
@@ -592,7 +531,7 @@ int cli_cmd_serve(int argc, char **argv)
         rc = CLI_EXIT_BAD_INPUT;
     } else {
         const union MHD_DaemonInfo *info =
-            mhd.get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+            cli_mhd.get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
         printf("kvplan serve: listening on %s://%.*s:%u\n",
                cert ? "https" : "http",
                (int)(strrchr(a.listen, ':') - a.listen), a.listen,
@@ -600,7 +539,7 @@ int cli_cmd_serve(int argc, char **argv)
         fflush(stdout);
         int sig = 0;
         sigwait(&stop, &sig);
-        mhd.stop_daemon(d); /* after the requests in flight */
+        cli_mhd.stop_daemon(d); /* after the requests in flight */
         printf("kvplan serve: stopped (%s)\n",
                sig == SIGTERM ? "SIGTERM" : "SIGINT");
     }
