@@ -1,7 +1,8 @@
 /*
  * test_schema.c: validates JSON documents against a JSON Schema, for the
- * subset docs/plan.schema.json uses: type (one or a list), const, enum,
- * minimum, required, properties, additionalProperties: false, items.
+ * subset kvplan's schemas use: type (one or a list), const, enum,
+ * minimum, required, properties, additionalProperties: false, items, and
+ * (docs/check.schema.json) $ref to "#/$defs/NAME", allOf, if/then.
  *
  *   test_schema SCHEMA FILE...   prints "N passed, N failed" (documents)
  */
@@ -11,6 +12,8 @@
 #include <string.h>
 
 static int errors;
+static int quiet;          /* inside an "if": count, do not print */
+static const json_t *root; /* the schema, for $ref */
 
 static bool type_is(const json_t *v, const char *t)
 {
@@ -33,12 +36,45 @@ static bool type_is(const json_t *v, const char *t)
 
 static void fail(const char *path, const char *what)
 {
-    if (errors++ < 20)
+    if (errors++ < 20 && quiet == 0)
         fprintf(stderr, "  %s: %s\n", path[0] ? path : "/", what);
+}
+
+static void check(const json_t *s, const json_t *v, const char *path);
+
+/* $ref ("#/$defs/NAME"), allOf, and if/then (the "if" tried quietly). */
+static void check_combined(const json_t *s, const json_t *v, const char *path)
+{
+    const char *ref = json_string_value(json_object_get(s, "$ref"));
+    if (ref != NULL) {
+        const json_t *sub =
+            strncmp(ref, "#/$defs/", 8) == 0
+                ? json_object_get(json_object_get(root, "$defs"), ref + 8)
+                : NULL;
+        if (sub == NULL)
+            fail(path, "a $ref this validator cannot resolve");
+        else
+            check(sub, v, path);
+    }
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(s, "allOf"), i, x) check(x, v, path);
+    const json_t *cond = json_object_get(s, "if");
+    if (cond != NULL) {
+        int before = errors;
+        quiet++;
+        check(cond, v, path);
+        quiet--;
+        bool holds = errors == before;
+        errors = before;
+        if (holds && json_object_get(s, "then"))
+            check(json_object_get(s, "then"), v, path);
+    }
 }
 
 static void check(const json_t *s, const json_t *v, const char *path)
 {
+    check_combined(s, v, path);
     const json_t *t = json_object_get(s, "type");
     if (json_is_string(t) && !type_is(v, json_string_value(t)))
         fail(path, "wrong type");
@@ -112,6 +148,7 @@ int main(int argc, char **argv)
     }
     json_error_t jerr;
     json_t *schema = json_load_file(argv[1], 0, &jerr);
+    root = schema;
     if (schema == NULL) {
         fprintf(stderr, "%s:%d: %s\n", argv[1], jerr.line, jerr.text);
         return 2;
