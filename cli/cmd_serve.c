@@ -385,7 +385,7 @@ static bool number(const char *s, long lo, long hi, long *out)
 static int parse(int argc, char **argv, serve_args *a, kvplan_error *err)
 {
     *a = (serve_args){"127.0.0.1:8080", NULL, NULL, 4, 4 << 20, 10};
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2; i < argc; i += 2) { /* a flag and its value */
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
         if (ok && strcmp(f, "--listen") == 0)
@@ -408,7 +408,6 @@ static int parse(int argc, char **argv, serve_args *a, kvplan_error *err)
         if (!ok)
             return cli_usage_error(err, f, "%s %s: out of its range", f, v) ==
                    KVPLAN_OK;
-        i++;
     }
     if ((a->cert == NULL) != (a->key == NULL))
         return cli_usage_error(err, "--tls-cert",

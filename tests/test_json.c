@@ -347,8 +347,8 @@ static void test_fleet(void)
 {
     static const char *const requests[] = {
         "{\"flags\": {\"dp_size\": 2}}",
-        "{\"command\": \"sweep\", \"flags\": {\"dp_size\": 2, \"tp_size\": "
-        "[1]}}",
+        ("{\"command\": \"sweep\", \"flags\": {\"dp_size\": 2, \"tp_size\": "
+         "[1]}}"),
         "{\"command\": \"compare\", \"flags\": {\"dp_size\": 2}}"};
     for (size_t i = 0; i < 3; i++) {
         int rc = -1;

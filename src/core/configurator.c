@@ -56,13 +56,17 @@ static bool ids_bad(kvplan_ids ids)
 static kvplan_status check_rank_lists(const kvplan_rank *r, kvplan_error *err)
 {
     const struct kvplan_minimax_sparse *ms = &r->model.hf_config.minimax_sparse;
-    /* the common case, all fine, in one expression */
-    if (!(ids_bad(r->runner.mambaish_full_attention_layer_ids) |
-          ids_bad(r->model.full_attention_layer_ids) |
-          ids_bad(r->model.swa_attention_layer_ids) |
-          ids_bad(r->model.compress_ratios) | ids_bad(ms->dense_layer_ids) |
-          ids_bad(ms->sparse_layer_ids) | ids_bad(ms->disable_value_layer_ids) |
-          ids_bad(r->upstream.dsa_topk_layer_ids)))
+    /* the common case, all fine, in one expression: the bits or'ed as
+     * ints, one branch (clang warns of | on bools) */
+    int bad = (int)ids_bad(r->runner.mambaish_full_attention_layer_ids) |
+              (int)ids_bad(r->model.full_attention_layer_ids) |
+              (int)ids_bad(r->model.swa_attention_layer_ids) |
+              (int)ids_bad(r->model.compress_ratios) |
+              (int)ids_bad(ms->dense_layer_ids) |
+              (int)ids_bad(ms->sparse_layer_ids) |
+              (int)ids_bad(ms->disable_value_layer_ids) |
+              (int)ids_bad(r->upstream.dsa_topk_layer_ids);
+    if (!bad)
         return KVPLAN_OK;
     const struct {
         kvplan_ids ids;

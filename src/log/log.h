@@ -62,7 +62,8 @@ bool kvplan__log_word_after(kvplan__log_span l, const char *key, char *dst,
  * `*n` of them so far, up to KVPLAN_MAX_LOG_CAUSES. */
 void kvplan__log_vcause(kvplan_log_cause *causes, size_t *n,
                         kvplan_log_cause_code code, const char *row,
-                        const char *fmt, va_list ap);
+                        const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 /* The least, the most of the values met. */
 void kvplan__log_set_min(kvplan_opt_double *o, double v);
 void kvplan__log_set_max(kvplan_opt_double *o, double v);
