@@ -24,12 +24,8 @@ typedef struct cli_check_args {
     const char *gpu;
     const char *model;
     bool json;
-    double deadline; /* cli_check_now() past which no server is planned;
-                        0: none */
+    double deadline; /* cli_now() past which no server is planned; 0: none */
 } cli_check_args;
-
-/* A monotonic clock, in seconds. */
-double cli_check_now(void);
 
 /* Plans every launch of `k`: its text report on `text` (NULL: none) and
  * the counts of each verdict; without `text`, the JSON document (NULL

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
                       size_t *len, kvplan_error *err)
@@ -71,6 +72,13 @@ char *cli_read_file(const char *path, size_t max, const char *field,
     if (!in)
         fclose(f);
     return buf;
+}
+
+double cli_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static int run(int argc, char **argv);

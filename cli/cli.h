@@ -28,6 +28,8 @@ char *cli_read_stream(FILE *f, size_t max, const char *field, const char *what,
  * file as `what` ("a log", "a manifest"). */
 char *cli_read_file(const char *path, size_t max, const char *field,
                     const char *what, size_t *len, kvplan_error *err);
+/* A monotonic clock, in seconds. */
+double cli_now(void);
 /* The kvplan command: argv as main's; returns the exit status. */
 int cli_run(int argc, char **argv);
 

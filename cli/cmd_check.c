@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const verdict_names[] = {"starts", "starts_with_warning",
@@ -176,9 +175,14 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
 {
     memset(o, 0, sizeof *o);
     o->engine = KVPLAN_ENGINE_SGLANG;
-    if (c->deadline > 0 && cli_check_now() > c->deadline) {
+    if (c->deadline > 0 && cli_now() > c->deadline) {
         say(o, V_UNKNOWN, "",
             "the request's time limit passed before this server was planned");
+        return;
+    }
+    if (l->unread[0] != '\0') {
+        say(o, V_UNKNOWN, "command", "the command was not read whole: %s",
+            l->unread);
         return;
     }
     const char *gpu = c->gpu ? c->gpu : l->gpu[0] ? l->gpu : NULL;
@@ -195,15 +199,20 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
     enum { MAX = CLI_K8S_MAX_WORDS + 64 };
     char *argv[MAX];
     int n = 0;
+    if (c->argc + l->argc + nextra + 5 > MAX) {
+        say(o, V_UNKNOWN, "", "more than %d flags for every container",
+            MAX - CLI_K8S_MAX_WORDS - 8);
+        return;
+    }
     argv[n++] = "kvplan";
-    for (int i = 0; i < c->argc && n < 40; i++)
+    for (int i = 0; i < c->argc; i++)
         argv[n++] = c->argv[i];
     argv[n++] = "--gpu";
     argv[n++] = (char *)gpu;
     argv[n++] = "--";
-    for (int i = 0; i < l->argc && n < MAX - 12; i++)
+    for (int i = 0; i < l->argc; i++)
         argv[n++] = l->argv[i];
-    for (int i = 0; i < nextra && n < MAX - 1; i++)
+    for (int i = 0; i < nextra; i++)
         argv[n++] = (char *)extra[i];
     argv[n] = NULL;
     cli_args *cli = malloc(sizeof *cli);
@@ -225,7 +234,7 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
     snprintf(o->model, sizeof o->model, "%s",
              cli->o.model_path ? cli->o.model_path : KVPLAN_DEFAULT_MODEL);
     if (!gpu_count(l, cli, gpus, o)) {
-        ; /* said */
+        /* said: too few GPUs, or none */
     } else if (path_missing(cli->o.model_path)) {
         say(o, V_UNKNOWN, "kvplan.dev/model",
             "the model is a path inside the image (%.120s): add the "
@@ -236,17 +245,17 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
         kvplan_model *m = NULL, *draft = NULL;
         if (cli_launch_note_text(cli, true, o->notes[0], sizeof o->notes[0]))
             o->num_notes = 1;
-        if (cli_load(cli, &m, &draft, &err) != KVPLAN_OK)
+        if (cli_load(cli, &m, &draft, &err) != KVPLAN_OK) {
             say(o, V_UNKNOWN, err.field, "%s", err.message);
-        else if (cli->loaded.note[0] != '\0' && ++o->num_notes)
-            snprintf(o->notes[o->num_notes - 1], sizeof o->notes[0], "%s",
-                     cli->loaded.note);
-        if (m == NULL)
-            ;
-        else if (cli->o.engine == KVPLAN_ENGINE_SGLANG)
-            plan_sglang(m, cli, o);
-        else
-            plan_engine(m, cli, o);
+        } else {
+            if (cli->loaded.note[0] != '\0') /* where the model was read */
+                snprintf(o->notes[o->num_notes++], sizeof o->notes[0], "%s",
+                         cli->loaded.note);
+            if (cli->o.engine == KVPLAN_ENGINE_SGLANG)
+                plan_sglang(m, cli, o);
+            else
+                plan_engine(m, cli, o);
+        }
         kvplan_model_free(m);
         kvplan_model_free(draft);
     }
@@ -363,7 +372,7 @@ static const char *program_of(const cli_k8s_launch *l, char *buf, size_t size)
 {
     int i = cli_launch_find(l->argc, l->argv);
     size_t used = 0;
-    buf[0] = '\0';
+    snprintf(buf, size, "%s", i < 0 ? "its command not read" : "");
     for (int k = i; k >= 0 && k < l->argc && k < i + 4; k++) {
         if (k > i + 1 && l->argv[k][0] == '-')
             break;
@@ -583,11 +592,4 @@ int cli_cmd_check(int argc, char **argv)
     free(text);
     free(rest);
     return rc;
-}
-
-double cli_check_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

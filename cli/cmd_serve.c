@@ -118,7 +118,7 @@ static json_t *check_text(const server *s, const char *text, size_t len,
                          "message", err.message);
     }
     cli_check_args a = {0, NULL, NULL, NULL, true, 0};
-    a.deadline = cli_check_now() + s->time_limit;
+    a.deadline = cli_now() + s->time_limit;
     json_t *doc = cli_check_document(name, &k, &a, count, NULL);
     cli_k8s_free(&k);
     *code = doc ? 200 : 500;
@@ -291,7 +291,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     if (b == NULL) { /* the headers: the body follows */
         if ((b = calloc(1, sizeof *b)) == NULL)
             return MHD_NO;
-        b->start = cli_check_now();
+        b->start = cli_now();
         *state = b;
         return MHD_YES;
     }
@@ -326,7 +326,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     atomic_fetch_add(&s->requests[r], 1);
     if (code >= 400)
         atomic_fetch_add(&s->errors[r], 1);
-    double t = cli_check_now() - b->start;
+    double t = cli_now() - b->start;
     atomic_fetch_add(&s->micros, (unsigned long long)(t * 1e6));
     for (size_t i = 0; i < NUM_BUCKETS; i++)
         if (t <= buckets[i])

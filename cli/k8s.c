@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <yaml.h>
 
 /* ---- the workload kinds ---------------------------------------------------
@@ -53,111 +52,6 @@ static const kind_row kinds[] = {
     {"ServingRuntime", "spec", NULL, NULL},
     {"ClusterServingRuntime", "spec", NULL, NULL},
 };
-
-/* ---- the GPU a node label names -------------------------------------------
- * Instance types (AWS EC2 accelerated computing, GCP A2/A3/A4/G2, Azure
- * ND/NC series documentation): the GPU each holds. */
-static const struct {
-    const char *prefix, *gpu;
-} instances[] = {
-    {"p5e.", "H200"},
-    {"p5en.", "H200"},
-    {"p5.", "H100-80GB"},
-    {"p4de.", "A100-80GB"},
-    {"p4d.", "A100-40GB"},
-    {"p6-b200.", "B200"},
-    {"g6e.", "L40S"},
-    {"g6.", "L4"},
-    {"g5.", "A10G"},
-    {"a4-highgpu", "B200"},
-    {"a3-ultragpu", "H200"},
-    {"a3-megagpu", "H100-80GB"},
-    {"a3-highgpu", "H100-80GB"},
-    {"a2-ultragpu", "A100-80GB"},
-    {"a2-highgpu", "A100-40GB"},
-    {"a2-megagpu", "A100-40GB"},
-    {"g2-standard", "L4"},
-    {"Standard_ND96isr_H200", "H200"},
-    {"Standard_ND96isr_H100", "H100-80GB"},
-    {"Standard_ND96amsr_A100", "A100-80GB"},
-    {"Standard_ND96asr_v4", "A100-40GB"},
-    {"Standard_NC40ads_H100", "H100-NVL"},
-    {"Standard_NC80adis_H100", "H100-NVL"},
-};
-
-/* GPU names as GPU Feature Discovery writes CUDA's device name
- * ("NVIDIA-H100-80GB-HBM3"), GKE its accelerators ("nvidia-h100-80gb",
- * "nvidia-tesla-a100") and AMD's labeller its products: the first word
- * found, in this order (H200 before H20, L40S before L4). */
-static const struct {
-    const char *word, *gpu;
-} names[] = {
-    {"H100-NVL", "H100-NVL"},
-    {"H100", "H100-80GB"},
-    {"H200", "H200"},
-    {"H20", "H20"},
-    {"GB200", "GB200"},
-    {"B200", "B200"},
-    {"GB10", "GB10"},
-    {"L40S", "L40S"},
-    {"L4", "L4"},
-    {"A10G", "A10G"},
-    {"RTX-4090", "RTX-4090"},
-    {"RTX-5090", "RTX-5090"},
-    {"RTX-5080", "RTX-5080"},
-    {"MI300X", "MI300X"},
-    {"MI325X", "MI325X"},
-    {"MI355X", "MI355X"},
-};
-
-/* strstr without case (strcasestr is not POSIX). */
-static const char *find_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return hay;
-    return NULL;
-}
-
-static bool has_word(const char *hay, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = hay; (p = find_nocase(p, word)) != NULL; p++) {
-        char after = p[n];
-        bool end = after == '\0' || after == '-' || after == '_' ||
-                   after == '.' || after == ' ';
-        bool start = p == hay || p[-1] == '-' || p[-1] == '_' || p[-1] == ' ';
-        if (start && end)
-            return true;
-    }
-    return false;
-}
-
-const char *cli_k8s_gpu_of(const char *value)
-{
-    for (size_t i = 0; i < sizeof instances / sizeof instances[0]; i++)
-        if (strncmp(value, instances[i].prefix, strlen(instances[i].prefix)) ==
-            0)
-            return instances[i].gpu;
-    if (find_nocase(value, "A100") != NULL)
-        return find_nocase(value, "80GB") ? "A100-80GB" : "A100-40GB";
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (has_word(value, names[i].word))
-            return names[i].gpu;
-    return NULL;
-}
-
-/* The label keys that name a GPU: GFD's product, GKE's accelerator, the
- * clouds' instance types, Karpenter's GPU name, AMD's product. */
-static bool gpu_key(const char *key)
-{
-    return strstr(key, "gpu.product") != NULL ||
-           strstr(key, "gke-accelerator") != NULL ||
-           strstr(key, "instance-type") != NULL ||
-           strstr(key, "instance-gpu-name") != NULL ||
-           strcmp(key, "accelerator") == 0;
-}
 
 /* ---- libyaml's document ------------------------------------------------- */
 
@@ -252,7 +146,7 @@ static bool gpu_from(cli_k8s_launch *l, const char *key, const char *value,
                      value);
         return false;
     }
-    if (find_nocase(value, "MIG") != NULL) {
+    if (cli_k8s_is_mig(value)) {
         snprintf(l->gpu_seen, sizeof l->gpu_seen,
                  "%s %s=%s (a MIG slice: kvplan plans whole GPUs)", where, key,
                  value);
@@ -271,7 +165,8 @@ static void pod_gpu(const reader *r, yaml_node_t *pod, cli_k8s_launch *l)
              p < sel->data.mapping.pairs.top; p++) {
             const char *k = scalar(r, yaml_document_get_node(r->doc, p->key));
             const char *v = scalar(r, yaml_document_get_node(r->doc, p->value));
-            if (k && v && gpu_key(k) && gpu_from(l, k, v, "nodeSelector"))
+            if (k && v && cli_k8s_gpu_key(k) &&
+                gpu_from(l, k, v, "nodeSelector"))
                 return;
         }
     yaml_node_t *terms = at(r, pod,
@@ -284,7 +179,7 @@ static void pod_gpu(const reader *r, yaml_node_t *pod, cli_k8s_launch *l)
             const char *k = text_at(r, x, "key");
             const char *op = text_at(r, x, "operator");
             yaml_node_t *vals = at(r, x, "values");
-            if (k == NULL || !gpu_key(k) || op == NULL ||
+            if (k == NULL || !cli_k8s_gpu_key(k) || op == NULL ||
                 strcmp(op, "In") != 0 || items(vals) == 0)
                 continue;
             const char *v = scalar(r, item(r, vals, 0));
@@ -349,10 +244,12 @@ static void container_env(const reader *r, yaml_node_t *c, cli_k8s_launch *l,
                      name);
             continue;
         }
-        if (env->n < CLI_K8S_MAX_ENV) {
-            env->name[env->n] = name;
-            env->value[env->n++] = value ? value : "";
+        if (env->n == CLI_K8S_MAX_ENV) {
+            cli_k8s_unread(l, "more than %d variables in env", CLI_K8S_MAX_ENV);
+            break;
         }
+        env->name[env->n] = name;
+        env->value[env->n++] = value ? value : "";
     }
     if (from[0] != '\0')
         cli_k8s_note(
@@ -381,9 +278,16 @@ static void container_command(const reader *r, yaml_node_t *c,
         words[n] = (char *)entry[n];
     for (int part = 0; part < 2; part++) {
         yaml_node_t *seq = part == 0 ? cmd : args;
-        for (size_t i = 0; i < items(seq) && n < CLI_K8S_MAX_WORDS; i++) {
+        for (size_t i = 0; i < items(seq); i++) {
             const char *w = scalar(r, item(r, seq, i));
             char *x = w ? cli_k8s_expand(a, w, env, l) : NULL;
+            if (n == CLI_K8S_MAX_WORDS || (w != NULL && x == NULL)) {
+                cli_k8s_unread(l,
+                               "command and args are over %d words or %zu "
+                               "bytes",
+                               CLI_K8S_MAX_WORDS, a->size);
+                return;
+            }
             if (x != NULL)
                 words[n++] = x;
         }
@@ -395,7 +299,11 @@ static void container_command(const reader *r, yaml_node_t *c,
     int first = -1, count = 0;
     if (script != NULL) {
         char *x = cli_k8s_expand_shell(a, script, env);
-        count = x ? cli_k8s_script_launch(a, x, sw, CLI_K8S_MAX_WORDS, l) : 0;
+        if (x == NULL) {
+            cli_k8s_unread(l, "the script is over %zu bytes", a->size);
+            return;
+        }
+        count = cli_k8s_script_launch(a, x, sw, CLI_K8S_MAX_WORDS, l);
         first = count > 0 ? 0 : -1;
     } else {
         first = cli_launch_find(n, words);
@@ -411,10 +319,24 @@ static void container_command(const reader *r, yaml_node_t *c,
             continue;
         char kv[600];
         int k = snprintf(kv, sizeof kv, "%s=%s", name, env->value[i]);
-        if (k > 0 && (size_t)k < sizeof kv && l->argc < 32)
-            l->argv[l->argc++] = cli_k8s_arena_put(a, kv, (size_t)k);
+        char *w = k > 0 && (size_t)k < sizeof kv && l->argc < 32
+                      ? cli_k8s_arena_put(a, kv, (size_t)k)
+                      : NULL;
+        if (w == NULL) {
+            cli_k8s_unread(l,
+                           "%s: over 32 engine variables, or one over %zu "
+                           "bytes",
+                           name, sizeof kv);
+            return;
+        }
+        l->argv[l->argc++] = w;
     }
-    for (int i = 0; i < count && l->argc < CLI_K8S_MAX_WORDS; i++)
+    if (l->argc + count > CLI_K8S_MAX_WORDS) {
+        cli_k8s_unread(l, "the server's command is over %d words",
+                       CLI_K8S_MAX_WORDS);
+        return;
+    }
+    for (int i = 0; i < count; i++)
         l->argv[l->argc++] = script ? sw[i] : words[first + i];
 }
 
@@ -517,8 +439,10 @@ static kvplan_status pod_launches(reader *r, yaml_node_t *w, const char *path,
         if (a.buf == NULL)
             return fail(r->err, KVPLAN_NOMEM, "out of memory");
         container_command(r, c, &l, &env, &a);
-        if (l.argc == 0 ||
-            (l.argc > 0 && cli_launch_find(l.argc, l.argv) < 0)) {
+        /* a container that starts no server is counted, not planned; one
+         * whose command was not read whole is answered "not checked" */
+        if (l.unread[0] == '\0' &&
+            (l.argc == 0 || cli_launch_find(l.argc, l.argv) < 0)) {
             free(a.buf);
             continue;
         }

@@ -36,6 +36,9 @@ typedef struct cli_k8s_launch {
     char *argv[CLI_K8S_MAX_WORDS];
     size_t num_notes;
     char notes[CLI_K8S_MAX_NOTES][240];
+    /* Why the command was not read whole (past a limit): then the launch
+     * is not planned, and this says why; "" when it was. */
+    char unread[200];
     char *text; /* owns the words */
 } cli_k8s_launch;
 
@@ -58,5 +61,10 @@ void cli_k8s_free(cli_k8s *k);
 /* The preset a node label's value names ("NVIDIA-H100-80GB-HBM3",
  * "nvidia-tesla-a100", "p5.48xlarge"), or NULL. */
 const char *cli_k8s_gpu_of(const char *value);
+/* A node label's key that names a GPU: GFD's product, GKE's accelerator,
+ * the clouds' instance types, Karpenter's GPU name, AMD's product. */
+bool cli_k8s_gpu_key(const char *key);
+/* A MIG slice's label ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb"). */
+bool cli_k8s_is_mig(const char *value);
 
 #endif /* KVPLAN_K8S_H */

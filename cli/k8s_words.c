@@ -24,6 +24,16 @@ void cli_k8s_note(cli_k8s_launch *l, const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_k8s_unread(cli_k8s_launch *l, const char *fmt, ...)
+{
+    if (l->unread[0] != '\0')
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->unread, sizeof l->unread, fmt, ap);
+    va_end(ap);
+}
+
 /* The container's literal variables (name, value) into `names`/`values`;
  * the others named as not read. */
 
@@ -200,12 +210,16 @@ int cli_k8s_script_launch(cli_k8s_arena *a, const char *script, char **words,
             continue;
         while (at0 > 0 && strchr(words[at0 - 1], '=') != NULL)
             at0--; /* its VAR=value words */
+        found = nw - at0;
         for (int i = at0; i < nw; i++) {
             words[i - at0] = cli_k8s_arena_put(a, words[i], strlen(words[i]));
-            if (words[i - at0] == NULL)
+            if (words[i - at0] == NULL) {
+                cli_k8s_unread(l, "the script's command is over %zu bytes",
+                               a->size);
+                found = i - at0;
                 break;
+            }
         }
-        found = nw - at0;
     }
     free(seg);
     free(buf);

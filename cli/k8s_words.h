@@ -47,4 +47,8 @@ const char *const *cli_k8s_entrypoint(const char *image);
 void cli_k8s_note(cli_k8s_launch *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The command was not read whole: the first reason is kept. */
+void cli_k8s_unread(cli_k8s_launch *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif /* KVPLAN_K8S_WORDS_H */

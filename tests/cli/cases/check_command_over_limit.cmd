@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/24-command-over-limit.yaml
