@@ -4,6 +4,8 @@
  */
 #include "mhd.h"
 
+#include "common/internal.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,10 +24,7 @@ bool cli_mhd_load(char *why, size_t size)
                  e != NULL ? e : soname);
         return false;
     }
-    static const struct {
-        size_t offset;
-        const char *name;
-    } calls[] = {
+    static const kvplan__dl_call calls[] = {
 #define CALL(field) {offsetof(cli_mhd_api, field), "MHD_" #field}
         CALL(start_daemon),        CALL(stop_daemon),
         CALL(get_daemon_info),     CALL(create_response_from_buffer),
@@ -33,16 +32,12 @@ bool cli_mhd_load(char *why, size_t size)
         CALL(destroy_response),
 #undef CALL
     };
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-        void *sym = dlsym(lib, calls[i].name);
-        if (sym == NULL) {
-            snprintf(why, size, "the libmicrohttpd here (%s) lacks %s", soname,
-                     calls[i].name);
-            return false;
-        }
-        /* POSIX allows the cast from dlsym's object pointer */
-        void (*fn)(void) = (void (*)(void))(uintptr_t)sym;
-        memcpy((char *)&cli_mhd + calls[i].offset, &fn, sizeof fn);
+    const char *missing = kvplan__dl_resolve(
+        lib, calls, sizeof calls / sizeof calls[0], &cli_mhd);
+    if (missing != NULL) {
+        snprintf(why, size, "the libmicrohttpd here (%s) lacks %s", soname,
+                 missing);
+        return false;
     }
     return true;
 }

@@ -115,6 +115,17 @@ kvplan_kv_cache_dtype_flag kvplan__kv_dtype_flag(kvplan_dtype dtype);
  * errno for a file that cannot be opened. */
 FILE *kvplan__open_regular(const char *path, bool *not_regular);
 
+/* A call of a library loaded at run time: its name, and where its
+ * function pointer goes in the caller's table. */
+typedef struct kvplan__dl_call {
+    size_t offset;
+    const char *name;
+} kvplan__dl_call;
+/* Resolves each of `calls` in `lib` (a dlopen handle) into `api` at its
+ * offset (dl.c); returns the first name `lib` lacks, or NULL. */
+const char *kvplan__dl_resolve(void *lib, const kvplan__dl_call *calls,
+                               size_t n, void *api);
+
 /* ---- text.c: ASCII and Python text rules ------------------------------- */
 
 /* ASCII case-insensitive equality of two NUL-terminated strings. */

@@ -130,10 +130,7 @@ static void load_curl(void)
                  e != NULL ? e : soname);
         return;
     }
-    static const struct {
-        size_t offset;
-        const char *name;
-    } calls[] = {
+    static const kvplan__dl_call calls[] = {
 #define KVPLAN__CALL(field) {offsetof(curl_api, field), "curl_" #field}
         KVPLAN__CALL(global_init),      KVPLAN__CALL(easy_init),
         KVPLAN__CALL(easy_cleanup),     KVPLAN__CALL(easy_reset),
@@ -146,18 +143,14 @@ static void load_curl(void)
         KVPLAN__CALL(slist_free_all),
 #undef KVPLAN__CALL
     };
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-        void *sym = dlsym(lib, calls[i].name);
-        if (sym == NULL) {
-            snprintf(api_why, sizeof api_why,
-                     "the libcurl here (%s) lacks %s; kvplan needs libcurl "
-                     "7.66 or later",
-                     soname, calls[i].name);
-            return;
-        }
-        /* POSIX allows the cast from dlsym's object pointer */
-        void (*fn)(void) = (void (*)(void))(uintptr_t)sym;
-        memcpy((char *)&api + calls[i].offset, &fn, sizeof fn);
+    const char *missing =
+        kvplan__dl_resolve(lib, calls, sizeof calls / sizeof calls[0], &api);
+    if (missing != NULL) {
+        snprintf(api_why, sizeof api_why,
+                 "the libcurl here (%s) lacks %s; kvplan needs libcurl 7.66 "
+                 "or later",
+                 soname, missing);
+        return;
     }
     if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         snprintf(api_why, sizeof api_why, "libcurl could not start");
