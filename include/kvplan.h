@@ -1559,10 +1559,11 @@ KVPLAN_API const char *kvplan_engine_rules(kvplan_engine engine);
 typedef enum kvplan_vllm_profile {
     KVPLAN_VLLM_LATEST = 0, /* 0.29 - 0.31: the default */
     KVPLAN_VLLM_V0_28 = 1,  /* 0.28 */
-    KVPLAN_VLLM_V0_23 = 2,  /* 0.23 - 0.27 */
+    KVPLAN_VLLM_V0_23 = 2,  /* 0.23 - 0.25 */
     KVPLAN_VLLM_V0_20 = 3,  /* 0.20 - 0.22: commit 3f6f508e1 (2026-05-29) */
     KVPLAN_VLLM_V0_10 = 4,  /* 0.10 - 0.12 */
-    KVPLAN_VLLM_V0_13 = 5   /* 0.13 - 0.19 */
+    KVPLAN_VLLM_V0_13 = 5,  /* 0.13 - 0.19 */
+    KVPLAN_VLLM_V0_26 = 6   /* 0.26 - 0.27 */
 } kvplan_vllm_profile;
 
 /* vLLM's rules, each the older behaviour a release range still had. */
@@ -1576,13 +1577,14 @@ typedef enum kvplan_vllm_profile {
 #define KVPLAN_VLLM_RULE_SSM_AS_CONV (1ull << 7)      /* before #29978 */
 #define KVPLAN_VLLM_RULE_MLA_CUTLASS (1ull << 8)      /* before #32615 */
 #define KVPLAN_VLLM_RULE_MAMBA_SEQS_UNCHECKED (1ull << 9) /* before #38270 */
+#define KVPLAN_VLLM_RULE_ONE_BATCH_IN_FLIGHT (1ull << 10) /* before #47728 */
 
 /* vLLM's rules, `index` from 0; false past the end. */
 KVPLAN_API bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out);
 /* A profile's rules (0 for the default). */
 KVPLAN_API uint64_t kvplan_vllm_rules(kvplan_vllm_profile profile);
-/* "0.29-0.31", "0.28", "0.23-0.27", "0.20-0.22", "0.13-0.19",
- * "0.10-0.12"; NULL out of range. */
+/* "0.29-0.31", "0.28", "0.26-0.27", "0.23-0.25", "0.20-0.22",
+ * "0.13-0.19", "0.10-0.12"; NULL out of range. */
 KVPLAN_API const char *kvplan_vllm_profile_name(kvplan_vllm_profile p);
 /*
  * The profile of a vLLM version as a user writes it: "latest", a release
@@ -1722,6 +1724,10 @@ typedef struct kvplan_engine_options {
      * split by the two managers' costs (_compute_draft_budget_shares);
      * false: the head's layers join the target's manager */
     bool separate_draft_kv_cache;
+    /* vLLM: --no-async-scheduling. Async scheduling (the default) keeps
+     * two batches in flight, PP one a stage; from 0.26 (vllm#47728) a
+     * sliding window reserves them all (max_in_flight_tokens). */
+    bool no_async_scheduling;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1794,6 +1800,10 @@ typedef struct kvplan_engine_plan {
     kvplan_mamba_cache_mode mamba_cache_mode;
     int64_t profiled_blocks;
     int64_t blocks_per_request;
+    /* vLLM: the tokens a sliding window reserves past itself: from 0.26
+     * max_in_flight_tokens (max_concurrent_batches x
+     * max_num_batched_tokens), before max_num_batched_tokens */
+    int64_t max_in_flight_tokens;
 } kvplan_engine_plan;
 
 /*

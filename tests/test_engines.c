@@ -210,11 +210,25 @@ static void test_mla(void)
  * 128), page 16 x 8 x (64 + 64) x 2 = 32768, groups of 12: 16 GiB //
  * 32768 // 12 = 43690 blocks. A request of 131072: 8192 blocks in the
  * full group, cdiv(min(127 + 8192, 131072), 16) + 1 = 521 in the sliding
- * one. */
+ * one with one batch in flight (--no-async-scheduling, or any release
+ * before 0.26); two under async scheduling from 0.26 (vllm#47728):
+ * cdiv(127 + 2 x 8192, 16) + 1 = 1033. */
 static void test_hybrid_swa(void)
 {
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.kv_cache_memory_bytes = (kvplan_opt_int){16 * GIB, true};
+    kvplan_engine_plan a = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(a.max_in_flight_tokens, 16384);
+    CHECK_INT(cdiv(127 + 16384, 16) + 1, 1033);
+    CHECK_INT(a.groups[1].max_usage_bytes, 1033 * 32768);
+    CHECK_DOUBLE(a.max_concurrency, 43690.0 / (8192 + 1033));
+    CHECK_INT(a.kv_cache_tokens, (int64_t)(43690.0 / 9225 * 131072));
+    o.vllm_version = KVPLAN_VLLM_V0_23; /* 0.23-0.25: one batch */
+    a = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(a.max_in_flight_tokens, 8192);
+    CHECK_DOUBLE(a.max_concurrency, 43690.0 / (8192 + 521));
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    o.no_async_scheduling = true;
     kvplan_engine_plan p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.group_size, 12);
     CHECK_INT(p.padding_layers, 0);
@@ -283,6 +297,8 @@ static kvplan_engine_plan qwen15(int layers, const char *kind, int64_t blocks,
     o.max_model_len = (kvplan_opt_int){16384, true};
     o.max_num_batched_tokens = (kvplan_opt_int){1024, true};
     o.kv_cache_memory_bytes = (kvplan_opt_int){blocks * 262144 * group, true};
+    /* the test as read at 3f6f508e1 (0.20-0.22): one batch in flight */
+    o.vllm_version = KVPLAN_VLLM_V0_20;
     kvplan_engine_plan p;
     memset(&p, 0, sizeof p);
     kvplan_error err;
@@ -589,6 +605,11 @@ static void test_hf_sliding(void)
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
     o.max_model_len = (kvplan_opt_int){32768, true};
+    /* two batches in flight (async scheduling, from 0.26): each sliding
+     * group cdiv(1023 + 16384, 16) + 1 = 1089 */
+    kvplan_engine_plan a = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
+    CHECK_DOUBLE(a.max_concurrency, 26214.0 / (2048 + 6 * 1089));
+    o.no_async_scheduling = true; /* one, as below */
     kvplan_engine_plan p = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_groups, 2);
     CHECK_INT(p.groups[0].layers, 5);

@@ -98,7 +98,7 @@ static const expect logs[] = {
      * both named; Qwen2.5-0.5B-Instruct's config beside the logs */
     {"12-qwen2.5-0.5b-rtx4090-wsl-0.27.log", "../models/qwen2.5-0.5b-instruct",
      "RTX-4090", "0.27.1", 1, 2048, 18.65, 0.93, 1629520, -1, 4.0, true,
-     KVPLAN_VLLM_V0_23},
+     KVPLAN_VLLM_V0_26},
     {"09-nemotron-3-nano-gb10.log", "nemotron-3-nano-30b-a3b", NULL, "", 1,
      262144, 34.32, -1, 5769184, -1, 0, true, KVPLAN_VLLM_V0_20},
 };

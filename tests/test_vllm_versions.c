@@ -53,11 +53,13 @@ static void test_parse(void)
     } ok[] = {
         {"latest", KVPLAN_VLLM_LATEST},    {"0.31.0", KVPLAN_VLLM_LATEST},
         {"0.29.0rc1", KVPLAN_VLLM_LATEST}, {"0.28", KVPLAN_VLLM_V0_28},
-        {"v0.27.1", KVPLAN_VLLM_V0_23},    {"0.23.0", KVPLAN_VLLM_V0_23},
-        {"0.22.1", KVPLAN_VLLM_V0_20},     {"0.21.0", KVPLAN_VLLM_V0_20},
-        {"0.20.2", KVPLAN_VLLM_V0_20},     {"0.10.2", KVPLAN_VLLM_V0_10},
-        {"0.12.0", KVPLAN_VLLM_V0_10},     {"0.13.0", KVPLAN_VLLM_V0_13},
-        {"0.19.1", KVPLAN_VLLM_V0_13},     {"0.23-0.27", KVPLAN_VLLM_V0_23},
+        {"v0.27.1", KVPLAN_VLLM_V0_26},    {"0.23.0", KVPLAN_VLLM_V0_23},
+        {"0.26.0", KVPLAN_VLLM_V0_26},     {"0.25.1", KVPLAN_VLLM_V0_23},
+        {"0.26-0.27", KVPLAN_VLLM_V0_26},  {"0.22.1", KVPLAN_VLLM_V0_20},
+        {"0.21.0", KVPLAN_VLLM_V0_20},     {"0.20.2", KVPLAN_VLLM_V0_20},
+        {"0.10.2", KVPLAN_VLLM_V0_10},     {"0.12.0", KVPLAN_VLLM_V0_10},
+        {"0.13.0", KVPLAN_VLLM_V0_13},     {"0.19.1", KVPLAN_VLLM_V0_13},
+        {"0.23-0.25", KVPLAN_VLLM_V0_23},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         kvplan_vllm_profile p = KVPLAN_VLLM_LATEST;
@@ -75,7 +77,7 @@ static void test_parse(void)
     CHECK(strstr(err.message, "newer than 0.31") != NULL);
     CHECK_INT(kvplan_vllm_profile_parse("nightly", &p, &err),
               KVPLAN_INVALID_ARGUMENT);
-    /* each profile's rules: the newest none, the oldest all ten */
+    /* each profile's rules: the newest none, the oldest all eleven */
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_LATEST), 0);
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_28),
               KVPLAN_VLLM_RULE_NO_NULL_BLOCK);
@@ -83,7 +85,10 @@ static void test_parse(void)
     kvplan_rule_info r;
     for (; kvplan_vllm_rule_at(n, &r); n++)
         CHECK((kvplan_vllm_rules(KVPLAN_VLLM_V0_10) & r.bit) != 0);
-    CHECK_INT(n, 10);
+    CHECK_INT(n, 11);
+    CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_23) ^
+                  kvplan_vllm_rules(KVPLAN_VLLM_V0_26),
+              KVPLAN_VLLM_RULE_ONE_BATCH_IN_FLIGHT);
     CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_10), "0.10-0.12");
     CHECK_STR(kvplan_vllm_profile_name(KVPLAN_VLLM_V0_13), "0.13-0.19");
     CHECK_INT(kvplan_vllm_rules(KVPLAN_VLLM_V0_13) ^
@@ -169,6 +174,49 @@ static void test_mamba_mode(void)
  * 3 GiB), under the 1024 sequences an H200 defaults to. 0.29 refuses,
  * naming --max-num-seqs and the blocks; with --enforce-eager no graph is
  * captured and it starts; 0.13-0.19 start. */
+/* one_batch_in_flight (vllm#47728, first in 0.26.0; vllm#49878 shows the
+ * boundary): Gemma 2 9B (21 sliding layers of window 4096 beside 21 full,
+ * one page of 16 x 8 x 256 x 2 x 2 = 131072 bytes, groups of 21) at
+ * --max-model-len 32768, --max-num-batched-tokens 8192, an 8 GiB cache.
+ * One batch in flight (0.25, or --no-async-scheduling): a request holds
+ * 2048 full blocks and cdiv(4095 + 8192, 16) + 1 = 769 sliding ones,
+ * 2817 x 131072 x 21 = 7.22 GiB, which fits. Two (async scheduling, the
+ * default from 0.26): cdiv(4095 + 16384, 16) + 1 = 1281, 3329 blocks,
+ * 8.53 GiB: refused. PP 2 keeps two batches whatever the scheduling. */
+static void test_one_batch_in_flight(void)
+{
+    kvplan_model *m = load("gemma-2-9b-it");
+    kvplan_engine_options o = on("H100-80GB", 1);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){32768, true};
+    o.max_num_batched_tokens = (kvplan_opt_int){8192, true};
+    o.allow_long_max_model_len = true;
+    kvplan_engine_plan p;
+    kvplan_error err;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_NOT_ENOUGH_MEMORY);
+    CHECK_STR(err.field, "--max-model-len");
+    CHECK_CONTAINS(err.message, "(8.53 GiB KV cache is needed");
+    CHECK_DOUBLE((2048.0 + 1281) * 131072 * 21 / GIB, 8.5338134765625);
+    o.vllm_version = KVPLAN_VLLM_V0_23;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, &err), KVPLAN_OK);
+    CHECK_INT(p.max_in_flight_tokens, 8192);
+    CHECK_INT(p.blocks_per_request, 2048 + 769);
+    CHECK_INT(p.num_gpu_blocks, 8 * GIB / 131072 / 21);
+    /* the newest, one batch: the same plan */
+    o.vllm_version = KVPLAN_VLLM_LATEST;
+    o.no_async_scheduling = true;
+    kvplan_engine_plan q;
+    CHECK_INT(kvplan_engine_compute(m, &o, &q, &err), KVPLAN_OK);
+    CHECK_INT(q.blocks_per_request, p.blocks_per_request);
+    CHECK_DOUBLE(q.max_concurrency, p.max_concurrency);
+    /* PP 2: a batch a stage, async or not; each stage 11 + 10 layers */
+    o.pp_size = 2;
+    CHECK_INT(kvplan_engine_compute(m, &o, &q, &err), KVPLAN_OK);
+    CHECK_INT(q.max_in_flight_tokens, 16384);
+    CHECK_INT(q.groups[1].max_usage_bytes, 1281 * 131072);
+    kvplan_model_free(m);
+}
+
 static void test_mamba_seqs(void)
 {
     kvplan_model *m = load("qwen3-next-80b-a3b-thinking");
@@ -321,7 +369,7 @@ static void test_override(void)
 }
 
 /* --compare-version under --engine vllm (kvplan_engine_version_compare):
- * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all ten rules
+ * Qwen3-Next at 32 GiB, the newest against 0.10-0.12: all eleven rules
  * differ (the two of Nemotron-H's ssm dtype and MLA's on Blackwell move
  * nothing here); tokens_per_group alone prints 699,040
  * (test_tokens_per_group), mamba_none alone a request of 967 blocks (10280 /
@@ -334,7 +382,7 @@ static void test_compare(void)
     kvplan_engine_version_comparison c;
     CHECK_INT(kvplan_engine_version_compare(m, &o, KVPLAN_VLLM_V0_10, &c, NULL),
               KVPLAN_OK);
-    CHECK_INT(c.num_rules, 10);
+    CHECK_INT(c.num_rules, 11);
     CHECK_INT(c.compared_plan.kv_cache_tokens, 699040);
     for (size_t i = 0; i < c.num_rules; i++) {
         const kvplan_engine_rule_delta *d = &c.rules[i];
@@ -528,6 +576,7 @@ int main(void)
     test_null_block();
     test_mamba_mode();
     test_mamba_seqs();
+    test_one_batch_in_flight();
     test_padded_page();
     test_budget_rules();
     test_tokens_per_group();

@@ -332,7 +332,8 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "vllm_version", .flag = "--vllm-version", TEXT, FOR_ENGINE,
       .meta = "V",
       .help = "vLLM: the release whose rules to follow: latest (default, "
-              "0.29-0.31), 0.28, 0.23-0.27, 0.20-0.22, 0.13-0.19, 0.10-0.12, or a "
+              "0.29-0.31), 0.28, 0.26-0.27, 0.23-0.25, 0.20-0.22, 0.13-0.19, "
+              "0.10-0.12, or a "
               "release such as 0.10.2 (docs/engines.md)"},
      .store = KVPLAN__STORE_VLLM_VERSION, ENGINE(vllm_version), .readers = KVPLAN__READ_VLLM, .peer = {"sglang_version", NULL, NULL}},
     {{.name = "num_gpu_blocks_override", .flag = "--num-gpu-blocks-override",
@@ -405,6 +406,11 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "TRT-LLM: an EAGLE head's layers in a KV cache of their own, "
               "the budget split by the two caches' bytes a token"},
      .store = KVPLAN__STORE_BOOL, ENGINE(separate_draft_kv_cache), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "no_async_scheduling", .flag = "--no-async-scheduling",
+      .vllm = "--no-async-scheduling", SWITCH, FOR_ENGINE,
+      .help = "vLLM: one batch in flight, not two; from 0.26 a sliding "
+              "window reserves one max_num_batched_tokens, not two"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(no_async_scheduling), .readers = KVPLAN__READ_VLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

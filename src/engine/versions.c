@@ -76,6 +76,15 @@ static const kvplan_rule_info rules[] = {
      "(\"max_num_seqs (N) exceeds available Mamba cache blocks (M)\"), "
      "not with --enforce-eager",
      true},
+    {KVPLAN_VLLM_RULE_ONE_BATCH_IN_FLIGHT, "one_batch_in_flight",
+     "vllm#47728 (2026-07-06; first in 0.26.0: the Gemma 4 launch of "
+     "vllm#49878 needs 45.79 GiB on 0.25.1, 70.79 GiB on 0.26)",
+     "a sliding-window layer reserves window - 1 + max_num_batched_tokens "
+     "a request; from 0.26 its out-of-window blocks are freed only once "
+     "the steps in flight settle, so it reserves max_in_flight_tokens = "
+     "max_concurrent_batches x max_num_batched_tokens (2 batches under "
+     "async scheduling, the default; PP one a stage)",
+     true},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -88,8 +97,9 @@ bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
     return true;
 }
 
-#define RULES_0_23                                                             \
+#define RULES_0_26                                                             \
     (KVPLAN_VLLM_RULE_NO_NULL_BLOCK | KVPLAN_VLLM_RULE_MAMBA_NONE)
+#define RULES_0_23 (RULES_0_26 | KVPLAN_VLLM_RULE_ONE_BATCH_IN_FLIGHT)
 #define RULES_0_20 (RULES_0_23 | KVPLAN_VLLM_RULE_UNPADDED_PAGE)
 #define RULES_0_13                                                             \
     (RULES_0_20 | KVPLAN_VLLM_RULE_GRAPHS_UNCOUNTED |                          \
@@ -104,7 +114,8 @@ static const struct {
 } profiles[] = {
     {KVPLAN_VLLM_LATEST, "0.29-0.31", 2900, 3199, 0},
     {KVPLAN_VLLM_V0_28, "0.28", 2800, 2899, KVPLAN_VLLM_RULE_NO_NULL_BLOCK},
-    {KVPLAN_VLLM_V0_23, "0.23-0.27", 2300, 2799, RULES_0_23},
+    {KVPLAN_VLLM_V0_26, "0.26-0.27", 2600, 2799, RULES_0_26},
+    {KVPLAN_VLLM_V0_23, "0.23-0.25", 2300, 2599, RULES_0_23},
     {KVPLAN_VLLM_V0_20, "0.20-0.22", 2000, 2299, RULES_0_20},
     {KVPLAN_VLLM_V0_13, "0.13-0.19", 1300, 1999, RULES_0_13},
     {KVPLAN_VLLM_V0_10, "0.10-0.12", 1000, 1299,
@@ -162,7 +173,8 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, "--vllm-version",
         "--vllm-version: kvplan has no profile for '%.40s'%s; it knows "
-        "latest (the default: 0.29-0.31), 0.28, 0.23-0.27, 0.20-0.22, "
+        "latest (the default: 0.29-0.31), 0.28, 0.26-0.27, 0.23-0.25, "
+        "0.20-0.22, "
         "0.13-0.19 and 0.10-0.12, or a release of those ranges such as "
         "0.10.2",
         version,

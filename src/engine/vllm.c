@@ -397,6 +397,22 @@ static kvplan_status vllm_mamba_seqs(const kvplan__engine_census *c,
     return KVPLAN_OK;
 }
 
+/* What a sliding window reserves past itself: one step's tokens before
+ * 0.26; from #47728 max_in_flight_tokens, the steps not yet settled:
+ * max_concurrent_batches (async scheduling, the default: 2; PP: one a
+ * stage, the V1 model runner's count) x the step's. */
+static int64_t vllm_in_flight(const kvplan_engine_options *o,
+                              kvplan_engine_plan *p, bool *ovf)
+{
+    int64_t stages = o->pp_size > 1 ? o->pp_size : 1;
+    int64_t batches = p->vllm_rules & KVPLAN_VLLM_RULE_ONE_BATCH_IN_FLIGHT ? 1
+                      : !o->no_async_scheduling && stages == 1             ? 2
+                                                               : stages;
+    p->max_in_flight_tokens =
+        kvplan__mul(batches, p->max_num_batched_tokens, ovf);
+    return p->max_in_flight_tokens;
+}
+
 kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
                                 const kvplan_engine_options *o,
                                 const kvplan_model *m, kvplan_engine_plan *p,
@@ -431,8 +447,10 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
                                     ? o->max_num_batched_tokens.value
                                 : big ? 8192
                                       : 2048;
-    int64_t len = p->max_model_len, mnbt = p->max_num_batched_tokens;
+    int64_t len = p->max_model_len;
     bool ovf = false;
+    int64_t mnbt = p->max_num_batched_tokens;
+    int64_t in_flight = vllm_in_flight(o, p, &ovf);
     bool ds_mla = c->dsa && c->kv_fp8; /* DeepSeek V3.2's fp8_ds_mla */
     int64_t attn_1 =
         c->mla ? kvplan__vllm_mla_page(1, c->mla_dim, c->kv_elem,
@@ -486,12 +504,12 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     const kvplan__vllm_spec *check = s;
     if (pp > 1) {
         memcpy(t, s, n * sizeof s[0]);
-        kvplan__vllm_pp_binding_stage(c, s, n, pp, len, mnbt, t, &ovf);
+        kvplan__vllm_pp_binding_stage(c, s, n, pp, len, in_flight, t, &ovf);
         check = t;
     }
     if (autofit) /* _auto_fit_max_model_len: on the whole cache (#48724) */
-        p->max_model_len = len = vllm_fit_len(check, n, c->context_len, mnbt,
-                                              p->available_bytes, &ovf);
+        p->max_model_len = len = vllm_fit_len(
+            check, n, c->context_len, in_flight, p->available_bytes, &ovf);
     KVPLAN__FAIL_IF(len == 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
                     "--max-model-len auto: not one token's KV cache fits in "
                     "%.2f GiB (vLLM)",
@@ -500,13 +518,13 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     bool null_block =
         !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK) && !autofit;
     KVPLAN__TRY(vllm_one_request(
-        check, n, len, mnbt, p->available_bytes - (null_block ? per_block : 0),
-        &ovf, err));
+        check, n, len, in_flight,
+        p->available_bytes - (null_block ? per_block : 0), &ovf, err));
     int64_t blocks = 0, per_req = 1;
     if (one)
-        vllm_one_group(s, n, len, mnbt, block, p, &blocks, &per_req, &ovf);
+        vllm_one_group(s, n, len, in_flight, block, p, &blocks, &per_req, &ovf);
     else
-        vllm_groups(s, n, len, mnbt, p, &blocks, &per_req, &ovf);
+        vllm_groups(s, n, len, in_flight, p, &blocks, &per_req, &ovf);
     if (pp > 1)
         blocks = kvplan__vllm_pp_blocks(c, s, n, pp, one ? 0 : p->group_size,
                                         p->available_bytes, &ovf);

@@ -194,6 +194,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
             kvplan__w_null(w, "mamba_cache_mode");
         kvplan__w_int(w, "blocks_per_request", p->blocks_per_request);
         kvplan__w_int(w, "profiled_blocks", p->profiled_blocks);
+        kvplan__w_int(w, "max_in_flight_tokens", p->max_in_flight_tokens);
     }
     kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
     kvplan__w_object(w, "gpu");
