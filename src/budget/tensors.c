@@ -95,6 +95,11 @@ static cost scheme_cost(const kvplan__weight_shape *w, const char *method,
     case SCHEME_FP8:
         if (c == KVPLAN__W_LM_HEAD)
             return k; /* FP8 checkpoints keep the LM head at 16 bits */
+        if (c == KVPLAN__W_EXPERT && w->experts_fp4) {
+            k.elem = 0.5; /* DeepSeek-V4's MXFP4 experts */
+            k.scale = 1.0 / 32;
+            return k;
+        }
         k.elem = 1;
         /* a float32 scale per block (weight_block_size), else per row */
         if (w->quant_block > 0)

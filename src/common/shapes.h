@@ -75,6 +75,10 @@ typedef struct kvplan__weight_shape {
     int quant_bits;        /* the weights' bits; 0: the scheme's */
     int quant_group;       /* elements per scale along a row; 0: scheme's */
     int quant_block;       /* fp8 weight_block_size; 0: per channel */
+    /* DeepSeek-V4's config "expert_dtype": "fp4": an fp8 checkpoint whose
+     * routed experts are MXFP4 (4 bits, an e8m0 scale per 32; vLLM's
+     * DeepseekV4FP8Config, sglang's alike) */
+    bool experts_fp4;
     bool quant_skip[KVPLAN__W_CLASSES]; /* left unquantized by the config */
     bool name_says_quantized; /* "FP8", "AWQ", ... in the model's name */
 } kvplan__weight_shape;

@@ -217,6 +217,8 @@ static void read_quant(const kvplan__view *v, kvplan__weight_shape *w)
     if (json_is_integer(block) && json_integer_value(block) > 0 &&
         json_integer_value(block) <= 1 << 20)
         w->quant_block = (int)json_integer_value(block);
+    const char *ed = json_string_value(kvplan__hget(v, "expert_dtype"));
+    w->experts_fp4 = ed != NULL && strcmp(ed, "fp4") == 0;
     read_quant_skips(qc, v->model_type ? v->model_type : "", w);
 }
 
