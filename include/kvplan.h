@@ -1728,6 +1728,9 @@ typedef struct kvplan_engine_options {
      * two batches in flight, PP one a stage; from 0.26 (vllm#47728) a
      * sliding window reserves them all (max_in_flight_tokens). */
     bool no_async_scheduling;
+    /* vLLM: --attention-config.use_fp4_indexer_cache=True, DeepSeek-V4's
+     * indexer keys in MXFP4 (68 bytes a compressed token, not fp8's 132) */
+    bool fp4_indexer_cache;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1804,6 +1807,11 @@ typedef struct kvplan_engine_plan {
      * max_in_flight_tokens (max_concurrent_batches x
      * max_num_batched_tokens), before max_num_batched_tokens */
     int64_t max_in_flight_tokens;
+    /* vLLM, DeepSeek-V4: groups[] are its KV-cache groups as allocated,
+     * one block of each packed at a stride of the widest group's
+     * page_bytes; group_size is the layer tuples each is padded to and
+     * padding_layers the tuples added (vllm_dsv4.c) */
+    bool packed_groups;
 } kvplan_engine_plan;
 
 /*

@@ -825,12 +825,97 @@ static void test_trtllm_mamba(void)
     CHECK_STR(err.field, "--max-attention-window");
 }
 
+/* DeepSeek-V4-Flash under vLLM (vllm_dsv4.c, read at v0.27.1): TP 2, the
+ * recipe's MTP draft (44 sliding-window layers with the MTP one) and MXFP4
+ * indexer keys. Pages, rounded up to 576: a window's 64 x 584 = 37376 ->
+ * 37440; ratio 4's 64 x 584 -> 37440, ratio 128's 2 x 584 = 1168 -> 1728;
+ * the indexer's 64 x 68 = 4352 -> 4608 (fp8: 64 x 132 -> 8640); the
+ * ratio-4 states 4 x 2048 x 4 = 32768 -> 32832 and 4 x 512 x 4 -> 8640,
+ * the ratio-128 ones 8 x 1024 x 4 -> 32832. Buckets of 21, 44, 21 and 20
+ * layer tuples pad least at 22 (4 tuples), the windows split 22 + 22. The
+ * stride is the widest group's, the compressed one: 21 x 37440 + 21 x 4608
+ * + 20 x 1728 = 917568 (fp8 indexer: 1002240). A 128k request at 2048
+ * tokens a step (two in flight: 4096) holds 512 + 2 x 67 + 1027 + 529 =
+ * 2202 blocks; the check prices each at 22 tuples of 37440 + 4608 + 1728
+ * bytes. The six cases are those of a public walkthrough of this code
+ * (scenarios A-F of its DeepSeek-V4 chapter, recomputed from
+ * kv_cache_utils.py); each figure below is also derived here. */
+static kvplan_engine_plan dsv4(int64_t gib, int64_t len, int64_t mnbt,
+                               kvplan_status want, kvplan_error *err)
+{
+    kvplan_engine_options o = vllm_on("H200", 2);
+    o.vllm_version = KVPLAN_VLLM_V0_26;
+    o.kv_cache_memory_bytes = (kvplan_opt_int){gib * GIB, true};
+    o.max_model_len = (kvplan_opt_int){len, true};
+    o.max_num_batched_tokens = (kvplan_opt_int){mnbt, true};
+    o.fp4_indexer_cache = true;
+    o.speculative_algorithm = KVPLAN_SPEC_EAGLE;
+    return plan("deepseek-v4-flash", &o, want, err);
+}
+
+static void test_dsv4_vllm(void)
+{
+    kvplan_error err;
+    kvplan_engine_plan p = dsv4(5, 131072, 2048, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 5);
+    CHECK_INT(p.groups[0].page_bytes, 21 * 37440 + 21 * 4608 + 20 * 1728);
+    CHECK_INT(p.groups[0].page_bytes, 917568);
+    CHECK_INT(p.groups[1].page_bytes, 22 * 37440);
+    CHECK_INT(p.groups[3].page_bytes, 21 * 32832 + 21 * 8640);
+    CHECK_INT(p.groups[4].page_bytes, 20 * 32832);
+    CHECK_INT(p.group_size, 22);
+    CHECK_INT(p.padding_layers, 4);
+    CHECK_INT(p.num_gpu_blocks, 5 * GIB / 917568);
+    CHECK_INT(p.num_gpu_blocks, 5851);
+    CHECK_INT(p.blocks_per_request, 512 + 2 * 67 + 1027 + 529);
+    CHECK_DOUBLE(p.max_concurrency, 5851.0 / 2202);
+    CHECK_INT(p.kv_cache_tokens, 348275); /* B: 2.6571x */
+    /* A: 8192 a step: 512 + 2 x 259 + 4099 + 2065 = 7194 blocks x 22 x
+     * 43776 bytes = 6.45 GiB > 5; the longest that fits 13572 */
+    dsv4(5, 131072, 8192, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--max-model-len");
+    CHECK_CONTAINS(err.message, "(6.45 GiB KV cache is needed");
+    CHECK_CONTAINS(err.message, "estimated maximum model length is 13572.");
+    /* C, D: 1M tokens in 8 GiB; E: 128k at 8192; F: A's 13572 */
+    dsv4(8, 1048576, 8192, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_CONTAINS(err.message, "estimated maximum model length is 572672.");
+    CHECK_INT(dsv4(8, 1048576, 2048, KVPLAN_OK, NULL).kv_cache_tokens, 1696460);
+    CHECK_INT(dsv4(8, 131072, 8192, KVPLAN_OK, NULL).kv_cache_tokens, 170553);
+    p = dsv4(5, 13572, 8192, KVPLAN_OK, NULL);
+    CHECK_INT(p.blocks_per_request, 5574);
+    CHECK_INT(p.kv_cache_tokens, 14246);
+    /* the fp8 indexer (vLLM's default): a stride of 1002240, 9.23 % fewer
+     * blocks: 8 GiB 8570 where fp4's 9361 */
+    kvplan_engine_options o = vllm_on("H200", 2);
+    o.kv_cache_memory_bytes = (kvplan_opt_int){8 * GIB, true};
+    o.max_model_len = (kvplan_opt_int){131072, true};
+    p = plan("deepseek-v4-flash", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].page_bytes, 1002240);
+    CHECK_INT(p.num_gpu_blocks, 8570);
+    o.fp4_indexer_cache = true;
+    CHECK_INT(plan("deepseek-v4-flash", &o, KVPLAN_OK, NULL).num_gpu_blocks,
+              9361);
+    /* without MTP 43 windows: 22 + 21 */
+    CHECK_INT(p.groups[1].layers + p.groups[2].layers, 43);
+    CHECK_INT(p.groups[2].layers, 21);
+}
+
 static void test_refusals(void)
 {
     kvplan_engine_options o = vllm_on("B200", 8);
     kvplan_error err;
+    o.engine = KVPLAN_ENGINE_TRTLLM;
     plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK_STR(err.field, "--engine");
+    o = vllm_on("B200", 8);
+    o.kv_cache_dtype = KVPLAN_KV_BF16;
+    plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--kv-cache-dtype");
+    CHECK_CONTAINS(err.message, "DeepseekV4 only supports fp8 kv-cache");
+    o = vllm_on("B200", 8);
+    o.vllm_version = KVPLAN_VLLM_V0_23;
+    plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--vllm-version");
     o = vllm_on("H100-80GB", 1);
     o.gpu_memory_utilization = (kvplan_opt_double){1.5, true};
     plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
@@ -940,6 +1025,7 @@ int main(void)
     test_trtllm_mamba();
     test_trtllm_draft_split();
     test_refusals();
+    test_dsv4_vllm();
     test_compare();
     return check_report();
 }

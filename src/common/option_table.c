@@ -411,6 +411,11 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "vLLM: one batch in flight, not two; from 0.26 a sliding "
               "window reserves one max_num_batched_tokens, not two"},
      .store = KVPLAN__STORE_BOOL, ENGINE(no_async_scheduling), .readers = KVPLAN__READ_VLLM},
+    {{.name = "fp4_indexer_cache", .flag = "--fp4-indexer-cache", SWITCH,
+      FOR_ENGINE,
+      .help = "vLLM: DeepSeek-V4's indexer keys in MXFP4 (vLLM's "
+              "--attention-config.use_fp4_indexer_cache=True)"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(fp4_indexer_cache), .readers = KVPLAN__READ_VLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

@@ -153,6 +153,42 @@ static kvplan_status ssm_elem(const kvplan_model *m,
     return kvplan__ok(err);
 }
 
+/* DeepSeek-V4 under vLLM: the layout kvplan read (v0.27.1's packed
+ * groups) from the 0.26 profile on; its fp8_ds_mla cache only, as vLLM
+ * asserts; MTP its only draft. */
+static kvplan_status dsv4_vllm_check(const kvplan_model *m,
+                                     const kvplan_engine_options *o,
+                                     kvplan_error *err)
+{
+    kvplan_vllm_profile v = o->vllm_version;
+    KVPLAN__FAIL_IF(
+        v != KVPLAN_VLLM_LATEST && v != KVPLAN_VLLM_V0_28 &&
+            v != KVPLAN_VLLM_V0_26,
+        err, KVPLAN_UNSUPPORTED, "--vllm-version",
+        "--vllm-version %s: kvplan models DeepSeek-V4's cache under "
+        "vLLM as 0.26 and later lay it out (read at v0.27.1: one "
+        "block of every group packed, vllm#44577); plan it with "
+        "--vllm-version 0.26 or later",
+        kvplan_vllm_profile_name(v));
+    KVPLAN__FAIL_IF(
+        o->kv_cache_dtype != KVPLAN_KV_AUTO &&
+            o->kv_cache_dtype != KVPLAN_KV_FP8 &&
+            o->kv_cache_dtype != KVPLAN_KV_FP8_E4M3,
+        err, KVPLAN_UNSUPPORTED, "--kv-cache-dtype",
+        "DeepseekV4 only supports fp8 kv-cache format for now, got "
+        "%s (vLLM's assertion: --kv-cache-dtype fp8)",
+        kvplan_word_name(KVPLAN_WORDS_KV_CACHE_DTYPE, (int)o->kv_cache_dtype));
+    KVPLAN__FAIL_IF(o->speculative_draft_model != NULL ||
+                        (o->speculative_algorithm != KVPLAN_SPEC_NONE &&
+                         o->speculative_algorithm != KVPLAN_SPEC_EAGLE &&
+                         o->speculative_algorithm != KVPLAN_SPEC_EAGLE3),
+                    err, KVPLAN_UNSUPPORTED, "--speculative-algorithm",
+                    "DeepSeek-V4 under vLLM: kvplan models its own MTP draft "
+                    "only (--speculative-algorithm EAGLE with no draft model)");
+    (void)m;
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__engine_census_of(const kvplan_model *m,
                                        const kvplan_engine_options *o,
                                        kvplan__engine_census *c,
@@ -160,13 +196,14 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
 {
     memset(c, 0, sizeof *c);
     const char *engine = kvplan_engine_name(o->engine);
-    KVPLAN__FAIL_IF(m->info.is_deepseek_v4, err, KVPLAN_UNSUPPORTED, "--engine",
-                    "--engine %s: DeepSeek V4's compressed layout (%s) is not "
-                    "modelled by kvplan; plan it with sglang",
-                    engine,
-                    o->engine == KVPLAN_ENGINE_VLLM
-                        ? "vLLM's page-size buckets"
-                        : "TensorRT-LLM's V4 manager");
+    KVPLAN__FAIL_IF(m->info.is_deepseek_v4 && o->engine != KVPLAN_ENGINE_VLLM,
+                    err, KVPLAN_UNSUPPORTED, "--engine",
+                    "--engine %s: DeepSeek V4's compressed layout "
+                    "(TensorRT-LLM's V4 manager) is not modelled by kvplan; "
+                    "plan it with sglang or --engine vllm",
+                    engine);
+    if (m->info.is_deepseek_v4)
+        KVPLAN__TRY(dsv4_vllm_check(m, o, err));
     KVPLAN__FAIL_IF(o->kv_cache_dtype == KVPLAN_KV_FP4_E2M1, err,
                     KVPLAN_UNSUPPORTED, "--kv-cache-dtype",
                     "--engine %s: an fp4 KV cache (NVFP4 scales) is not "

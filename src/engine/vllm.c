@@ -451,6 +451,11 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     bool ovf = false;
     int64_t mnbt = p->max_num_batched_tokens;
     int64_t in_flight = vllm_in_flight(o, p, &ovf);
+    kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
+    KVPLAN__TRY(vllm_available(o, p, err));
+    if (m->info.is_deepseek_v4)
+        return kvplan__vllm_dsv4_plan(m, o, kvplan__vllm_dsv4_mtp(m, o),
+                                      autofit, c->context_len, p, err);
     bool ds_mla = c->dsa && c->kv_fp8; /* DeepSeek V3.2's fp8_ds_mla */
     int64_t attn_1 =
         c->mla ? kvplan__vllm_mla_page(1, c->mla_dim, c->kv_elem,
@@ -476,8 +481,6 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
                     "a KV page exceeds 64 bits");
     KVPLAN__FAIL_IF(n == 0, err, KVPLAN_UNSUPPORTED, "--model-path",
                     "this model has no KV-cache layer vLLM would size");
-    kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
-    KVPLAN__TRY(vllm_available(o, p, err));
     bool one = n == 1 || (n == 2 && c->dsa); /* all full attention */
     if (!one)
         KVPLAN__TRY(vllm_unify(s, n, p->vllm_rules, err));

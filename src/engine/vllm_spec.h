@@ -36,4 +36,18 @@ int64_t kvplan__vllm_pp_blocks(const kvplan__engine_census *c,
                                const kvplan__vllm_spec *s, size_t n, int64_t pp,
                                int64_t g, int64_t avail, bool *ovf);
 
+/* ---- vllm_dsv4.c -------------------------------------------------------- */
+
+/* The MTP layers a DeepSeek-V4 plan's draft adds (its own next-n layers
+ * under EAGLE with no draft model; 0 without a draft). */
+int64_t kvplan__vllm_dsv4_mtp(const kvplan_model *m,
+                              const kvplan_engine_options *o);
+/* DeepSeek-V4's cache under vLLM, once the budget is in `p`
+ * (available_bytes, max_model_len, max_in_flight_tokens, vllm_rules):
+ * `autofit` for --max-model-len auto, up to `context` tokens. */
+kvplan_status kvplan__vllm_dsv4_plan(const kvplan_model *m,
+                                     const kvplan_engine_options *o,
+                                     int64_t mtp, bool autofit, int64_t context,
+                                     kvplan_engine_plan *p, kvplan_error *err);
+
 #endif /* KVPLAN_VLLM_SPEC_H */

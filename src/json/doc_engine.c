@@ -30,6 +30,8 @@ const char *kvplan__grouped(int64_t v, char *buf, size_t size)
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p)
 {
     int64_t n = 0;
+    if (p->packed_groups)
+        return (int64_t)p->num_groups;
     for (size_t i = 0; i < p->num_groups; i++)
         n += p->group_size > 0
                  ? (p->groups[i].layers + p->group_size - 1) / p->group_size
@@ -71,7 +73,19 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320])
                  "the engine reads CUDA's total, memory.total less the "
                  "driver's reserve (estimated here; --gpu auto reads it "
                  "through NVML)");
-    if (p->padding_layers > 0)
+    int64_t stride = 0;
+    for (size_t i = 0; i < p->num_groups; i++)
+        stride =
+            p->groups[i].page_bytes > stride ? p->groups[i].page_bytes : stride;
+    if (p->padding_layers > 0 && p->packed_groups)
+        snprintf(out[n++], sizeof out[0],
+                 "vLLM pads DeepSeek-V4's groups to multiples of %lld layer "
+                 "tuples: %lld padding tuple%s priced in the one-request "
+                 "check; one block of every group is packed at a stride of "
+                 "the widest group's %lld bytes",
+                 (long long)p->group_size, (long long)p->padding_layers,
+                 p->padding_layers == 1 ? "" : "s", (long long)stride);
+    else if (p->padding_layers > 0)
         snprintf(out[n++], sizeof out[0],
                  "vLLM pads the smaller spec to groups of %lld layers: %lld "
                  "padding layer%s cost memory and hold nothing",
@@ -195,6 +209,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
         kvplan__w_int(w, "blocks_per_request", p->blocks_per_request);
         kvplan__w_int(w, "profiled_blocks", p->profiled_blocks);
         kvplan__w_int(w, "max_in_flight_tokens", p->max_in_flight_tokens);
+        kvplan__w_bool(w, "packed_groups", p->packed_groups);
     }
     kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
     kvplan__w_object(w, "gpu");

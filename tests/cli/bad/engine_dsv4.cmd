@@ -1,4 +1,4 @@
 --engine
-vllm
+trtllm
 --model-path
 deepseek-v4-flash
