@@ -11,6 +11,21 @@
 
 #include <stdio.h>
 
+int cli_calibration_save(const char *path, kvplan__writer *w)
+{
+    if (kvplan__w_status(w, NULL) != KVPLAN_OK) {
+        kvplan__w_free(w);
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    int rc = f != NULL && kvplan__w_print(w, f, true) == 0 ? 0 : -1;
+    if (f == NULL)
+        kvplan__w_free(w);
+    if (f != NULL && fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
+
 int cli_calibration_write(const char *path, const char *source,
                           const kvplan_log_readings *r,
                           const kvplan_plan_options *o, bool gpu_inferred,
@@ -18,15 +33,5 @@ int cli_calibration_write(const char *path, const char *source,
 {
     kvplan__writer w = {0};
     kvplan__doc_calibration(&w, NULL, source, r, o, gpu_inferred, model);
-    if (kvplan__w_status(&w, NULL) != KVPLAN_OK) {
-        kvplan__w_free(&w);
-        return -1;
-    }
-    FILE *f = fopen(path, "w");
-    int rc = f != NULL && kvplan__w_print(&w, f, true) == 0 ? 0 : -1;
-    if (f == NULL)
-        kvplan__w_free(&w);
-    if (f != NULL && fclose(f) != 0)
-        rc = -1;
-    return rc;
+    return cli_calibration_save(path, &w);
 }

@@ -5,6 +5,7 @@
 #ifndef KVPLAN_CALIBRATION_H
 #define KVPLAN_CALIBRATION_H
 
+#include "json/doc.h"
 #include "kvplan.h"
 
 #include <stdbool.h>
@@ -17,5 +18,9 @@ int cli_calibration_write(const char *path, const char *source,
                           const kvplan_log_readings *r,
                           const kvplan_plan_options *o, bool gpu_inferred,
                           const char *model);
+
+/* Writes a built calibration document `w` (freed) to FILE. Returns 0, or
+ * -1 when it cannot be written. */
+int cli_calibration_save(const char *path, kvplan__writer *w);
 
 #endif /* KVPLAN_CALIBRATION_H */

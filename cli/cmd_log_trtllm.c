@@ -6,6 +6,7 @@
  * difference. cmd_log.c hands a log here when kvplan_log_engine says it is
  * TensorRT-LLM's.
  */
+#include "calibration.h"
 #include "cli.h"
 #include "flags.h"
 #include "report.h"
@@ -75,6 +76,24 @@ static void text_report(FILE *out, const char *path,
                 x->causes[i].text);
 }
 
+/* --calibrate OUT: the log's terms (kvplan_trtllm_log_calibrate) as a
+ * file kvplan --calibration reads back into the engine's options. */
+static int write_calibration(const char *out, const char *path,
+                             const char *model, const kvplan_engine_options *eo,
+                             const kvplan_trtllm_log_readings *r, bool json)
+{
+    kvplan_trtllm_calibration c;
+    kvplan_error err;
+    if (kvplan_trtllm_log_calibrate(r, eo, &c, &err) != KVPLAN_OK)
+        return cli_error("kvplan log", &err, CLI_EXIT_USAGE, json);
+    kvplan__writer w = {0};
+    kvplan__doc_trtllm_calibration(&w, path, model, eo, r, &c);
+    if (cli_calibration_save(out, &w) == 0)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "kvplan log: %s: cannot be written\n", out);
+    return CLI_EXIT_INTERNAL;
+}
+
 int cli_log_trtllm(const char *path, const char *text, size_t len, int argc,
                    char **argv, bool json, const char *calibrate)
 {
@@ -100,13 +119,6 @@ int cli_log_trtllm(const char *path, const char *text, size_t len, int argc,
         rc = cli_error("kvplan log", &err, CLI_EXIT_USAGE, json);
         goto done;
     }
-    if (calibrate != NULL) {
-        (void)kvplan__fail(&err, KVPLAN_UNSUPPORTED, "--calibrate",
-                           "--calibrate reads sglang and vLLM logs; a "
-                           "TensorRT-LLM log's terms are not calibrated");
-        rc = cli_error("kvplan log", &err, CLI_EXIT_USAGE, cli->json);
-        goto done;
-    }
     if (kvplan__trtllm_log_question(&cli->o, r, &eo, x, &ans, &err) !=
         KVPLAN_OK) {
         rc = cli_error("kvplan log", &err, cli_exit_for(err.code), json);
@@ -122,6 +134,9 @@ int cli_log_trtllm(const char *path, const char *text, size_t len, int argc,
     }
     if (fflush(stdout) != 0)
         rc = CLI_EXIT_INTERNAL;
+    if (rc == CLI_EXIT_OK && calibrate != NULL)
+        rc = write_calibration(calibrate, path, ans.model_name, &eo, r,
+                               cli->json);
 done:
     kvplan__log_answer_free(&ans);
     free(r);

@@ -5,6 +5,7 @@
  * cause for each difference. cmd_log.c hands a log here when
  * kvplan_log_engine says it is vLLM's.
  */
+#include "calibration.h"
 #include "cli.h"
 #include "flags.h"
 #include "report.h"
@@ -87,13 +88,8 @@ static int write_calibration(const char *out, const char *path,
         return cli_error("kvplan log", &err, CLI_EXIT_USAGE, json);
     kvplan__writer w = {0};
     kvplan__doc_vllm_calibration(&w, NULL, path, model, eo, r, &c);
-    FILE *f = kvplan__w_status(&w, NULL) == KVPLAN_OK ? fopen(out, "w") : NULL;
-    int rc = f != NULL && kvplan__w_print(&w, f, true) == 0 ? CLI_EXIT_OK
-                                                            : CLI_EXIT_INTERNAL;
-    if (f == NULL)
-        kvplan__w_free(&w);
-    if (f != NULL && fclose(f) != 0)
-        rc = CLI_EXIT_INTERNAL;
+    int rc =
+        cli_calibration_save(out, &w) == 0 ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
     if (rc != CLI_EXIT_OK)
         fprintf(stderr, "kvplan log: %s: cannot be written\n", out);
     return rc;

@@ -2210,6 +2210,38 @@ kvplan_trtllm_log_reconcile(const kvplan_model *model, const char *model_error,
                             const kvplan_engine_options *options,
                             kvplan_trtllm_log_result *out, kvplan_error *err);
 
+/* What a TensorRT-LLM log measured, one rank's, as the engine options'
+ * terms (kvplan log --calibrate on a TensorRT-LLM log). KvCacheCreator
+ * sizes the cache as (total - peak) x free_gpu_memory_fraction; the
+ * weights and the memory outside torch are taken as the log prints them,
+ * the activation is the rest of that sum at the log's available memory
+ * (its printed "dynamically allocated" also held the estimation's KV
+ * cache, which the sum gives back). */
+typedef struct kvplan_trtllm_calibration {
+    int64_t rank_weight_bytes;     /* "... after loading model weights (inside
+                                      torch) ...: X GiB" */
+    int64_t non_torch_bytes;       /* "Memory used outside torch (e.g., NCCL and
+                                      CUDA graphs) ...: X GiB" */
+    int64_t activation_bytes;      /* total - available / fraction - both */
+    double total_gib;              /* CUDA's total the sum took: the GPU's as a
+                                      plan takes it, else the log's */
+    double fraction;               /* the log's, else the options', else 0.9 */
+    double printed_activation_gib; /* the log's own; -1 absent */
+    bool total_from_log;
+} kvplan_trtllm_calibration;
+
+/*
+ * The terms of a TensorRT-LLM log (kvplan_trtllm_log_parse) at `options`'
+ * GPU (CUDA's total as kvplan_engine_compute takes it; the log's device
+ * total where no GPU is given). Needs the profile's weights, memory outside
+ * torch and available KV memory; a sum that leaves the activation at or
+ * below 0 is refused naming --gpu. Allocates nothing.
+ */
+KVPLAN_API kvplan_status
+kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *readings,
+                            const kvplan_engine_options *options,
+                            kvplan_trtllm_calibration *out, kvplan_error *err);
+
 /* What a vLLM log measured, one rank's, as the engine options' terms
  * (kvplan log --calibrate on a vLLM log; kvplan --calibration reads it
  * back into kvplan_engine_options). */

@@ -66,6 +66,7 @@ int main(void)
         {"kvplan_vllm_log_readings", sizeof(kvplan_vllm_log_readings), 1040},
         {"kvplan_vllm_log_result", sizeof(kvplan_vllm_log_result), 2200},
         {"kvplan_vllm_calibration", sizeof(kvplan_vllm_calibration), 56},
+        {"kvplan_trtllm_calibration", sizeof(kvplan_trtllm_calibration), 56},
         {"kvplan_trtllm_log_readings", sizeof(kvplan_trtllm_log_readings), 288},
         {"kvplan_trtllm_log_result", sizeof(kvplan_trtllm_log_result), 2184},
         {"kvplan_engine_version_figures", sizeof(kvplan_engine_version_figures),

@@ -895,6 +895,23 @@ static void test_dsv4_vllm(void)
     o.fp4_indexer_cache = true;
     CHECK_INT(plan("deepseek-v4-flash", &o, KVPLAN_OK, NULL).num_gpu_blocks,
               9361);
+    /* vllm#44376, a launch's refusal (0.22, DeepSeek-V4-Flash TP 2 on
+     * GH200, LLM() at --max-model-len 30000): "(6.66 GiB KV cache is
+     * needed, which is larger than the available KV cache memory (5.44
+     * GiB) ... the estimated maximum model length is 13528". The offline
+     * LLM class steps 16384 tokens on such a GPU, one batch in flight
+     * before 0.26: the same check here at 5.4408 GiB, inside the log's
+     * 5.44 (13524 at 5.44 exactly, 13532 past 5.4425) */
+    o.fp4_indexer_cache = false;
+    o.vllm_version = KVPLAN_VLLM_V0_26;
+    o.no_async_scheduling = true;
+    o.max_model_len = (kvplan_opt_int){30000, true};
+    o.max_num_batched_tokens = (kvplan_opt_int){16384, true};
+    o.kv_cache_memory_bytes = (kvplan_opt_int){5841955194, true};
+    plan("deepseek-v4-flash", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_CONTAINS(err.message, "(6.66 GiB KV cache is needed");
+    CHECK_CONTAINS(err.message, "memory (5.44 GiB)");
+    CHECK_CONTAINS(err.message, "estimated maximum model length is 13528.");
     /* without MTP 43 windows: 22 + 21 */
     CHECK_INT(p.groups[1].layers + p.groups[2].layers, 43);
     CHECK_INT(p.groups[2].layers, 21);

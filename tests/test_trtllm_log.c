@@ -166,6 +166,58 @@ static void test_not_trtllm(void)
     CHECK_INT(r.lines, 2);
 }
 
+/* kvplan_trtllm_log_calibrate on log 01: the weights (63.52 GiB) and the
+ * memory outside torch (49.28) as printed; the activation the rest of
+ * KvCacheCreator's sum, total - 5.95 / 0.9 - both: at the log's 119.70
+ * GiB 0.289 GiB (its printed 0.85 held the estimation's 0.56 GiB cache,
+ * "tmp kv_mem 0.56 GiB"), at the GB10 preset's 121.13 the 1.43 GiB more.
+ * Planned back with those terms, gpt-oss-120b gets 5.95 GiB and 86,656
+ * tokens, inside the log's 86,580-86,725 (its 86,711). On an H100 the sum
+ * leaves nothing: refused, naming --gpu. */
+static void test_calibrate(void)
+{
+    size_t len = 0;
+    const char *text = slurp("01-gpt-oss-120b-gb10-1.1.0rc3.log", &len);
+    if (text == NULL)
+        return;
+    kvplan_trtllm_log_readings r;
+    CHECK_INT(kvplan_trtllm_log_parse(text, len, &r, NULL), KVPLAN_OK);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    kvplan_trtllm_calibration c;
+    CHECK_INT(kvplan_trtllm_log_calibrate(&r, &o, &c, NULL), KVPLAN_OK);
+    CHECK(c.total_from_log);
+    CHECK_DOUBLE(c.total_gib, 119.70);
+    CHECK_INT(c.rank_weight_bytes, (int64_t)(63.52 * 1073741824.0));
+    CHECK_INT(c.non_torch_bytes, (int64_t)(49.28 * 1073741824.0));
+    double f = 0.8999999761581421;
+    CHECK_DOUBLE(c.fraction, f);
+    CHECK_INT(c.activation_bytes,
+              (int64_t)(119.70 * 1073741824.0 - 5.95 * 1073741824.0 / f -
+                        63.52 * 1073741824.0 - 49.28 * 1073741824.0));
+    CHECK_DOUBLE(c.printed_activation_gib, 0.85);
+    CHECK(kvplan_gpu_preset("GB10", &o.gpu));
+    o.gpu_set = true;
+    CHECK_INT(kvplan_trtllm_log_calibrate(&r, &o, &c, NULL), KVPLAN_OK);
+    CHECK(!c.total_from_log);
+    o.rank_weight_bytes = (kvplan_opt_int){c.rank_weight_bytes, true};
+    o.activation_bytes = (kvplan_opt_int){c.activation_bytes, true};
+    o.non_torch_bytes = (kvplan_opt_int){c.non_torch_bytes, true};
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("gpt-oss-120b", &m, NULL), KVPLAN_OK);
+    kvplan_engine_plan p;
+    CHECK_INT(kvplan_engine_compute(m, &o, &p, NULL), KVPLAN_OK);
+    kvplan_model_free(m);
+    CHECK(p.kv_cache_tokens >= 86580 && p.kv_cache_tokens <= 86725);
+    CHECK_INT(p.kv_cache_tokens, 86656);
+    kvplan_error err;
+    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
+    CHECK_INT(kvplan_trtllm_log_calibrate(&r, &o, &c, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--gpu");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -176,5 +228,6 @@ int main(int argc, char **argv)
     test_gpt_oss_gb10();
     test_reranker_h100();
     test_not_trtllm();
+    test_calibrate();
     return check_report();
 }

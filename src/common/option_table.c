@@ -264,8 +264,9 @@ const kvplan__option_row kvplan__option_rows[] = {
       .meta = "FILE",
       .help = "plan with what a log measured on this GPU (kvplan log "
               "--calibrate FILE): sglang's CUDA context and one rank's "
-              "weights, or vLLM's weights, activation and non-torch memory"},
-     .store = KVPLAN__STORE_TEXT, OPTS(calibration), .readers = KVPLAN__READ_SGLANG | KVPLAN__READ_VLLM},
+              "weights, or vLLM's and TensorRT-LLM's weights, activation "
+              "and non-torch memory"},
+     .store = KVPLAN__STORE_TEXT, OPTS(calibration), .readers = KVPLAN__READ_SGLANG | KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM},
     /* ---- versions */
     {{.name = "sglang_version", .flag = "--sglang-version", TEXT, KVPLAN,
       .meta = "V",

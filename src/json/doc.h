@@ -265,6 +265,12 @@ void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,
                                   const kvplan_vllm_log_readings *r,
                                   const kvplan_vllm_calibration *c);
 
+/* A TensorRT-LLM log's calibration, a whole object (doc_trtllm_log.c). */
+void kvplan__doc_trtllm_calibration(kvplan__writer *w, const char *source,
+                                    const char *model,
+                                    const kvplan_engine_options *o,
+                                    const kvplan_trtllm_log_readings *r,
+                                    const kvplan_trtllm_calibration *c);
 /* A TensorRT-LLM log's document, a whole object (doc_trtllm_log.c). */
 void kvplan__doc_trtllm_log(kvplan__writer *w,
                             const kvplan_trtllm_log_readings *r,

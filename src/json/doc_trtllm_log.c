@@ -63,3 +63,31 @@ void kvplan__doc_trtllm_log(kvplan__writer *w,
     kvplan__doc_log_causes(w, x->causes, x->num_causes);
     kvplan__w_end(w);
 }
+
+void kvplan__doc_trtllm_calibration(kvplan__writer *w, const char *source,
+                                    const char *model,
+                                    const kvplan_engine_options *o,
+                                    const kvplan_trtllm_log_readings *r,
+                                    const kvplan_trtllm_calibration *c)
+{
+    kvplan__w_object(w, NULL);
+    kvplan__w_int(w, "kvplan_calibration", 1);
+    kvplan__w_str(w, "engine", "trtllm");
+    kvplan__w_str(w, "source", source);
+    kvplan__w_str(w, "model", model);
+    kvplan__w_str(w, "gpu", o->gpu_set ? o->gpu.name : NULL);
+    kvplan__w_int(w, "tp_size", o->tp_size);
+    kvplan__w_int(w, "pp_size", o->pp_size);
+    kvplan__w_str(w, "trtllm", r->version[0] ? r->version : NULL);
+    kvplan__w_real(w, "total_gib", c->total_gib);
+    kvplan__w_bool(w, "total_from_log", c->total_from_log);
+    kvplan__w_real(w, "free_gpu_memory_fraction", c->fraction);
+    kvplan__w_int(w, "rank_weight_bytes", c->rank_weight_bytes);
+    kvplan__w_int(w, "activation_bytes", c->activation_bytes);
+    kvplan__w_int(w, "non_torch_bytes", c->non_torch_bytes);
+    if (c->printed_activation_gib >= 0)
+        kvplan__w_real(w, "printed_activation_gib", c->printed_activation_gib);
+    else
+        kvplan__w_null(w, "printed_activation_gib");
+    kvplan__w_end(w);
+}

@@ -303,3 +303,63 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
                                                  : -1));
     return KVPLAN_OK;
 }
+
+kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
+                                          const kvplan_engine_options *o,
+                                          kvplan_trtllm_calibration *out,
+                                          kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(r == NULL || o == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_trtllm_log_calibrate: readings, options and out "
+                    "must not be NULL");
+    memset(out, 0, sizeof *out);
+    const char *missing =
+        !r->weights_gib.set         ? "the weights' \"Memory used "
+                                      "after loading model weights "
+                                      "(inside torch)\""
+        : !r->outside_torch_gib.set ? "\"Memory used outside torch\""
+        : !r->available_gib.set     ? "\"available KV cache memory when "
+                                      "calculating max tokens\""
+                                    : NULL;
+    KVPLAN__FAIL_IF(missing != NULL, err, KVPLAN_INVALID_ARGUMENT,
+                    "--calibrate",
+                    "--calibrate: the log prints no %s, which a calibration "
+                    "needs",
+                    missing);
+    KVPLAN__FAIL_IF(!r->total_gib.set && !o->gpu_set, err,
+                    KVPLAN_INVALID_ARGUMENT, "--gpu",
+                    "--calibrate: the log prints no device total; name its "
+                    "GPU with --gpu");
+    /* CUDA's total as kvplan__engine_terms takes it */
+    double total = r->total_gib.value * GIB;
+    out->total_from_log = !o->gpu_set;
+    if (o->gpu_set)
+        total =
+            (o->gpu.total_mib - (o->gpu.reserved_mib > 0 ? o->gpu.reserved_mib
+                                 : o->gpu.is_hip         ? 0
+                                                         : 512)) *
+            1048576.0;
+    out->total_gib = total / GIB;
+    out->fraction = r->fraction.set ? r->fraction.value
+                    : o->free_gpu_memory_fraction.set
+                        ? o->free_gpu_memory_fraction.value
+                        : 0.9;
+    out->printed_activation_gib =
+        r->activation_gib.set ? r->activation_gib.value : -1;
+    double w = r->weights_gib.value * GIB,
+           nt = r->outside_torch_gib.value * GIB;
+    double rest = total - r->available_gib.value * GIB / out->fraction - w - nt;
+    KVPLAN__FAIL_IF(!(rest > 0) || !(out->fraction > 0), err,
+                    KVPLAN_INVALID_ARGUMENT, "--gpu",
+                    "--calibrate: on %.2f GiB at fraction %.4g the log's "
+                    "weights (%.2f GiB), memory outside torch (%.2f GiB) and "
+                    "available memory (%.2f GiB) leave nothing for the "
+                    "activation: not the GPU it ran on",
+                    out->total_gib, out->fraction, r->weights_gib.value,
+                    r->outside_torch_gib.value, r->available_gib.value);
+    out->rank_weight_bytes = (int64_t)w;
+    out->non_torch_bytes = (int64_t)nt;
+    out->activation_bytes = (int64_t)rest;
+    return kvplan__ok(err);
+}

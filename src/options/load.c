@@ -61,9 +61,10 @@ static kvplan_status count(const json_t *doc, const char *key, const char *path,
     return KVPLAN_OK;
 }
 
-/* A vLLM log's terms (kvplan_vllm_log_calibrate) into the engine's
- * options: weights and activation measured, non-torch and graphs may be
- * 0 (folded into the activation, or not taken by the version). */
+/* A vLLM or TensorRT-LLM log's terms (kvplan_vllm_log_calibrate,
+ * kvplan_trtllm_log_calibrate) into the engine's options: weights and
+ * activation measured, non-torch and graphs may be 0 (folded into the
+ * activation, or not taken by the version). */
 static kvplan_status read_vllm_terms(const json_t *doc, const char *path,
                                      kvplan_engine_options *e,
                                      kvplan_error *err)
@@ -115,16 +116,25 @@ static kvplan_status read_calibration(const char *path, kvplan_options *opts,
                             "JSON object with \"kvplan_calibration\": 1)",
                             path);
     }
+    /* the engine whose log it is: vLLM's and TensorRT-LLM's terms go to
+     * the engine's options, sglang's (no "engine") to the plan's */
     const char *engine = json_string_value(json_object_get(doc, "engine"));
-    bool vllm = engine != NULL && strcmp(engine, "vllm") == 0;
+    kvplan_engine of = engine == NULL                  ? KVPLAN_ENGINE_SGLANG
+                       : strcmp(engine, "vllm") == 0   ? KVPLAN_ENGINE_VLLM
+                       : strcmp(engine, "trtllm") == 0 ? KVPLAN_ENGINE_TRTLLM
+                                                       : KVPLAN_ENGINE_SGLANG;
+    bool vllm = of != KVPLAN_ENGINE_SGLANG; /* an engine's terms */
+    static const char *const whose[] = {"n sglang", " vLLM", " TensorRT-LLM"};
     kvplan_status st = KVPLAN_OK;
-    if (vllm != (opts->engine == KVPLAN_ENGINE_VLLM))
+    if (of != opts->engine)
         st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "--calibration",
-                          "%.200s: a%s log's calibration; %s", path,
-                          vllm ? " vLLM" : "n sglang",
-                          vllm ? "plan with --engine vllm"
-                               : "a vLLM plan needs one of a vLLM log "
-                                 "(kvplan log VLLM.LOG --calibrate)");
+                          "%.200s: a%s log's calibration; %s", path, whose[of],
+                          of == KVPLAN_ENGINE_VLLM ? "plan with --engine vllm"
+                          : of == KVPLAN_ENGINE_TRTLLM
+                              ? "plan with --engine trtllm"
+                              : "an engine's plan needs one of its "
+                                "own log (kvplan log LOG "
+                                "--calibrate)");
     else if (vllm)
         st = read_vllm_terms(doc, path, &opts->engine_options, err);
     if (st == KVPLAN_OK && !vllm)

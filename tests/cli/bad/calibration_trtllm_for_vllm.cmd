@@ -1,0 +1,8 @@
+--engine
+vllm
+--model-path
+gpt-oss-120b
+--gpu
+GB10
+--calibration
+@DATA@/calibration/gpt-oss-120b-gb10-trtllm-1.1.json
