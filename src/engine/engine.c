@@ -185,7 +185,31 @@ static kvplan_status dsv4_vllm_check(const kvplan_model *m,
                     err, KVPLAN_UNSUPPORTED, "--speculative-algorithm",
                     "DeepSeek-V4 under vLLM: kvplan models its own MTP draft "
                     "only (--speculative-algorithm EAGLE with no draft model)");
-    (void)m;
+    /* vLLM's compressor knows ratios 4 and 128 (and 0, 1: a window only) */
+    size_t n4 = 0, n128 = 0;
+    for (size_t i = 0; i < m->compress_ratios.count; i++) {
+        int64_t r = m->compress_ratios.ids[i];
+        KVPLAN__FAIL_IF(r != 0 && r != 1 && r != 4 && r != 128, err,
+                        KVPLAN_UNSUPPORTED, "/compress_ratios",
+                        "compress_ratios/%zu is %lld: vLLM's DeepSeek-V4 "
+                        "compresses by 4 or 128 (0 or 1: a window only)",
+                        i, (long long)r);
+        n4 += r == 4;
+        n128 += r == 128;
+    }
+    KVPLAN__FAIL_IF(n4 + n128 == 0, err, KVPLAN_UNSUPPORTED, "/compress_ratios",
+                    "a DeepSeek-V4 config without a compressed layer: vLLM "
+                    "asserts one (group_and_unify_kv_cache_specs)");
+    KVPLAN__FAIL_IF(!m->dsv4_window_size.set || m->dsv4_window_size.value < 1 ||
+                        m->dsv4_window_size.value > (1 << 30),
+                    err, KVPLAN_UNSUPPORTED, "/sliding_window",
+                    "DeepSeek-V4 under vLLM needs sliding_window, 1 to 2^30");
+    KVPLAN__FAIL_IF(n4 > 0 && (!m->dsv4_index_head_dim.set ||
+                               m->dsv4_index_head_dim.value < 1 ||
+                               m->dsv4_index_head_dim.value > (1 << 20)),
+                    err, KVPLAN_UNSUPPORTED, "/index_head_dim",
+                    "DeepSeek-V4's ratio-4 layers need index_head_dim, 1 to "
+                    "2^20");
     return KVPLAN_OK;
 }
 

@@ -114,7 +114,7 @@ typedef struct layout {
 /* The buckets: the compressed caches and the indexer's (one UniformType
  * group), then the sliding windows, the ratio-4 states, the ratio-128
  * states, each split into groups of at most d layer tuples. */
-static void build(const kvplan_model *m, int64_t mtp, bool fp4_indexer,
+static bool build(const kvplan_model *m, int64_t mtp, bool fp4_indexer,
                   layout *l, bool *ovf)
 {
     int64_t n4 = 0, n128 = 0, nswa = 0;
@@ -148,13 +148,14 @@ static void build(const kvplan_model *m, int64_t mtp, bool fp4_indexer,
     b[1].k[b[1].n++] = (kind){aligned(kvplan__mul(SWA_BLOCK, row, ovf), ovf),
                               nswa, SWA_BLOCK, window};
     if (n4 > 0) { /* fp32 states, 2 x coff(2) x head a token, 4 a block */
-        b[2].k[b[2].n++] = (kind){aligned(4 * 2 * 2 * head * 4, ovf), n4, 4, 8};
-        b[2].k[b[2].n++] =
-            (kind){aligned(4 * 2 * 2 * ihead * 4, ovf), n4, 4, 8};
+        b[2].k[b[2].n++] = (kind){
+            aligned(kvplan__mul(4 * 2 * 2 * 4, head, ovf), ovf), n4, 4, 8};
+        b[2].k[b[2].n++] = (kind){
+            aligned(kvplan__mul(4 * 2 * 2 * 4, ihead, ovf), ovf), n4, 4, 8};
     }
     if (n128 > 0) /* coff 1, 8 a block */
-        b[3].k[b[3].n++] =
-            (kind){aligned(8 * 2 * 1 * head * 4, ovf), n128, 8, 128};
+        b[3].k[b[3].n++] = (kind){
+            aligned(kvplan__mul(8 * 2 * 1 * 4, head, ovf), ovf), n128, 8, 128};
     int64_t v[4];
     size_t nv = 0;
     for (size_t i = 0; i < 4; i++)
@@ -169,7 +170,9 @@ static void build(const kvplan_model *m, int64_t mtp, bool fp4_indexer,
             continue;
         int64_t t = b[i].k[0].layers; /* every page the same count */
         int64_t parts = kvplan__ceil_div(t, d, ovf);
-        for (int64_t j = 0; j < parts && l->n < KVPLAN_MAX_ENGINE_GROUPS; j++) {
+        if (parts > (int64_t)(KVPLAN_MAX_ENGINE_GROUPS - l->n))
+            return false;
+        for (int64_t j = 0; j < parts; j++) {
             group s = b[i];
             for (size_t k = 0; k < s.n; k++)
                 s.k[k].layers = (t - j + parts - 1) / parts;
@@ -188,6 +191,7 @@ static void build(const kvplan_model *m, int64_t mtp, bool fp4_indexer,
         if (!seen)
             l->tuple_bytes = kvplan__add(l->tuple_bytes, b[0].k[i].page, ovf);
     }
+    return true;
 }
 
 /* What one request of `len` is priced in the check: every group's pages
@@ -248,7 +252,13 @@ kvplan_status kvplan__vllm_dsv4_plan(const kvplan_model *m,
                     (long long)o->pp_size);
     bool ovf = false;
     layout l;
-    build(m, mtp, o->fp4_indexer_cache, &l, &ovf);
+    KVPLAN__FAIL_IF(!build(m, mtp, o->fp4_indexer_cache, &l, &ovf), err,
+                    KVPLAN_UNSUPPORTED, "/compress_ratios",
+                    "this DeepSeek-V4 config's layers make more than %d vLLM "
+                    "KV-cache groups, more than kvplan plans",
+                    KVPLAN_MAX_ENGINE_GROUPS);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "/head_dim",
+                    "a DeepSeek-V4 page's bytes exceed 64 bits");
     int64_t in_flight = p->max_in_flight_tokens;
     int64_t len = p->max_model_len;
     if (o->num_gpu_blocks_override.set) {
