@@ -177,6 +177,11 @@ kvplan_status kvplan__budget_available(const kvplan__available_inputs *in,
 
 /* The preset a plan without a GPU assumes (H100-80GB). */
 const kvplan_gpu *kvplan__gpu_default(void);
+/* The bytes CUDA reports as the GPU's total (torch.cuda.mem_get_info,
+ * what vLLM and TensorRT-LLM read): memory.total less the driver's
+ * reserve, NVML's or a preset's where known, else 512 MiB on NVIDIA (0 on
+ * ROCm). `known` (may be NULL) says whether the reserve was. */
+double kvplan__gpu_cuda_total(const kvplan_gpu *gpu, bool *known);
 
 /* The compute capability's major (9 Hopper, 10 data-centre Blackwell, 12
  * consumer Blackwell): the engines' is_sm100 / is_hopper checks are the

@@ -91,6 +91,17 @@ const kvplan_gpu *kvplan__gpu_default(void)
     return &presets[0].gpu; /* KVPLAN_DEFAULT_GPU, tested */
 }
 
+double kvplan__gpu_cuda_total(const kvplan_gpu *gpu, bool *known)
+{
+    bool k = gpu->reserved_mib > 0;
+    if (known != NULL)
+        *known = k;
+    return (gpu->total_mib - (k             ? gpu->reserved_mib
+                              : gpu->is_hip ? 0
+                                            : 512)) *
+           1048576.0;
+}
+
 bool kvplan_gpu_preset_at(size_t index, kvplan_gpu *out)
 {
     if (index >= NUM_PRESETS || out == NULL)

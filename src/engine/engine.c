@@ -402,14 +402,11 @@ void kvplan__engine_terms(const kvplan_model *m, const kvplan_engine_options *o,
      * else 512 MiB on NVIDIA (vLLM's logs of H100s: total_gpu_memory
      * 79.11-79.33 GiB of memory.total's 79.65; an H200's is 0.60 GiB) */
     p->memory_total_bytes = gpu->total_mib * 1048576.0;
-    bool known = gpu->reserved_mib > 0;
-    p->reserved_bytes = (known         ? gpu->reserved_mib
-                         : gpu->is_hip ? 0
-                                       : 512) *
-                        1048576.0;
+    bool known = false;
+    p->total_bytes = kvplan__gpu_cuda_total(gpu, &known);
+    p->reserved_bytes = p->memory_total_bytes - p->total_bytes;
     p->reserved_source =
         known ? KVPLAN_SOURCE_MEASURED : KVPLAN_SOURCE_ESTIMATED;
-    p->total_bytes = p->memory_total_bytes - p->reserved_bytes;
     double tp = (double)o->tp_size;
     /* the weights of one rank: the estimate's share of the given total */
     kvplan__weights_estimate_out e =

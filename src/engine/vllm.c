@@ -254,17 +254,10 @@ static int64_t vllm_fit_len(const kvplan__vllm_spec *s, size_t n, int64_t most,
     return best;
 }
 
-/* One request of max_model_len must fit in `avail` (from 0.29 less the
- * null block: the caller's): else vLLM's refusal, with the longest that
- * would (estimate_max_model_len, by bisection). */
-static kvplan_status vllm_one_request(const kvplan__vllm_spec *s, size_t n,
-                                      int64_t len, int64_t mnbt, int64_t avail,
-                                      bool *ovf, kvplan_error *err)
+kvplan_status kvplan__vllm_refuse_length(int64_t len, int64_t need,
+                                         int64_t avail, int64_t best,
+                                         kvplan_error *err)
 {
-    int64_t need = needed(s, n, len, mnbt, ovf);
-    if (need <= avail)
-        return KVPLAN_OK;
-    int64_t best = vllm_fit_len(s, n, len, mnbt, avail, ovf);
     return kvplan__fail(
         err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
         "To serve at least one request with the model's max seq len "
@@ -275,6 +268,20 @@ static kvplan_status vllm_one_request(const kvplan__vllm_spec *s, size_t n,
         "`max_model_len` (vLLM)",
         (long long)len, (double)need / 1073741824.0,
         (double)avail / 1073741824.0, (long long)best);
+}
+
+/* One request of max_model_len must fit in `avail` (from 0.29 less the
+ * null block: the caller's): else vLLM's refusal, with the longest that
+ * would (estimate_max_model_len, by bisection). */
+static kvplan_status vllm_one_request(const kvplan__vllm_spec *s, size_t n,
+                                      int64_t len, int64_t mnbt, int64_t avail,
+                                      bool *ovf, kvplan_error *err)
+{
+    int64_t need = needed(s, n, len, mnbt, ovf);
+    if (need <= avail)
+        return KVPLAN_OK;
+    return kvplan__vllm_refuse_length(
+        len, need, avail, vllm_fit_len(s, n, len, mnbt, avail, ovf), err);
 }
 
 /* One group: every layer the same spec, or one UniformType group (DSA:

@@ -281,17 +281,8 @@ kvplan_status kvplan__vllm_dsv4_plan(const kvplan_model *m,
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");
     if (need > avail)
-        return kvplan__fail(
-            err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
-            "To serve at least one request with the model's max seq len "
-            "(%lld), (%.2f GiB KV cache is needed, which is larger than the "
-            "available KV cache memory (%.2f GiB). Based on the available "
-            "memory, the estimated maximum model length is %lld. Try "
-            "increasing `gpu_memory_utilization` or decreasing "
-            "`max_model_len` (vLLM)",
-            (long long)len, (double)need / 1073741824.0,
-            (double)avail / 1073741824.0,
-            (long long)fit_len(&l, len, in_flight, avail, &ovf));
+        return kvplan__vllm_refuse_length(
+            len, need, avail, fit_len(&l, len, in_flight, avail, &ovf), err);
     int64_t blocks = o->num_gpu_blocks_override.set
                          ? o->num_gpu_blocks_override.value
                          : p->available_bytes / l.stride;

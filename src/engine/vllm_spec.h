@@ -22,6 +22,12 @@ typedef struct kvplan__vllm_spec {
 int64_t kvplan__vllm_usage(const kvplan__vllm_spec *s, int64_t len,
                            int64_t in_flight, bool *ovf);
 
+/* vLLM's refusal of a max_model_len whose one request (`need` bytes) does
+ * not fit `avail`, with the longest that would (`best`). */
+kvplan_status kvplan__vllm_refuse_length(int64_t len, int64_t need,
+                                         int64_t avail, int64_t best,
+                                         kvplan_error *err);
+
 /* ---- vllm_pp.c ---------------------------------------------------------- */
 
 /* The stage one request needs the most of (check_enough_kv_cache_memory

@@ -257,6 +257,11 @@ const char *kvplan__row_binding(const kvplan_sweep_row *r);
 /* A log's causes, as the array "causes" (both readers'). */
 void kvplan__doc_log_causes(kvplan__writer *w, const kvplan_log_cause *causes,
                             size_t n);
+/* An engine log's calibration's first members: what it is, whose log,
+ * which model, GPU and ranks (doc_vllm_log.c). */
+void kvplan__doc_calibration_head(kvplan__writer *w, const char *engine,
+                                  const char *source, const char *model,
+                                  const kvplan_engine_options *o);
 /* A vLLM log's calibration (kvplan log --calibrate; kvplan --calibration
  * reads it back), an object at `key` (doc_vllm_log.c). */
 void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,

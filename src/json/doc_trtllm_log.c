@@ -71,13 +71,7 @@ void kvplan__doc_trtllm_calibration(kvplan__writer *w, const char *source,
                                     const kvplan_trtllm_calibration *c)
 {
     kvplan__w_object(w, NULL);
-    kvplan__w_int(w, "kvplan_calibration", 1);
-    kvplan__w_str(w, "engine", "trtllm");
-    kvplan__w_str(w, "source", source);
-    kvplan__w_str(w, "model", model);
-    kvplan__w_str(w, "gpu", o->gpu_set ? o->gpu.name : NULL);
-    kvplan__w_int(w, "tp_size", o->tp_size);
-    kvplan__w_int(w, "pp_size", o->pp_size);
+    kvplan__doc_calibration_head(w, "trtllm", source, model, o);
     kvplan__w_str(w, "trtllm", r->version[0] ? r->version : NULL);
     kvplan__w_real(w, "total_gib", c->total_gib);
     kvplan__w_bool(w, "total_from_log", c->total_from_log);

@@ -67,6 +67,19 @@ void kvplan__doc_vllm_log(kvplan__writer *w, const kvplan_vllm_log_readings *r,
     kvplan__w_end(w);
 }
 
+void kvplan__doc_calibration_head(kvplan__writer *w, const char *engine,
+                                  const char *source, const char *model,
+                                  const kvplan_engine_options *o)
+{
+    kvplan__w_int(w, "kvplan_calibration", 1);
+    kvplan__w_str(w, "engine", engine);
+    kvplan__w_str(w, "source", source);
+    kvplan__w_str(w, "model", model);
+    kvplan__w_str(w, "gpu", o->gpu_set ? o->gpu.name : NULL);
+    kvplan__w_int(w, "tp_size", o->tp_size);
+    kvplan__w_int(w, "pp_size", o->pp_size);
+}
+
 void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,
                                   const char *source, const char *model,
                                   const kvplan_engine_options *o,
@@ -74,13 +87,7 @@ void kvplan__doc_vllm_calibration(kvplan__writer *w, const char *key,
                                   const kvplan_vllm_calibration *c)
 {
     kvplan__w_object(w, key);
-    kvplan__w_int(w, "kvplan_calibration", 1);
-    kvplan__w_str(w, "engine", "vllm");
-    kvplan__w_str(w, "source", source);
-    kvplan__w_str(w, "model", model);
-    kvplan__w_str(w, "gpu", o->gpu_set ? o->gpu.name : NULL);
-    kvplan__w_int(w, "tp_size", o->tp_size);
-    kvplan__w_int(w, "pp_size", o->pp_size);
+    kvplan__doc_calibration_head(w, "vllm", source, model, o);
     kvplan__w_str(w, "vllm", r->version[0] ? r->version : NULL);
     kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(o->vllm_version));
     kvplan__w_real(w, "total_gib", c->total_gib);

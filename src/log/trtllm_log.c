@@ -11,6 +11,7 @@
  * ceilDiv(max_tokens, tokens_per_block) blocks give an interval the
  * printed counts must lie in. Bounded, no allocation, nothing defaulted.
  */
+#include "budget/budget.h"
 #include "log/log.h"
 
 #include <math.h>
@@ -335,11 +336,7 @@ kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
     double total = r->total_gib.value * GIB;
     out->total_from_log = !o->gpu_set;
     if (o->gpu_set)
-        total =
-            (o->gpu.total_mib - (o->gpu.reserved_mib > 0 ? o->gpu.reserved_mib
-                                 : o->gpu.is_hip         ? 0
-                                                         : 512)) *
-            1048576.0;
+        total = kvplan__gpu_cuda_total(&o->gpu, NULL);
     out->total_gib = total / GIB;
     out->fraction = r->fraction.set ? r->fraction.value
                     : o->free_gpu_memory_fraction.set

@@ -6,6 +6,7 @@
  * ceil(total x gpu_memory_utilization). What the log prints is taken as
  * printed; what it does not, the rest of the sum, is the activation's.
  */
+#include "budget/budget.h"
 #include "log/log.h"
 
 #include <math.h>
@@ -35,13 +36,8 @@ kvplan_status kvplan_vllm_log_calibrate(const kvplan_vllm_log_readings *r,
                     "GPU with --gpu");
     uint64_t rules = kvplan_vllm_rules(o->vllm_version) ^ o->vllm_rules_flip;
     out->total_from_log = r->total_gib.set;
-    double total =
-        r->total_gib.set
-            ? r->total_gib.value * GIB
-            : (o->gpu.total_mib - (o->gpu.reserved_mib > 0 ? o->gpu.reserved_mib
-                                   : o->gpu.is_hip         ? 0
-                                                           : 512)) *
-                  1048576.0;
+    double total = r->total_gib.set ? r->total_gib.value * GIB
+                                    : kvplan__gpu_cuda_total(&o->gpu, NULL);
     out->total_gib = total / GIB;
     out->utilization = o->gpu_memory_utilization.set
                            ? o->gpu_memory_utilization.value
