@@ -254,6 +254,22 @@ static int64_t vllm_fit_len(const kvplan__vllm_spec *s, size_t n, int64_t most,
     return best;
 }
 
+kvplan_status kvplan__vllm_check_memory(const kvplan_engine_plan *p,
+                                        int64_t len, bool autofit,
+                                        int64_t block_bytes, int64_t *avail,
+                                        kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(len == 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
+                    "--max-model-len auto: not one token's KV cache fits in "
+                    "%.2f GiB (vLLM)",
+                    (double)p->available_bytes / 1073741824.0);
+    /* #47272 keeps check_memory = available under auto (#48724, open) */
+    bool null_block =
+        !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK) && !autofit;
+    *avail = p->available_bytes - (null_block ? block_bytes : 0);
+    return KVPLAN_OK;
+}
+
 kvplan_status kvplan__vllm_refuse_length(int64_t len, int64_t need,
                                          int64_t avail, int64_t best,
                                          kvplan_error *err)
@@ -520,16 +536,10 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     if (autofit) /* _auto_fit_max_model_len: on the whole cache (#48724) */
         p->max_model_len = len = vllm_fit_len(
             check, n, c->context_len, in_flight, p->available_bytes, &ovf);
-    KVPLAN__FAIL_IF(len == 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
-                    "--max-model-len auto: not one token's KV cache fits in "
-                    "%.2f GiB (vLLM)",
-                    (double)p->available_bytes / 1073741824.0);
-    /* #47272 keeps check_memory = available under auto (#48724, open) */
-    bool null_block =
-        !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK) && !autofit;
-    KVPLAN__TRY(vllm_one_request(
-        check, n, len, in_flight,
-        p->available_bytes - (null_block ? per_block : 0), &ovf, err));
+    int64_t avail = 0;
+    KVPLAN__TRY(
+        kvplan__vllm_check_memory(p, len, autofit, per_block, &avail, err));
+    KVPLAN__TRY(vllm_one_request(check, n, len, in_flight, avail, &ovf, err));
     int64_t blocks = 0, per_req = 1;
     if (one)
         vllm_one_group(s, n, len, in_flight, block, p, &blocks, &per_req, &ovf);

@@ -269,14 +269,11 @@ kvplan_status kvplan__vllm_dsv4_plan(const kvplan_model *m,
     if (autofit)
         p->max_model_len = len =
             fit_len(&l, context, in_flight, p->available_bytes, &ovf);
-    KVPLAN__FAIL_IF(len == 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-model-len",
-                    "--max-model-len auto: not one token's KV cache fits in "
-                    "%.2f GiB (vLLM)",
-                    (double)p->available_bytes / 1073741824.0);
-    /* from 0.29 (#47272) one block, the null block, is not the requests' */
-    bool null_block =
-        !(p->vllm_rules & KVPLAN_VLLM_RULE_NO_NULL_BLOCK) && !autofit;
-    int64_t avail = p->available_bytes - (null_block ? l.stride : 0);
+    /* from 0.29 (#47272) one block, the null block, is not the requests':
+     * here one stride */
+    int64_t avail = 0;
+    KVPLAN__TRY(
+        kvplan__vllm_check_memory(p, len, autofit, l.stride, &avail, err));
     int64_t need = needed(&l, len, in_flight, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "a request's KV bytes exceed 64 bits");

@@ -22,6 +22,13 @@ typedef struct kvplan__vllm_spec {
 int64_t kvplan__vllm_usage(const kvplan__vllm_spec *s, int64_t len,
                            int64_t in_flight, bool *ovf);
 
+/* The bytes one request of `len` is checked against: the available less
+ * the null block's `block_bytes` from 0.29 (not under --max-model-len
+ * auto); `len` 0 (auto found none) refused. */
+kvplan_status kvplan__vllm_check_memory(const kvplan_engine_plan *p,
+                                        int64_t len, bool autofit,
+                                        int64_t block_bytes, int64_t *avail,
+                                        kvplan_error *err);
 /* vLLM's refusal of a max_model_len whose one request (`need` bytes) does
  * not fit `avail`, with the longest that would (`best`). */
 kvplan_status kvplan__vllm_refuse_length(int64_t len, int64_t need,
