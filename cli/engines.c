@@ -94,7 +94,9 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
             (long long)p->num_gpu_blocks);
     if (vllm) {
         if (p->padding_layers > 0)
-            fprintf(out, "  %-26s %lld (group size %lld)\n", "padding layers",
+            fprintf(out, "  %-26s %lld (group size %lld)\n",
+                    p->packed_groups ? "padding layer tuples"
+                                     : "padding layers",
                     (long long)p->padding_layers, (long long)p->group_size);
         fprintf(out, "\nas vLLM logs it:\n  GPU KV cache size: %s tokens\n",
                 kvplan__grouped(p->kv_cache_tokens, tok, sizeof tok));

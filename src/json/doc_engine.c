@@ -295,9 +295,10 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
                "holds; TensorRT-LLM's max_tokens is its blocks' tokens";
     case KVPLAN_REASON_SLIDING_WINDOW:
         return "sliding window: sglang splits a full and an SWA pool "
-               "(--swa-full-tokens-ratio); vLLM keeps window - 1 + "
-               "max_num_batched_tokens tokens per request in the sliding "
-               "layers, in one pool of equal pages (with padding layers "
+               "(--swa-full-tokens-ratio); vLLM keeps window - 1 + the "
+               "tokens in flight (from 0.26 two steps' under async "
+               "scheduling) per request in the sliding layers, in one "
+               "pool of equal pages (with padding layers "
                "where the counts differ); TensorRT-LLM prices every layer "
                "at the whole sequence unless max_attention_window is set";
     case KVPLAN_REASON_MAMBA_STATE:
