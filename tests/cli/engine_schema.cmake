@@ -11,6 +11,7 @@ set(engine_plans
   "--engine,vllm,--model-path,gpt-oss-20b,--kv-cache-memory,16GiB,--json"
   "--engine,vllm,--model-path,qwen3-next-80b-a3b-thinking,--tp-size,4,--gpu,H200,--json"
   "--engine,vllm,--model-path,gemma-3-4b-it,--gpu,H100-80GB,--max-model-len,32768,--activation-memory,3GiB,--non-torch-memory,1GiB,--cuda-graph-memory,1GiB,--json"
+  "--engine,vllm,--model-path,deepseek-v4-flash,--tp-size,2,--gpu,H200,--fp4-indexer-cache,--json"
   "--engine,trtllm,--json"
   "--engine,trtllm,--model-path,deepseek-v2-lite,--max-tokens,100000,--json")
 set(compare_plans
