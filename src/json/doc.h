@@ -202,7 +202,7 @@ void kvplan__doc_version_compare(kvplan__writer *w, const char *key,
 
 /* The engine plan's notes: which terms are estimates, how to set them;
  * returns how many (at most 3). */
-size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320]);
+size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320]);
 /* vLLM's KV-cache groups (DSA's MLA and indexer layers: one). */
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p);
 /* vLLM's "{:,}": 1234567 -> "1,234,567". */

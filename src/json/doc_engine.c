@@ -53,7 +53,7 @@ static void term_json(kvplan__writer *w, const char *key, double bytes,
 }
 
 /* The plan's notes: which terms are estimates, and how to set them. */
-size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320])
+size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
 {
     size_t n = 0;
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
@@ -73,6 +73,13 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[3][320])
                  "the engine reads CUDA's total, memory.total less the "
                  "driver's reserve (estimated here; --gpu auto reads it "
                  "through NVML)");
+    if (!vllm)
+        snprintf(out[n++], sizeof out[0],
+                 "planned as KVCacheManager V1 sizes it; TensorRT-LLM since "
+                 "mid-2026 picks V2 for GPT-OSS (#16942), the DSA models "
+                 "(#16060) and, by #18228's draft notes, DeepSeek, GLM, Kimi, "
+                 "Qwen, Nemotron, MiniMax, Gemma 3/4; V2 is not modelled: this "
+                 "holds with use_kv_cache_manager_v2: false");
     int64_t stride = 0;
     for (size_t i = 0; i < p->num_groups; i++)
         stride =
@@ -244,7 +251,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     }
     kvplan__w_end(w);
     kvplan__w_int(w, "bytes_per_token", p->bytes_per_token);
-    char text[3][320];
+    char text[4][320];
     size_t nnotes = kvplan__engine_notes(p, text);
     kvplan__w_array(w, "notes");
     for (size_t i = 0; i < nnotes; i++)
