@@ -4,6 +4,7 @@ cmake_minimum_required(VERSION 3.20)
 # docs/check.schema.json; a manifest that is not YAML answers an error
 # document instead, and is left out.
 #   cmake -DKVPLAN=... -DVALIDATE=test_schema -DSCHEMA=... -DK8S=dir -DOUT=dir -P ...
+include(${CMAKE_CURRENT_LIST_DIR}/validate.cmake)
 file(MAKE_DIRECTORY ${OUT})
 file(GLOB manifests ${K8S}/*)
 set(files)
@@ -22,9 +23,4 @@ foreach(m IN LISTS manifests)
     math(EXPR i "${i} + 1")
   endforeach()
 endforeach()
-execute_process(COMMAND ${VALIDATE} ${SCHEMA} ${files}
-  OUTPUT_VARIABLE out ERROR_VARIABLE verr RESULT_VARIABLE vstatus)
-message("${verr}${out}")
-if(NOT vstatus EQUAL 0)
-  message(FATAL_ERROR "a kvplan check --json document does not validate")
-endif()
+validate(${SCHEMA} "a kvplan check --json document" ${files})

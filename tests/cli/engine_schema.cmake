@@ -4,6 +4,7 @@ cmake_minimum_required(VERSION 3.20)
 # docs/engine.schema.json or docs/compare.schema.json (a compare's
 # nested vllm and trtllm plans against the engine schema too).
 #   cmake -DKVPLAN=... -DVALIDATE=test_schema -DDOCS=docs -DOUT=dir -P ...
+include(${CMAKE_CURRENT_LIST_DIR}/validate.cmake)
 file(MAKE_DIRECTORY ${OUT})
 set(engine_plans
   "--engine,vllm,--json"
@@ -53,10 +54,5 @@ foreach(f IN LISTS compare_files)
 endforeach()
 foreach(pair "engine;${engine_files};${nested}" "compare;${compare_files}")
   list(POP_FRONT pair schema)
-  execute_process(COMMAND ${VALIDATE} ${DOCS}/${schema}.schema.json ${pair}
-    OUTPUT_VARIABLE out ERROR_VARIABLE verr RESULT_VARIABLE vstatus)
-  message("${verr}${out}")
-  if(NOT vstatus EQUAL 0)
-    message(FATAL_ERROR "a document does not validate against ${schema}.schema.json")
-  endif()
+  validate(${DOCS}/${schema}.schema.json "a document" ${pair})
 endforeach()

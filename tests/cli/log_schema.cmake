@@ -2,6 +2,7 @@ cmake_minimum_required(VERSION 3.20)
 # Runs kvplan log --json on every log of tests/logs, and on one with no
 # model, and validates every document against docs/log.schema.json.
 #   cmake -DKVPLAN=... -DVALIDATE=test_schema -DSCHEMA=... -DLOGS=dir -DOUT=dir -P ...
+include(${CMAKE_CURRENT_LIST_DIR}/validate.cmake)
 file(MAKE_DIRECTORY ${OUT})
 file(GLOB logs ${LOGS}/*.log)
 set(files)
@@ -17,9 +18,4 @@ foreach(log IN LISTS logs)
     math(EXPR i "${i} + 1")
   endforeach()
 endforeach()
-execute_process(COMMAND ${VALIDATE} ${SCHEMA} ${files}
-  OUTPUT_VARIABLE out ERROR_VARIABLE verr RESULT_VARIABLE vstatus)
-message("${verr}${out}")
-if(NOT vstatus EQUAL 0)
-  message(FATAL_ERROR "a kvplan log --json document does not validate")
-endif()
+validate(${SCHEMA} "a kvplan log --json document" ${files})

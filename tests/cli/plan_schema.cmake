@@ -2,6 +2,7 @@ cmake_minimum_required(VERSION 3.20)
 # Runs kvplan --json on representative plans and validates every document
 # against docs/plan.schema.json.
 #   cmake -DKVPLAN=... -DVALIDATE=test_schema -DSCHEMA=... -DOUT=dir -P ...
+include(${CMAKE_CURRENT_LIST_DIR}/validate.cmake)
 file(MAKE_DIRECTORY ${OUT})
 set(plans
   "--json"
@@ -29,9 +30,4 @@ foreach(plan IN LISTS plans)
   list(APPEND files ${OUT}/plan${i}.json)
   math(EXPR i "${i} + 1")
 endforeach()
-execute_process(COMMAND ${VALIDATE} ${SCHEMA} ${files}
-  OUTPUT_VARIABLE out ERROR_VARIABLE verr RESULT_VARIABLE vstatus)
-message("${verr}${out}")
-if(NOT vstatus EQUAL 0)
-  message(FATAL_ERROR "a --json plan does not validate against the schema")
-endif()
+validate(${SCHEMA} "a --json plan" ${files})
