@@ -236,22 +236,25 @@ static kvplan_status vllm_available(const kvplan_engine_options *o,
     return KVPLAN_OK;
 }
 
-/* The longest request, up to `most` tokens, whose bytes fit in `avail`
- * (estimate_max_model_len's bisection); 0 when not one token does. */
+/* The specs of a plan and the tokens in flight, as kvplan__vllm_longest's
+ * context */
+typedef struct specs_at {
+    const kvplan__vllm_spec *s;
+    size_t n;
+    int64_t in_flight;
+} specs_at;
+
+static int64_t specs_need(const void *ctx, int64_t len, bool *ovf)
+{
+    const specs_at *a = ctx;
+    return needed(a->s, a->n, len, a->in_flight, ovf);
+}
+
 static int64_t vllm_fit_len(const kvplan__vllm_spec *s, size_t n, int64_t most,
                             int64_t mnbt, int64_t avail, bool *ovf)
 {
-    int64_t lo = 1, hi = most, best = 0;
-    while (lo <= hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (needed(s, n, mid, mnbt, ovf) <= avail) {
-            best = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return best;
+    specs_at a = {s, n, mnbt};
+    return kvplan__vllm_longest(most, avail, specs_need, &a, ovf);
 }
 
 kvplan_status kvplan__vllm_check_memory(const kvplan_engine_plan *p,

@@ -209,22 +209,23 @@ static int64_t needed(const layout *l, int64_t len, int64_t in_flight,
     return sum;
 }
 
+typedef struct layout_at {
+    const layout *l;
+    int64_t in_flight;
+} layout_at;
+
+static int64_t layout_need(const void *ctx, int64_t len, bool *ovf)
+{
+    const layout_at *a = ctx;
+    return needed(a->l, len, a->in_flight, ovf);
+}
+
+/* The longest request up to `most` whose check fits `avail` */
 static int64_t fit_len(const layout *l, int64_t most, int64_t in_flight,
                        int64_t avail, bool *ovf)
 {
-    int64_t lo = 1, hi = most, best = 0;
-    if (needed(l, 1, in_flight, ovf) > avail)
-        return 0;
-    while (lo <= hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (needed(l, mid, in_flight, ovf) <= avail) {
-            best = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return best;
+    layout_at a = {l, in_flight};
+    return kvplan__vllm_longest(most, avail, layout_need, &a, ovf);
 }
 
 int64_t kvplan__vllm_dsv4_mtp(const kvplan_model *m,

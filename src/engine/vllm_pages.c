@@ -2,10 +2,11 @@
  * vllm_pages.c: vLLM's page bytes per layer (vllm/v1/kv_cache_interface.py:
  * attention, MLA and fp8_ds_mla, DeepSeek V4's compressed rows) and the
  * group size of its KV-cache groups (kv_cache_utils.py,
- * _get_kv_cache_groups_uniform_page_size); vllm.c builds the plan on
- * them.
+ * _get_kv_cache_groups_uniform_page_size), and the bisection of the longest
+ * request that fits (estimate_max_model_len); vllm.c and vllm_dsv4.c build
+ * the plan on them.
  */
-#include "engine/engine.h"
+#include "engine/vllm_spec.h"
 
 int64_t kvplan__vllm_attention_page(int64_t block, int64_t heads,
                                     int64_t head_dim, int64_t v_head_dim,
@@ -50,4 +51,21 @@ int64_t kvplan__vllm_group_size(const int64_t *counts, size_t n,
         if (counts[i] % g != 0)
             *padding += g - counts[i] % g;
     return g;
+}
+
+int64_t kvplan__vllm_longest(int64_t most, int64_t avail,
+                             int64_t (*need)(const void *, int64_t, bool *),
+                             const void *ctx, bool *ovf)
+{
+    int64_t lo = 1, hi = most, best = 0;
+    while (lo <= hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (need(ctx, mid, ovf) <= avail) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return best;
 }

@@ -22,6 +22,12 @@ typedef struct kvplan__vllm_spec {
 int64_t kvplan__vllm_usage(const kvplan__vllm_spec *s, int64_t len,
                            int64_t in_flight, bool *ovf);
 
+/* The longest request, up to `most` tokens, whose bytes `need(ctx, len)`
+ * fit in `avail` (estimate_max_model_len's bisection); 0 when not one
+ * token does. */
+int64_t kvplan__vllm_longest(int64_t most, int64_t avail,
+                             int64_t (*need)(const void *, int64_t, bool *),
+                             const void *ctx, bool *ovf);
 /* The bytes one request of `len` is checked against: the available less
  * the null block's `block_bytes` from 0.29 (not under --max-model-len
  * auto); `len` 0 (auto found none) refused. */
