@@ -479,6 +479,11 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     int64_t in_flight = vllm_in_flight(o, p, &ovf);
     kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
     KVPLAN__TRY(vllm_available(o, p, err));
+    KVPLAN__FAIL_IF(o->fp4_indexer_cache && !m->info.is_deepseek_v4, err,
+                    KVPLAN_INVALID_ARGUMENT, "--fp4-indexer-cache",
+                    "--fp4-indexer-cache: DeepSeek-V4's indexer keys; %s has "
+                    "no DeepSeek-V4 indexer",
+                    m->info.name);
     if (m->info.is_deepseek_v4)
         return kvplan__vllm_dsv4_plan(m, o, kvplan__vllm_dsv4_mtp(m, o),
                                       autofit, c->context_len, p, err);

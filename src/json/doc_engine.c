@@ -5,6 +5,7 @@
  * docs/compare.schema.json; docs/engines.md).
  */
 #include "json/doc.h"
+#include "options/options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -259,6 +260,13 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     for (size_t i = 0; i < 2; i++)
         if (d->launch_notes[i] != NULL && d->launch_notes[i][0] != '\0')
             kvplan__w_str(w, NULL, d->launch_notes[i]);
+    /* the flags this engine does not read, as the command warns of them
+     * (a compare's nested plans answer no request of their own) */
+    char unused[320];
+    for (size_t i = 0;
+         requested && kvplan__options_unused(d->o, i, unused, sizeof unused);
+         i++)
+        kvplan__w_str(w, NULL, unused);
     kvplan__w_end(w);
     if (vllm && d->o->compare_vllm_set)
         compare_version(w, d);

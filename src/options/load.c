@@ -65,9 +65,9 @@ static kvplan_status count(const json_t *doc, const char *key, const char *path,
  * kvplan_trtllm_log_calibrate) into the engine's options: weights and
  * activation measured, non-torch and graphs may be 0 (folded into the
  * activation, or not taken by the version). */
-static kvplan_status read_vllm_terms(const json_t *doc, const char *path,
-                                     kvplan_engine_options *e,
-                                     kvplan_error *err)
+static kvplan_status read_engine_terms(const json_t *doc, const char *path,
+                                       kvplan_engine_options *e,
+                                       kvplan_error *err)
 {
     static const char *const keys[] = {"rank_weight_bytes", "activation_bytes",
                                        "non_torch_bytes", "cuda_graph_bytes"};
@@ -118,15 +118,23 @@ static kvplan_status read_calibration(const char *path, kvplan_options *opts,
     }
     /* the engine whose log it is: vLLM's and TensorRT-LLM's terms go to
      * the engine's options, sglang's (no "engine") to the plan's */
-    const char *engine = json_string_value(json_object_get(doc, "engine"));
-    kvplan_engine of = engine == NULL                  ? KVPLAN_ENGINE_SGLANG
-                       : strcmp(engine, "vllm") == 0   ? KVPLAN_ENGINE_VLLM
-                       : strcmp(engine, "trtllm") == 0 ? KVPLAN_ENGINE_TRTLLM
-                                                       : KVPLAN_ENGINE_SGLANG;
-    bool vllm = of != KVPLAN_ENGINE_SGLANG; /* an engine's terms */
+    const json_t *ej = json_object_get(doc, "engine");
+    const char *engine = json_string_value(ej);
+    int of = ej == NULL                                  ? KVPLAN_ENGINE_SGLANG
+             : engine != NULL && !strcmp(engine, "vllm") ? KVPLAN_ENGINE_VLLM
+             : engine != NULL && !strcmp(engine, "trtllm")
+                 ? KVPLAN_ENGINE_TRTLLM
+                 : -1;
+    bool engine_terms = of != KVPLAN_ENGINE_SGLANG;
     static const char *const whose[] = {"n sglang", " vLLM", " TensorRT-LLM"};
     kvplan_status st = KVPLAN_OK;
-    if (of != opts->engine)
+    if (of < 0)
+        st = kvplan__fail(err, KVPLAN_PARSE, "--calibration",
+                          "%.200s: \"engine\" must be \"vllm\" or \"trtllm\" "
+                          "(absent: an sglang log's), as kvplan log "
+                          "--calibrate writes it",
+                          path);
+    else if (of != (int)opts->engine)
         st = kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, "--calibration",
                           "%.200s: a%s log's calibration; %s", path, whose[of],
                           of == KVPLAN_ENGINE_VLLM ? "plan with --engine vllm"
@@ -135,11 +143,11 @@ static kvplan_status read_calibration(const char *path, kvplan_options *opts,
                               : "an engine's plan needs one of its "
                                 "own log (kvplan log LOG "
                                 "--calibrate)");
-    else if (vllm)
-        st = read_vllm_terms(doc, path, &opts->engine_options, err);
-    if (st == KVPLAN_OK && !vllm)
+    else if (engine_terms)
+        st = read_engine_terms(doc, path, &opts->engine_options, err);
+    if (st == KVPLAN_OK && !engine_terms)
         st = count(doc, "context_bytes", path, &o->context_bytes, err);
-    if (st == KVPLAN_OK && !vllm)
+    if (st == KVPLAN_OK && !engine_terms)
         st = count(doc, "rank_weight_bytes", path, &o->rank_weight_bytes, err);
     /* a context larger than the GPU is no measurement of it */
     const kvplan_gpu *board = o->gpu_set ? &o->gpu : kvplan__gpu_default();
