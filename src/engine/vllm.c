@@ -477,6 +477,10 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *census,
     bool ovf = false;
     int64_t mnbt = p->max_num_batched_tokens;
     int64_t in_flight = vllm_in_flight(o, p, &ovf);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-num-batched-tokens",
+                    "--max-num-batched-tokens %lld: the tokens in flight "
+                    "(max_concurrent_batches x it) exceed 64 bits",
+                    (long long)p->max_num_batched_tokens);
     kvplan__engine_terms(m, o, c, mnbt, p->max_num_seqs, p);
     KVPLAN__TRY(vllm_available(o, p, err));
     KVPLAN__FAIL_IF(o->fp4_indexer_cache && !m->info.is_deepseek_v4, err,
