@@ -216,6 +216,14 @@ static void test_calibrate(void)
     CHECK_INT(kvplan_trtllm_log_calibrate(&r, &o, &c, &err),
               KVPLAN_INVALID_ARGUMENT);
     CHECK_STR(err.field, "--gpu");
+    /* log 02 prints the pool only: nothing to calibrate, said so */
+    text = slurp("02-qwen3-reranker-0.6b-h100.log", &len);
+    CHECK_INT(kvplan_trtllm_log_parse(text, len, &r, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_trtllm_log_calibrate(&r, &o, &c, &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--calibrate");
+    CHECK_CONTAINS(err.message, "the log prints no \"Memory used after "
+                                "loading model weights (inside torch)\"");
 }
 
 int main(int argc, char **argv)

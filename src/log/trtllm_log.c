@@ -316,9 +316,8 @@ kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
                     "must not be NULL");
     memset(out, 0, sizeof *out);
     const char *missing =
-        !r->weights_gib.set         ? "the weights' \"Memory used "
-                                      "after loading model weights "
-                                      "(inside torch)\""
+        !r->weights_gib.set         ? "\"Memory used after loading model "
+                                      "weights (inside torch)\""
         : !r->outside_torch_gib.set ? "\"Memory used outside torch\""
         : !r->available_gib.set     ? "\"available KV cache memory when "
                                       "calculating max tokens\""
