@@ -1731,6 +1731,12 @@ typedef struct kvplan_engine_options {
     /* vLLM: --attention-config.use_fp4_indexer_cache=True, DeepSeek-V4's
      * indexer keys in MXFP4 (68 bytes a compressed token, not fp8's 132) */
     bool fp4_indexer_cache;
+    /* TensorRT-LLM's KvCacheConfig.use_kv_cache_manager_v2: plan the KV
+     * cache manager V2's pool (docs/engines.md) rather than V1's; and its
+     * max_util_for_resume, (0, 1], absent 0.95, which bounds the quota a
+     * given max_tokens allows under V2 */
+    bool use_kv_cache_manager_v2;
+    kvplan_opt_double max_util_for_resume;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1812,6 +1818,12 @@ typedef struct kvplan_engine_plan {
      * page_bytes; group_size is the layer tuples each is padded to and
      * padding_layers the tuples added (vllm_dsv4.c) */
     bool packed_groups;
+    /* TensorRT-LLM: the KV cache manager planned, 1 or 2 (0 for vLLM).
+     * V2: its GPU tier's quota as the manager logs it ("KV cache manager
+     * v2 device quota set to"), and the grain its pools are rounded up to
+     * (num_gpu_blocks are its slots, a block of every layer each) */
+    int32_t kv_cache_manager;
+    int64_t gpu_quota_bytes, quota_grain_bytes;
 } kvplan_engine_plan;
 
 /*

@@ -96,6 +96,32 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_model *m, kvplan_engine_plan *p,
                                   kvplan_error *err);
 
+/* TensorRT-LLM's KV cache manager V2 (trtllm_v2.c): its pool from the
+ * creator's budget `kv`, a block of `layers` layers a slot; fills the
+ * plan's groups, blocks, tokens, quota and concurrency (after
+ * kvplan__trtllm_v2_check). */
+kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
+                                const kvplan_engine_options *o, double kv,
+                                int64_t layers, int64_t tpb,
+                                kvplan_engine_plan *p, kvplan_error *err);
+
+/* What V2 does not size as kvplan restates it (sliding windows, mamba,
+ * DSA, drafts, the host tier), refused naming the flag; before the
+ * budget. */
+kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
+                                      const kvplan_engine_options *o,
+                                      kvplan_error *err);
+/* V2's storage arithmetic: the grain for a GPU quota
+ * (cache_tier_granularity); the grains n slots of pools `size` take, each
+ * pool rounded up to a grain (_grains_for_slots); the most slots whose
+ * pools fit `grains` (_grains_to_slots with ratio_to_slot_count_list's
+ * bump). */
+int64_t kvplan__trtllm_v2_grain(int64_t quota);
+int64_t kvplan__trtllm_v2_grains(int64_t n, const int64_t *size, size_t pools,
+                                 int64_t g, bool *ovf);
+int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
+                                size_t pools, int64_t g, bool *ovf);
+
 /* TensorRT-LLM's max_attention_window (trtllm_vswa.c): the distinct
  * windows, ascending, with their layers and (after kvplan__trtllm_vswa)
  * their primary blocks */

@@ -143,6 +143,8 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   kvplan_error *err)
 {
     bool ovf = false;
+    if (o->use_kv_cache_manager_v2)
+        KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, err));
     int64_t layers = c->full_layers + c->swa_layers;
     if (o->pp_size > 1)
         layers = kvplan__ceil_div(layers, o->pp_size, &ovf);
@@ -200,6 +202,9 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     if (o->max_gpu_total_bytes.set && (double)o->max_gpu_total_bytes.value < kv)
         kv = (double)o->max_gpu_total_bytes.value;
     p->requested_bytes = kv;
+    p->kv_cache_manager = 1;
+    if (o->use_kv_cache_manager_v2)
+        return kvplan__trtllm_v2(c, o, kv, layers, tpb, p, err);
     kvplan__trtllm_window w[KVPLAN_MAX_ENGINE_GROUPS];
     size_t nw = 0;
     if (o->max_attention_window != NULL) {

@@ -74,13 +74,22 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  "the engine reads CUDA's total, memory.total less the "
                  "driver's reserve (estimated here; --gpu auto reads it "
                  "through NVML)");
-    if (!vllm)
+    if (!vllm && p->kv_cache_manager == 2)
+        snprintf(out[n++], sizeof out[0],
+                 "planned as KVCacheManagerV2 sizes it: device quota %.2f GiB "
+                 "(the line it logs), rounded up to grains of %lld MiB; %lld "
+                 "slots, a block of every layer each",
+                 (double)p->gpu_quota_bytes / KVPLAN__GIB,
+                 (long long)(p->quota_grain_bytes >> 20),
+                 (long long)p->num_gpu_blocks);
+    else if (!vllm)
         snprintf(out[n++], sizeof out[0],
                  "planned as KVCacheManager V1 sizes it; TensorRT-LLM since "
                  "mid-2026 picks V2 for GPT-OSS (#16942), the DSA models "
                  "(#16060) and, by #18228's draft notes, DeepSeek, GLM, Kimi, "
-                 "Qwen, Nemotron, MiniMax, Gemma 3/4; V2 is not modelled: this "
-                 "holds with use_kv_cache_manager_v2: false");
+                 "Qwen, Nemotron, MiniMax, Gemma 3/4: this holds with "
+                 "use_kv_cache_manager_v2: false (--use-kv-cache-manager-v2 "
+                 "plans V2)");
     int64_t stride = 0;
     for (size_t i = 0; i < p->num_groups; i++)
         stride =
@@ -218,6 +227,12 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
         kvplan__w_int(w, "profiled_blocks", p->profiled_blocks);
         kvplan__w_int(w, "max_in_flight_tokens", p->max_in_flight_tokens);
         kvplan__w_bool(w, "packed_groups", p->packed_groups);
+    } else {
+        kvplan__w_int(w, "kv_cache_manager", p->kv_cache_manager);
+        if (p->kv_cache_manager == 2) {
+            kvplan__w_int(w, "gpu_quota_bytes", p->gpu_quota_bytes);
+            kvplan__w_int(w, "quota_grain_bytes", p->quota_grain_bytes);
+        }
     }
     kvplan__w_str(w, "model", kvplan_model_get_info(d->model)->name);
     kvplan__w_object(w, "gpu");

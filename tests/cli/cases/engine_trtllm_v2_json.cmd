@@ -1,0 +1,12 @@
+--engine
+trtllm
+--use-kv-cache-manager-v2
+--max-tokens
+100000
+--weight-bytes
+16060522496
+--activation-memory
+1GiB
+--non-torch-memory
+1GiB
+--json

@@ -1,0 +1,193 @@
+/*
+ * test_trtllm_v2.c: TensorRT-LLM's KV cache manager V2 (docs/engines.md,
+ * "KV cache manager V2"), each figure derived here by hand from the
+ * manager's rules as read in the stored TensorRT-LLM sources of 2026:
+ * the quota from KvCacheCreator's max_gpu_total_bytes (_util.py) and
+ * KVCacheManagerV2.__init__ (kv_cache_manager_v2.py), the grain of
+ * cache_tier_granularity (_storage_manager.py), the slots of
+ * _grains_to_slots (_storage/_core.py). TensorRT-LLM's own
+ * TestCacheLevelStorage.test_grains_to_slots_refines_proportional_lower_
+ * bound (tests/unittest/kv_cache_manager_v2_tests, 2026) is ported with
+ * its figures computed exactly.
+ */
+#include "check.h"
+#include "engine/engine.h"
+#include "kvplan.h"
+
+#include <string.h>
+
+#define GIB 1073741824LL
+#define MIB 1048576LL
+
+static kvplan_engine_plan plan(const char *model, kvplan_engine_options *o,
+                               kvplan_status want, kvplan_error *err)
+{
+    kvplan_model *m = NULL;
+    kvplan_error e;
+    if (err == NULL)
+        err = &e;
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    CHECK_INT(kvplan_model_load(model, &m, err), KVPLAN_OK);
+    kvplan_status st = kvplan_engine_compute(m, o, &p, err);
+    CHECK_INT(st, want);
+    if (st != want)
+        fprintf(stderr, "  %s: %s\n", model, err->message);
+    kvplan_model_free(m);
+    return p;
+}
+
+static kvplan_engine_options trtllm_on(int64_t tp, bool v2)
+{
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
+    o.gpu_set = true;
+    o.tp_size = tp;
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.use_kv_cache_manager_v2 = v2;
+    return o;
+}
+
+/* The grain: 2 MiB << min(4, max(0, int(log2(quota / 1 GiB)))). The
+ * slots: TensorRT-LLM's test sizes (16 MiB grains, pools of 16252928 and
+ * 4063232 bytes a slot): 157 slots take ceil(157 x 16252928 / 16 MiB) =
+ * 153 grains and ceil(157 x 4063232 / 16 MiB) = 39, 192 in all; 158 would
+ * take 154 + 39 = 193, so 192 grains hold exactly 157 (the test asks at
+ * least 157, in at most 192). */
+static void test_storage(void)
+{
+    CHECK_INT(kvplan__trtllm_v2_grain(GIB / 2), 2 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_grain(GIB), 2 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_grain(2 * GIB - 1), 2 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_grain(2 * GIB), 4 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_grain(15 * GIB), 16 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_grain(16 * GIB), 32 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_grain(1000 * GIB), 32 * MIB);
+    bool ovf = false;
+    const int64_t size[2] = {16252928, 4063232};
+    int64_t g = 16 * MIB;
+    int64_t grains = kvplan__trtllm_v2_grains(157, size, 2, g, &ovf);
+    CHECK_INT(grains, 153 + 39);
+    CHECK_INT(kvplan__trtllm_v2_slots(grains, size, 2, g, &ovf), 157);
+    CHECK_INT(kvplan__trtllm_v2_grains(158, size, 2, g, &ovf), 154 + 39);
+    /* one pool: floor(grains x g / slot) */
+    const int64_t one[1] = {4194304};
+    CHECK_INT(kvplan__trtllm_v2_slots(1792, one, 1, 32 * MIB, &ovf), 1792 * 8);
+    CHECK_INT(kvplan__trtllm_v2_slots(0, one, 1, 32 * MIB, &ovf), 0);
+    CHECK(!ovf);
+}
+
+/* Llama-3.1-8B on H100 as test_engines' test_trtllm plans it: the same
+ * budget, int() 60098339635 bytes (55.97 GiB), is V2's quota; a slot is a
+ * block of 32 tokens of every layer, 32 x 131072 = 4 MiB; the quota
+ * rounded up to 1792 grains of 32 MiB holds 14336 slots, where V1's
+ * ceilDiv(458513, 32) is 14329 blocks. */
+static void test_dense(void)
+{
+    kvplan_engine_options o = trtllm_on(1, true);
+    o.weight_bytes = (kvplan_opt_int){16060522496, true};
+    o.activation_bytes = (kvplan_opt_int){GIB, true};
+    o.non_torch_bytes = (kvplan_opt_int){GIB, true};
+    kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.kv_cache_manager, 2);
+    CHECK_INT(p.gpu_quota_bytes, 60098339635);
+    CHECK_INT(p.quota_grain_bytes, 32 * MIB);
+    CHECK_INT(p.num_gpu_blocks, 14336);
+    CHECK_INT(p.kv_cache_tokens, 14336 * 32);
+    CHECK_INT(p.available_bytes, 14336 * 4194304LL);
+    CHECK_INT(p.num_groups, 1);
+    CHECK_INT(p.groups[0].page_bytes, 131072);
+    CHECK_INT(p.groups[0].num_blocks, 14336);
+    o.use_kv_cache_manager_v2 = false;
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.kv_cache_manager, 1);
+    CHECK_INT(p.num_gpu_blocks, 14329);
+    /* max_tokens 100000: V1 holds them (3125 blocks); V2's quota is
+     * ceil(100000 x 131072 / 0.95) = 13797052632, 823 grains of 16 MiB,
+     * 3292 slots; at max_util_for_resume 1.0, 13107200000 in 782 grains,
+     * 3128 */
+    o.max_tokens = (kvplan_opt_int){100000, true};
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_gpu_blocks, 3125);
+    o.use_kv_cache_manager_v2 = true;
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.gpu_quota_bytes, 13797052632);
+    CHECK_INT(p.quota_grain_bytes, 16 * MIB);
+    CHECK_INT(p.num_gpu_blocks, 3292);
+    o.max_util_for_resume = (kvplan_opt_double){1.0, true};
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.gpu_quota_bytes, 13107200000);
+    CHECK_INT(p.num_gpu_blocks, 3128);
+}
+
+/* The grain's share: Qwen3-0.6B (28 layers x 8 x 128 x 2 x 2 = 114688
+ * bytes a token, a 3.5 MiB slot) under a 20 GiB + 1 byte cap: V2 rounds
+ * the quota up to 641 grains of 32 MiB, 5860 slots; V1 holds
+ * floor(21474836481 / 114688) = 187245 tokens, 5852 blocks. */
+static void test_grain_share(void)
+{
+    kvplan_engine_options o = trtllm_on(1, true);
+    o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB + 1, true};
+    kvplan_engine_plan p = plan("qwen3-0.6b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 114688);
+    CHECK_INT(p.gpu_quota_bytes, 20 * GIB + 1);
+    CHECK_INT(p.num_gpu_blocks, 5860);
+    o.use_kv_cache_manager_v2 = false;
+    p = plan("qwen3-0.6b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_gpu_blocks, 5852);
+}
+
+/* MLA (SELFKONLY: the latent, kv_factor 1): DeepSeek-V2-Lite at TP 2,
+ * 27 x 576 x 2 = 31104 bytes a token, a slot of 32 tokens 995328 bytes.
+ * Over two ranks the quota goes to tokens and back: 20 GiB + 12345 bytes
+ * is 8192 + (21474848825 - 8192 x 31104) / 31104 tokens, in float, and
+ * int(tokens x 31104) = 21474848825 again; 641 grains of 32 MiB hold
+ * 21609 slots. */
+static void test_mla(void)
+{
+    kvplan_engine_options o = trtllm_on(2, true);
+    o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB + 12345, true};
+    kvplan_engine_plan p = plan("deepseek-v2-lite", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 31104);
+    CHECK_INT(p.groups[0].spec, KVPLAN_KV_SPEC_MLA);
+    CHECK_INT(p.groups[0].page_bytes, 576 * 2 * 32);
+    CHECK_INT(p.gpu_quota_bytes, 21474848825);
+    CHECK_INT(p.num_gpu_blocks, 21609);
+    o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB, true};
+    p = plan("deepseek-v2-lite", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_gpu_blocks, 21575); /* 640 x 32 MiB / 995328 */
+}
+
+/* What kvplan does not restate under V2 is refused, naming the flag. */
+static void test_refusals(void)
+{
+    kvplan_engine_options o = trtllm_on(1, true);
+    kvplan_error err;
+    plan("gpt-oss-20b", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--use-kv-cache-manager-v2");
+    CHECK(strstr(err.message, "sliding-window") != NULL);
+    plan("deepseek-v3.2", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK(strstr(err.message, "DSA") != NULL);
+    o.tp_size = 4;
+    plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK(strstr(err.message, "mamba") != NULL);
+    o.tp_size = 1;
+    o.max_attention_window = "4096";
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--max-attention-window");
+    o.max_attention_window = NULL;
+    o.host_cache_size = (kvplan_opt_int){8 * GIB, true};
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--host-cache-size");
+}
+
+int main(void)
+{
+    test_storage();
+    test_dense();
+    test_grain_share();
+    test_mla();
+    test_refusals();
+    return check_report();
+}
