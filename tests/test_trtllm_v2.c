@@ -159,12 +159,30 @@ static void test_mla(void)
     CHECK_INT(p.num_gpu_blocks, 21575); /* 640 x 32 MiB / 995328 */
 }
 
+/* GPT-OSS, V2 by default since #16942: TensorRT-LLM gives its sliding
+ * layers no window of their own (only Gemma 4's are set, in
+ * _create_kv_cache_manager), so all 24 layers of gpt-oss-20b hold the
+ * whole sequence, 24 x 8 x 64 x 2 x 2 = 49152 bytes a token, a slot of
+ * 1572864. Under a 16 GiB cap: 512 grains of 32 MiB, 10922 slots; V1's
+ * ceilDiv(16 GiB // 49152, 32) = ceilDiv(349525, 32) is 10923 blocks. */
+static void test_gpt_oss(void)
+{
+    kvplan_engine_options o = trtllm_on(1, true);
+    o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
+    kvplan_engine_plan p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 49152);
+    CHECK_INT(p.num_gpu_blocks, 10922);
+    o.use_kv_cache_manager_v2 = false;
+    p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_gpu_blocks, 10923);
+}
+
 /* What kvplan does not restate under V2 is refused, naming the flag. */
 static void test_refusals(void)
 {
     kvplan_engine_options o = trtllm_on(1, true);
     kvplan_error err;
-    plan("gpt-oss-20b", &o, KVPLAN_UNSUPPORTED, &err);
+    plan("gemma-4-26b-a4b", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK_STR(err.field, "--use-kv-cache-manager-v2");
     CHECK(strstr(err.message, "sliding-window") != NULL);
     plan("deepseek-v3.2", &o, KVPLAN_UNSUPPORTED, &err);
@@ -188,6 +206,7 @@ int main(void)
     test_dense();
     test_grain_share();
     test_mla();
+    test_gpt_oss();
     test_refusals();
     return check_report();
 }

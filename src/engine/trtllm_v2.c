@@ -76,10 +76,18 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
                                       kvplan_error *err)
 {
-    const char *model = c->mambaish     ? "a mamba hybrid's states"
-                        : c->dsa        ? "DSA's indexer keys"
-                        : c->hybrid_swa ? "the sliding-window layers' life "
-                                          "cycles"
+    /* sliding layers of their own geometry: Gemma 4's, whose windows
+     * TensorRT-LLM sets itself under V2 (_create_kv_cache_manager,
+     * _util.py); others' sliding layers hold the whole sequence there, as
+     * under V1, unless --max-attention-window says otherwise */
+    bool own = c->hybrid_swa && (c->swa_kv_heads != c->kv_heads ||
+                                 c->swa_head_dim != c->head_dim ||
+                                 c->swa_v_head_dim != c->v_head_dim);
+    const char *model = c->mambaish ? "a mamba hybrid's states"
+                        : c->dsa    ? "DSA's indexer keys"
+                        : own ? "sliding-window layers of their own geometry "
+                                "(Gemma 4's, whose windows TensorRT-LLM sets "
+                                "itself under V2)"
                         : c->draft_layers > 0 ? "a speculative draft's layers"
                                               : NULL;
     KVPLAN__FAIL_IF(model != NULL, err, KVPLAN_UNSUPPORTED,

@@ -1,5 +1,5 @@
 --engine
 trtllm
 --model-path
-gpt-oss-20b
+gemma-4-26b-a4b
 --use-kv-cache-manager-v2
