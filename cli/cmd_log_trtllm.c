@@ -41,12 +41,23 @@ static void text_report(FILE *out, const char *path,
     cli_log_reading(out, "allocated, GiB", r->allocated_gib);
     cli_log_count(out, "tokens in the pool", r->kv_cache_tokens);
     cli_log_count(out, "max_batch_size", r->max_batch_size);
+    cli_log_reading(out, "estimated max memory, GiB", r->estimated_gib);
+    cli_log_reading(out, "V2 device quota, GiB", r->v2_quota_gib);
+    fprintf(out, "\nKV cache manager: V%d (%s)\n", (int)x->kv_cache_manager,
+            x->kv_cache_manager == 2 ? "its device quota line"
+                                     : "no V2 device quota line");
+    if (x->v2_slots > 0)
+        fprintf(out,
+                "  at the quota's %lld bytes kvplan's V2 pool holds %lld "
+                "slots; the log prints no count to hold them against\n",
+                (long long)x->v2_quota_bytes, (long long)x->v2_slots);
     if (x->interval) {
         fprintf(out,
                 "\nfrom the log's own %.2f GiB (+-0.005: [%lld, %lld] "
                 "bytes) at ",
-                r->available_gib.value, (long long)x->available_lo,
-                (long long)x->available_hi);
+                r->available_gib.set ? r->available_gib.value
+                                     : r->estimated_gib.value,
+                (long long)x->available_lo, (long long)x->available_hi);
         if (x->bytes_per_token > 0)
             fprintf(out, "kvplan's %lld bytes a token (%s):\n",
                     (long long)x->bytes_per_token,

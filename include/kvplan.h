@@ -2176,6 +2176,12 @@ typedef struct kvplan_trtllm_log_readings {
     kvplan_opt_int max_seq_len;      /* "max_seq_len=N, max_num_requests=" */
     kvplan_opt_int max_batch_size;   /* "max_batch_size=N" */
     kvplan_opt_int max_num_tokens;   /* "max_num_tokens=N" */
+    /* the creator of 2026 ("Estimated max memory in KV cache : X GiB",
+     * its budget after the caps) and the KV cache manager V2 ("KV cache
+     * manager v2 device quota set to XGiB", printed in full: the quota's
+     * bytes) */
+    kvplan_opt_double estimated_gib;
+    kvplan_opt_double v2_quota_gib;
 } kvplan_trtllm_log_readings;
 
 /*
@@ -2206,6 +2212,12 @@ typedef struct kvplan_trtllm_log_result {
     bool pool_match;
     size_t num_causes;
     kvplan_log_cause causes[KVPLAN_MAX_LOG_CAUSES];
+    /* the manager the log's lines are (2: it printed V2's device quota),
+     * which the reconciliation follows whatever the options say; V2's
+     * quota in bytes and the slots kvplan's V2 pool holds at it (the log
+     * prints no count of them) */
+    int32_t kv_cache_manager;
+    int64_t v2_quota_bytes, v2_slots;
 } kvplan_trtllm_log_result;
 
 /*

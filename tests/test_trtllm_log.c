@@ -9,6 +9,7 @@
 #include "check.h"
 #include "kvplan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +167,60 @@ static void test_not_trtllm(void)
     CHECK_INT(r.lines, 2);
 }
 
+/* The lines of 2026, no public log of which was found: these are
+ * written here from the format strings of KvCacheCreator
+ * (configure_kv_cache_capacity, _util.py: "Estimated max memory in KV
+ * cache : %.2f GiB") and KVCacheManagerV2.__init__
+ * (kv_cache_manager_v2.py: "KV cache manager v2 device quota set to
+ * {quota / (1 << 30)}GiB", Python's repr of the float). Llama-3.1-8B's
+ * quota of test_trtllm_v2's test_dense, 60098339635 bytes, prints as
+ * 55.97094039898366 and reads back to the byte; kvplan's V2 pool there
+ * holds 14336 slots. The reconciliation follows the log's manager, not
+ * the options': a V2 log under options without the flag is V2's, a V1
+ * log under the flag V1's, each with a cause. */
+static void test_v2_lines(void)
+{
+    const char *t =
+        "[TRT-LLM] [I] Estimated max memory in KV cache : 55.97 GiB\n"
+        "[TRT-LLM] [I] KV cache manager v2 device quota set to "
+        "55.97094039898366GiB\n";
+    kvplan_trtllm_log_readings r;
+    CHECK_INT(kvplan_trtllm_log_parse(t, strlen(t), &r, NULL), KVPLAN_OK);
+    CHECK_DOUBLE(r.estimated_gib.value, 55.97);
+    CHECK(r.v2_quota_gib.set);
+    CHECK_INT(r.lines_used, 2);
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    kvplan_trtllm_log_result x;
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
+              KVPLAN_OK);
+    CHECK_INT(x.kv_cache_manager, 2);
+    CHECK_INT(x.v2_quota_bytes, 60098339635);
+    CHECK_INT(x.v2_slots, 14336);
+    CHECK(!x.interval);
+    CHECK_INT(x.num_causes, 2); /* the manager; no count printed */
+    CHECK_STR(x.causes[0].row, "manager");
+    CHECK_STR(x.causes[1].row, "tokens");
+    /* the same budget on a V1 log of 2026: its estimated memory is the
+     * available memory, max_tokens floor(bytes / 131072) at each end */
+    const char *v1 =
+        "[TRT-LLM] [I] Estimated max memory in KV cache : 55.97 GiB\n";
+    CHECK_INT(kvplan_trtllm_log_parse(v1, strlen(v1), &r, NULL), KVPLAN_OK);
+    o.use_kv_cache_manager_v2 = true;
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
+              KVPLAN_OK);
+    CHECK_INT(x.kv_cache_manager, 1);
+    CHECK(x.interval);
+    CHECK_INT(x.max_tokens_lo,
+              (int64_t)ceil((55.97 - 0.005) * 1073741824.0) / 131072);
+    CHECK_INT(x.max_tokens_hi,
+              (int64_t)floor((55.97 + 0.005) * 1073741824.0) / 131072);
+    CHECK_STR(x.causes[0].row, "manager");
+    kvplan_model_free(m);
+}
+
 /* kvplan_trtllm_log_calibrate on log 01: the weights (63.52 GiB) and the
  * memory outside torch (49.28) as printed; the activation the rest of
  * KvCacheCreator's sum, total - 5.95 / 0.9 - both: at the log's 119.70
@@ -236,6 +291,7 @@ int main(int argc, char **argv)
     test_gpt_oss_gb10();
     test_reranker_h100();
     test_not_trtllm();
+    test_v2_lines();
     test_calibrate();
     return check_report();
 }

@@ -32,7 +32,19 @@ void kvplan__doc_trtllm_log(kvplan__writer *w,
     kvplan__w_opt_int(w, "kv_cache_tokens", r->kv_cache_tokens);
     kvplan__w_opt_int(w, "max_seq_len", r->max_seq_len);
     kvplan__w_opt_int(w, "max_batch_size", r->max_batch_size);
+    kvplan__w_opt_real(w, "estimated_gib", r->estimated_gib);
+    kvplan__w_opt_real(w, "v2_quota_gib", r->v2_quota_gib);
     kvplan__w_end(w);
+    kvplan__w_int(w, "kv_cache_manager", x->kv_cache_manager);
+    if (x->kv_cache_manager == 2) {
+        kvplan__w_object(w, "v2");
+        kvplan__w_int(w, "quota_bytes", x->v2_quota_bytes);
+        if (x->v2_slots > 0)
+            kvplan__w_int(w, "slots", x->v2_slots);
+        else
+            kvplan__w_null(w, "slots");
+        kvplan__w_end(w);
+    }
     kvplan__w_str(w, "gpu", eo->gpu_set ? eo->gpu.name : NULL);
     if (x->interval) {
         kvplan__w_object(w, "from_log");

@@ -115,6 +115,8 @@ static void read_line(kvplan__log_span l, kvplan_trtllm_log_readings *r)
         gib(l, "Allocated ", &r->allocated_gib, &used);
         count(l, "paged KV cache (", &r->kv_cache_tokens, &used);
     }
+    gib(l, "Estimated max memory in KV cache : ", &r->estimated_gib, &used);
+    gib(l, "KV cache manager v2 device quota set to ", &r->v2_quota_gib, &used);
     if (kvplan__log_find(l.s, l.end, "max_num_requests=") != NULL) {
         count(l, "max_seq_len=", &r->max_seq_len, &used);
         count(l, "max_batch_size=", &r->max_batch_size, &used);
@@ -137,12 +139,14 @@ kvplan_status kvplan_trtllm_log_parse(const char *text, size_t len,
         out->lines++;
         read_line(l, out);
     }
-    KVPLAN__FAIL_IF(!out->available_gib.set && !out->kv_cache_tokens.set, err,
-                    KVPLAN_PARSE, "log",
+    KVPLAN__FAIL_IF(!out->available_gib.set && !out->kv_cache_tokens.set &&
+                        !out->estimated_gib.set && !out->v2_quota_gib.set,
+                    err, KVPLAN_PARSE, "log",
                     "no line of TensorRT-LLM's KV-cache sizing (\"available "
                     "KV cache memory when calculating max tokens\", "
-                    "\"Allocated ... for max tokens in paged KV cache\") in "
-                    "the %lld lines",
+                    "\"Estimated max memory in KV cache\", \"Allocated ... "
+                    "for max tokens in paged KV cache\", \"KV cache manager "
+                    "v2 device quota set to\") in the %lld lines",
                     (long long)out->lines);
     return KVPLAN_OK;
 }
@@ -226,6 +230,31 @@ static kvplan_status pool_check(const kvplan_model *m,
     return KVPLAN_OK;
 }
 
+/* A V2 log's pool: its quota, printed in full (quota / 2^30 in Python's
+ * repr), is the quota's bytes; kvplan's V2 pool at it. The log prints no
+ * count of blocks or tokens to hold it against. */
+static void v2_pool(const kvplan_model *m, const kvplan_engine_options *o,
+                    const kvplan_trtllm_log_readings *r,
+                    kvplan_trtllm_log_result *out)
+{
+    out->v2_quota_bytes = llround(r->v2_quota_gib.value * GIB);
+    if (m == NULL)
+        return;
+    kvplan_engine_plan p;
+    kvplan_error e;
+    if (plan_at(m, o, out->v2_quota_bytes, &p, &e) != KVPLAN_OK) {
+        cause(out, KVPLAN_CAUSE_MODEL_NOT_PLANNED, "v2", "%s", e.message);
+        return;
+    }
+    out->v2_slots = p.num_gpu_blocks;
+    cause(out, KVPLAN_CAUSE_MISSING_READING, "tokens",
+          "a KV cache manager V2 log prints no count of blocks or tokens; at "
+          "its quota (%lld bytes) kvplan's V2 pool holds %lld slots of %lld "
+          "tokens, %lld tokens",
+          (long long)out->v2_quota_bytes, (long long)p.num_gpu_blocks,
+          (long long)p.block_size, (long long)p.kv_cache_tokens);
+}
+
 kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
                                           const char *model_error,
                                           const kvplan_trtllm_log_readings *r,
@@ -251,20 +280,39 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
               model_error != NULL && model_error[0] ? model_error
                                                     : "no model was given "
                                                       "(--model-path)");
+    /* the manager the log's lines are, whatever the options say */
+    bool v2 = r->v2_quota_gib.set;
+    out->kv_cache_manager = v2 ? 2 : 1;
+    if (options->use_kv_cache_manager_v2 != v2)
+        cause(out, KVPLAN_CAUSE_OLDER_RULES, "manager",
+              "the log's lines are KV cache manager V%d's; kvplan follows the "
+              "log, not --use-kv-cache-manager-v2%s",
+              v2 ? 2 : 1, v2 ? "'s absence" : "");
+    o.use_kv_cache_manager_v2 = v2;
+    if (v2) {
+        v2_pool(model, &o, r, out);
+        return KVPLAN_OK;
+    }
     if (model != NULL && r->kv_cache_tokens.set && r->allocated_gib.set)
         KVPLAN__TRY(pool_check(model, &o, r, out, err));
-    if (!r->available_gib.set) {
+    /* the creator's budget: the line of 1.1 ("available KV cache memory
+     * when calculating max tokens"), else that of 2026 ("Estimated max
+     * memory in KV cache", after a given max_gpu_total_bytes) */
+    kvplan_opt_double avail =
+        r->available_gib.set ? r->available_gib : r->estimated_gib;
+    if (!avail.set) {
         cause(out, KVPLAN_CAUSE_MISSING_READING, "available",
               "the log prints no \"available KV cache memory when "
-              "calculating max tokens\" line");
+              "calculating max tokens\" or \"Estimated max memory in KV "
+              "cache\" line");
         return KVPLAN_OK;
     }
     if (model == NULL &&
         !(r->kv_bytes_per_token.set && r->kv_bytes_per_token.value > 0))
         return KVPLAN_OK; /* nothing to divide by */
     int64_t tpb = o.tokens_per_block.set ? o.tokens_per_block.value : 32;
-    out->available_lo = (int64_t)ceil((r->available_gib.value - 0.005) * GIB);
-    out->available_hi = (int64_t)floor((r->available_gib.value + 0.005) * GIB);
+    out->available_lo = (int64_t)ceil((avail.value - 0.005) * GIB);
+    out->available_hi = (int64_t)floor((avail.value + 0.005) * GIB);
     if (out->available_lo < 0)
         out->available_lo = 0;
     int64_t bpt = 0;
@@ -296,7 +344,7 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
               "from the log's own %.2f GiB kvplan gives max_tokens "
               "%lld-%lld and %lld-%lld tokens in the pool; the log printed "
               "%lld and %lld",
-              r->available_gib.value, (long long)out->max_tokens_lo,
+              avail.value, (long long)out->max_tokens_lo,
               (long long)out->max_tokens_hi, (long long)out->tokens_lo,
               (long long)out->tokens_hi,
               (long long)(r->max_tokens.set ? r->max_tokens.value : -1),
@@ -315,12 +363,16 @@ kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
                     "kvplan_trtllm_log_calibrate: readings, options and out "
                     "must not be NULL");
     memset(out, 0, sizeof *out);
+    /* the creator's budget, as the reconciliation reads it */
+    kvplan_opt_double avail =
+        r->available_gib.set ? r->available_gib : r->estimated_gib;
     const char *missing =
         !r->weights_gib.set         ? "\"Memory used after loading model "
                                       "weights (inside torch)\""
         : !r->outside_torch_gib.set ? "\"Memory used outside torch\""
-        : !r->available_gib.set     ? "\"available KV cache memory when "
-                                      "calculating max tokens\""
+        : !avail.set                ? "\"available KV cache memory when "
+                                      "calculating max tokens\" or "
+                                      "\"Estimated max memory in KV cache\""
                                     : NULL;
     KVPLAN__FAIL_IF(missing != NULL, err, KVPLAN_INVALID_ARGUMENT,
                     "--calibrate",
@@ -345,7 +397,7 @@ kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
         r->activation_gib.set ? r->activation_gib.value : -1;
     double w = r->weights_gib.value * GIB,
            nt = r->outside_torch_gib.value * GIB;
-    double rest = total - r->available_gib.value * GIB / out->fraction - w - nt;
+    double rest = total - avail.value * GIB / out->fraction - w - nt;
     KVPLAN__FAIL_IF(!(rest > 0) || !(out->fraction > 0), err,
                     KVPLAN_INVALID_ARGUMENT, "--gpu",
                     "--calibrate: on %.2f GiB at fraction %.4g the log's "
@@ -353,7 +405,7 @@ kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
                     "available memory (%.2f GiB) leave nothing for the "
                     "activation: not the GPU it ran on",
                     out->total_gib, out->fraction, r->weights_gib.value,
-                    r->outside_torch_gib.value, r->available_gib.value);
+                    r->outside_torch_gib.value, avail.value);
     out->rank_weight_bytes = (int64_t)w;
     out->non_torch_bytes = (int64_t)nt;
     out->activation_bytes = (int64_t)rest;
