@@ -1824,6 +1824,10 @@ typedef struct kvplan_engine_plan {
      * (num_gpu_blocks are its slots, a block of every layer each) */
     int32_t kv_cache_manager;
     int64_t gpu_quota_bytes, quota_grain_bytes;
+    /* TensorRT-LLM: the family whose model defaults pick KV cache manager
+     * V2 since mid-2026, with its pull request ("GPT-OSS (#16942)"), for
+     * this model; NULL where V1 stays its default. Static. */
+    const char *v2_default;
 } kvplan_engine_plan;
 
 /*

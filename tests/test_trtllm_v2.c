@@ -175,6 +175,12 @@ static void test_gpt_oss(void)
     o.use_kv_cache_manager_v2 = false;
     p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_gpu_blocks, 10923);
+    /* a V1 plan names the family whose default V2 is */
+    CHECK_STR(p.v2_default, "GPT-OSS (#16942)");
+    p = plan("qwen3-0.6b", &o, KVPLAN_OK, NULL);
+    CHECK_STR(p.v2_default, "Qwen (#18228's draft release notes)");
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK(p.v2_default == NULL);
 }
 
 /* What kvplan does not restate under V2 is refused, naming the flag. */

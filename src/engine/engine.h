@@ -111,6 +111,10 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
                                       kvplan_error *err);
+/* The family (and pull request) whose model defaults pick V2 for a
+ * model of `architecture` (architectures[0]), or DSA's; NULL: V1 stays
+ * its default. */
+const char *kvplan__trtllm_v2_default(const char *architecture, bool dsa);
 /* V2's storage arithmetic: the grain for a GPU quota
  * (cache_tier_granularity); the grains n slots of pools `size` take, each
  * pool rounded up to a grain (_grains_for_slots); the most slots whose

@@ -203,6 +203,8 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
         kv = (double)o->max_gpu_total_bytes.value;
     p->requested_bytes = kv;
     p->kv_cache_manager = 1;
+    p->v2_default = kvplan__trtllm_v2_default(
+        kvplan_model_get_info(m)->architecture, c->dsa);
     if (o->use_kv_cache_manager_v2)
         return kvplan__trtllm_v2(c, o, kv, layers, tpb, p, err);
     kvplan__trtllm_window w[KVPLAN_MAX_ENGINE_GROUPS];

@@ -21,6 +21,39 @@
 #include "engine/engine.h"
 
 #include <math.h>
+#include <string.h>
+
+/* The model classes whose get_model_defaults (or preferred manager) pick
+ * V2 by default: GPT-OSS (#16942, merged 2026-07-28), MiniMax M2
+ * (#17360), Gemma 3 and 4 (#17396), the DSA models (#16060), and by the
+ * draft release notes of #18228 DeepSeek, GLM, Kimi K2.5, Qwen and
+ * Nemotron. By architectures[0]'s prefix. */
+static const struct {
+    const char *prefix, *family;
+} v2_defaults[] = {
+    {"GptOss", "GPT-OSS (#16942)"},
+    {"MiniMaxM2", "MiniMax M2 (#17360)"},
+    {"Gemma3", "Gemma 3 (#17396)"},
+    {"Gemma4", "Gemma 4 (#17396)"},
+    {"Deepseek", "DeepSeek (#18228's draft release notes)"},
+    {"Glm", "GLM (#18228's draft release notes)"},
+    {"Kimi", "Kimi K2.5 (#18228's draft release notes)"},
+    {"Qwen", "Qwen (#18228's draft release notes)"},
+    {"Nemotron", "Nemotron (#18228's draft release notes)"},
+};
+
+const char *kvplan__trtllm_v2_default(const char *architecture, bool dsa)
+{
+    if (dsa)
+        return "the DSA models (#16060)";
+    for (size_t i = 0;
+         architecture != NULL && i < sizeof v2_defaults / sizeof v2_defaults[0];
+         i++)
+        if (strncmp(architecture, v2_defaults[i].prefix,
+                    strlen(v2_defaults[i].prefix)) == 0)
+            return v2_defaults[i].family;
+    return NULL;
+}
 
 /* cache_tier_granularity for the GPU: 2 MiB << min(4, max(0,
  * int(math.log(quota / (2 MiB * 512), 2)))); Python's two-argument log is

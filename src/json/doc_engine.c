@@ -82,14 +82,19 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  (double)p->gpu_quota_bytes / KVPLAN__GIB,
                  (long long)(p->quota_grain_bytes >> 20),
                  (long long)p->num_gpu_blocks);
+    else if (!vllm && p->v2_default != NULL)
+        snprintf(out[n++], sizeof out[0],
+                 "planned as KVCacheManager V1 sizes it, but TensorRT-LLM "
+                 "picks V2 for %s by default since mid-2026: this holds with "
+                 "use_kv_cache_manager_v2: false or an older release "
+                 "(--use-kv-cache-manager-v2 plans V2 where every layer holds "
+                 "the whole sequence)",
+                 p->v2_default);
     else if (!vllm)
         snprintf(out[n++], sizeof out[0],
-                 "planned as KVCacheManager V1 sizes it; TensorRT-LLM since "
-                 "mid-2026 picks V2 for GPT-OSS (#16942), the DSA models "
-                 "(#16060) and, by #18228's draft notes, DeepSeek, GLM, Kimi, "
-                 "Qwen, Nemotron, MiniMax, Gemma 3/4: this holds with "
-                 "use_kv_cache_manager_v2: false (--use-kv-cache-manager-v2 "
-                 "plans V2)");
+                 "planned as KVCacheManager V1 sizes it, TensorRT-LLM's "
+                 "default for this model (V2 with "
+                 "use_kv_cache_manager_v2: true: --use-kv-cache-manager-v2)");
     int64_t stride = 0;
     for (size_t i = 0; i < p->num_groups; i++)
         stride =
@@ -229,6 +234,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
         kvplan__w_bool(w, "packed_groups", p->packed_groups);
     } else {
         kvplan__w_int(w, "kv_cache_manager", p->kv_cache_manager);
+        kvplan__w_str(w, "v2_default", p->v2_default);
         if (p->kv_cache_manager == 2) {
             kvplan__w_int(w, "gpu_quota_bytes", p->gpu_quota_bytes);
             kvplan__w_int(w, "quota_grain_bytes", p->quota_grain_bytes);
