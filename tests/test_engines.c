@@ -9,6 +9,7 @@
  * its share of free memory.
  */
 #include "check.h"
+#include "engine_plan.h"
 #include "core/core.h"
 #include "engine/engine.h"
 #include "json/doc.h"
@@ -23,24 +24,6 @@
 static int64_t cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
-}
-
-static kvplan_engine_plan plan(const char *model, kvplan_engine_options *o,
-                               kvplan_status want, kvplan_error *err)
-{
-    kvplan_model *m = NULL;
-    kvplan_error e;
-    if (err == NULL)
-        err = &e;
-    kvplan_engine_plan p;
-    memset(&p, 0, sizeof p);
-    CHECK_INT(kvplan_model_load(model, &m, err), KVPLAN_OK);
-    kvplan_status st = kvplan_engine_compute(m, o, &p, err);
-    CHECK_INT(st, want);
-    if (st != want)
-        fprintf(stderr, "  %s: %s\n", model, err->message);
-    kvplan_model_free(m);
-    return p;
 }
 
 static kvplan_engine_options vllm_on(const char *gpu, int64_t tp)

@@ -7,10 +7,13 @@
  * cache_tier_granularity (_storage_manager.py), the slots of
  * _grains_to_slots (_storage/_core.py). TensorRT-LLM's own
  * TestCacheLevelStorage.test_grains_to_slots_refines_proportional_lower_
- * bound (tests/unittest/kv_cache_manager_v2_tests, 2026) is ported with
- * its figures computed exactly.
+ * bound (tests/unittest/kv_cache_manager_v2_tests/
+ * test_kv_cache_manager_v2.py) and TestStorageManagerInit's pools
+ * (test_storage_manager.py), read in the stored sources of 2026, are
+ * ported with their figures computed exactly.
  */
 #include "check.h"
+#include "engine_plan.h"
 #include "engine/engine.h"
 #include "kvplan.h"
 
@@ -18,24 +21,6 @@
 
 #define GIB 1073741824LL
 #define MIB 1048576LL
-
-static kvplan_engine_plan plan(const char *model, kvplan_engine_options *o,
-                               kvplan_status want, kvplan_error *err)
-{
-    kvplan_model *m = NULL;
-    kvplan_error e;
-    if (err == NULL)
-        err = &e;
-    kvplan_engine_plan p;
-    memset(&p, 0, sizeof p);
-    CHECK_INT(kvplan_model_load(model, &m, err), KVPLAN_OK);
-    kvplan_status st = kvplan_engine_compute(m, o, &p, err);
-    CHECK_INT(st, want);
-    if (st != want)
-        fprintf(stderr, "  %s: %s\n", model, err->message);
-    kvplan_model_free(m);
-    return p;
-}
 
 static kvplan_engine_options trtllm_on(int64_t tp, bool v2)
 {
@@ -75,6 +60,18 @@ static void test_storage(void)
     const int64_t one[1] = {4194304};
     CHECK_INT(kvplan__trtllm_v2_slots(1792, one, 1, 32 * MIB, &ovf), 1792 * 8);
     CHECK_INT(kvplan__trtllm_v2_slots(0, one, 1, 32 * MIB, &ovf), 0);
+    /* TensorRT-LLM's TestStorageManagerInit (test_storage_manager.py,
+     * 2026), whose pools it asserts and whose slots it asks only be
+     * some, at its 256 MiB quota (2 MiB grains, 128 of them): four layers
+     * of 8 KiB K and V coalesced into one 64 KiB pool, 4096 slots; two
+     * layers with 512-byte block-quant buffers, pools of 32 KiB and 2 KiB,
+     * 7680 slots (120 + 8 grains; 7681 would take 121 + 8) */
+    const int64_t four[1] = {4 * 2 * 8192};
+    CHECK_INT(kvplan__trtllm_v2_grain(256 * MIB), 2 * MIB);
+    CHECK_INT(kvplan__trtllm_v2_slots(128, four, 1, 2 * MIB, &ovf), 4096);
+    const int64_t quant[2] = {2 * 2 * 8192, 2 * 2 * 512};
+    CHECK_INT(kvplan__trtllm_v2_slots(128, quant, 2, 2 * MIB, &ovf), 7680);
+    CHECK_INT(kvplan__trtllm_v2_grains(7681, quant, 2, 2 * MIB, &ovf), 129);
     CHECK(!ovf);
 }
 

@@ -1,0 +1,35 @@
+/*
+ * engine_plan.h: an engine's plan of a catalog model, for the engine
+ * tests (test_engines, test_trtllm_v2).
+ */
+#ifndef KVPLAN_TESTS_ENGINE_PLAN_H
+#define KVPLAN_TESTS_ENGINE_PLAN_H
+
+#include "check.h"
+#include "kvplan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* kvplan_engine_compute of `model` under `o`, checked to return `want`
+ * (its message printed when not); `err` may be NULL. */
+static inline kvplan_engine_plan plan(const char *model,
+                                      kvplan_engine_options *o,
+                                      kvplan_status want, kvplan_error *err)
+{
+    kvplan_model *m = NULL;
+    kvplan_error e;
+    if (err == NULL)
+        err = &e;
+    kvplan_engine_plan p;
+    memset(&p, 0, sizeof p);
+    CHECK_INT(kvplan_model_load(model, &m, err), KVPLAN_OK);
+    kvplan_status st = kvplan_engine_compute(m, o, &p, err);
+    CHECK_INT(st, want);
+    if (st != want)
+        fprintf(stderr, "  %s: %s\n", model, err->message);
+    kvplan_model_free(m);
+    return p;
+}
+
+#endif
