@@ -150,9 +150,9 @@ static int64_t v2_quota(const kvplan_engine_options *o, double kv,
         double mu =
             o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
         double from = (double)kvplan__mul(o->max_tokens.value, per_token, ovf);
-        int64_t cap = (int64_t)ceil(from / mu);
-        if (cap < q)
-            q = cap;
+        double cap = ceil(from / mu); /* past 2^63 it caps nothing */
+        if (cap < (double)q)
+            q = (int64_t)cap;
     }
     if (o->tp_size * o->pp_size > 1) {
         double limit = (double)kvplan__mul(mnt, per_token, ovf);
@@ -186,7 +186,7 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
     int64_t size[2];
     size_t pools = 0;
     if (v == k)
-        size[pools++] = kvplan__mul(2 * k, layers, &ovf);
+        size[pools++] = kvplan__mul(kvplan__mul(2, k, &ovf), layers, &ovf);
     else {
         size[pools++] = kvplan__mul(k > v ? k : v, layers, &ovf);
         if (v > 0)
@@ -202,6 +202,16 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                     (long long)tpb);
     int64_t q =
         v2_quota(o, kv, p->bytes_per_token, p->max_num_batched_tokens, &ovf);
+    KVPLAN__FAIL_IF(
+        ovf && o->max_tokens.set, err, KVPLAN_OVERFLOW, "--max-tokens",
+        "--max-tokens %lld: its bytes (%lld a token) exceed 64 "
+        "bits",
+        (long long)o->max_tokens.value, (long long)p->bytes_per_token);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-num-batched-tokens",
+                    "--max-num-batched-tokens %lld: its bytes (%lld a token) "
+                    "exceed 64 bits",
+                    (long long)p->max_num_batched_tokens,
+                    (long long)p->bytes_per_token);
     KVPLAN__FAIL_IF(!(q > 0), err, KVPLAN_NOT_ENOUGH_MEMORY,
                     "--max-gpu-total-bytes",
                     "TensorRT-LLM's KV cache manager V2 has no quota for the "
