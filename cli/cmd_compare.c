@@ -74,7 +74,8 @@ static void text(const kvplan_model *m, const cli_args *cli,
     for (int i = 0; i < 3; i++)
         if (c[i].status == KVPLAN_OK)
             fprintf(out, "  %s's tokens: %s\n", kvplan_engine_name(c[i].engine),
-                    kvplan__tokens_are(c[i].engine, x->vllm.vllm_rules));
+                    kvplan__tokens_are(c[i].engine, x->vllm.vllm_rules,
+                                       x->trtllm.kv_cache_manager));
         else
             fprintf(out, "  %s: not planned: %s\n",
                     kvplan_engine_name(c[i].engine), c[i].error);

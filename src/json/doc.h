@@ -212,7 +212,8 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
                         const kvplan__doc *d, const kvplan_engine_plan *p,
                         bool requested);
 /* What each engine's headline count is, and why the columns differ. */
-const char *kvplan__tokens_are(kvplan_engine e, uint64_t vllm_rules);
+const char *kvplan__tokens_are(kvplan_engine e, uint64_t vllm_rules,
+                               int32_t trtllm_manager);
 const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules);
 void kvplan__doc_compare(kvplan__writer *w, const kvplan__doc *d,
                          const kvplan_comparison *c);

@@ -296,8 +296,10 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     kvplan__w_end(w);
 }
 
-/* What each engine's headline count is, under vLLM's rules `vllm_rules`. */
-const char *kvplan__tokens_are(kvplan_engine e, uint64_t vllm_rules)
+/* What each engine's headline count is, under vLLM's rules `vllm_rules`
+ * and TensorRT-LLM's KV cache manager `trtllm_manager` (1 or 2). */
+const char *kvplan__tokens_are(kvplan_engine e, uint64_t vllm_rules,
+                               int32_t trtllm_manager)
 {
     switch (e) {
     case KVPLAN_ENGINE_SGLANG:
@@ -308,7 +310,10 @@ const char *kvplan__tokens_are(kvplan_engine e, uint64_t vllm_rules)
                      "block, as 0.10-0.19 print it)"
                    : "GPU KV cache size (concurrency x max_model_len)";
     default:
-        return "max_tokens (blocks x tokens_per_block)";
+        return trtllm_manager == 2 ? "KV cache manager V2's slots x "
+                                     "tokens_per_block (it sizes no "
+                                     "max_tokens)"
+                                   : "max_tokens (blocks x tokens_per_block)";
     }
 }
 
@@ -361,7 +366,7 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
 }
 
 static void column_json(kvplan__writer *w, const kvplan_engine_column *c,
-                        uint64_t vllm_rules)
+                        uint64_t vllm_rules, int32_t trtllm_manager)
 {
     kvplan__w_object(w, NULL);
     kvplan__w_str(w, "engine", kvplan_engine_name(c->engine));
@@ -375,7 +380,8 @@ static void column_json(kvplan__writer *w, const kvplan_engine_column *c,
         kvplan__w_real(w, "mamba_state_gib", c->state_bytes / KVPLAN__GIB);
     kvplan__w_real(w, "bytes_per_token", c->bytes_per_token);
     kvplan__w_int(w, "tokens", c->tokens);
-    kvplan__w_str(w, "tokens_are", kvplan__tokens_are(c->engine, vllm_rules));
+    kvplan__w_str(w, "tokens_are",
+                  kvplan__tokens_are(c->engine, vllm_rules, trtllm_manager));
     kvplan__w_int(w, "request_tokens", c->request_tokens);
     kvplan__w_real(w, "concurrency", c->concurrency);
     kvplan__w_real(w, "weights_gib", c->weight_bytes / KVPLAN__GIB);
@@ -394,7 +400,7 @@ void kvplan__doc_compare(kvplan__writer *w, const kvplan__doc *d,
     kvplan__doc_requested(w, "requested", d->o);
     kvplan__w_array(w, "engines");
     for (size_t i = 0; i < 3; i++)
-        column_json(w, &c[i], x->vllm.vllm_rules);
+        column_json(w, &c[i], x->vllm.vllm_rules, x->trtllm.kv_cache_manager);
     kvplan__w_end(w);
     kvplan__w_array(w, "why");
     for (size_t i = 0; i < x->num_reasons; i++)
