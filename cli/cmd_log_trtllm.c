@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "flags.h"
 #include "report.h"
+#include "log/log.h"
 #include "options/options.h"
 #include "json/doc.h"
 
@@ -55,9 +56,8 @@ static void text_report(FILE *out, const char *path,
         fprintf(out,
                 "\nfrom the log's own %.2f GiB (+-0.005: [%lld, %lld] "
                 "bytes) at ",
-                r->available_gib.set ? r->available_gib.value
-                                     : r->estimated_gib.value,
-                (long long)x->available_lo, (long long)x->available_hi);
+                kvplan__trtllm_log_budget(r).value, (long long)x->available_lo,
+                (long long)x->available_hi);
         if (x->bytes_per_token > 0)
             fprintf(out, "kvplan's %lld bytes a token (%s):\n",
                     (long long)x->bytes_per_token,

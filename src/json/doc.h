@@ -201,7 +201,7 @@ void kvplan__doc_version_compare(kvplan__writer *w, const char *key,
 /* ---- doc_engine.c: --engine vllm|trtllm and kvplan compare --------------- */
 
 /* The engine plan's notes: which terms are estimates, how to set them;
- * returns how many (at most 3). */
+ * returns how many (at most 4). */
 size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320]);
 /* vLLM's KV-cache groups (DSA's MLA and indexer layers: one). */
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p);

@@ -64,6 +64,12 @@ void kvplan__log_vcause(kvplan_log_cause *causes, size_t *n,
                         kvplan_log_cause_code code, const char *row,
                         const char *fmt, va_list ap)
     __attribute__((format(printf, 5, 0)));
+/* A TensorRT-LLM log's KV budget as KvCacheCreator printed it: 1.1's
+ * "available KV cache memory when calculating max tokens", else 2026's
+ * "Estimated max memory in KV cache" (after a given max_gpu_total_bytes);
+ * unset when the log has neither. */
+kvplan_opt_double
+kvplan__trtllm_log_budget(const kvplan_trtllm_log_readings *r);
 /* The least, the most of the values met. */
 void kvplan__log_set_min(kvplan_opt_double *o, double v);
 void kvplan__log_set_max(kvplan_opt_double *o, double v);

@@ -230,6 +230,11 @@ static kvplan_status pool_check(const kvplan_model *m,
     return KVPLAN_OK;
 }
 
+kvplan_opt_double kvplan__trtllm_log_budget(const kvplan_trtllm_log_readings *r)
+{
+    return r->available_gib.set ? r->available_gib : r->estimated_gib;
+}
+
 /* A V2 log's pool: its quota, printed in full (quota / 2^30 in Python's
  * repr), is the quota's bytes; kvplan's V2 pool at it. The log prints no
  * count of blocks or tokens to hold it against. */
@@ -295,11 +300,7 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
     }
     if (model != NULL && r->kv_cache_tokens.set && r->allocated_gib.set)
         KVPLAN__TRY(pool_check(model, &o, r, out, err));
-    /* the creator's budget: the line of 1.1 ("available KV cache memory
-     * when calculating max tokens"), else that of 2026 ("Estimated max
-     * memory in KV cache", after a given max_gpu_total_bytes) */
-    kvplan_opt_double avail =
-        r->available_gib.set ? r->available_gib : r->estimated_gib;
+    kvplan_opt_double avail = kvplan__trtllm_log_budget(r);
     if (!avail.set) {
         cause(out, KVPLAN_CAUSE_MISSING_READING, "available",
               "the log prints no \"available KV cache memory when "
@@ -363,9 +364,7 @@ kvplan_status kvplan_trtllm_log_calibrate(const kvplan_trtllm_log_readings *r,
                     "kvplan_trtllm_log_calibrate: readings, options and out "
                     "must not be NULL");
     memset(out, 0, sizeof *out);
-    /* the creator's budget, as the reconciliation reads it */
-    kvplan_opt_double avail =
-        r->available_gib.set ? r->available_gib : r->estimated_gib;
+    kvplan_opt_double avail = kvplan__trtllm_log_budget(r);
     const char *missing =
         !r->weights_gib.set         ? "\"Memory used after loading model "
                                       "weights (inside torch)\""
