@@ -105,9 +105,10 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                                 int64_t layers, int64_t tpb,
                                 kvplan_engine_plan *p, kvplan_error *err);
 
-/* What V2 does not size as kvplan restates it (sliding windows, mamba,
- * DSA, drafts, the host tier), refused naming the flag; before the
- * budget. */
+/* Under --use-kv-cache-manager-v2, what V2 does not size as kvplan
+ * restates it (sliding windows, mamba, DSA, drafts, the host tier); and
+ * --max-util-for-resume where it changes nothing (not V2 with
+ * --max-tokens): each refused naming the flag, before the budget. */
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
                                       kvplan_error *err);

@@ -143,8 +143,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   kvplan_error *err)
 {
     bool ovf = false;
-    if (o->use_kv_cache_manager_v2)
-        KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, err));
+    KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, err));
     int64_t layers = c->full_layers + c->swa_layers;
     if (o->pp_size > 1)
         layers = kvplan__ceil_div(layers, o->pp_size, &ovf);

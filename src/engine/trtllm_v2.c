@@ -109,6 +109,18 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
                                       kvplan_error *err)
 {
+    /* TensorRT-LLM reads max_util_for_resume only under V2 with
+     * max_tokens: elsewhere it would change nothing, and an answer would
+     * hide that */
+    KVPLAN__FAIL_IF(o->max_util_for_resume.set &&
+                        !(o->use_kv_cache_manager_v2 && o->max_tokens.set),
+                    err, KVPLAN_INVALID_ARGUMENT, "--max-util-for-resume",
+                    "--max-util-for-resume bounds the quota a --max-tokens "
+                    "allows under KV cache manager V2 "
+                    "(--use-kv-cache-manager-v2); without both it changes "
+                    "nothing");
+    if (!o->use_kv_cache_manager_v2)
+        return KVPLAN_OK;
     /* sliding layers of their own geometry: Gemma 4's, whose windows
      * TensorRT-LLM sets itself under V2 (_create_kv_cache_manager,
      * _util.py); others' sliding layers hold the whole sequence there, as
