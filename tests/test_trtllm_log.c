@@ -218,6 +218,18 @@ static void test_v2_lines(void)
     CHECK_INT(x.max_tokens_hi,
               (int64_t)floor((55.97 + 0.005) * 1073741824.0) / 131072);
     CHECK_STR(x.causes[0].row, "manager");
+    /* repr's 17 significant digits (past the shared reader's 2^53) read
+     * to the byte; a number with an exponent, which the reader does not
+     * take, is not read rather than read as its mantissa (1e9 had read
+     * as 1) */
+    const char *d17 = "[TRT-LLM] [I] KV cache manager v2 device quota set to "
+                      "55.970940398983664GiB\n";
+    CHECK_INT(kvplan_trtllm_log_parse(d17, strlen(d17), &r, NULL), KVPLAN_OK);
+    CHECK_INT(llround(r.v2_quota_gib.value * 1073741824.0), 60098339635);
+    const char *e9 = "[TRT-LLM] [I] KV cache manager v2 device quota set to "
+                     "1e9GiB\n[TRT-LLM] [I] Estimated max memory in KV cache "
+                     ": 1e9 GiB\n";
+    CHECK_INT(kvplan_trtllm_log_parse(e9, strlen(e9), &r, NULL), KVPLAN_PARSE);
     kvplan_model_free(m);
 }
 

@@ -38,7 +38,8 @@ const char *kvplan__log_find(const char *s, const char *end,
 const char *kvplan__log_find_word(const char *s, const char *end,
                                   const char *needle);
 /* A decimal number at *p ([-]digits[.digits], at most 17 digits, the
- * double nearest to it, without locale); advances *p past it. */
+ * double nearest to it, without locale; not one with an exponent);
+ * advances *p past it. */
 bool kvplan__log_parse_double(const char **p, const char *end, double *out);
 /* A decimal integer at *p ([-]digits, within int64, not the head of a
  * decimal); advances *p past it. */

@@ -83,6 +83,11 @@ bool kvplan__log_parse_double(const char **p, const char *end, double *out)
     }
     if (whole < 0 || frac < 0 || whole + frac == 0 || num > ((int64_t)1 << 53))
         return false;
+    /* an exponent ("1e9", Python's repr of a large or tiny float) is not
+     * read: refused, rather than its mantissa taken for the number */
+    if (s < end && (*s == 'e' || *s == 'E') && s + 1 < end &&
+        ((s[1] >= '0' && s[1] <= '9') || s[1] == '-' || s[1] == '+'))
+        return false;
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                    1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17};

@@ -83,6 +83,38 @@ static void max_tokens(kvplan__log_span l, kvplan_opt_int *o, bool *used)
     }
 }
 
+/* "KV cache manager v2 device quota set to XGiB": X is Python's repr of
+ * quota / 2^30, up to 17 significant digits, which the shared decimal
+ * reader takes only within 2^53. The quota's bytes, exactly: the whole
+ * GiB and the fraction's share of 2^30 (its error far below a byte),
+ * kept as bytes / 2^30 (exact for bytes below 2^53). Nothing but "GiB"
+ * may follow (no exponent). */
+static void v2_quota(kvplan__log_span l, kvplan_opt_double *o, bool *used)
+{
+    static const char key[] = "KV cache manager v2 device quota set to ";
+    const char *p = kvplan__log_find(l.s, l.end, key);
+    if (p == NULL)
+        return;
+    p += sizeof key - 1;
+    int64_t whole = 0, frac = 0, scale = 1;
+    int nw = 0;
+    for (; p < l.end && *p >= '0' && *p <= '9' && nw < 8; p++, nw++)
+        whole = whole * 10 + (*p - '0');
+    if (p < l.end && *p == '.')
+        for (p++; p < l.end && *p >= '0' && *p <= '9'; p++)
+            if (scale < INT64_C(100000000000000000)) {
+                frac = frac * 10 + (*p - '0');
+                scale *= 10;
+            }
+    /* within the GiB any reading takes (kvplan__log_gib_after's) */
+    if (nw == 0 || whole > 1048576 || l.end - p < 3 || memcmp(p, "GiB", 3) != 0)
+        return;
+    int64_t bytes = whole * (INT64_C(1) << 30) +
+                    llround((double)frac / (double)scale * GIB);
+    *o = (kvplan_opt_double){(double)bytes / GIB, true};
+    *used = true;
+}
+
 static void read_line(kvplan__log_span l, kvplan_trtllm_log_readings *r)
 {
     bool used = false;
@@ -116,7 +148,7 @@ static void read_line(kvplan__log_span l, kvplan_trtllm_log_readings *r)
         count(l, "paged KV cache (", &r->kv_cache_tokens, &used);
     }
     gib(l, "Estimated max memory in KV cache : ", &r->estimated_gib, &used);
-    gib(l, "KV cache manager v2 device quota set to ", &r->v2_quota_gib, &used);
+    v2_quota(l, &r->v2_quota_gib, &used);
     if (kvplan__log_find(l.s, l.end, "max_num_requests=") != NULL) {
         count(l, "max_seq_len=", &r->max_seq_len, &used);
         count(l, "max_batch_size=", &r->max_batch_size, &used);
@@ -171,7 +203,8 @@ static kvplan_status plan_at(const kvplan_model *m,
     kvplan_engine_options x = *o;
     x.engine = KVPLAN_ENGINE_TRTLLM;
     x.gpu_set = true;
-    x.gpu.total_mib = 16.0 * 1048576; /* 16 TiB: the cap binds */
+    /* 16 TiB and twice the cap: the cap binds */
+    x.gpu.total_mib = 16.0 * 1048576 + 2.0 * (double)bytes / 1048576;
     x.gpu.in_use_mib = 0;
     x.max_gpu_total_bytes = (kvplan_opt_int){bytes, true};
     x.max_tokens = (kvplan_opt_int){0, false};
