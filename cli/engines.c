@@ -72,6 +72,11 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 (long long)kvplan__engine_groups(p),
                 kvplan__engine_groups(p) == 1 ? "" : "s",
                 (long long)p->group_size, (long long)p->block_size);
+    else if (p->kv_cache_manager == 2)
+        fprintf(out,
+                "\nKV cache: %lld layers, tokens_per_block %lld, KV cache "
+                "manager V2 (a slot is a block of every layer of a row)\n",
+                (long long)p->group_size, (long long)p->block_size);
     else
         fprintf(out, "\nKV cache: %lld layers, tokens_per_block %lld\n",
                 (long long)p->group_size, (long long)p->block_size);
@@ -112,7 +117,9 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                     (long long)host);
         fprintf(out, "  %-26s %lld bytes\n", "kv size per token",
                 (long long)p->bytes_per_token);
-        fprintf(out, "  %-26s %lld\n", "max_tokens",
+        fprintf(out, "  %-26s %lld\n",
+                p->kv_cache_manager == 2 ? "tokens (slots x block)"
+                                         : "max_tokens",
                 (long long)p->kv_cache_tokens);
         fprintf(out, "  %-26s %.2f requests of %lld tokens\n", "concurrency",
                 p->max_concurrency, (long long)p->max_model_len);

@@ -185,17 +185,19 @@ static void test_refusals(void)
 {
     kvplan_engine_options o = trtllm_on(1, true);
     kvplan_error err;
-    plan("gemma-4-26b-a4b", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK_STR(err.field, "--use-kv-cache-manager-v2");
-    CHECK(strstr(err.message, "sliding-window") != NULL);
     plan("deepseek-v3.2", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK(strstr(err.message, "DSA") != NULL);
     o.tp_size = 4;
     plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK(strstr(err.message, "mamba") != NULL);
     o.tp_size = 1;
+    /* windows over pipeline stages, and MLA's, are not restated */
     o.max_attention_window = "4096";
+    o.pp_size = 2;
     plan("llama-3.1-8b-instruct", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--pp-size");
+    o.pp_size = 1;
+    plan("deepseek-v2-lite", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK_STR(err.field, "--max-attention-window");
     o.max_attention_window = NULL;
     o.host_cache_size = (kvplan_opt_int){8 * GIB, true};

@@ -418,8 +418,8 @@ const kvplan__option_row kvplan__option_rows[] = {
               "--attention-config.use_fp4_indexer_cache=True)"},
      .store = KVPLAN__STORE_BOOL, ENGINE(fp4_indexer_cache), .readers = KVPLAN__READ_VLLM},
     {{.name = "use_kv_cache_manager_v2", .flag = "--use-kv-cache-manager-v2",
-      SWITCH, FOR_ENGINE, .help = "TRT-LLM: plan KV cache manager V2's pool, "
-      "not V1's; models whose every layer holds the whole sequence"},
+      SWITCH, FOR_ENGINE, .help = "TRT-LLM: plan KV cache manager V2's pools, "
+      "not V1's (Gemma 4 always has V2)"},
      .store = KVPLAN__STORE_BOOL, ENGINE(use_kv_cache_manager_v2), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_util_for_resume", .flag = "--max-util-for-resume",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",

@@ -96,22 +96,26 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_model *m, kvplan_engine_plan *p,
                                   kvplan_error *err);
 
-/* TensorRT-LLM's KV cache manager V2 (trtllm_v2.c): its pool from the
- * creator's budget `kv`, a block of `layers` layers a slot; fills the
- * plan's groups, blocks, tokens, quota and concurrency (after
- * kvplan__trtllm_v2_check). */
+/* TensorRT-LLM's KV cache manager V2 (trtllm_v2.c): its pools from the
+ * creator's budget `kv` over `layers` layers, windowed by
+ * --max-attention-window or, for Gemma 4 (`gemma4`), by its sliding
+ * layers; fills the plan's groups (a life cycle each), blocks, tokens,
+ * quota and concurrency (after kvplan__trtllm_v2_check). */
 kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                                 const kvplan_engine_options *o, double kv,
-                                int64_t layers, int64_t tpb,
+                                int64_t layers, int64_t tpb, bool gemma4,
                                 kvplan_engine_plan *p, kvplan_error *err);
 
-/* Under --use-kv-cache-manager-v2, what V2 does not size as kvplan
- * restates it (sliding windows, mamba, DSA, drafts, the host tier); and
+/* Under V2 (--use-kv-cache-manager-v2, or Gemma 4's), what V2 does not
+ * size as kvplan restates it (mamba, DSA, drafts, the host tier); and
  * --max-util-for-resume where it changes nothing (not V2 with
  * --max-tokens): each refused naming the flag, before the budget. */
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
-                                      kvplan_error *err);
+                                      bool gemma4, kvplan_error *err);
+/* Gemma 4's hybrid attention, for which TensorRT-LLM takes V2. */
+bool kvplan__trtllm_gemma4(const kvplan__engine_census *c,
+                           const char *architecture);
 /* The family (and pull request) whose model defaults pick V2 for a
  * model of `architecture` (architectures[0]), or DSA's; NULL: V1 stays
  * its default. */
@@ -127,6 +131,60 @@ int64_t kvplan__trtllm_v2_grains(int64_t n, const int64_t *size, size_t pools,
 int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
                                 size_t pools, int64_t g, bool *ovf);
 
+/* V2's storage (trtllm_v2_storage.c): its life cycles (one a window,
+ * 0: none), their buffers coalesced by size into pools, and the pool
+ * groups life cycles of equal pool sizes share. */
+#define KVPLAN__V2_MAX_POOLS 4
+typedef struct kvplan__trtllm_v2_life_cycle {
+    int64_t window, sink_blocks, layers; /* TensorRT-LLM's: no sinks */
+    int64_t per_token;                   /* its layers' K and V bytes a token */
+    size_t sizes; /* distinct buffer sizes (a block), first seen first */
+    int64_t size[KVPLAN__V2_MAX_POOLS], count[KVPLAN__V2_MAX_POOLS];
+    size_t pools; /* the coalesced sizes, descending */
+    int64_t pool[KVPLAN__V2_MAX_POOLS];
+    size_t group;
+} kvplan__trtllm_v2_life_cycle;
+typedef struct kvplan__trtllm_v2_pool_group {
+    size_t pools;
+    int64_t size[KVPLAN__V2_MAX_POOLS];
+    size_t life_cycles;
+    int64_t least;   /* its least slots: one a life cycle */
+    int64_t typical; /* the slots the typical step needs */
+    int64_t slots;   /* its share of the quota */
+} kvplan__trtllm_v2_pool_group;
+typedef struct kvplan__trtllm_v2_storage {
+    size_t life_cycles, groups;
+    kvplan__trtllm_v2_life_cycle lc[KVPLAN_MAX_ENGINE_GROUPS];
+    kvplan__trtllm_v2_pool_group pg[KVPLAN_MAX_ENGINE_GROUPS];
+} kvplan__trtllm_v2_storage;
+/* A layer of window `window` (0: none) whose K and V take `k` and `v`
+ * bytes a token (v 0: MLA's latent alone), in the layers' order. */
+kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
+                                          int64_t window, int64_t k, int64_t v,
+                                          int64_t tpb, kvplan_error *err);
+/* The pools and pool groups of the layers added; false on overflow. */
+bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s);
+/* The blocks a request of `capacity` tokens, `history` of them past,
+ * holds in a life cycle of `window` (get_stale_range). */
+int64_t kvplan__trtllm_v2_request_blocks(int64_t window, int64_t sink_blocks,
+                                         int64_t capacity, int64_t history,
+                                         int64_t tpb);
+/* ratio_to_slot_count_list: `quota` (a multiple of the grain `g`) split
+ * over the pool groups by `ratio`, each at least its `least` slots,
+ * into pg[].slots; -1 where the least slots leave nothing. */
+int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
+                            size_t groups, const double *ratio, int64_t g,
+                            bool *ovf);
+/* The GPU tier of `quota`: its grain and the pool groups' initial slots,
+ * shared by the typical step's bytes (kvplan__trtllm_v2_split's result). */
+int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
+                               int64_t tpb, int64_t *grain, bool *ovf);
+/* The bytes the quota arithmetic prices: [0] the full layers' a token,
+ * [1] the windowed layers' a token in context, [2] their windows' a
+ * request in generation. */
+void kvplan__trtllm_v2_costs(const kvplan__trtllm_v2_storage *s, int64_t tpb,
+                             int64_t costs[3], bool *ovf);
+
 /* TensorRT-LLM's max_attention_window (trtllm_vswa.c): the distinct
  * windows, ascending, with their layers and (after kvplan__trtllm_vswa)
  * their primary blocks */
@@ -134,6 +192,14 @@ typedef struct kvplan__trtllm_window {
     int64_t window, layers, blocks, host_blocks;
 } kvplan__trtllm_window;
 
+/* `text` ("128,131072"): the windows as given, each clamped to
+ * max_seq_len, into pattern[KVPLAN__TRTLLM_MAX_PATTERN] (layer i takes
+ * pattern[i % n]). */
+#define KVPLAN__TRTLLM_MAX_PATTERN 1024
+kvplan_status kvplan__trtllm_window_pattern(const char *text,
+                                            int64_t max_seq_len,
+                                            int64_t *pattern, size_t *n,
+                                            kvplan_error *err);
 /* `text` ("128,131072") over `layers` layers, each clamped to
  * max_seq_len, into w[KVPLAN_MAX_ENGINE_GROUPS]. */
 kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,

@@ -143,7 +143,10 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   kvplan_error *err)
 {
     bool ovf = false;
-    KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, err));
+    const char *arch = kvplan_model_get_info(m)->architecture;
+    bool gemma4 = kvplan__trtllm_gemma4(c, arch);
+    bool v2 = o->use_kv_cache_manager_v2 || gemma4;
+    KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, gemma4, err));
     int64_t layers = c->full_layers + c->swa_layers;
     if (o->pp_size > 1)
         layers = kvplan__ceil_div(layers, o->pp_size, &ovf);
@@ -202,10 +205,13 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
         kv = (double)o->max_gpu_total_bytes.value;
     p->requested_bytes = kv;
     p->kv_cache_manager = 1;
-    p->v2_default = kvplan__trtllm_v2_default(
-        kvplan_model_get_info(m)->architecture, c->dsa);
-    if (o->use_kv_cache_manager_v2)
-        return kvplan__trtllm_v2(c, o, kv, layers, tpb, p, err);
+    p->v2_default = kvplan__trtllm_v2_default(arch, c->dsa);
+    if (v2) { /* Gemma 4's full layers: its global heads with k_eq_v */
+        kvplan__engine_census g = *c;
+        if (gemma4 && !m->weights.full_k_eq_v)
+            g.kv_heads = c->swa_kv_heads;
+        return kvplan__trtllm_v2(&g, o, kv, layers, tpb, gemma4, p, err);
+    }
     kvplan__trtllm_window w[KVPLAN_MAX_ENGINE_GROUPS];
     size_t nw = 0;
     if (o->max_attention_window != NULL) {

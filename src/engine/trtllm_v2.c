@@ -100,120 +100,285 @@ int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
 }
 
 /* What V2 does not size as kvplan restates it, refused in the caller's
- * terms: the flag that asks for it, else --use-kv-cache-manager-v2. */
+ * terms: the flag that asks for it, else --use-kv-cache-manager-v2 (or
+ * the model, where TensorRT-LLM takes V2 for it). */
 #define V2_WHY                                                                 \
-    "--use-kv-cache-manager-v2: kvplan does not model %s under "               \
-    "TensorRT-LLM's KV cache manager V2 (it sizes V2's pool for models "       \
-    "whose every layer holds the whole sequence); plan V1 without the flag"
+    "%s: kvplan does not model %s under TensorRT-LLM's KV cache manager V2 "   \
+    "(it sizes V2's pools of attention layers, full or windowed)%s"
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
-                                      kvplan_error *err)
+                                      bool gemma4, kvplan_error *err)
 {
+    bool v2 = o->use_kv_cache_manager_v2 || gemma4;
     /* TensorRT-LLM reads max_util_for_resume only under V2 with
      * max_tokens: elsewhere it would change nothing, and an answer would
      * hide that */
-    KVPLAN__FAIL_IF(o->max_util_for_resume.set &&
-                        !(o->use_kv_cache_manager_v2 && o->max_tokens.set),
+    KVPLAN__FAIL_IF(o->max_util_for_resume.set && !(v2 && o->max_tokens.set),
                     err, KVPLAN_INVALID_ARGUMENT, "--max-util-for-resume",
                     "--max-util-for-resume bounds the quota a --max-tokens "
                     "allows under KV cache manager V2 "
                     "(--use-kv-cache-manager-v2); without both it changes "
                     "nothing");
-    if (!o->use_kv_cache_manager_v2)
+    if (!v2)
         return KVPLAN_OK;
-    /* sliding layers of their own geometry: Gemma 4's, whose windows
-     * TensorRT-LLM sets itself under V2 (_create_kv_cache_manager,
-     * _util.py); others' sliding layers hold the whole sequence there, as
-     * under V1, unless --max-attention-window says otherwise */
-    bool own = c->hybrid_swa && (c->swa_kv_heads != c->kv_heads ||
-                                 c->swa_head_dim != c->head_dim ||
-                                 c->swa_v_head_dim != c->v_head_dim);
+    const char *flag = o->use_kv_cache_manager_v2 ? "--use-kv-cache-manager-v2"
+                                                  : "--model-path";
+    const char *v1 = o->use_kv_cache_manager_v2
+                         ? "; plan V1 without the flag"
+                         : " (TensorRT-LLM takes V2 for Gemma 4)";
+    /* sliding layers of their own geometry other than Gemma 4's: V2 gets
+     * one geometry for every layer from TensorRT-LLM there */
+    bool own =
+        !gemma4 && c->hybrid_swa &&
+        (c->swa_kv_heads != c->kv_heads || c->swa_head_dim != c->head_dim ||
+         c->swa_v_head_dim != c->v_head_dim);
     const char *model = c->mambaish ? "a mamba hybrid's states"
                         : c->dsa    ? "DSA's indexer keys"
                         : own ? "sliding-window layers of their own geometry "
-                                "(Gemma 4's, whose windows TensorRT-LLM sets "
-                                "itself under V2)"
+                                "(other than Gemma 4's)"
                         : c->draft_layers > 0 ? "a speculative draft's layers"
                                               : NULL;
-    KVPLAN__FAIL_IF(model != NULL, err, KVPLAN_UNSUPPORTED,
-                    "--use-kv-cache-manager-v2", V2_WHY, model);
-    KVPLAN__FAIL_IF(o->max_attention_window != NULL, err, KVPLAN_UNSUPPORTED,
-                    "--max-attention-window", V2_WHY,
-                    "--max-attention-window's life cycles");
+    KVPLAN__FAIL_IF(model != NULL, err, KVPLAN_UNSUPPORTED, flag, V2_WHY, flag,
+                    model, v1);
     KVPLAN__FAIL_IF(o->host_cache_size.set, err, KVPLAN_UNSUPPORTED,
-                    "--host-cache-size", V2_WHY, "the host tier");
+                    "--host-cache-size", V2_WHY, "--host-cache-size",
+                    "the host tier", v1);
     KVPLAN__FAIL_IF(o->separate_draft_kv_cache, err, KVPLAN_UNSUPPORTED,
                     "--separate-draft-kv-cache", V2_WHY,
-                    "a separate draft KV cache");
+                    "--separate-draft-kv-cache", "a separate draft KV cache",
+                    v1);
     return KVPLAN_OK;
+}
+
+/* _get_quota_from_max_tokens for `tokens` given as an integer: the full
+ * layers' bytes for all of them, the windowed layers' a token for those
+ * in context (at most max_num_tokens), their windows for max_batch_size
+ * requests. */
+static int64_t quota_of_tokens(const int64_t cost[3], int64_t tokens,
+                               int64_t mnt, int64_t mbs, bool *ovf)
+{
+    int64_t q = kvplan__mul(tokens, cost[0], ovf);
+    q = kvplan__add(q, kvplan__mul(mbs, cost[2], ovf), ovf);
+    return kvplan__add(q, kvplan__mul(kvplan__min(tokens, mnt), cost[1], ovf),
+                       ovf);
+}
+
+/* Over more than one rank, the quota to tokens and back, as
+ * _get_max_tokens_from_quota and _get_quota_from_max_tokens compute them
+ * (Python's ints and floats: the tokens a float, max_num_tokens and the
+ * per-request bytes ints). */
+static int64_t quota_synced(const int64_t cost[3], int64_t q, int64_t mnt,
+                            int64_t mbs, bool *ovf)
+{
+    int64_t batch = kvplan__mul(mbs, cost[2], ovf);
+    if (q < batch) /* no tokens: the windows of the batch */
+        return batch;
+    int64_t context = kvplan__add(cost[0], cost[1], ovf);
+    int64_t limit = kvplan__add(kvplan__mul(mnt, context, ovf), batch, ovf);
+    double t;
+    if (q <= limit) {
+        if (context <= 0)
+            return q; /* inf tokens: every layer windowed, unchanged */
+        t = (double)(q - batch) / (double)context;
+    } else {
+        if (cost[0] <= 0)
+            return q;
+        t = (double)mnt + (double)(q - limit) / (double)cost[0];
+    }
+    /* min(tokens, max_num_tokens): the float unless the int is smaller */
+    bool mnt_less = (double)mnt < t;
+    double gen = mnt_less ? t - (double)mnt : 0.0;
+    double quota = t * (double)cost[0] + gen * 0.0 + (double)batch;
+    double extra =
+        mnt_less ? (double)kvplan__mul(mnt, cost[1], ovf) : t * (double)cost[1];
+    return (int64_t)(quota + extra);
 }
 
 /* The quota V2's GPU tier gets (KVCacheManagerV2.__init__): the
  * creator's max_gpu_total_bytes, int(); with max_tokens, at most
- * ceil(int(max_tokens x bytes a token) / max_util_for_resume); over more
- * than one rank, to tokens and back (the ranks' minimum, which one rank's
- * plan is): (quota - ...) / bytes a token past max_num_tokens' context
- * tokens, in float, then int(tokens x bytes a token). */
+ * ceil(_get_quota_from_max_tokens(max_tokens) / max_util_for_resume);
+ * over more than one rank, through tokens (the ranks' minimum, which one
+ * rank's plan is). */
 static int64_t v2_quota(const kvplan_engine_options *o, double kv,
-                        int64_t per_token, int64_t mnt, bool *ovf)
+                        const int64_t cost[3], int64_t mnt, int64_t mbs,
+                        int64_t *short_of, bool *ovf)
 {
+    *short_of = 0;
     int64_t q = (int64_t)kv;
     if (o->max_tokens.set) {
         double mu =
             o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
-        double from = (double)kvplan__mul(o->max_tokens.value, per_token, ovf);
+        double from =
+            (double)quota_of_tokens(cost, o->max_tokens.value, mnt, mbs, ovf);
         double cap = ceil(from / mu); /* past 2^63 it caps nothing */
         if (cap < (double)q)
             q = (int64_t)cap;
     }
     if (o->tp_size * o->pp_size > 1) {
-        double limit = (double)kvplan__mul(mnt, per_token, ovf);
-        double tokens =
-            (double)q <= limit
-                ? (double)q / (double)per_token
-                : (double)mnt + ((double)q - limit) / (double)per_token;
-        q = (int64_t)(tokens * (double)per_token);
+        if (q < kvplan__mul(mbs, cost[2], ovf))
+            *short_of = q; /* raised to the batch's windows */
+        q = quota_synced(cost, q, mnt, mbs, ovf);
     }
     return q;
 }
 
-kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
-                                const kvplan_engine_options *o, double kv,
-                                int64_t layers, int64_t tpb,
-                                kvplan_engine_plan *p, kvplan_error *err)
+/* Gemma 4's hybrid attention (is_gemma4_hybrid, _torch/pyexecutor/
+ * config_utils.py: global_head_dim unlike head_dim): per-layer geometry
+ * only V2 allocates, so TensorRT-LLM takes V2 whatever
+ * use_kv_cache_manager_v2 says (_non_hybrid_kv_cache_manager_cls,
+ * _util.py). */
+bool kvplan__trtllm_gemma4(const kvplan__engine_census *c,
+                           const char *architecture)
+{
+    return c->hybrid_swa && architecture != NULL &&
+           strncmp(architecture, "Gemma4", 6) == 0 &&
+           c->swa_head_dim != c->head_dim;
+}
+
+/* V2's layers in order, each with its window and its K and V bytes a
+ * token: --max-attention-window's pattern (each clamped to max_seq_len,
+ * one at max_seq_len none); Gemma 4's own (_create_kv_cache_manager: its
+ * sliding layers sliding_window, its full ones none), in the sliding
+ * layers' geometry and the full layers' (global_head_dim, and
+ * num_global_key_value_heads only with attention_k_eq_v: the caller
+ * gives the census the heads TensorRT-LLM takes). */
+static kvplan_status v2_layers(const kvplan__engine_census *c,
+                               const kvplan_engine_options *o, bool gemma4,
+                               int64_t layers, int64_t tpb, int64_t len,
+                               kvplan__trtllm_v2_storage *s, kvplan_error *err)
 {
     bool ovf = false;
-    /* a layer's buffers, one block each: K and V, or MLA's latent */
+    int64_t pattern[KVPLAN__TRTLLM_MAX_PATTERN];
+    size_t n = 0;
+    if (o->max_attention_window != NULL)
+        KVPLAN__TRY(kvplan__trtllm_window_pattern(o->max_attention_window, len,
+                                                  pattern, &n, err));
+    bool windows = n > 0 || gemma4;
+    KVPLAN__FAIL_IF(windows && o->pp_size > 1, err, KVPLAN_UNSUPPORTED,
+                    "--pp-size",
+                    "--pp-size %lld: kvplan does not model the stages' "
+                    "share of V2's windowed layers (plan one stage with "
+                    "--pp-size 1)",
+                    (long long)o->pp_size);
+    KVPLAN__FAIL_IF(c->mla && windows, err, KVPLAN_UNSUPPORTED,
+                    "--max-attention-window",
+                    "--max-attention-window with MLA is not modelled");
+    int64_t elem = c->kv_elem;
     int64_t k = c->mla
-                    ? kvplan__mul(c->mla_dim, c->kv_elem, &ovf)
+                    ? kvplan__mul(c->mla_dim, elem, &ovf)
                     : kvplan__mul(kvplan__mul(c->kv_heads, c->head_dim, &ovf),
-                                  c->kv_elem, &ovf);
+                                  elem, &ovf);
     int64_t v = c->mla
                     ? 0
                     : kvplan__mul(kvplan__mul(c->kv_heads, c->v_head_dim, &ovf),
-                                  c->kv_elem, &ovf);
-    k = kvplan__mul(k, tpb, &ovf);
-    v = kvplan__mul(v, tpb, &ovf);
-    /* the pools, largest first: the coalesced buffers of each size */
-    int64_t size[2];
-    size_t pools = 0;
-    if (v == k)
-        size[pools++] = kvplan__mul(kvplan__mul(2, k, &ovf), layers, &ovf);
-    else {
-        size[pools++] = kvplan__mul(k > v ? k : v, layers, &ovf);
-        if (v > 0)
-            size[pools++] = kvplan__mul(k > v ? v : k, layers, &ovf);
+                                  elem, &ovf);
+    int64_t sk = kvplan__mul(
+        kvplan__mul(c->swa_kv_heads, c->swa_head_dim, &ovf), elem, &ovf);
+    int64_t sv = kvplan__mul(
+        kvplan__mul(c->swa_kv_heads, c->swa_v_head_dim, &ovf), elem, &ovf);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--model-path",
+                    "the KV bytes per token exceed 64 bits");
+    size_t next = 0; /* the next sliding layer's id in swa_at */
+    for (int64_t i = 0; i < layers; i++) {
+        bool sliding = false;
+        if (gemma4) {
+            while (next < c->swa_at.count && c->swa_at.ids[next] < i)
+                next++;
+            sliding = next < c->swa_at.count && c->swa_at.ids[next] == i;
+        }
+        int64_t w = n > 0     ? pattern[(size_t)i % n]
+                    : sliding ? kvplan__min(c->window, len)
+                              : 0;
+        if (w >= len)
+            w = 0; /* at max_seq_len: none */
+        KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w, sliding ? sk : k,
+                                                sliding ? sv : v, tpb, err));
     }
-    int64_t slot = 0;
-    for (size_t i = 0; i < pools; i++)
-        slot = kvplan__add(slot, size[i], &ovf);
-    KVPLAN__FAIL_IF(ovf || slot <= 0, err, KVPLAN_OVERFLOW,
-                    "--tokens-per-block",
-                    "--tokens-per-block %lld: a block of every layer exceeds "
-                    "64 bits",
-                    (long long)tpb);
-    int64_t q =
-        v2_quota(o, kv, p->bytes_per_token, p->max_num_batched_tokens, &ovf);
+    KVPLAN__FAIL_IF(
+        !kvplan__trtllm_v2_group(s), err, KVPLAN_OVERFLOW, "--tokens-per-block",
+        "--tokens-per-block %lld: a slot exceeds 64 bits", (long long)tpb);
+    return kvplan__ok(err);
+}
+
+/* A row per life cycle, the slots its pool group holds; the plan's
+ * blocks are the full layers' pool group's (else the widest window's),
+ * its concurrency the pool group that runs out first for requests of
+ * max_model_len (a windowed life cycle holds the blocks get_stale_range
+ * leaves at its last token). */
+static void v2_rows(const kvplan__engine_census *c,
+                    const kvplan__trtllm_v2_storage *s, int64_t tpb,
+                    kvplan_engine_plan *p, bool *ovf)
+{
+    int64_t len = p->max_model_len, need[KVPLAN_MAX_ENGINE_GROUPS] = {0};
+    size_t main = 0;
+    int64_t widest = -1, bytes = 0;
+    p->num_groups = s->life_cycles;
+    for (size_t i = 0; i < s->life_cycles; i++) {
+        const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
+        int64_t slot = 0;
+        for (size_t j = 0; j < lc->pools; j++)
+            slot = kvplan__add(slot, lc->pool[j], ovf);
+        int64_t page = slot / lc->layers;
+        int64_t blocks =
+            kvplan__trtllm_v2_request_blocks(lc->window, 0, len, len - 1, tpb);
+        need[lc->group] = kvplan__add(
+            need[lc->group],
+            lc->window == 0 ? len : kvplan__min(len, blocks * tpb), ovf);
+        int64_t reach = lc->window == 0 ? INT64_MAX : lc->window;
+        if (reach > widest) {
+            widest = reach;
+            main = lc->group;
+        }
+        p->groups[i] =
+            (kvplan_engine_group){lc->window > 0 ? KVPLAN_KV_SPEC_SLIDING_WINDOW
+                                  : c->mla       ? KVPLAN_KV_SPEC_MLA
+                                                 : KVPLAN_KV_SPEC_FULL,
+                                  lc->layers,
+                                  0,
+                                  page,
+                                  page,
+                                  tpb,
+                                  lc->window,
+                                  kvplan__mul(blocks, page, ovf),
+                                  s->pg[lc->group].slots,
+                                  0};
+    }
+    double conc = -1;
+    for (size_t g = 0; g < s->groups; g++) {
+        int64_t slot = 0;
+        for (size_t j = 0; j < s->pg[g].pools; j++)
+            slot = kvplan__add(slot, s->pg[g].size[j], ovf);
+        bytes = kvplan__add(bytes, kvplan__mul(s->pg[g].slots, slot, ovf), ovf);
+        double x = (double)s->pg[g].slots * (double)tpb / (double)need[g];
+        if (len > 0 && (conc < 0 || x < conc))
+            conc = x;
+    }
+    p->group_size = 0;
+    for (size_t i = 0; i < s->life_cycles; i++)
+        p->group_size += s->lc[i].layers;
+    p->num_gpu_blocks = s->pg[main].slots;
+    p->kv_cache_tokens = kvplan__mul(p->num_gpu_blocks, tpb, ovf);
+    p->available_bytes = bytes;
+    p->max_concurrency = conc > 0 ? conc : 0;
+}
+
+kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
+                                const kvplan_engine_options *o, double kv,
+                                int64_t layers, int64_t tpb, bool gemma4,
+                                kvplan_engine_plan *p, kvplan_error *err)
+{
+    bool ovf = false;
+    kvplan__trtllm_v2_storage s;
+    s.life_cycles = s.groups = 0;
+    KVPLAN__TRY(
+        v2_layers(c, o, gemma4, layers, tpb, p->max_model_len, &s, err));
+    int64_t cost[3];
+    kvplan__trtllm_v2_costs(&s, tpb, cost, &ovf);
+    /* the bytes a token every layer holds (the windowed ones too) */
+    p->bytes_per_token = kvplan__add(cost[0], cost[1], &ovf);
+    int64_t short_of = 0;
+    int64_t q = v2_quota(o, kv, cost, p->max_num_batched_tokens,
+                         p->max_num_seqs, &short_of, &ovf);
     KVPLAN__FAIL_IF(
         ovf && o->max_tokens.set, err, KVPLAN_OVERFLOW, "--max-tokens",
         "--max-tokens %lld: its bytes (%lld a token) exceed 64 "
@@ -229,40 +394,39 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                     "TensorRT-LLM's KV cache manager V2 has no quota for the "
                     "KV cache (%.2f GiB)",
                     kv / 1073741824.0);
-    int64_t g = kvplan__trtllm_v2_grain(q);
-    /* the level's quota: rounded up to the grain, at least one slot's */
-    int64_t grains =
-        kvplan__max(kvplan__ceil_div(q, g, &ovf),
-                    kvplan__trtllm_v2_grains(1, size, pools, g, &ovf));
-    int64_t n = kvplan__trtllm_v2_slots(grains, size, pools, g, &ovf);
+    /* _get_max_tokens_from_quota gives 0 tokens below max_batch_size
+     * requests' windows, and _get_quota_from_max_tokens(0) is those
+     * windows: a quota past the budget, which the GPU does not hold */
+    KVPLAN__FAIL_IF(
+        short_of > 0, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-num-seqs",
+        "--max-num-seqs %lld: over %lld ranks TensorRT-LLM's KV "
+        "cache manager V2 turns its quota (%.2f GiB) into tokens "
+        "and back, and below the windows of max_batch_size "
+        "requests it becomes those windows, %.2f GiB, more than "
+        "the budget; lower --max-num-seqs",
+        (long long)p->max_num_seqs, (long long)(o->tp_size * o->pp_size),
+        (double)short_of / 1073741824.0, (double)q / 1073741824.0);
+    int64_t g = 0;
+    int rc = kvplan__trtllm_v2_allocate(&s, q, tpb, &g, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-gpu-total-bytes",
                     "the KV cache manager V2's pool exceeds 64 bits");
+    KVPLAN__FAIL_IF(rc != 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
+                    "--max-gpu-total-bytes",
+                    "TensorRT-LLM's KV cache manager V2: a quota of %.2f GiB "
+                    "holds no more than one slot of each life cycle "
+                    "(\"Insufficient quota to satisfy min_slots "
+                    "constraints\")",
+                    (double)q / 1073741824.0);
     p->kv_cache_manager = 2;
+    if (gemma4)
+        p->v2_default = "Gemma 4, whose per-layer geometry only V2 allocates, "
+                        "whatever use_kv_cache_manager_v2 says";
     p->gpu_quota_bytes = q;
     p->quota_grain_bytes = g;
-    p->num_gpu_blocks = n;
-    p->kv_cache_tokens = kvplan__mul(n, tpb, &ovf);
-    p->available_bytes = kvplan__mul(n, slot, &ovf);
-    p->max_concurrency = p->max_model_len > 0 ? (double)p->kv_cache_tokens /
-                                                    (double)p->max_model_len
-                                              : 0;
-    int64_t page = slot / layers;
-    p->num_groups = 1;
-    p->group_size = layers;
-    p->groups[0] = (kvplan_engine_group){
-        c->mla ? KVPLAN_KV_SPEC_MLA : KVPLAN_KV_SPEC_FULL,
-        layers,
-        0,
-        page,
-        page,
-        tpb,
-        0,
-        kvplan__mul(kvplan__ceil_div(p->max_model_len, tpb, &ovf), page, &ovf),
-        n,
-        0};
+    v2_rows(c, &s, tpb, p, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache overflows "
                     "64 bits",
                     (long long)p->max_model_len);
-    return KVPLAN_OK;
+    return kvplan__ok(err);
 }

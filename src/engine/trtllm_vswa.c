@@ -16,14 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PATTERN 1024
-
-kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,
-                                     int64_t layers, kvplan__trtllm_window *w,
-                                     size_t *n, kvplan_error *err)
+kvplan_status kvplan__trtllm_window_pattern(const char *text,
+                                            int64_t max_seq_len,
+                                            int64_t *pattern, size_t *n,
+                                            kvplan_error *err)
 {
-    *n = 0;
-    int64_t pattern[MAX_PATTERN];
     size_t len = 0;
     const char *s = text;
     bool more = *s != '\0';
@@ -31,12 +28,13 @@ kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,
         char *end = NULL;
         long long v = strtoll(s, &end, 10);
         KVPLAN__FAIL_IF(end == s || v <= 0 || v > 2147483647 ||
-                            (*end != ',' && *end != '\0') || len >= MAX_PATTERN,
+                            (*end != ',' && *end != '\0') ||
+                            len >= KVPLAN__TRTLLM_MAX_PATTERN,
                         err, KVPLAN_INVALID_ARGUMENT, "--max-attention-window",
                         "--max-attention-window: '%.60s' is not a list of "
                         "windows such as 128,131072 (each from 1 to "
                         "2147483647, at most %d)",
-                        text, MAX_PATTERN);
+                        text, KVPLAN__TRTLLM_MAX_PATTERN);
         pattern[len++] = kvplan__min(v, max_seq_len); /* clamped */
         more = *end == ','; /* "128," wants one more */
         s = end + (more ? 1 : 0);
@@ -44,6 +42,19 @@ kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,
     KVPLAN__FAIL_IF(len == 0, err, KVPLAN_INVALID_ARGUMENT,
                     "--max-attention-window",
                     "--max-attention-window: no window given");
+    *n = len;
+    return kvplan__ok(err);
+}
+
+kvplan_status kvplan__trtllm_windows(const char *text, int64_t max_seq_len,
+                                     int64_t layers, kvplan__trtllm_window *w,
+                                     size_t *n, kvplan_error *err)
+{
+    *n = 0;
+    int64_t pattern[KVPLAN__TRTLLM_MAX_PATTERN];
+    size_t len = 0;
+    KVPLAN__TRY(
+        kvplan__trtllm_window_pattern(text, max_seq_len, pattern, &len, err));
     /* layer i has pattern[i % len]; the windows ascending, as the C++
      * std::map orders them */
     for (int64_t i = 0; i < layers; i++) {

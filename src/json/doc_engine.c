@@ -74,7 +74,18 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  "the engine reads CUDA's total, memory.total less the "
                  "driver's reserve (estimated here; --gpu auto reads it "
                  "through NVML)");
-    if (!vllm && p->kv_cache_manager == 2)
+    if (!vllm && p->kv_cache_manager == 2 && p->num_groups > 1)
+        snprintf(out[n++], sizeof out[0],
+                 "planned as KVCacheManagerV2 sizes it%s%s%s: device quota "
+                 "%.2f GiB (the line it logs), grains of %lld MiB; the slots "
+                 "are each pool group's first share, set by a typical "
+                 "2,048-token request (V2 moves it as requests close)",
+                 p->v2_default != NULL ? " (V2 for " : "",
+                 p->v2_default != NULL ? p->v2_default : "",
+                 p->v2_default != NULL ? ")" : "",
+                 (double)p->gpu_quota_bytes / KVPLAN__GIB,
+                 (long long)(p->quota_grain_bytes >> 20));
+    else if (!vllm && p->kv_cache_manager == 2)
         snprintf(out[n++], sizeof out[0],
                  "planned as KVCacheManagerV2 sizes it: device quota %.2f GiB "
                  "(the line it logs), rounded up to grains of %lld MiB; %lld "

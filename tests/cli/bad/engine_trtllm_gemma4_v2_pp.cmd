@@ -2,4 +2,5 @@
 trtllm
 --model-path
 gemma-4-26b-a4b
---use-kv-cache-manager-v2
+--pp-size
+2

@@ -1,0 +1,6 @@
+--engine
+trtllm
+--model-path
+gemma-4-26b-a4b
+--gpu
+H100-80GB
