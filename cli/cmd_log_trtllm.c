@@ -45,8 +45,9 @@ static void text_report(FILE *out, const char *path,
     cli_log_reading(out, "estimated max memory, GiB", r->estimated_gib);
     cli_log_reading(out, "V2 device quota, GiB", r->v2_quota_gib);
     fprintf(out, "\nKV cache manager: V%d (%s)\n", (int)x->kv_cache_manager,
-            x->kv_cache_manager == 2 ? "its device quota line"
-                                     : "no V2 device quota line");
+            r->v2_quota_gib.set        ? "its device quota line"
+            : x->kv_cache_manager == 2 ? "the model's: no device quota line"
+                                       : "no V2 device quota line");
     if (x->v2_slots > 0)
         fprintf(out,
                 "  at the quota's %lld bytes kvplan's V2 pool holds %lld "

@@ -293,6 +293,43 @@ static void test_calibrate(void)
                                 "loading model weights (inside torch)\"");
 }
 
+/* Gemma 4's manager is V2 whatever the options or the log say
+ * (_non_hybrid_kv_cache_manager_cls, _util.py): a V2 log of a 26 GiB
+ * quota is planned there with no "manager" cause, its full layers' pool
+ * group 9472 slots (test_trtllm_v2_windows' test_gemma4); a log without
+ * the quota line is named as lacking it, not planned as V1. */
+static void test_gemma4(void)
+{
+    const char *t = "[TRT-LLM] [I] Estimated max memory in KV cache : 26.32 "
+                    "GiB\n"
+                    "[TRT-LLM] [I] KV cache manager v2 device quota set to "
+                    "26.0GiB\n";
+    kvplan_trtllm_log_readings r;
+    CHECK_INT(kvplan_trtllm_log_parse(t, strlen(t), &r, NULL), KVPLAN_OK);
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("gemma-4-26b-a4b", &m, NULL), KVPLAN_OK);
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    kvplan_trtllm_log_result x;
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
+              KVPLAN_OK);
+    CHECK_INT(x.kv_cache_manager, 2);
+    CHECK_INT(x.v2_quota_bytes, 26LL << 30);
+    CHECK_INT(x.v2_slots, 9472);
+    CHECK_INT(x.num_causes, 1);
+    CHECK_STR(x.causes[0].row, "tokens");
+    const char *v1 = "[TRT-LLM] [I] Estimated max memory in KV cache : 26.32 "
+                     "GiB\n";
+    CHECK_INT(kvplan_trtllm_log_parse(v1, strlen(v1), &r, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
+              KVPLAN_OK);
+    CHECK_INT(x.kv_cache_manager, 2);
+    CHECK(!x.interval);
+    CHECK_INT(x.num_causes, 1);
+    CHECK_STR(x.causes[0].row, "manager");
+    kvplan_model_free(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -304,6 +341,7 @@ int main(int argc, char **argv)
     test_reranker_h100();
     test_not_trtllm();
     test_v2_lines();
+    test_gemma4();
     test_calibrate();
     return check_report();
 }

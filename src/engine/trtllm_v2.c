@@ -235,6 +235,14 @@ bool kvplan__trtllm_gemma4(const kvplan__engine_census *c,
            c->swa_head_dim != c->head_dim;
 }
 
+bool kvplan__trtllm_gemma4_model(const kvplan_model *m)
+{
+    const kvplan_model_info *i = kvplan_model_get_info(m);
+    return i->architecture != NULL &&
+           strncmp(i->architecture, "Gemma4", 6) == 0 && m->swa_ids.count > 0 &&
+           m->swa_head_dim != i->head_dim;
+}
+
 /* V2's layers in order, each with its window and its K and V bytes a
  * token: --max-attention-window's pattern (each clamped to max_seq_len,
  * one at max_seq_len none); Gemma 4's own (_create_kv_cache_manager: its

@@ -344,7 +344,8 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
                "pool's capacity; vLLM's \"GPU KV cache size\" is its "
                "concurrency at max_model_len times max_model_len, so a "
                "sliding-window or mamba model's is more than any pool "
-               "holds; TensorRT-LLM's max_tokens is its blocks' tokens";
+               "holds; TensorRT-LLM's max_tokens is its blocks' tokens "
+               "(KV cache manager V2's: its full layers' slots')";
     case KVPLAN_REASON_SLIDING_WINDOW:
         return "sliding window: sglang splits a full and an SWA pool "
                "(--swa-full-tokens-ratio); vLLM keeps window - 1 + the "
@@ -352,7 +353,10 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
                "scheduling) per request in the sliding layers, in one "
                "pool of equal pages (with padding layers "
                "where the counts differ); TensorRT-LLM prices every layer "
-               "at the whole sequence unless max_attention_window is set";
+               "at the whole sequence unless max_attention_window is set, "
+               "or Gemma 4's own windows are (KV cache manager V2: a life "
+               "cycle per window, the quota split between their pool "
+               "groups by a typical request's needs)";
     case KVPLAN_REASON_MAMBA_STATE:
         return "mamba state: sglang reserves its slots beside the KV cache "
                "(--mamba-full-memory-ratio); vLLM gives each mamba layer a "

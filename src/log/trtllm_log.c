@@ -12,6 +12,7 @@
  * printed counts must lie in. Bounded, no allocation, nothing defaulted.
  */
 #include "budget/budget.h"
+#include "engine/engine.h"
 #include "log/log.h"
 
 #include <math.h>
@@ -287,10 +288,12 @@ static void v2_pool(const kvplan_model *m, const kvplan_engine_options *o,
     out->v2_slots = p.num_gpu_blocks;
     cause(out, KVPLAN_CAUSE_MISSING_READING, "tokens",
           "a KV cache manager V2 log prints no count of blocks or tokens; at "
-          "its quota (%lld bytes) kvplan's V2 pool holds %lld slots of %lld "
+          "its quota (%lld bytes) kvplan's V2 pool%s holds %lld slots of %lld "
           "tokens, %lld tokens",
-          (long long)out->v2_quota_bytes, (long long)p.num_gpu_blocks,
-          (long long)p.block_size, (long long)p.kv_cache_tokens);
+          (long long)out->v2_quota_bytes,
+          p.num_groups > 1 ? " of the full layers (its first share)" : "",
+          (long long)p.num_gpu_blocks, (long long)p.block_size,
+          (long long)p.kv_cache_tokens);
 }
 
 kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
@@ -318,10 +321,20 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
               model_error != NULL && model_error[0] ? model_error
                                                     : "no model was given "
                                                       "(--model-path)");
-    /* the manager the log's lines are, whatever the options say */
+    /* the manager the log's lines are, whatever the options say; Gemma
+     * 4's is V2 whatever either says (its quota line missing: a log cut
+     * short, or a release before V2 took it) */
+    bool forced = model != NULL && kvplan__trtllm_gemma4_model(model);
     bool v2 = r->v2_quota_gib.set;
-    out->kv_cache_manager = v2 ? 2 : 1;
-    if (options->use_kv_cache_manager_v2 != v2)
+    out->kv_cache_manager = v2 || forced ? 2 : 1;
+    if (forced && !v2) {
+        cause(out, KVPLAN_CAUSE_MISSING_READING, "manager",
+              "TensorRT-LLM takes KV cache manager V2 for Gemma 4, whose "
+              "\"KV cache manager v2 device quota set to\" line this log "
+              "lacks: cut short, or a release before V2 took Gemma 4");
+        return KVPLAN_OK;
+    }
+    if (!forced && options->use_kv_cache_manager_v2 != v2)
         cause(out, KVPLAN_CAUSE_OLDER_RULES, "manager",
               "the log's lines are KV cache manager V%d's; kvplan follows the "
               "log, not --use-kv-cache-manager-v2%s",
