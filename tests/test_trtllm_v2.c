@@ -200,12 +200,8 @@ static void test_refusals(void)
     plan("deepseek-v2-lite", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK_STR(err.field, "--max-attention-window");
     o.max_attention_window = NULL;
-    o.host_cache_size = (kvplan_opt_int){8 * GIB, true};
-    plan("llama-3.1-8b-instruct", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK_STR(err.field, "--host-cache-size");
     /* max_util_for_resume is read only with V2 and max_tokens: elsewhere
      * TensorRT-LLM ignores it, and kvplan names it rather than answer */
-    o.host_cache_size.set = false;
     o.max_util_for_resume = (kvplan_opt_double){0.9, true};
     plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
     CHECK_STR(err.field, "--max-util-for-resume");

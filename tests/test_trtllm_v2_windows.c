@@ -75,9 +75,9 @@ static void test_default_init_ratio(void)
 static void test_preserves_min_slots(void)
 {
     kvplan__trtllm_v2_pool_group pg[3] = {
-        {2, {16252928, 4063232}, 1, 157, 0, 0},
-        {3, {491520, 126720, 15872}, 1, 3907, 0, 0},
-        {2, {31457280, 7864320}, 1, 157, 0, 0},
+        {2, {16252928, 4063232}, 1, 157, 0, 0, 0},
+        {3, {491520, 126720, 15872}, 1, 3907, 0, 0, 0},
+        {2, {31457280, 7864320}, 1, 157, 0, 0, 0},
     };
     const double ratio[3] = {0.2, 0.5, 0.3};
     int64_t g = 16 * MIB;
@@ -143,6 +143,18 @@ static void test_gemma4(void)
     CHECK_INT(p.kv_cache_tokens, 9472 * 32);
     CHECK_INT(p.bytes_per_token, 25 * 8192 + 5 * 4096);
     CHECK_INT(p.available_bytes, 3312LL * 6553600 + 9472LL * 655360);
+    CHECK_INT(p.groups[0].host_blocks, 0);
+    /* --host-cache-size 64 GiB: the host tier in 4 KiB grains
+     * (HostMem.ALIGNMENT), 16,777,216 of them, split by the same shares:
+     * the full group's round(16777216 x 2/9) = 3,728,270 grains hold
+     * 23,301 slots (3,728,160 grains), the sliding group's remaining
+     * 13,049,056 grains 8,155 */
+    o.host_cache_size = (kvplan_opt_int){64 * GIB, true};
+    p = plan("gemma-4-26b-a4b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].host_blocks, 8155);
+    CHECK_INT(p.groups[1].host_blocks, 23301);
+    CHECK_INT(p.groups[1].num_blocks, 9472); /* the GPU's do not move */
+    o.host_cache_size.set = false;
     /* --max-tokens: _get_quota_from_max_tokens prices 2048 requests'
      * windows (2048 x 1024 x 204,800 bytes), 400 GiB: no cap */
     o.max_tokens = (kvplan_opt_int){100000, true};

@@ -153,11 +153,13 @@ typedef struct kvplan__trtllm_v2_pool_group {
     int64_t least;   /* its least slots: one a life cycle */
     int64_t typical; /* the slots the typical step needs */
     int64_t slots;   /* its share of the quota */
+    int64_t host;    /* its share of the host tier's (0: none) */
 } kvplan__trtllm_v2_pool_group;
 typedef struct kvplan__trtllm_v2_storage {
     size_t life_cycles, groups;
     kvplan__trtllm_v2_life_cycle lc[KVPLAN_MAX_ENGINE_GROUPS];
     kvplan__trtllm_v2_pool_group pg[KVPLAN_MAX_ENGINE_GROUPS];
+    double ratio[KVPLAN_MAX_ENGINE_GROUPS]; /* the typical step's shares */
 } kvplan__trtllm_v2_storage;
 /* A layer of window `window` (0: none) whose K and V take `k` and `v`
  * bytes a token (v 0: MLA's latent alone), in the layers' order. */
@@ -181,6 +183,11 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
  * shared by the typical step's bytes (kvplan__trtllm_v2_split's result). */
 int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
                                int64_t tpb, int64_t *grain, bool *ovf);
+/* The host tier of `quota` bytes (--host-cache-size): the pool groups'
+ * host slots, the GPU's shares split in 4 KiB grains (HostMem.ALIGNMENT,
+ * _compute_slot_count_for_level); after kvplan__trtllm_v2_allocate. */
+int kvplan__trtllm_v2_allocate_host(kvplan__trtllm_v2_storage *s, int64_t quota,
+                                    bool *ovf);
 /* The bytes the quota arithmetic prices: [0] the full layers' a token,
  * [1] the windowed layers' a token in context, [2] their windows' a
  * request in generation. */

@@ -140,9 +140,6 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                               : NULL;
     KVPLAN__FAIL_IF(model != NULL, err, KVPLAN_UNSUPPORTED, flag, V2_WHY, flag,
                     model, v1);
-    KVPLAN__FAIL_IF(o->host_cache_size.set, err, KVPLAN_UNSUPPORTED,
-                    "--host-cache-size", V2_WHY, "--host-cache-size",
-                    "the host tier", v1);
     KVPLAN__FAIL_IF(o->separate_draft_kv_cache, err, KVPLAN_UNSUPPORTED,
                     "--separate-draft-kv-cache", V2_WHY,
                     "--separate-draft-kv-cache", "a separate draft KV cache",
@@ -323,6 +320,9 @@ static void v2_rows(const kvplan__engine_census *c,
     p->num_groups = s->life_cycles;
     for (size_t i = 0; i < s->life_cycles; i++) {
         const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
+        bool first = true; /* its pool group's first row: the host slots */
+        for (size_t j = 0; j < i; j++)
+            first &= s->lc[j].group != lc->group;
         int64_t slot = 0;
         for (size_t j = 0; j < lc->pools; j++)
             slot = kvplan__add(slot, lc->pool[j], ovf);
@@ -349,7 +349,7 @@ static void v2_rows(const kvplan__engine_census *c,
                                   lc->window,
                                   kvplan__mul(blocks, page, ovf),
                                   s->pg[lc->group].slots,
-                                  0};
+                                  first ? s->pg[lc->group].host : 0};
     }
     double conc = -1;
     for (size_t g = 0; g < s->groups; g++) {
@@ -425,6 +425,18 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                     "(\"Insufficient quota to satisfy min_slots "
                     "constraints\")",
                     (double)q / 1073741824.0);
+    /* the host tier: --host-cache-size's bytes (0: none); without it V2
+     * provisions one from the host's free memory, which only the host
+     * knows, and the GPU's slots do not move */
+    if (o->host_cache_size.set && o->host_cache_size.value > 0) {
+        rc =
+            kvplan__trtllm_v2_allocate_host(&s, o->host_cache_size.value, &ovf);
+        KVPLAN__FAIL_IF(ovf || rc != 0, err, KVPLAN_INVALID_ARGUMENT,
+                        "--host-cache-size",
+                        "--host-cache-size %lld: TensorRT-LLM's KV cache "
+                        "manager V2 cannot split it over its pool groups",
+                        (long long)o->host_cache_size.value);
+    }
     p->kv_cache_manager = 2;
     if (gemma4)
         p->v2_default = "Gemma 4, whose per-layer geometry only V2 allocates, "

@@ -252,16 +252,36 @@ int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
         least = kvplan__add(
             least, group_bytes(&s->pg[i], s->pg[i].least, g, ovf), ovf);
     }
-    double ratio[KVPLAN_MAX_ENGINE_GROUPS];
     for (size_t i = 0; i < s->groups; i++)
-        ratio[i] = (double)bytes[i] / (double)total;
+        s->ratio[i] = (double)bytes[i] / (double)total;
     /* the level's quota: rounded up to the grain, at least the least
      * slots' (_compute_slot_count_for_level) */
     int64_t level = kvplan__max(
         least, kvplan__mul(kvplan__ceil_div(quota, g, ovf), g, ovf));
     if (*ovf)
         return 0;
-    return kvplan__trtllm_v2_split(level, s->pg, s->groups, ratio, g, ovf);
+    return kvplan__trtllm_v2_split(level, s->pg, s->groups, s->ratio, g, ovf);
+}
+
+int kvplan__trtllm_v2_allocate_host(kvplan__trtllm_v2_storage *s, int64_t quota,
+                                    bool *ovf)
+{
+    const int64_t g = 4096;
+    kvplan__trtllm_v2_pool_group pg[KVPLAN_MAX_ENGINE_GROUPS];
+    int64_t least = 0;
+    for (size_t i = 0; i < s->groups; i++) {
+        pg[i] = s->pg[i];
+        least =
+            kvplan__add(least, group_bytes(&pg[i], pg[i].least, g, ovf), ovf);
+    }
+    int64_t level = kvplan__max(
+        least, kvplan__mul(kvplan__ceil_div(quota, g, ovf), g, ovf));
+    if (*ovf)
+        return 0;
+    int rc = kvplan__trtllm_v2_split(level, pg, s->groups, s->ratio, g, ovf);
+    for (size_t i = 0; i < s->groups; i++)
+        s->pg[i].host = rc == 0 ? pg[i].slots : 0;
+    return rc;
 }
 
 /* _estimate_full_attn_size_per_token and _estimate_swa_cache_size
