@@ -293,6 +293,21 @@ static void test_calibrate(void)
                                 "loading model weights (inside torch)\"");
 }
 
+/* A log's text read and reconciled against `model` under `o`. */
+static kvplan_trtllm_log_result reconciled(const char *model, const char *text,
+                                           const kvplan_engine_options *o)
+{
+    kvplan_trtllm_log_readings r;
+    kvplan_trtllm_log_result x;
+    memset(&x, 0, sizeof x);
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_trtllm_log_parse(text, strlen(text), &r, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_model_load(model, &m, NULL), KVPLAN_OK);
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, o, &x, NULL), KVPLAN_OK);
+    kvplan_model_free(m);
+    return x;
+}
+
 /* Gemma 4's manager is V2 whatever the options or the log say
  * (_non_hybrid_kv_cache_manager_cls, _util.py): a V2 log of a 26 GiB
  * quota is planned there with no "manager" cause, its full layers' pool
@@ -300,34 +315,25 @@ static void test_calibrate(void)
  * the quota line is named as lacking it, not planned as V1. */
 static void test_gemma4(void)
 {
-    const char *t = "[TRT-LLM] [I] Estimated max memory in KV cache : 26.32 "
-                    "GiB\n"
-                    "[TRT-LLM] [I] KV cache manager v2 device quota set to "
-                    "26.0GiB\n";
-    kvplan_trtllm_log_readings r;
-    CHECK_INT(kvplan_trtllm_log_parse(t, strlen(t), &r, NULL), KVPLAN_OK);
-    kvplan_model *m = NULL;
-    CHECK_INT(kvplan_model_load("gemma-4-26b-a4b", &m, NULL), KVPLAN_OK);
     kvplan_engine_options o;
     kvplan_engine_options_init(&o);
-    kvplan_trtllm_log_result x;
-    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
-              KVPLAN_OK);
+    kvplan_trtllm_log_result x = reconciled(
+        "gemma-4-26b-a4b",
+        "[TRT-LLM] [I] Estimated max memory in KV cache : 26.32 GiB\n"
+        "[TRT-LLM] [I] KV cache manager v2 device quota set to 26.0GiB\n",
+        &o);
     CHECK_INT(x.kv_cache_manager, 2);
     CHECK_INT(x.v2_quota_bytes, 26LL << 30);
     CHECK_INT(x.v2_slots, 9472);
     CHECK_INT(x.num_causes, 1);
     CHECK_STR(x.causes[0].row, "tokens");
-    const char *v1 = "[TRT-LLM] [I] Estimated max memory in KV cache : 26.32 "
-                     "GiB\n";
-    CHECK_INT(kvplan_trtllm_log_parse(v1, strlen(v1), &r, NULL), KVPLAN_OK);
-    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
-              KVPLAN_OK);
+    x = reconciled(
+        "gemma-4-26b-a4b",
+        "[TRT-LLM] [I] Estimated max memory in KV cache : 26.32 GiB\n", &o);
     CHECK_INT(x.kv_cache_manager, 2);
     CHECK(!x.interval);
     CHECK_INT(x.num_causes, 1);
     CHECK_STR(x.causes[0].row, "manager");
-    kvplan_model_free(m);
 }
 
 int main(int argc, char **argv)
