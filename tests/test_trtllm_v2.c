@@ -180,13 +180,33 @@ static void test_gpt_oss(void)
     CHECK(p.v2_default == NULL);
 }
 
+/* DeepSeek-V3.2 (DSA) under V2 at TP 8, a 40 GiB cap: DSACacheManagerV2
+ * gives each of the 61 layers its MLA latent, 576 x 2 bytes a token in
+ * bf16 (SELFKONLY), and its indexer keys, 128 + 4 = 132 bytes as uint8
+ * (Role.INDEX_KEY, _extra_buffers_per_layer): 78,324 bytes a token. The
+ * quota through tokens and back is 40 GiB again; the pools, 61 x 1152 x
+ * 32 = 2,248,704 and 61 x 132 x 32 = 257,664 bytes a slot, take 1,148 +
+ * 132 = 1,280 grains of 32 MiB for 17,130 slots (17,131 would take
+ * 1,149 + 132). */
+static void test_dsa(void)
+{
+    kvplan_engine_options o = trtllm_on(8, true);
+    CHECK(kvplan_gpu_preset("H200", &o.gpu));
+    o.max_gpu_total_bytes = (kvplan_opt_int){40 * GIB, true};
+    kvplan_engine_plan p = plan("deepseek-v3.2", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 61 * (1152 + 132));
+    CHECK_INT(p.gpu_quota_bytes, 40 * GIB);
+    CHECK_INT(p.num_groups, 1);
+    CHECK_INT(p.groups[0].spec, KVPLAN_KV_SPEC_MLA);
+    CHECK_INT(p.num_gpu_blocks, 17130);
+    CHECK_INT(p.available_bytes, 17130LL * (2248704 + 257664));
+}
+
 /* What kvplan does not restate under V2 is refused, naming the flag. */
 static void test_refusals(void)
 {
     kvplan_engine_options o = trtllm_on(1, true);
     kvplan_error err;
-    plan("deepseek-v3.2", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK(strstr(err.message, "DSA") != NULL);
     o.tp_size = 4;
     plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK(strstr(err.message, "mamba") != NULL);
@@ -218,6 +238,7 @@ int main(void)
     test_grain_share();
     test_mla();
     test_gpt_oss();
+    test_dsa();
     test_refusals();
     return check_report();
 }

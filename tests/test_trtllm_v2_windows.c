@@ -41,9 +41,9 @@ static void test_default_init_ratio(void)
     kvplan__trtllm_v2_storage s;
     s.life_cycles = s.groups = 0;
     kvplan_error err;
-    CHECK_INT(kvplan__trtllm_v2_add_layer(&s, 128, 786432 / 32, 0, 32, &err),
+    CHECK_INT(kvplan__trtllm_v2_add_layer(&s, 128, 786432 / 32, 0, 0, 32, &err),
               KVPLAN_OK);
-    CHECK_INT(kvplan__trtllm_v2_add_layer(&s, 0, 1310720 / 32, 0, 32, &err),
+    CHECK_INT(kvplan__trtllm_v2_add_layer(&s, 0, 1310720 / 32, 0, 0, 32, &err),
               KVPLAN_OK);
     s.lc[0].sink_blocks = 1;
     CHECK(kvplan__trtllm_v2_group(&s));

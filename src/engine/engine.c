@@ -287,6 +287,7 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
         int64_t ihd = r.model.hf_config.index_head_dim.value;
         bool ovf = false; /* a dim sglang's rank took */
         c->index_bytes = kvplan__dsa_indexer_bytes(ihd, &ovf);
+        c->dsa_shared = m->dsa_topk_schedule;
     }
     c->model_layers = r.runner.num_effective_layers;
     if (c->hybrid_swa) {

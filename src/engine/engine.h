@@ -32,6 +32,8 @@ typedef struct kvplan__engine_census {
     int64_t qk_nope;     /* the config's qk_nope_head_dim; 1 absent (vLLM's) */
     int64_t ds_mla_row;  /* fp8_ds_mla's bytes a token (the core's rule) */
     int64_t index_bytes; /* DSA indexer per token and layer (fp8 + scales) */
+    bool dsa_shared;     /* DSA layers sharing another's indexer (a top-k
+                            schedule) */
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */
     int64_t ssm_elem;    /* its temporal state's bytes an element */
     int64_t context_len; /* the model's */
@@ -107,7 +109,7 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                                 kvplan_engine_plan *p, kvplan_error *err);
 
 /* Under V2 (--use-kv-cache-manager-v2, or Gemma 4's), what V2 does not
- * size as kvplan restates it (mamba, DSA, drafts, the host tier); and
+ * size as kvplan restates it (mamba, DSA's shared indexers, drafts); and
  * --max-util-for-resume where it changes nothing (not V2 with
  * --max-tokens): each refused naming the flag, before the budget. */
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
@@ -162,10 +164,12 @@ typedef struct kvplan__trtllm_v2_storage {
     double ratio[KVPLAN_MAX_ENGINE_GROUPS]; /* the typical step's shares */
 } kvplan__trtllm_v2_storage;
 /* A layer of window `window` (0: none) whose K and V take `k` and `v`
- * bytes a token (v 0: MLA's latent alone), in the layers' order. */
+ * bytes a token (v 0: MLA's latent alone), and an extra buffer `x` (DSA's
+ * indexer keys, Role.INDEX_KEY; 0: none), in the layers' order. */
 kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                                           int64_t window, int64_t k, int64_t v,
-                                          int64_t tpb, kvplan_error *err);
+                                          int64_t x, int64_t tpb,
+                                          kvplan_error *err);
 /* The pools and pool groups of the layers added; false on overflow. */
 bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s);
 /* The blocks a request of `capacity` tokens, `history` of them past,

@@ -133,7 +133,9 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
         (c->swa_kv_heads != c->kv_heads || c->swa_head_dim != c->head_dim ||
          c->swa_v_head_dim != c->v_head_dim);
     const char *model = c->mambaish ? "a mamba hybrid's states"
-                        : c->dsa    ? "DSA's indexer keys"
+                        : c->dsa && c->dsa_shared
+                            ? "DSA layers that share another's indexer (a "
+                              "top-k schedule)"
                         : own ? "sliding-window layers of their own geometry "
                                 "(other than Gemma 4's)"
                         : c->draft_layers > 0 ? "a speculative draft's layers"
@@ -281,6 +283,9 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
         kvplan__mul(c->swa_kv_heads, c->swa_head_dim, &ovf), elem, &ovf);
     int64_t sv = kvplan__mul(
         kvplan__mul(c->swa_kv_heads, c->swa_v_head_dim, &ovf), elem, &ovf);
+    /* DSA's indexer keys on every layer (DSACacheManagerV2: index_head_dim
+     * fp8 bytes and a 4-byte scale per 128, as uint8) */
+    int64_t x = c->dsa ? c->index_bytes : 0;
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--model-path",
                     "the KV bytes per token exceed 64 bits");
     size_t next = 0; /* the next sliding layer's id in swa_at */
@@ -297,7 +302,7 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
         if (w >= len)
             w = 0; /* at max_seq_len: none */
         KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w, sliding ? sk : k,
-                                                sliding ? sv : v, tpb, err));
+                                                sliding ? sv : v, x, tpb, err));
     }
     KVPLAN__FAIL_IF(
         !kvplan__trtllm_v2_group(s), err, KVPLAN_OVERFLOW, "--tokens-per-block",

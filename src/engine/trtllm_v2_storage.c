@@ -28,7 +28,8 @@
 
 kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                                           int64_t window, int64_t k, int64_t v,
-                                          int64_t tpb, kvplan_error *err)
+                                          int64_t x, int64_t tpb,
+                                          kvplan_error *err)
 {
     bool ovf = false;
     size_t i = 0;
@@ -46,10 +47,12 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
     }
     kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
     lc->layers++;
-    lc->per_token = kvplan__add(lc->per_token, kvplan__add(k, v, &ovf), &ovf);
-    /* K's buffer, then V's (none for MLA's latent), each a block */
-    int64_t role[2] = {k, v};
-    for (size_t r = 0; r < 2 && !ovf; r++) {
+    lc->per_token = kvplan__add(
+        lc->per_token, kvplan__add(kvplan__add(k, v, &ovf), x, &ovf), &ovf);
+    /* K's buffer, then V's (none for MLA's latent), then the extra
+     * (_extra_buffers_per_layer), each a block */
+    int64_t role[3] = {k, v, x};
+    for (size_t r = 0; r < 3 && !ovf; r++) {
         if (role[r] == 0)
             continue;
         int64_t size = kvplan__mul(role[r], tpb, &ovf);

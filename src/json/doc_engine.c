@@ -98,8 +98,7 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  "planned as KVCacheManager V1 sizes it, but TensorRT-LLM "
                  "picks V2 for %s by default since mid-2026: this holds with "
                  "use_kv_cache_manager_v2: false or an older release "
-                 "(--use-kv-cache-manager-v2 plans V2 where every layer holds "
-                 "the whole sequence)",
+                 "(--use-kv-cache-manager-v2 plans V2)",
                  p->v2_default);
     else if (!vllm)
         snprintf(out[n++], sizeof out[0],
