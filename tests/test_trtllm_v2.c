@@ -202,6 +202,33 @@ static void test_dsa(void)
     CHECK_INT(p.available_bytes, 17130LL * (2248704 + 257664));
 }
 
+/* An EAGLE3 head (eagle3-llama3.1-8b: one layer of 8 KV heads x 128)
+ * under V2 joins the target's manager as a 33rd layer of the same size, so
+ * one life cycle, one pool of 66 buffers of 65,536 bytes: a 4,325,376-byte
+ * slot; a 16 GiB cap is 512 grains of 32 MiB, floor(512 x 32 MiB /
+ * 4325376) = 3,971 slots (V1: ceilDiv(127,100 tokens, 32) = 3,972
+ * blocks, test_engines' test_trtllm_draft_split). */
+static void test_draft(void)
+{
+    kvplan_model *d = NULL;
+    CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &d, NULL), KVPLAN_OK);
+    kvplan_engine_options o = trtllm_on(1, true);
+    o.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
+    o.speculative_draft_model = d;
+    o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
+    kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 33 * 4096);
+    CHECK_INT(p.num_groups, 1);
+    CHECK_INT(p.groups[0].layers, 33);
+    CHECK_INT(p.num_gpu_blocks, 3971);
+    /* a separate draft cache under V2 is not restated */
+    o.separate_draft_kv_cache = true;
+    kvplan_error err;
+    plan("llama-3.1-8b-instruct", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--separate-draft-kv-cache");
+    kvplan_model_free(d);
+}
+
 /* What kvplan does not restate under V2 is refused, naming the flag. */
 static void test_refusals(void)
 {
@@ -239,6 +266,7 @@ int main(void)
     test_mla();
     test_gpt_oss();
     test_dsa();
+    test_draft();
     test_refusals();
     return check_report();
 }

@@ -109,7 +109,8 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                                 kvplan_engine_plan *p, kvplan_error *err);
 
 /* Under V2 (--use-kv-cache-manager-v2, or Gemma 4's), what V2 does not
- * size as kvplan restates it (mamba, DSA's shared indexers, drafts); and
+ * size as kvplan restates it (mamba, DSA's shared indexers, a head of
+ * its own head_dim, a separate draft cache); and
  * --max-util-for-resume where it changes nothing (not V2 with
  * --max-tokens): each refused naming the flag, before the budget. */
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,

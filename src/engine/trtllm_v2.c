@@ -132,14 +132,21 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
         !gemma4 && c->hybrid_swa &&
         (c->swa_kv_heads != c->kv_heads || c->swa_head_dim != c->head_dim ||
          c->swa_v_head_dim != c->v_head_dim);
-    const char *model = c->mambaish ? "a mamba hybrid's states"
-                        : c->dsa && c->dsa_shared
-                            ? "DSA layers that share another's indexer (a "
-                              "top-k schedule)"
-                        : own ? "sliding-window layers of their own geometry "
-                                "(other than Gemma 4's)"
-                        : c->draft_layers > 0 ? "a speculative draft's layers"
-                                              : NULL;
+    const char *model =
+        c->mambaish ? "a mamba hybrid's states"
+        : c->dsa && c->dsa_shared
+            ? "DSA layers that share another's indexer (a "
+              "top-k schedule)"
+        : own ? "sliding-window layers of their own geometry "
+                "(other than Gemma 4's)"
+        : c->draft_layers > 0 &&
+                (gemma4 || c->mla || c->draft_head_dim != c->head_dim ||
+                 c->draft_v_head_dim != c->v_head_dim)
+            ? "a speculative draft's layers of a head_dim "
+              "other than the target's, or beside Gemma 4's "
+              "or MLA's (V2 gives every layer the target's "
+              "head_dim)"
+            : NULL;
     KVPLAN__FAIL_IF(model != NULL, err, KVPLAN_UNSUPPORTED, flag, V2_WHY, flag,
                     model, v1);
     KVPLAN__FAIL_IF(o->separate_draft_kv_cache, err, KVPLAN_UNSUPPORTED,
@@ -303,6 +310,18 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
             w = 0; /* at max_seq_len: none */
         KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w, sliding ? sk : k,
                                                 sliding ? sv : v, x, tpb, err));
+    }
+    /* an EAGLE head's layers after the target's, in the same manager:
+     * the head's KV heads, the target's head_dim (head_dim is one int for
+     * every layer there; _build_per_layer_num_kv_heads, _util.py) */
+    int64_t dk = kvplan__mul(kvplan__mul(c->draft_kv_heads, c->head_dim, &ovf),
+                             elem, &ovf);
+    int64_t dv = kvplan__mul(
+        kvplan__mul(c->draft_kv_heads, c->v_head_dim, &ovf), elem, &ovf);
+    for (int64_t i = layers; i < layers + c->draft_layers; i++) {
+        int64_t w = n > 0 ? pattern[(size_t)i % n] : 0;
+        KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w >= len ? 0 : w, dk, dv, 0,
+                                                tpb, err));
     }
     KVPLAN__FAIL_IF(
         !kvplan__trtllm_v2_group(s), err, KVPLAN_OVERFLOW, "--tokens-per-block",
