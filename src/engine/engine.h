@@ -116,11 +116,9 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
                                       bool gemma4, kvplan_error *err);
-/* Gemma 4's hybrid attention, for which TensorRT-LLM takes V2: from a
- * census, or from the model alone (the log's reconciliation). */
-bool kvplan__trtllm_gemma4(const kvplan__engine_census *c,
-                           const char *architecture);
-bool kvplan__trtllm_gemma4_model(const kvplan_model *m);
+/* Gemma 4's hybrid attention, for which TensorRT-LLM takes V2 (the plan
+ * and the log's reconciliation). */
+bool kvplan__trtllm_gemma4(const kvplan_model *m);
 /* The family (and pull request) whose model defaults pick V2 for a
  * model of `architecture` (architectures[0]), or DSA's; NULL: V1 stays
  * its default. */

@@ -144,7 +144,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
 {
     bool ovf = false;
     const char *arch = kvplan_model_get_info(m)->architecture;
-    bool gemma4 = kvplan__trtllm_gemma4(c, arch);
+    bool gemma4 = kvplan__trtllm_gemma4(m);
     bool v2 = o->use_kv_cache_manager_v2 || gemma4;
     KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, gemma4, err));
     int64_t layers = c->full_layers + c->swa_layers;

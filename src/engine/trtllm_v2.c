@@ -233,15 +233,7 @@ static int64_t v2_quota(const kvplan_engine_options *o, double kv,
  * only V2 allocates, so TensorRT-LLM takes V2 whatever
  * use_kv_cache_manager_v2 says (_non_hybrid_kv_cache_manager_cls,
  * _util.py). */
-bool kvplan__trtllm_gemma4(const kvplan__engine_census *c,
-                           const char *architecture)
-{
-    return c->hybrid_swa && architecture != NULL &&
-           strncmp(architecture, "Gemma4", 6) == 0 &&
-           c->swa_head_dim != c->head_dim;
-}
-
-bool kvplan__trtllm_gemma4_model(const kvplan_model *m)
+bool kvplan__trtllm_gemma4(const kvplan_model *m)
 {
     const kvplan_model_info *i = kvplan_model_get_info(m);
     return i->architecture != NULL &&

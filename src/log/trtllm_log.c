@@ -324,7 +324,7 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
     /* the manager the log's lines are, whatever the options say; Gemma
      * 4's is V2 whatever either says (its quota line missing: a log cut
      * short, or a release before V2 took it) */
-    bool forced = model != NULL && kvplan__trtllm_gemma4_model(model);
+    bool forced = model != NULL && kvplan__trtllm_gemma4(model);
     bool v2 = r->v2_quota_gib.set;
     out->kv_cache_manager = v2 || forced ? 2 : 1;
     if (forced && !v2) {
