@@ -150,7 +150,6 @@ typedef struct kvplan__trtllm_v2_life_cycle {
 typedef struct kvplan__trtllm_v2_pool_group {
     size_t pools;
     int64_t size[KVPLAN__V2_MAX_POOLS];
-    size_t life_cycles;
     int64_t least;   /* its least slots: one a life cycle */
     int64_t typical; /* the slots the typical step needs */
     int64_t slots;   /* its share of the quota */

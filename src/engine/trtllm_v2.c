@@ -331,18 +331,20 @@ static void v2_rows(const kvplan__engine_census *c,
                     kvplan_engine_plan *p, bool *ovf)
 {
     int64_t len = p->max_model_len, need[KVPLAN_MAX_ENGINE_GROUPS] = {0};
+    int64_t slot[KVPLAN_MAX_ENGINE_GROUPS] = {0}; /* a pool group's bytes */
     size_t main = 0;
     int64_t widest = -1, bytes = 0;
+    for (size_t g = 0; g < s->groups; g++)
+        for (size_t j = 0; j < s->pg[g].pools; j++)
+            slot[g] = kvplan__add(slot[g], s->pg[g].size[j], ovf);
     p->num_groups = s->life_cycles;
+    p->group_size = 0;
     for (size_t i = 0; i < s->life_cycles; i++) {
         const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
         bool first = true; /* its pool group's first row: the host slots */
         for (size_t j = 0; j < i; j++)
             first &= s->lc[j].group != lc->group;
-        int64_t slot = 0;
-        for (size_t j = 0; j < lc->pools; j++)
-            slot = kvplan__add(slot, lc->pool[j], ovf);
-        int64_t page = slot / lc->layers;
+        int64_t page = slot[lc->group] / lc->layers;
         int64_t blocks =
             kvplan__trtllm_v2_request_blocks(lc->window, 0, len, len - 1, tpb);
         need[lc->group] = kvplan__add(
@@ -353,6 +355,7 @@ static void v2_rows(const kvplan__engine_census *c,
             widest = reach;
             main = lc->group;
         }
+        p->group_size += lc->layers;
         p->groups[i] =
             (kvplan_engine_group){lc->window > 0 ? KVPLAN_KV_SPEC_SLIDING_WINDOW
                                   : c->mla       ? KVPLAN_KV_SPEC_MLA
@@ -369,17 +372,12 @@ static void v2_rows(const kvplan__engine_census *c,
     }
     double conc = -1;
     for (size_t g = 0; g < s->groups; g++) {
-        int64_t slot = 0;
-        for (size_t j = 0; j < s->pg[g].pools; j++)
-            slot = kvplan__add(slot, s->pg[g].size[j], ovf);
-        bytes = kvplan__add(bytes, kvplan__mul(s->pg[g].slots, slot, ovf), ovf);
+        bytes =
+            kvplan__add(bytes, kvplan__mul(s->pg[g].slots, slot[g], ovf), ovf);
         double x = (double)s->pg[g].slots * (double)tpb / (double)need[g];
         if (len > 0 && (conc < 0 || x < conc))
             conc = x;
     }
-    p->group_size = 0;
-    for (size_t i = 0; i < s->life_cycles; i++)
-        p->group_size += s->lc[i].layers;
     p->num_gpu_blocks = s->pg[main].slots;
     p->kv_cache_tokens = kvplan__mul(p->num_gpu_blocks, tpb, ovf);
     p->available_bytes = bytes;

@@ -108,7 +108,6 @@ bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s)
             s->groups++;
         }
         lc->group = g;
-        s->pg[g].life_cycles++;
         s->pg[g].least++;
     }
     return !ovf;
@@ -141,6 +140,20 @@ static int64_t group_bytes(const kvplan__trtllm_v2_pool_group *pg, int64_t n,
 {
     return kvplan__mul(kvplan__trtllm_v2_grains(n, pg->size, pg->pools, g, ovf),
                        g, ovf);
+}
+
+/* A tier's quota for the split (_compute_slot_count_for_level): `quota`
+ * rounded up to the grain, at least what the pool groups' least slots
+ * take. */
+static int64_t level_quota(const kvplan__trtllm_v2_pool_group *pg,
+                           size_t groups, int64_t quota, int64_t g, bool *ovf)
+{
+    int64_t least = 0;
+    for (size_t i = 0; i < groups; i++)
+        least =
+            kvplan__add(least, group_bytes(&pg[i], pg[i].least, g, ovf), ovf);
+    return kvplan__max(least,
+                       kvplan__mul(kvplan__ceil_div(quota, g, ovf), g, ovf));
 }
 
 /* Python's sum() of floats since 3.12: Neumaier's compensated sum. */
@@ -243,7 +256,7 @@ int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
     int64_t g = kvplan__trtllm_v2_grain(quota);
     *grain = g;
     /* the typical step's slots and bytes, a pool group's share of them */
-    int64_t bytes[KVPLAN_MAX_ENGINE_GROUPS], total = 0, least = 0;
+    int64_t bytes[KVPLAN_MAX_ENGINE_GROUPS], total = 0;
     for (size_t i = 0; i < s->groups; i++)
         s->pg[i].typical = 0;
     for (size_t i = 0; i < s->life_cycles; i++)
@@ -252,15 +265,10 @@ int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
     for (size_t i = 0; i < s->groups; i++) {
         bytes[i] = group_bytes(&s->pg[i], s->pg[i].typical, g, ovf);
         total = kvplan__add(total, bytes[i], ovf);
-        least = kvplan__add(
-            least, group_bytes(&s->pg[i], s->pg[i].least, g, ovf), ovf);
     }
     for (size_t i = 0; i < s->groups; i++)
         s->ratio[i] = (double)bytes[i] / (double)total;
-    /* the level's quota: rounded up to the grain, at least the least
-     * slots' (_compute_slot_count_for_level) */
-    int64_t level = kvplan__max(
-        least, kvplan__mul(kvplan__ceil_div(quota, g, ovf), g, ovf));
+    int64_t level = level_quota(s->pg, s->groups, quota, g, ovf);
     if (*ovf)
         return 0;
     return kvplan__trtllm_v2_split(level, s->pg, s->groups, s->ratio, g, ovf);
@@ -271,14 +279,8 @@ int kvplan__trtllm_v2_allocate_host(kvplan__trtllm_v2_storage *s, int64_t quota,
 {
     const int64_t g = 4096;
     kvplan__trtllm_v2_pool_group pg[KVPLAN_MAX_ENGINE_GROUPS];
-    int64_t least = 0;
-    for (size_t i = 0; i < s->groups; i++) {
-        pg[i] = s->pg[i];
-        least =
-            kvplan__add(least, group_bytes(&pg[i], pg[i].least, g, ovf), ovf);
-    }
-    int64_t level = kvplan__max(
-        least, kvplan__mul(kvplan__ceil_div(quota, g, ovf), g, ovf));
+    memcpy(pg, s->pg, s->groups * sizeof pg[0]);
+    int64_t level = level_quota(pg, s->groups, quota, g, ovf);
     if (*ovf)
         return 0;
     int rc = kvplan__trtllm_v2_split(level, pg, s->groups, s->ratio, g, ovf);
