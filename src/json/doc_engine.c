@@ -105,6 +105,17 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  "planned as KVCacheManager V1 sizes it, TensorRT-LLM's "
                  "default for this model (V2 with "
                  "use_kv_cache_manager_v2: true: --use-kv-cache-manager-v2)");
+    /* _compute_slot_count_for_level: a tier takes at least one slot of
+     * each life cycle, past its quota where one slot outgrows it */
+    int64_t g = p->quota_grain_bytes;
+    if (!vllm && p->kv_cache_manager == 2 && g > 0 &&
+        p->available_bytes > (p->gpu_quota_bytes + g - 1) / g * g)
+        snprintf(out[n++], sizeof out[0],
+                 "V2's slots take %lld bytes, past its device quota of %lld "
+                 "bytes: it keeps at least one slot of each life cycle, so "
+                 "the GPU must hold them beyond the KV budget (lower "
+                 "--tokens-per-block, or give the cache more)",
+                 (long long)p->available_bytes, (long long)p->gpu_quota_bytes);
     int64_t stride = 0;
     for (size_t i = 0; i < p->num_groups; i++)
         stride =

@@ -1,0 +1,9 @@
+--engine
+trtllm
+--model-path
+llama-3.1-8b-instruct
+--gpu
+H100-80GB
+--use-kv-cache-manager-v2
+--max-gpu-total-bytes
+1MiB
