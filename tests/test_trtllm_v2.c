@@ -156,11 +156,16 @@ static void test_mla(void)
     CHECK_INT(p.num_gpu_blocks, 21575); /* 640 x 32 MiB / 995328 */
 }
 
-/* GPT-OSS, V2 by default since #16942: TensorRT-LLM gives its sliding
- * layers no window of their own (only Gemma 4's are set, in
- * _create_kv_cache_manager), so all 24 layers of gpt-oss-20b hold the
- * whole sequence, 24 x 8 x 64 x 2 x 2 = 49152 bytes a token, a slot of
- * 1572864. Under a 16 GiB cap: 512 grains of 32 MiB, 10922 slots; V1's
+/* GPT-OSS, V2 by default since #16942: V2 derives its windows from
+ * layer_types ("sliding layers get sliding_window, full layers get
+ * max_seq_len", docs/source/features/kvcache.md, TensorRT-LLM 0076e93),
+ * so gpt-oss-20b's 12 sliding layers keep their 128 tokens. Each layer's
+ * K and V are 32 x 8 x 64 x 2 x 2 = 65536 bytes a block; both life cycles
+ * have 12 layers, slots of 12 x 65536 = 786432 bytes, so they share one
+ * pool group. Under a 16 GiB cap: 512 grains of 32 MiB, 17179869184 /
+ * 786432 = 21845 slots (the grains round nothing up: 21845 x 786432 is
+ * under 512 grains). A token of every layer is still 24 x 2048 = 49152
+ * bytes. V1 gives the sliding layers the whole sequence:
  * ceilDiv(16 GiB // 49152, 32) = ceilDiv(349525, 32) is 10923 blocks. */
 static void test_gpt_oss(void)
 {
@@ -168,16 +173,34 @@ static void test_gpt_oss(void)
     o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
     kvplan_engine_plan p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.bytes_per_token, 49152);
+    CHECK_INT(p.num_groups, 2);
+    CHECK_INT(p.groups[0].spec, KVPLAN_KV_SPEC_SLIDING_WINDOW);
+    CHECK_INT(p.groups[0].window, 128);
+    CHECK_INT(p.groups[0].layers, 12);
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_FULL);
+    CHECK_INT(p.groups[1].layers, 12);
+    CHECK_INT(p.groups[0].num_blocks, 21845);
+    CHECK_INT(p.num_gpu_blocks, 21845);
+    /* --max-attention-window overrides the derivation: one window of
+     * max_seq_len is every layer full, 24 layers a slot, 10922 slots */
+    o.max_attention_window = "131072";
+    p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 1);
     CHECK_INT(p.num_gpu_blocks, 10922);
+    o.max_attention_window = NULL;
     o.use_kv_cache_manager_v2 = false;
     p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_gpu_blocks, 10923);
-    /* a V1 plan names the family whose default V2 is */
+    /* a V1 plan names the family whose default V2 is, after TensorRT-LLM's
+     * docs' table (which lists Llama, and of the Qwens only Qwen3-Next) */
     CHECK_STR(p.v2_default, "GPT-OSS (#16942)");
     p = plan("qwen3-0.6b", &o, KVPLAN_OK, NULL);
-    CHECK_STR(p.v2_default, "Qwen (#18228's draft release notes)");
-    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK(p.v2_default == NULL);
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_STR(p.v2_default, "Llama (TensorRT-LLM's KV cache docs)");
+    p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
+    CHECK_STR(p.v2_default,
+              "NemotronH, a hybrid Mamba (TensorRT-LLM's KV cache docs)");
 }
 
 /* DeepSeek-V3.2 (DSA) under V2 at TP 8, a 40 GiB cap: DSACacheManagerV2

@@ -123,6 +123,10 @@ bool kvplan__trtllm_gemma4(const kvplan_model *m);
  * model of `architecture` (architectures[0]), or DSA's; NULL: V1 stays
  * its default. */
 const char *kvplan__trtllm_v2_default(const char *architecture, bool dsa);
+/* Whether V2 derives windows for the model's sliding layers where
+ * --max-attention-window is not given: they mix with full layers under
+ * one sliding_window (trtllm_v2.c, v2_layers). */
+bool kvplan__trtllm_v2_derives(const kvplan__engine_census *c);
 /* V2's storage arithmetic: the grain for a GPU quota
  * (cache_tier_granularity); the grains n slots of pools `size` take, each
  * pool rounded up to a grain (_grains_for_slots); the most slots whose

@@ -23,23 +23,27 @@
 #include <math.h>
 #include <string.h>
 
-/* The model classes whose get_model_defaults (or preferred manager) pick
- * V2 by default: GPT-OSS (#16942, merged 2026-07-28), MiniMax M2
- * (#17360), Gemma 3 and 4 (#17396), the DSA models (#16060), and by the
- * draft release notes of #18228 DeepSeek, GLM, Kimi K2.5, Qwen and
- * Nemotron. By architectures[0]'s prefix. */
+/* The model classes for which use_kv_cache_manager_v2's default, auto,
+ * picks V2: the table of TensorRT-LLM's own docs
+ * (docs/source/features/kvcache.md, "Selecting the KV Cache Manager",
+ * 0076e93, 2026): hybrid Mamba (NemotronH and its multimodal models,
+ * Qwen3-Next), DeepSeek-V4, GPT-OSS (#16942), Gemma 3 and 4 (#17396),
+ * Llama and Llama 4; and MiniMax M2 by its own PR (#17360), which that
+ * table does not list. The DSA models by #16060. By architectures[0]'s
+ * prefix. (The draft release notes of #18228 had also named DeepSeek,
+ * GLM, Kimi K2.5 and every Qwen; the docs do not.) */
 static const struct {
     const char *prefix, *family;
 } v2_defaults[] = {
+    {"NemotronH", "NemotronH, a hybrid Mamba (TensorRT-LLM's KV cache docs)"},
+    {"Qwen3Next", "Qwen3-Next, a hybrid Mamba (TensorRT-LLM's KV cache docs)"},
+    {"DeepseekV4", "DeepSeek-V4 (TensorRT-LLM's KV cache docs)"},
     {"GptOss", "GPT-OSS (#16942)"},
     {"MiniMaxM2", "MiniMax M2 (#17360)"},
     {"Gemma3", "Gemma 3 (#17396)"},
     {"Gemma4", "Gemma 4 (#17396)"},
-    {"Deepseek", "DeepSeek (#18228's draft release notes)"},
-    {"Glm", "GLM (#18228's draft release notes)"},
-    {"Kimi", "Kimi K2.5 (#18228's draft release notes)"},
-    {"Qwen", "Qwen (#18228's draft release notes)"},
-    {"Nemotron", "Nemotron (#18228's draft release notes)"},
+    {"Llama4", "Llama 4 (TensorRT-LLM's KV cache docs)"},
+    {"LlamaForCausalLM", "Llama (TensorRT-LLM's KV cache docs)"},
 };
 
 const char *kvplan__trtllm_v2_default(const char *architecture, bool dsa)
@@ -241,13 +245,24 @@ bool kvplan__trtllm_gemma4(const kvplan_model *m)
            m->swa_head_dim != i->head_dim;
 }
 
+bool kvplan__trtllm_v2_derives(const kvplan__engine_census *c)
+{
+    return c->swa_layers > 0 && c->full_layers > 0 && c->window > 0 &&
+           !c->mambaish;
+}
+
 /* V2's layers in order, each with its window and its K and V bytes a
  * token: --max-attention-window's pattern (each clamped to max_seq_len,
- * one at max_seq_len none); Gemma 4's own (_create_kv_cache_manager: its
- * sliding layers sliding_window, its full ones none), in the sliding
- * layers' geometry and the full layers' (global_head_dim, and
- * num_global_key_value_heads only with attention_k_eq_v: the caller
- * gives the census the heads TensorRT-LLM takes). */
+ * one at max_seq_len none); else the windows V2 derives for a model whose
+ * layers mix sliding and full attention under one sliding_window (GPT-OSS,
+ * Gemma 3: "sliding layers get sliding_window, full layers get
+ * max_seq_len", docs/source/features/kvcache.md, "Selecting the KV Cache
+ * Manager", TensorRT-LLM 0076e93, 2026; get_layer_attention_window,
+ * config_utils.py), and Gemma 4's own (_create_kv_cache_manager), Gemma
+ * 4's in the sliding layers' geometry and the full layers'
+ * (global_head_dim, and num_global_key_value_heads only with
+ * attention_k_eq_v: the caller gives the census the heads TensorRT-LLM
+ * takes), the others' in one geometry. */
 static kvplan_status v2_layers(const kvplan__engine_census *c,
                                const kvplan_engine_options *o, bool gemma4,
                                int64_t layers, int64_t tpb, int64_t len,
@@ -259,7 +274,8 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
     if (o->max_attention_window != NULL)
         KVPLAN__TRY(kvplan__trtllm_window_pattern(o->max_attention_window, len,
                                                   pattern, &n, err));
-    bool windows = n > 0 || gemma4;
+    bool derived = gemma4 || (n == 0 && kvplan__trtllm_v2_derives(c));
+    bool windows = n > 0 || derived;
     KVPLAN__FAIL_IF(windows && o->pp_size > 1, err, KVPLAN_UNSUPPORTED,
                     "--pp-size",
                     "--pp-size %lld: kvplan does not model the stages' "
@@ -290,7 +306,7 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
     size_t next = 0; /* the next sliding layer's id in swa_at */
     for (int64_t i = 0; i < layers; i++) {
         bool sliding = false;
-        if (gemma4) {
+        if (derived) {
             while (next < c->swa_at.count && c->swa_at.ids[next] < i)
                 next++;
             sliding = next < c->swa_at.count && c->swa_at.ids[next] == i;
@@ -299,9 +315,10 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
                     : sliding ? kvplan__min(c->window, len)
                               : 0;
         if (w >= len)
-            w = 0; /* at max_seq_len: none */
-        KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w, sliding ? sk : k,
-                                                sliding ? sv : v, x, tpb, err));
+            w = 0;                    /* at max_seq_len: none */
+        bool own = gemma4 && sliding; /* Gemma 4's sliding geometry */
+        KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w, own ? sk : k,
+                                                own ? sv : v, x, tpb, err));
     }
     /* an EAGLE head's layers after the target's, in the same manager:
      * the head's KV heads, the target's head_dim (head_dim is one int for

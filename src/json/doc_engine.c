@@ -58,6 +58,9 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
 {
     size_t n = 0;
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
+    bool mamba = false;
+    for (size_t i = 0; i < p->num_groups; i++)
+        mamba |= p->groups[i].spec == KVPLAN_KV_SPEC_MAMBA;
     bool estimated = p->weight_source == KVPLAN_SOURCE_ESTIMATED ||
                      p->activation_source == KVPLAN_SOURCE_ESTIMATED ||
                      p->non_torch_source == KVPLAN_SOURCE_ESTIMATED ||
@@ -93,10 +96,18 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  (double)p->gpu_quota_bytes / KVPLAN__GIB,
                  (long long)(p->quota_grain_bytes >> 20),
                  (long long)p->num_gpu_blocks);
+    else if (!vllm && p->v2_default != NULL && mamba)
+        snprintf(out[n++], sizeof out[0],
+                 "planned as KVCacheManager V1 sizes it, but TensorRT-LLM "
+                 "picks V2 for %s by default in 2026 (V1 is its "
+                 "deprecated compatibility path): this holds with "
+                 "use_kv_cache_manager_v2: false or an older release; kvplan "
+                 "does not model V2's mamba pools yet",
+                 p->v2_default);
     else if (!vllm && p->v2_default != NULL)
         snprintf(out[n++], sizeof out[0],
                  "planned as KVCacheManager V1 sizes it, but TensorRT-LLM "
-                 "picks V2 for %s by default since mid-2026: this holds with "
+                 "picks V2 for %s by default in 2026: this holds with "
                  "use_kv_cache_manager_v2: false or an older release "
                  "(--use-kv-cache-manager-v2 plans V2)",
                  p->v2_default);
@@ -362,11 +373,12 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
                "tokens in flight (from 0.26 two steps' under async "
                "scheduling) per request in the sliding layers, in one "
                "pool of equal pages (with padding layers "
-               "where the counts differ); TensorRT-LLM prices every layer "
-               "at the whole sequence unless max_attention_window is set, "
-               "or Gemma 4's own windows are (KV cache manager V2: a life "
-               "cycle per window, the quota split between their pool "
-               "groups by a typical request's needs)";
+               "where the counts differ); TensorRT-LLM's KV cache manager "
+               "V1 prices every layer at the whole sequence unless "
+               "max_attention_window is set; V2 keeps the sliding layers' "
+               "window (GPT-OSS, Gemma 3 and 4: a life cycle per window, "
+               "the quota split between their pool groups by a typical "
+               "request's needs)";
     case KVPLAN_REASON_MAMBA_STATE:
         return "mamba state: sglang reserves its slots beside the KV cache "
                "(--mamba-full-memory-ratio); vLLM gives each mamba layer a "
