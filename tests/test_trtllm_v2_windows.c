@@ -6,8 +6,9 @@
  * (runtime/kv_cache_manager_v2: _life_cycle_registry.py,
  * _storage/_config.py, _storage_manager.py, _storage/_core.py; the quota
  * from _torch/pyexecutor/kv_cache_manager_v2.py; Gemma 4's windows and
- * geometry from _util.py's _create_kv_cache_manager). TensorRT-LLM's own
- * TestInitRatioConfig.test_default_init_ratio and TestCacheLevelStorage.
+ * geometry from _util.py's _create_kv_cache_manager; the windows V2 derives
+ * for GPT-OSS and Gemma 3 from docs/source/features/kvcache.md). TensorRT-LLM's
+ * own TestInitRatioConfig.test_default_init_ratio and TestCacheLevelStorage.
  * test_ratio_to_slot_count_list_preserves_min_slots
  * (tests/unittest/kv_cache_manager_v2_tests/test_kv_cache_manager_v2.py)
  * are ported with their slots computed exactly (upstream asserts only
@@ -205,11 +206,54 @@ static void test_llama_windows(void)
           p.max_concurrency < 327680.0 / 135168 + 1e-9);
 }
 
+/* Gemma 3 4B under V2, its windows derived as TensorRT-LLM's docs say
+ * (docs/source/features/kvcache.md, 0076e93: "sliding layers get
+ * sliding_window, full layers get max_seq_len"): every sixth of its 34
+ * layers is full, so 29 sliding (window 1024) and 5 full, each 32 tokens
+ * x 4 heads x 256 x 2 x 2 = 131,072 bytes a block. Slots of 29 x 131072 =
+ * 3,801,088 and 5 x 131072 = 655,360 bytes: two pool groups. The typical
+ * request (capacity 2049, 2048 past) keeps 65 - (2049 - 1024) // 32 = 33
+ * sliding blocks and 65 full ones: ceil(33 x 3801088 / 32 MiB) = 4 grains
+ * and ceil(65 x 655360 / 32 MiB) = 2, shares 2/3 and 1/3. A 16 GiB cap is
+ * 512 grains: the full group first, round(512 / 3) = 171 grains, floor(171
+ * x 32 MiB / 655360) = 8755 slots; the sliding group the other 341,
+ * floor(341 x 32 MiB / 3801088) = 3010. V1 derives no window (all 34
+ * layers the whole sequence). */
+static void test_gemma3_derived(void)
+{
+    kvplan_engine_options o = trtllm();
+    o.use_kv_cache_manager_v2 = true;
+    o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
+    kvplan_engine_plan p = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 2);
+    CHECK_INT(p.groups[0].spec, KVPLAN_KV_SPEC_SLIDING_WINDOW);
+    CHECK_INT(p.groups[0].window, 1024);
+    CHECK_INT(p.groups[0].layers, 29);
+    CHECK_INT(p.groups[0].num_blocks, 3010);
+    CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_FULL);
+    CHECK_INT(p.groups[1].layers, 5);
+    CHECK_INT(p.groups[1].num_blocks, 8755);
+    CHECK_INT(p.num_gpu_blocks, 8755);
+    CHECK_INT(p.quota_grain_bytes, 32 * MIB);
+    /* a window at max_seq_len is none: one life cycle of 34 layers */
+    o.max_model_len = (kvplan_opt_int){1024, true};
+    p = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.num_groups, 1);
+    CHECK_INT(p.groups[0].layers, 34);
+    /* pipeline stages' share of the windowed layers is not modelled */
+    o.max_model_len = (kvplan_opt_int){0, false};
+    o.pp_size = 2;
+    kvplan_error err;
+    plan("gemma-3-4b-it", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--pp-size");
+}
+
 int main(void)
 {
     test_default_init_ratio();
     test_preserves_min_slots();
     test_gemma4();
     test_llama_windows();
+    test_gemma3_derived();
     return check_report();
 }
