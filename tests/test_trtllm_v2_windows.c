@@ -53,7 +53,9 @@ static void test_default_init_ratio(void)
     CHECK_INT(s.pg[1].size[0], 1310720);
     int64_t g = 0;
     bool ovf = false;
-    CHECK_INT(kvplan__trtllm_v2_allocate(&s, 128 * MIB, 32, &g, &ovf), 0);
+    const kvplan__trtllm_v2_step step = {1, 2049, 2048, 0};
+    CHECK_INT(kvplan__trtllm_v2_allocate(&s, 128 * MIB, 32, &step, &g, &ovf),
+              0);
     CHECK(!ovf);
     CHECK_INT(g, 2 * MIB);
     CHECK_INT(s.pg[0].typical, 6);

@@ -308,15 +308,15 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
         KVPLAN__TRY(ssm_elem(m, o, e, &ssm, err));
         c->ssm_elem = ssm;
         bool ovf = false;
-        c->mamba_page = kvplan__add(
-            kvplan__mul(
-                kvplan__mul(m->mamba.conv_dim / tp, m->mamba.conv_width, &ovf),
-                e, &ovf),
+        c->mamba_conv = kvplan__mul(
+            kvplan__mul(m->mamba.conv_dim / tp, m->mamba.conv_width, &ovf), e,
+            &ovf);
+        c->mamba_ssm =
             kvplan__mul(kvplan__mul(kvplan__mul(m->mamba.temporal_heads / tp,
                                                 m->mamba.temporal_a, &ovf),
                                     m->mamba.temporal_b, &ovf),
-                        ssm, &ovf),
-            &ovf);
+                        ssm, &ovf);
+        c->mamba_page = kvplan__add(c->mamba_conv, c->mamba_ssm, &ovf);
         KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "/linear_num_value_heads",
                         "the mamba state's bytes exceed 64 bits");
     } else if (m->hf_swa_ids.count > 0 && !c->mla) {

@@ -35,9 +35,10 @@ typedef struct kvplan__engine_census {
     bool dsa_shared;     /* DSA layers sharing another's indexer (a top-k
                             schedule) */
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */
-    int64_t ssm_elem;    /* its temporal state's bytes an element */
-    int64_t context_len; /* the model's */
-    double hidden, inter, vocab; /* for the activation estimate */
+    int64_t mamba_conv, mamba_ssm; /* its conv and temporal states' */
+    int64_t ssm_elem;              /* its temporal state's bytes an element */
+    int64_t context_len;           /* the model's */
+    double hidden, inter, vocab;   /* for the activation estimate */
     /* where the layers are, for PP's stages (ascending ids into the
      * model): the sliding layers', or a mamba hybrid's attention layers';
      * none: every layer is full attention. model_layers: the stack's. */
@@ -139,9 +140,17 @@ int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
                                 size_t pools, int64_t g, bool *ovf);
 
 /* V2's storage (trtllm_v2_storage.c): its life cycles (one a window,
- * 0: none), their buffers coalesced by size into pools, and the pool
- * groups life cycles of equal pool sizes share. */
+ * 0: none; KVPLAN__V2_SSM: a hybrid Mamba's states), their buffers
+ * coalesced by size into pools, and the pool groups life cycles of equal
+ * pool sizes share. */
 #define KVPLAN__V2_MAX_POOLS 4
+#define KVPLAN__V2_SSM (-1)
+/* The typical step the quota's first split follows: `requests` requests
+ * of `capacity` tokens, `history` of them past, and `dummies` requests of
+ * none (CUDA-graph padding). */
+typedef struct kvplan__trtllm_v2_step {
+    int64_t requests, capacity, history, dummies;
+} kvplan__trtllm_v2_step;
 typedef struct kvplan__trtllm_v2_life_cycle {
     int64_t window, sink_blocks, layers; /* TensorRT-LLM's: no sinks */
     int64_t per_token;                   /* its layers' K and V bytes a token */
@@ -172,6 +181,12 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                                           int64_t window, int64_t k, int64_t v,
                                           int64_t x, int64_t tpb,
                                           kvplan_error *err);
+/* A hybrid Mamba's `layers` mamba layers (MambaHybridCacheManagerV2's
+ * SsmLayerConfig): one SSM life cycle whose slot is each layer's `ssm`
+ * and `conv` state bytes, one slot a request. */
+kvplan_status kvplan__trtllm_v2_add_ssm(kvplan__trtllm_v2_storage *s,
+                                        int64_t layers, int64_t ssm,
+                                        int64_t conv, kvplan_error *err);
 /* The pools and pool groups of the layers added; false on overflow. */
 bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s);
 /* The blocks a request of `capacity` tokens, `history` of them past,
@@ -188,12 +203,44 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
 /* The GPU tier of `quota`: its grain and the pool groups' initial slots,
  * shared by the typical step's bytes (kvplan__trtllm_v2_split's result). */
 int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
-                               int64_t tpb, int64_t *grain, bool *ovf);
+                               int64_t tpb, const kvplan__trtllm_v2_step *step,
+                               int64_t *grain, bool *ovf);
 /* The host tier of `quota` bytes (--host-cache-size): the pool groups'
  * host slots, the GPU's shares split in 4 KiB grains (HostMem.ALIGNMENT,
  * _compute_slot_count_for_level); after kvplan__trtllm_v2_allocate. */
 int kvplan__trtllm_v2_allocate_host(kvplan__trtllm_v2_storage *s, int64_t quota,
                                     bool *ovf);
+/* A hybrid Mamba under V2 (trtllm_v2_mamba.c): the requests that hold
+ * states (max_batch_size x pp_size) and the CUDA-graph dummies', a slot
+ * of states' bytes, the periodic snapshots' interval (0: none), an
+ * attention block of every layer's bytes, the typical request's tokens. */
+typedef struct kvplan__trtllm_v2_mamba {
+    int64_t lineages, dummies, state, interval, block, capacity;
+} kvplan__trtllm_v2_mamba;
+kvplan_status kvplan__trtllm_v2_mamba_check(const kvplan__engine_census *c,
+                                            const kvplan_engine_options *o,
+                                            kvplan_error *err);
+void kvplan__trtllm_v2_mamba_of(const kvplan__engine_census *c,
+                                const kvplan_engine_options *o, int64_t mbs,
+                                int64_t len, int64_t tpb, const int64_t cost[3],
+                                kvplan__trtllm_v2_mamba *m, bool *ovf);
+/* _get_quota_from_max_tokens of MambaHybridCacheManagerV2. */
+int64_t
+kvplan__trtllm_v2_mamba_quota_of_tokens(const kvplan__trtllm_v2_mamba *m,
+                                        const int64_t cost[3], int64_t tokens,
+                                        int64_t mnt, int64_t mbs, bool *ovf);
+/* The GPU tier's quota from the budget `kv`: --max-tokens' cap, the ranks'
+ * sync through tokens, and the live states' floor (refused below it). */
+kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
+                                            double kv, const int64_t cost[3],
+                                            const kvplan__trtllm_v2_mamba *m,
+                                            int64_t mnt, int64_t mbs,
+                                            int64_t *quota, kvplan_error *err);
+/* V2's _get_quota_from_max_tokens over its attention layers (trtllm_v2.c):
+ * the full layers' bytes for every token, the windowed layers' for those
+ * in context, their windows for max_batch_size requests. */
+int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
+                                          int64_t mnt, int64_t mbs, bool *ovf);
 /* The bytes the quota arithmetic prices: [0] the full layers' a token,
  * [1] the windowed layers' a token in context, [2] their windows' a
  * request in generation. */

@@ -136,13 +136,12 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
         !gemma4 && c->hybrid_swa &&
         (c->swa_kv_heads != c->kv_heads || c->swa_head_dim != c->head_dim ||
          c->swa_v_head_dim != c->v_head_dim);
+    KVPLAN__TRY(kvplan__trtllm_v2_mamba_check(c, o, err));
     const char *model =
-        c->mambaish ? "a mamba hybrid's states"
-        : c->dsa && c->dsa_shared
-            ? "DSA layers that share another's indexer (a "
-              "top-k schedule)"
-        : own ? "sliding-window layers of their own geometry "
-                "(other than Gemma 4's)"
+        c->dsa && c->dsa_shared ? "DSA layers that share another's indexer (a "
+                                  "top-k schedule)"
+        : own                   ? "sliding-window layers of their own geometry "
+                                  "(other than Gemma 4's)"
         : c->draft_layers > 0 &&
                 (gemma4 || c->mla || c->draft_head_dim != c->head_dim ||
                  c->draft_v_head_dim != c->v_head_dim)
@@ -164,8 +163,8 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
  * layers' bytes for all of them, the windowed layers' a token for those
  * in context (at most max_num_tokens), their windows for max_batch_size
  * requests. */
-static int64_t quota_of_tokens(const int64_t cost[3], int64_t tokens,
-                               int64_t mnt, int64_t mbs, bool *ovf)
+int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
+                                          int64_t mnt, int64_t mbs, bool *ovf)
 {
     int64_t q = kvplan__mul(tokens, cost[0], ovf);
     q = kvplan__add(q, kvplan__mul(mbs, cost[2], ovf), ovf);
@@ -218,8 +217,8 @@ static int64_t v2_quota(const kvplan_engine_options *o, double kv,
     if (o->max_tokens.set) {
         double mu =
             o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
-        double from =
-            (double)quota_of_tokens(cost, o->max_tokens.value, mnt, mbs, ovf);
+        double from = (double)kvplan__trtllm_v2_quota_of_tokens(
+            cost, o->max_tokens.value, mnt, mbs, ovf);
         double cap = ceil(from / mu); /* past 2^63 it caps nothing */
         if (cap < (double)q)
             q = (int64_t)cap;
@@ -303,6 +302,13 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
     int64_t x = c->dsa ? c->index_bytes : 0;
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--model-path",
                     "the KV bytes per token exceed 64 bits");
+    /* a hybrid Mamba's states: one SSM life cycle, registered before the
+     * attention's where a mamba layer comes first */
+    bool mamba = c->mambaish && c->mamba_layers > 0;
+    bool ssm_first = mamba && !(c->attn_at.count > 0 && c->attn_at.ids[0] == 0);
+    if (ssm_first)
+        KVPLAN__TRY(kvplan__trtllm_v2_add_ssm(s, c->mamba_layers, c->mamba_ssm,
+                                              c->mamba_conv, err));
     size_t next = 0; /* the next sliding layer's id in swa_at */
     for (int64_t i = 0; i < layers; i++) {
         bool sliding = false;
@@ -320,6 +326,9 @@ static kvplan_status v2_layers(const kvplan__engine_census *c,
         KVPLAN__TRY(kvplan__trtllm_v2_add_layer(s, w, own ? sk : k,
                                                 own ? sv : v, x, tpb, err));
     }
+    if (mamba && !ssm_first)
+        KVPLAN__TRY(kvplan__trtllm_v2_add_ssm(s, c->mamba_layers, c->mamba_ssm,
+                                              c->mamba_conv, err));
     /* an EAGLE head's layers after the target's, in the same manager:
      * the head's KV heads, the target's head_dim (head_dim is one int for
      * every layer there; _build_per_layer_num_kv_heads, _util.py) */
@@ -361,6 +370,22 @@ static void v2_rows(const kvplan__engine_census *c,
         bool first = true; /* its pool group's first row: the host slots */
         for (size_t j = 0; j < i; j++)
             first &= s->lc[j].group != lc->group;
+        p->group_size += lc->layers;
+        if (lc->window == KVPLAN__V2_SSM) { /* a request's states: a slot */
+            need[lc->group] = -1;
+            p->groups[i] =
+                (kvplan_engine_group){KVPLAN_KV_SPEC_MAMBA,
+                                      lc->layers,
+                                      0,
+                                      c->mamba_page,
+                                      c->mamba_page,
+                                      0,
+                                      0,
+                                      c->mamba_page,
+                                      s->pg[lc->group].slots,
+                                      first ? s->pg[lc->group].host : 0};
+            continue;
+        }
         int64_t page = slot[lc->group] / lc->layers;
         int64_t blocks =
             kvplan__trtllm_v2_request_blocks(lc->window, 0, len, len - 1, tpb);
@@ -372,7 +397,6 @@ static void v2_rows(const kvplan__engine_census *c,
             widest = reach;
             main = lc->group;
         }
-        p->group_size += lc->layers;
         p->groups[i] =
             (kvplan_engine_group){lc->window > 0 ? KVPLAN_KV_SPEC_SLIDING_WINDOW
                                   : c->mla       ? KVPLAN_KV_SPEC_MLA
@@ -391,7 +415,10 @@ static void v2_rows(const kvplan__engine_census *c,
     for (size_t g = 0; g < s->groups; g++) {
         bytes =
             kvplan__add(bytes, kvplan__mul(s->pg[g].slots, slot[g], ovf), ovf);
-        double x = (double)s->pg[g].slots * (double)tpb / (double)need[g];
+        /* the SSM pool: a slot a request, one the CUDA-graph dummy's */
+        double x = need[g] < 0
+                       ? (double)(s->pg[g].slots - 1)
+                       : (double)s->pg[g].slots * (double)tpb / (double)need[g];
         if (len > 0 && (conc < 0 || x < conc))
             conc = x;
     }
@@ -399,6 +426,51 @@ static void v2_rows(const kvplan__engine_census *c,
     p->kv_cache_tokens = kvplan__mul(p->num_gpu_blocks, tpb, ovf);
     p->available_bytes = bytes;
     p->max_concurrency = conc > 0 ? conc : 0;
+}
+
+static kvplan_status v2_finish(const kvplan__engine_census *c,
+                               const kvplan_engine_options *o, int64_t q,
+                               int64_t tpb, const kvplan__trtllm_v2_step *step,
+                               bool gemma4, kvplan__trtllm_v2_storage *s,
+                               kvplan_engine_plan *p, kvplan_error *err);
+
+/* A hybrid Mamba's quota and typical step (trtllm_v2_mamba.c): its SSM
+ * pool group holds at least a slot for each request and dummy (the
+ * min-slots constraint _build_cache_config adds), and TensorRT-LLM
+ * refuses to start with fewer (_setup_state_pool). */
+static kvplan_status v2_mamba(const kvplan__engine_census *c,
+                              const kvplan_engine_options *o, double kv,
+                              const int64_t cost[3], int64_t tpb,
+                              kvplan__trtllm_v2_storage *s,
+                              kvplan_engine_plan *p, kvplan_error *err)
+{
+    bool ovf = false;
+    kvplan__trtllm_v2_mamba m;
+    kvplan__trtllm_v2_mamba_of(c, o, p->max_num_seqs, p->max_model_len, tpb,
+                               cost, &m, &ovf);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-num-seqs",
+                    "--max-num-seqs %lld: the mamba states' bytes exceed 64 "
+                    "bits",
+                    (long long)p->max_num_seqs);
+    int64_t q = 0;
+    KVPLAN__TRY(kvplan__trtllm_v2_mamba_quota(
+        o, kv, cost, &m, p->max_num_batched_tokens, p->max_num_seqs, &q, err));
+    int64_t live = m.lineages + m.dummies;
+    size_t ssm = 0;
+    while (s->lc[ssm].window != KVPLAN__V2_SSM)
+        ssm++;
+    kvplan__trtllm_v2_pool_group *pg = &s->pg[s->lc[ssm].group];
+    pg->least = kvplan__max(pg->least, live);
+    kvplan__trtllm_v2_step step = {m.lineages, m.capacity, m.capacity - 1,
+                                   m.dummies};
+    KVPLAN__TRY(v2_finish(c, o, q, tpb, &step, false, s, p, err));
+    KVPLAN__FAIL_IF(
+        pg->slots < live, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-num-seqs",
+        "--max-num-seqs %lld: TensorRT-LLM refuses to start (\"The "
+        "V2 Mamba state pool has only %lld slots but needs at "
+        "least %lld live/dummy slots.\")",
+        (long long)p->max_num_seqs, (long long)pg->slots, (long long)live);
+    return KVPLAN_OK;
 }
 
 kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
@@ -415,6 +487,11 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
     kvplan__trtllm_v2_costs(&s, tpb, cost, &ovf);
     /* the bytes a token every layer holds (the windowed ones too) */
     p->bytes_per_token = kvplan__add(cost[0], cost[1], &ovf);
+    /* one request of 2049 tokens, 2048 past (ratio_from_length); a hybrid
+     * Mamba's its own (trtllm_v2_mamba.c) */
+    kvplan__trtllm_v2_step step = {1, 2049, 2048, 0};
+    if (c->mambaish && c->mamba_layers > 0)
+        return v2_mamba(c, o, kv, cost, tpb, &s, p, err);
     int64_t short_of = 0;
     int64_t q = v2_quota(o, kv, cost, p->max_num_batched_tokens,
                          p->max_num_seqs, &short_of, &ovf);
@@ -445,8 +522,19 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
         "the budget; lower --max-num-seqs",
         (long long)p->max_num_seqs, (long long)(o->tp_size * o->pp_size),
         (double)short_of / 1073741824.0, (double)q / 1073741824.0);
+    return v2_finish(c, o, q, tpb, &step, gemma4, &s, p, err);
+}
+
+/* The GPU tier's slots for quota `q`, the host tier's, and the rows. */
+static kvplan_status v2_finish(const kvplan__engine_census *c,
+                               const kvplan_engine_options *o, int64_t q,
+                               int64_t tpb, const kvplan__trtllm_v2_step *step,
+                               bool gemma4, kvplan__trtllm_v2_storage *s,
+                               kvplan_engine_plan *p, kvplan_error *err)
+{
+    bool ovf = false;
     int64_t g = 0;
-    int rc = kvplan__trtllm_v2_allocate(&s, q, tpb, &g, &ovf);
+    int rc = kvplan__trtllm_v2_allocate(s, q, tpb, step, &g, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-gpu-total-bytes",
                     "the KV cache manager V2's pool exceeds 64 bits");
     KVPLAN__FAIL_IF(rc != 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
@@ -460,8 +548,7 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
      * provisions one from the host's free memory, which only the host
      * knows, and the GPU's slots do not move */
     if (o->host_cache_size.set && o->host_cache_size.value > 0) {
-        rc =
-            kvplan__trtllm_v2_allocate_host(&s, o->host_cache_size.value, &ovf);
+        rc = kvplan__trtllm_v2_allocate_host(s, o->host_cache_size.value, &ovf);
         KVPLAN__FAIL_IF(ovf || rc != 0, err, KVPLAN_INVALID_ARGUMENT,
                         "--host-cache-size",
                         "--host-cache-size %lld: TensorRT-LLM's KV cache "
@@ -474,7 +561,7 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                         "whatever use_kv_cache_manager_v2 says";
     p->gpu_quota_bytes = q;
     p->quota_grain_bytes = g;
-    v2_rows(c, &s, tpb, p, &ovf);
+    v2_rows(c, s, tpb, p, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache overflows "
                     "64 bits",

@@ -77,6 +77,37 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
     return kvplan__ok(err);
 }
 
+kvplan_status kvplan__trtllm_v2_add_ssm(kvplan__trtllm_v2_storage *s,
+                                        int64_t layers, int64_t ssm,
+                                        int64_t conv, kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(s->life_cycles >= KVPLAN_MAX_ENGINE_GROUPS, err,
+                    KVPLAN_UNSUPPORTED, "--model-path",
+                    "KV cache manager V2: more than %d life cycles",
+                    KVPLAN_MAX_ENGINE_GROUPS);
+    kvplan__trtllm_v2_life_cycle *lc = &s->lc[s->life_cycles++];
+    memset(lc, 0, sizeof *lc);
+    lc->window = KVPLAN__V2_SSM;
+    lc->layers = layers;
+    /* SSM_STATE's buffer, then CONV_STATE's (_get_recurrent_buffer_configs),
+     * one of each a layer, coalesced by size */
+    int64_t role[2] = {ssm, conv};
+    for (size_t r = 0; r < 2; r++) {
+        if (role[r] == 0)
+            continue;
+        size_t j = 0;
+        while (j < lc->sizes && lc->size[j] != role[r])
+            j++;
+        if (j == lc->sizes) {
+            lc->size[j] = role[r];
+            lc->count[j] = 0;
+            lc->sizes++;
+        }
+        lc->count[j] += layers;
+    }
+    return kvplan__ok(err);
+}
+
 /* Each life cycle's slot (coalesced sizes, descending, stable as Python's
  * sort), then the pool groups: life cycles of equal slot size lists, in
  * the order their lists first appear. */
@@ -251,17 +282,30 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
 }
 
 int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
-                               int64_t tpb, int64_t *grain, bool *ovf)
+                               int64_t tpb, const kvplan__trtllm_v2_step *step,
+                               int64_t *grain, bool *ovf)
 {
     int64_t g = kvplan__trtllm_v2_grain(quota);
     *grain = g;
-    /* the typical step's slots and bytes, a pool group's share of them */
+    /* the typical step's slots and bytes, a pool group's share of them:
+     * the SSM life cycle one slot a request, dummies too, whatever their
+     * length; an attention one its blocks of each request, none of a
+     * dummy's (capacity 0) (_compute_slots_for_batch) */
     int64_t bytes[KVPLAN_MAX_ENGINE_GROUPS], total = 0;
     for (size_t i = 0; i < s->groups; i++)
         s->pg[i].typical = 0;
-    for (size_t i = 0; i < s->life_cycles; i++)
-        s->pg[s->lc[i].group].typical += kvplan__trtllm_v2_request_blocks(
-            s->lc[i].window, s->lc[i].sink_blocks, 2049, 2048, tpb);
+    for (size_t i = 0; i < s->life_cycles; i++) {
+        const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
+        int64_t n = lc->window == KVPLAN__V2_SSM
+                        ? kvplan__add(step->requests, step->dummies, ovf)
+                        : kvplan__mul(step->requests,
+                                      kvplan__trtllm_v2_request_blocks(
+                                          lc->window, lc->sink_blocks,
+                                          step->capacity, step->history, tpb),
+                                      ovf);
+        s->pg[lc->group].typical =
+            kvplan__add(s->pg[lc->group].typical, n, ovf);
+    }
     for (size_t i = 0; i < s->groups; i++) {
         bytes[i] = group_bytes(&s->pg[i], s->pg[i].typical, g, ovf);
         total = kvplan__add(total, bytes[i], ovf);
@@ -299,6 +343,8 @@ void kvplan__trtllm_v2_costs(const kvplan__trtllm_v2_storage *s, int64_t tpb,
     costs[0] = costs[1] = costs[2] = 0;
     for (size_t i = 0; i < s->life_cycles; i++) {
         const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
+        if (lc->window == KVPLAN__V2_SSM)
+            continue; /* the states: no bytes a token */
         if (lc->window == 0) {
             costs[0] = kvplan__add(costs[0], lc->per_token, ovf);
             continue;

@@ -77,7 +77,18 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  "the engine reads CUDA's total, memory.total less the "
                  "driver's reserve (estimated here; --gpu auto reads it "
                  "through NVML)");
-    if (!vllm && p->kv_cache_manager == 2 && p->num_groups > 1)
+    if (!vllm && p->kv_cache_manager == 2 && mamba)
+        snprintf(
+            out[n++], sizeof out[0],
+            "planned as MambaHybridCacheManagerV2 sizes it: device quota "
+            "%.2f GiB (the line it logs), grains of %lld MiB; a request's "
+            "states take one mamba slot (one is a CUDA-graph dummy's); the "
+            "first split follows %lld requests of max_seq_len // 2 = %lld "
+            "tokens (avg_seq_len unset: TensorRT-LLM's fallback)",
+            (double)p->gpu_quota_bytes / KVPLAN__GIB,
+            (long long)(p->quota_grain_bytes >> 20), (long long)p->max_num_seqs,
+            (long long)(p->max_model_len / 2 > 0 ? p->max_model_len / 2 : 1));
+    else if (!vllm && p->kv_cache_manager == 2 && p->num_groups > 1)
         snprintf(out[n++], sizeof out[0],
                  "planned as KVCacheManagerV2 sizes it%s%s%s: device quota "
                  "%.2f GiB (the line it logs), grains of %lld MiB; the slots "
@@ -98,11 +109,10 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
                  (long long)p->num_gpu_blocks);
     else if (!vllm && p->v2_default != NULL && mamba)
         snprintf(out[n++], sizeof out[0],
-                 "planned as KVCacheManager V1 sizes it, but TensorRT-LLM "
-                 "picks V2 for %s by default in 2026 (V1 is its "
-                 "deprecated compatibility path): this holds with "
-                 "use_kv_cache_manager_v2: false or an older release; kvplan "
-                 "does not model V2's mamba pools yet",
+                 "planned as KVCacheManager V1 sizes it, TensorRT-LLM's "
+                 "deprecated compatibility path for %s, whose default is V2 "
+                 "in 2026: this holds with use_kv_cache_manager_v2: false or "
+                 "an older release (--use-kv-cache-manager-v2 plans V2)",
                  p->v2_default);
     else if (!vllm && p->v2_default != NULL)
         snprintf(out[n++], sizeof out[0],

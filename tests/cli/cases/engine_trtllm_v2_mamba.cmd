@@ -1,0 +1,7 @@
+--engine
+trtllm
+--model-path
+nemotron-3-nano-30b-a3b
+--use-kv-cache-manager-v2
+--max-num-seqs
+64
