@@ -32,4 +32,18 @@ static inline kvplan_engine_plan plan(const char *model,
     return p;
 }
 
+/* TensorRT-LLM on the H100 preset at TP `tp`, its KV cache manager V2
+ * where `v2` (the TensorRT-LLM tests' start). */
+static inline kvplan_engine_options trtllm_options(int64_t tp, bool v2)
+{
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
+    o.gpu_set = true;
+    o.tp_size = tp;
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.use_kv_cache_manager_v2 = v2;
+    return o;
+}
+
 #endif

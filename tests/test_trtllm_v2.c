@@ -22,18 +22,6 @@
 #define GIB 1073741824LL
 #define MIB 1048576LL
 
-static kvplan_engine_options trtllm_on(int64_t tp, bool v2)
-{
-    kvplan_engine_options o;
-    kvplan_engine_options_init(&o);
-    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
-    o.gpu_set = true;
-    o.tp_size = tp;
-    o.engine = KVPLAN_ENGINE_TRTLLM;
-    o.use_kv_cache_manager_v2 = v2;
-    return o;
-}
-
 /* The grain: 2 MiB << min(4, max(0, int(log2(quota / 1 GiB)))). The
  * slots: TensorRT-LLM's test sizes (16 MiB grains, pools of 16252928 and
  * 4063232 bytes a slot): 157 slots take ceil(157 x 16252928 / 16 MiB) =
@@ -82,7 +70,7 @@ static void test_storage(void)
  * ceilDiv(458513, 32) is 14329 blocks. */
 static void test_dense(void)
 {
-    kvplan_engine_options o = trtllm_on(1, true);
+    kvplan_engine_options o = trtllm_options(1, true);
     o.weight_bytes = (kvplan_opt_int){16060522496, true};
     o.activation_bytes = (kvplan_opt_int){GIB, true};
     o.non_torch_bytes = (kvplan_opt_int){GIB, true};
@@ -124,7 +112,7 @@ static void test_dense(void)
  * floor(21474836481 / 114688) = 187245 tokens, 5852 blocks. */
 static void test_grain_share(void)
 {
-    kvplan_engine_options o = trtllm_on(1, true);
+    kvplan_engine_options o = trtllm_options(1, true);
     o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB + 1, true};
     kvplan_engine_plan p = plan("qwen3-0.6b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.bytes_per_token, 114688);
@@ -143,7 +131,7 @@ static void test_grain_share(void)
  * 21609 slots. */
 static void test_mla(void)
 {
-    kvplan_engine_options o = trtllm_on(2, true);
+    kvplan_engine_options o = trtllm_options(2, true);
     o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB + 12345, true};
     kvplan_engine_plan p = plan("deepseek-v2-lite", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.bytes_per_token, 31104);
@@ -169,7 +157,7 @@ static void test_mla(void)
  * ceilDiv(16 GiB // 49152, 32) = ceilDiv(349525, 32) is 10923 blocks. */
 static void test_gpt_oss(void)
 {
-    kvplan_engine_options o = trtllm_on(1, true);
+    kvplan_engine_options o = trtllm_options(1, true);
     o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
     kvplan_engine_plan p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.bytes_per_token, 49152);
@@ -213,7 +201,7 @@ static void test_gpt_oss(void)
  * 1,149 + 132). */
 static void test_dsa(void)
 {
-    kvplan_engine_options o = trtllm_on(8, true);
+    kvplan_engine_options o = trtllm_options(8, true);
     CHECK(kvplan_gpu_preset("H200", &o.gpu));
     o.max_gpu_total_bytes = (kvplan_opt_int){40 * GIB, true};
     kvplan_engine_plan p = plan("deepseek-v3.2", &o, KVPLAN_OK, NULL);
@@ -235,7 +223,7 @@ static void test_draft(void)
 {
     kvplan_model *d = NULL;
     CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &d, NULL), KVPLAN_OK);
-    kvplan_engine_options o = trtllm_on(1, true);
+    kvplan_engine_options o = trtllm_options(1, true);
     o.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
     o.speculative_draft_model = d;
     o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
@@ -255,7 +243,7 @@ static void test_draft(void)
 /* What kvplan does not restate under V2 is refused, naming the flag. */
 static void test_refusals(void)
 {
-    kvplan_engine_options o = trtllm_on(1, true);
+    kvplan_engine_options o = trtllm_options(1, true);
     kvplan_error err;
     /* windows over pipeline stages, and MLA's, are not restated */
     o.max_attention_window = "4096";

@@ -18,15 +18,11 @@
 #define GIB 1073741824LL
 #define MIB 1048576LL
 
+/* TensorRT-LLM's KV cache manager V2 at TP `tp`, `max_num_seqs`
+ * requests. */
 static kvplan_engine_options v2(int64_t tp, int64_t max_num_seqs)
 {
-    kvplan_engine_options o;
-    kvplan_engine_options_init(&o);
-    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
-    o.gpu_set = true;
-    o.tp_size = tp;
-    o.engine = KVPLAN_ENGINE_TRTLLM;
-    o.use_kv_cache_manager_v2 = true;
+    kvplan_engine_options o = trtllm_options(tp, true);
     o.max_num_seqs = (kvplan_opt_int){max_num_seqs, true};
     return o;
 }

@@ -101,16 +101,6 @@ static void test_preserves_min_slots(void)
     CHECK(!ovf);
 }
 
-static kvplan_engine_options trtllm(void)
-{
-    kvplan_engine_options o;
-    kvplan_engine_options_init(&o);
-    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
-    o.gpu_set = true;
-    o.engine = KVPLAN_ENGINE_TRTLLM;
-    return o;
-}
-
 /* Gemma 4 26B-A4B (Gemma4ForConditionalGeneration: 25 sliding layers of
  * 8 KV heads x 256, window 1024; 5 full ones of global_head_dim 512 with
  * num_global_key_value_heads 2, attention_k_eq_v) under TensorRT-LLM:
@@ -125,7 +115,7 @@ static kvplan_engine_options trtllm(void)
  * sliding group's 647 grains 3,312. */
 static void test_gemma4(void)
 {
-    kvplan_engine_options o = trtllm();
+    kvplan_engine_options o = trtllm_options(1, false);
     o.max_gpu_total_bytes = (kvplan_opt_int){26 * GIB, true};
     kvplan_engine_plan p = plan("gemma-4-26b-a4b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.kv_cache_manager, 2);
@@ -190,8 +180,7 @@ static void test_gemma4(void)
  * slots, shared by both. */
 static void test_llama_windows(void)
 {
-    kvplan_engine_options o = trtllm();
-    o.use_kv_cache_manager_v2 = true;
+    kvplan_engine_options o = trtllm_options(1, true);
     o.max_attention_window = "4096,131072";
     o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB, true};
     kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
@@ -223,8 +212,7 @@ static void test_llama_windows(void)
  * layers the whole sequence). */
 static void test_gemma3_derived(void)
 {
-    kvplan_engine_options o = trtllm();
-    o.use_kv_cache_manager_v2 = true;
+    kvplan_engine_options o = trtllm_options(1, true);
     o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
     kvplan_engine_plan p = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_groups, 2);

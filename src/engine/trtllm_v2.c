@@ -448,6 +448,7 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
     kvplan__trtllm_v2_mamba m;
     kvplan__trtllm_v2_mamba_of(c, o, p->max_num_seqs, p->max_model_len, tpb,
                                cost, &m, &ovf);
+    int64_t live = kvplan__add(m.lineages, m.dummies, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-num-seqs",
                     "--max-num-seqs %lld: the mamba states' bytes exceed 64 "
                     "bits",
@@ -455,7 +456,6 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
     int64_t q = 0;
     KVPLAN__TRY(kvplan__trtllm_v2_mamba_quota(
         o, kv, cost, &m, p->max_num_batched_tokens, p->max_num_seqs, &q, err));
-    int64_t live = m.lineages + m.dummies;
     size_t ssm = 0;
     while (s->lc[ssm].window != KVPLAN__V2_SSM)
         ssm++;
