@@ -336,6 +336,23 @@ static void test_gemma4(void)
     CHECK_STR(x.causes[0].row, "manager");
 }
 
+/* A hybrid Mamba's V2 log (MambaHybridCacheManagerV2 logs the same
+ * quota line) is planned under V2 with its quota: Nemotron-3-Nano with 64
+ * requests and 16 GiB is 70997 attention slots beside 65 of states
+ * (test_trtllm_v2_mamba's test_nemotron); kvplan had refused V2 here. */
+static void test_mamba_v2(void)
+{
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    o.max_num_seqs = (kvplan_opt_int){64, true};
+    kvplan_trtllm_log_result x = reconciled(
+        "nemotron-3-nano-30b-a3b",
+        "[TRT-LLM] [I] KV cache manager v2 device quota set to 16.0GiB\n", &o);
+    CHECK_INT(x.kv_cache_manager, 2);
+    CHECK_INT(x.v2_quota_bytes, 16LL << 30);
+    CHECK_INT(x.v2_slots, 70997);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -348,6 +365,7 @@ int main(int argc, char **argv)
     test_not_trtllm();
     test_v2_lines();
     test_gemma4();
+    test_mamba_v2();
     test_calibrate();
     return check_report();
 }
