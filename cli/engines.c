@@ -124,7 +124,7 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  %-26s %.2f requests of %lld tokens\n", "concurrency",
                 p->max_concurrency, (long long)p->max_model_len);
     }
-    char text[4][320];
+    char text[4][KVPLAN__ENGINE_NOTE];
     size_t nnotes = kvplan__engine_notes(p, text);
     if (nnotes > 0)
         fprintf(out, "\nnotes:\n");

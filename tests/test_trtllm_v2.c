@@ -15,6 +15,7 @@
 #include "check.h"
 #include "engine_plan.h"
 #include "engine/engine.h"
+#include "json/doc.h"
 #include "kvplan.h"
 
 #include <string.h>
@@ -265,6 +266,27 @@ static void test_refusals(void)
     CHECK_STR(err.field, "--max-util-for-resume");
 }
 
+/* The notes of the longest kinds (a V2 plan naming why it is V2,
+ * Gemma 4's; a hybrid Mamba's under V2 and V1) fit their room whole:
+ * snprintf would cut them without a word. */
+static void test_notes_fit(void)
+{
+    const char *models[] = {"gemma-4-26b-a4b", "nemotron-3-nano-30b-a3b",
+                            "nemotron-3-nano-30b-a3b", "gpt-oss-20b"};
+    bool v2[] = {true, true, false, true};
+    for (size_t i = 0; i < 4; i++) {
+        kvplan_engine_options o = trtllm_options(1, v2[i]);
+        o.max_num_seqs = (kvplan_opt_int){64, true};
+        o.max_tokens = (kvplan_opt_int){1, true}; /* the least-slots note */
+        kvplan_engine_plan p = plan(models[i], &o, KVPLAN_OK, NULL);
+        char text[4][KVPLAN__ENGINE_NOTE];
+        size_t n = kvplan__engine_notes(&p, text);
+        CHECK(n >= 3);
+        for (size_t j = 0; j < n; j++)
+            CHECK(strlen(text[j]) < sizeof text[j] - 1);
+    }
+}
+
 int main(void)
 {
     test_storage();
@@ -275,5 +297,6 @@ int main(void)
     test_dsa();
     test_draft();
     test_refusals();
+    test_notes_fit();
     return check_report();
 }

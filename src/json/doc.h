@@ -200,9 +200,13 @@ void kvplan__doc_version_compare(kvplan__writer *w, const char *key,
 
 /* ---- doc_engine.c: --engine vllm|trtllm and kvplan compare --------------- */
 
+/* An engine plan note's room: the longest (a V2 plan naming why it is
+ * V2, Gemma 4's) is near 340 bytes. */
+#define KVPLAN__ENGINE_NOTE 512
 /* The engine plan's notes: which terms are estimates, how to set them;
  * returns how many (at most 4). */
-size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320]);
+size_t kvplan__engine_notes(const kvplan_engine_plan *p,
+                            char out[4][KVPLAN__ENGINE_NOTE]);
 /* vLLM's KV-cache groups (DSA's MLA and indexer layers: one). */
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p);
 /* vLLM's "{:,}": 1234567 -> "1,234,567". */

@@ -54,7 +54,8 @@ static void term_json(kvplan__writer *w, const char *key, double bytes,
 }
 
 /* The plan's notes: which terms are estimates, and how to set them. */
-size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
+size_t kvplan__engine_notes(const kvplan_engine_plan *p,
+                            char out[4][KVPLAN__ENGINE_NOTE])
 {
     size_t n = 0;
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
@@ -92,8 +93,9 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p, char out[4][320])
         snprintf(out[n++], sizeof out[0],
                  "planned as KVCacheManagerV2 sizes it%s%s%s: device quota "
                  "%.2f GiB (the line it logs), grains of %lld MiB; the slots "
-                 "are each pool group's first share, set by a typical "
-                 "2,048-token request (V2 moves it as requests close)",
+                 "are each pool group's first share (rows of equal slots "
+                 "share one), set by a typical 2,048-token request (V2 moves "
+                 "it as requests close)",
                  p->v2_default != NULL ? " (V2 for " : "",
                  p->v2_default != NULL ? p->v2_default : "",
                  p->v2_default != NULL ? ")" : "",
@@ -315,7 +317,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     }
     kvplan__w_end(w);
     kvplan__w_int(w, "bytes_per_token", p->bytes_per_token);
-    char text[4][320];
+    char text[4][KVPLAN__ENGINE_NOTE];
     size_t nnotes = kvplan__engine_notes(p, text);
     kvplan__w_array(w, "notes");
     for (size_t i = 0; i < nnotes; i++)
