@@ -176,6 +176,23 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual([e["engine"] for e in cmp["engines"]],
                          ["sglang", "vllm", "trtllm"])
 
+    def test_trtllm_mamba_v2(self):
+        # a hybrid Mamba under TensorRT-LLM's KV cache manager V2
+        # (tests/test_trtllm_v2_mamba.c: 65 state slots, 70997 attention
+        # slots), and its refusal named by the Python keyword
+        doc = kvplan.plan("nemotron-3-nano-30b-a3b", engine="trtllm",
+                          use_kv_cache_manager_v2=True, max_num_seqs=64,
+                          max_gpu_total_bytes=16 << 30)
+        self.assertEqual(doc["num_gpu_blocks"], 70997)
+        self.assertEqual([(g["spec"], g["num_blocks"]) for g in doc["groups"]],
+                         [("mamba", 65), ("full_attention", 70997)])
+        with self.assertRaises(kvplan.DoesNotFit) as caught:
+            kvplan.plan("nemotron-3-nano-30b-a3b", engine="trtllm",
+                        use_kv_cache_manager_v2=True,
+                        max_gpu_total_bytes=16 << 30)
+        self.assertTrue(str(caught.exception).startswith("max_num_seqs:"))
+        self.assertIn("need at least 100569968640 bytes", str(caught.exception))
+
     def test_log(self):
         path = os.path.join(SOURCE, "tests", "logs", "14-kimi-k2-5.log")
         doc = kvplan.log(path)
