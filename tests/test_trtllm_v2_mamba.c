@@ -94,6 +94,8 @@ static void test_snapshots(void)
     o.max_tokens = (kvplan_opt_int){10000, true};
     kvplan_engine_plan p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.gpu_quota_bytes, 5451146510);
+    /* get_cache_bytes_per_token: 6144 + 49082368 // 256 */
+    CHECK_INT(p.bytes_per_token, 6144 + 191728);
     CHECK_INT(p.quota_grain_bytes, 8 * MIB);
     CHECK_INT(p.groups[0].num_blocks, 65);
     CHECK_INT(p.groups[1].num_blocks, 11477);

@@ -464,6 +464,10 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
     kvplan__trtllm_v2_step step = {m.lineages, m.capacity, m.capacity - 1,
                                    m.dummies};
     KVPLAN__TRY(v2_finish(c, o, q, tpb, &step, false, s, p, err));
+    /* get_cache_bytes_per_token: the attention's, and a snapshot's states
+     * spread over its interval */
+    if (m.interval > 0)
+        p->bytes_per_token += m.state / m.interval;
     KVPLAN__FAIL_IF(
         pg->slots < live, err, KVPLAN_NOT_ENOUGH_MEMORY, "--max-num-seqs",
         "--max-num-seqs %lld: TensorRT-LLM refuses to start (\"The "
