@@ -1717,7 +1717,7 @@ typedef struct kvplan_engine_options {
     const char *vllm_attention_backend;
     /* TensorRT-LLM's KvCacheConfig.mamba_state_cache_interval: with block
      * reuse a mamba hybrid's state is snapshot every so many tokens and
-     * priced per token; absent: 256 */
+     * priced per token; absent: 256 under V1, none under V2 */
     kvplan_opt_int mamba_state_cache_interval;
     /* TensorRT-LLM: an EAGLE head's layers in a KV-cache manager of their
      * own (the speculative config's separate draft KV cache), the budget
@@ -1737,6 +1737,11 @@ typedef struct kvplan_engine_options {
      * given max_tokens allows under V2 */
     bool use_kv_cache_manager_v2;
     kvplan_opt_double max_util_for_resume;
+    /* TensorRT-LLM's KvCacheConfig.avg_seq_len, 1 to max_seq_len: the
+     * workload's average total length, from which KV cache manager V2
+     * models the typical step and constraints of its pools' first split;
+     * absent: none (a hybrid Mamba then takes max_seq_len // 2) */
+    kvplan_opt_int avg_seq_len;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

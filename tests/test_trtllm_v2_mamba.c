@@ -151,12 +151,31 @@ static void test_refusals(void)
     CHECK(strstr(err.message, "model-specific Mamba cache manager") != NULL);
 }
 
+/* --avg-seq-len 8192 on Nemotron-3-Nano (64 requests, 16 GiB): the
+ * typical step is 64 requests of 8192 tokens (256 blocks: 16,384
+ * attention slots, 96 grains) and 65 SSM slots (96 grains), shares 1/2
+ * and 1/2; the base's constraints with the dummy appended floor the
+ * attention group at 8192 + 63 = 8255 slots and the SSM group at 65. The
+ * SSM group first (the equal shares keep their order): 256 grains hold
+ * 174 slots (175 would take 252 + 5 = 257); the attention group the other
+ * 256, 43690. */
+static void test_avg_seq_len(void)
+{
+    kvplan_engine_options o = v2(1, 64);
+    o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
+    o.avg_seq_len = (kvplan_opt_int){8192, true};
+    kvplan_engine_plan p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].num_blocks, 174);
+    CHECK_INT(p.groups[1].num_blocks, 43690);
+}
+
 int main(void)
 {
     test_nemotron();
     test_live_floor();
     test_snapshots();
     test_qwen3_next_tp4();
+    test_avg_seq_len();
     test_refusals();
     return check_report();
 }

@@ -53,7 +53,7 @@ static void test_default_init_ratio(void)
     CHECK_INT(s.pg[1].size[0], 1310720);
     int64_t g = 0;
     bool ovf = false;
-    const kvplan__trtllm_v2_step step = {1, 2049, 2048, 0};
+    const kvplan__trtllm_v2_step step = {1, {{1, 2049, 2048}}};
     CHECK_INT(kvplan__trtllm_v2_allocate(&s, 128 * MIB, 32, &step, &g, &ovf),
               0);
     CHECK(!ovf);
@@ -238,6 +238,38 @@ static void test_gemma3_derived(void)
     CHECK_STR(err.field, "--pp-size");
 }
 
+/* --avg-seq-len 4096 (kv_cache_config.avg_seq_len) on that Gemma 3:
+ * V2's base models one context of max_num_tokens (8192: 256 blocks in
+ * either life cycle) and 2047 requests of 4096 tokens, 4095 past (128
+ * blocks, of which a 1024 window keeps 128 - (4096 - 1024) // 32 = 32):
+ * 256 + 2047 x 32 = 65,760 sliding slots and 256 + 2047 x 128 = 262,272
+ * full ones, 7450 and 5123 grains of 32 MiB. Its constraints (one request
+ * at 131072 beside 2047 one-token decodes; one context of 8192) floor
+ * the groups at 32 + 2047 = 2079 and 4096 + 2047 = 6143 slots. The full
+ * group first: round(512 x 5123/12573) = 209 grains, 10700 slots; the
+ * sliding group the other 303, 2674 (_build_base_config at 1fe0b08). */
+static void test_gemma3_avg_seq_len(void)
+{
+    kvplan_engine_options o = trtllm_options(1, true);
+    o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
+    o.avg_seq_len = (kvplan_opt_int){4096, true};
+    kvplan_engine_plan p = plan("gemma-3-4b-it", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.groups[0].window, 1024);
+    CHECK_INT(p.groups[0].num_blocks, 2674);
+    CHECK_INT(p.groups[1].num_blocks, 10700);
+    /* TensorRT-LLM's own refusal past max_seq_len; V1 reads nothing */
+    kvplan_error err;
+    o.avg_seq_len = (kvplan_opt_int){131073, true};
+    plan("gemma-3-4b-it", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--avg-seq-len");
+    CHECK(strstr(err.message, "must be less than or equal to max_seq_len "
+                              "(131072)") != NULL);
+    o.avg_seq_len = (kvplan_opt_int){4096, true};
+    o.use_kv_cache_manager_v2 = false;
+    plan("gemma-3-4b-it", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--avg-seq-len");
+}
+
 int main(void)
 {
     test_default_init_ratio();
@@ -245,5 +277,6 @@ int main(void)
     test_gemma4();
     test_llama_windows();
     test_gemma3_derived();
+    test_gemma3_avg_seq_len();
     return check_report();
 }

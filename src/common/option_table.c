@@ -1,11 +1,8 @@
-/*
- * option_table.c: the one table of options (option_table.h), sglang's
- * names first. Each row names an option (its sglang ServerArgs name, its
- * flag and aliases, vLLM's and TensorRT-LLM's flag of the same meaning),
- * where its value is kept, its bounds or words, its line of --help and
- * whether the documents echo it. The command's parser, --help, the JSON
- * request, Python and the library's checks all read these rows.
- */
+/* option_table.c: the one table of options (option_table.h), sglang's names
+ * first. A row names an option (sglang's ServerArgs name, its flag and
+ * aliases, vLLM's and TensorRT-LLM's flag of that meaning), where its value
+ * is kept, its bounds or words, its --help line, whether documents echo it:
+ * the parser, --help, JSON requests, Python and the checks all read it. */
 #include "common/option_table.h"
 
 #include <string.h>
@@ -400,7 +397,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       .flag = "--mamba-state-cache-interval", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: a mamba hybrid's state snapshot every N tokens "
-              "under block reuse, priced per token; default 256"},
+              "under block reuse; default 256 under V1, none under V2"},
      .store = KVPLAN__STORE_OPT_INT, ENGINE(mamba_state_cache_interval), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "separate_draft_kv_cache", .flag = "--separate-draft-kv-cache",
       SWITCH, FOR_ENGINE,
@@ -425,6 +422,10 @@ const kvplan__option_row kvplan__option_rows[] = {
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
       .help = "TRT-LLM V2: a --max-tokens allows its bytes over F; default 0.95"},
      .store = KVPLAN__STORE_DOUBLE, ENGINE(max_util_for_resume), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "avg_seq_len", .flag = "--avg-seq-len", POSITIVE, FOR_ENGINE,
+      .unit = "tokens", .meta = "N", .help = "TRT-LLM V2: the workload's "
+      "average total length, the typical step of the pools' first split"},
+     .store = KVPLAN__STORE_OPT_INT, ENGINE(avg_seq_len), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_tokens", .flag = "--max-tokens", POSITIVE, FOR_ENGINE,
       .unit = "tokens", .meta = "N",
       .help = "TRT-LLM: the KV cache's most tokens"},

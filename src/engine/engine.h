@@ -145,11 +145,14 @@ int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
  * pool sizes share. */
 #define KVPLAN__V2_MAX_POOLS 4
 #define KVPLAN__V2_SSM (-1)
-/* The typical step the quota's first split follows: `requests` requests
- * of `capacity` tokens, `history` of them past, and `dummies` requests of
- * none (CUDA-graph padding). */
+/* A batch of requests (a BatchDesc): up to four kinds, `count` requests
+ * of `capacity` tokens, `history` of them past (a CUDA-graph dummy: none
+ * of either). */
 typedef struct kvplan__trtllm_v2_step {
-    int64_t requests, capacity, history, dummies;
+    size_t kinds;
+    struct {
+        int64_t count, capacity, history;
+    } kind[4];
 } kvplan__trtllm_v2_step;
 typedef struct kvplan__trtllm_v2_life_cycle {
     int64_t window, sink_blocks, layers; /* TensorRT-LLM's: no sinks */
@@ -205,6 +208,11 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
 int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
                                int64_t tpb, const kvplan__trtllm_v2_step *step,
                                int64_t *grain, bool *ovf);
+/* A constraint (_compute_min_slots_from_constraints): each pool group
+ * holds at least the slots `batch` needs. */
+void kvplan__trtllm_v2_constrain(kvplan__trtllm_v2_storage *s,
+                                 const kvplan__trtllm_v2_step *batch,
+                                 int64_t tpb, bool *ovf);
 /* The host tier of `quota` bytes (--host-cache-size): the pool groups'
  * host slots, the GPU's shares split in 4 KiB grains (HostMem.ALIGNMENT,
  * _compute_slot_count_for_level); after kvplan__trtllm_v2_allocate. */

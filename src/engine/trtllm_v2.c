@@ -59,50 +59,6 @@ const char *kvplan__trtllm_v2_default(const char *architecture, bool dsa)
     return NULL;
 }
 
-/* cache_tier_granularity for the GPU: 2 MiB << min(4, max(0,
- * int(math.log(quota / (2 MiB * 512), 2)))); Python's two-argument log is
- * log(x) / log(2), and int() truncates toward zero. */
-int64_t kvplan__trtllm_v2_grain(int64_t quota)
-{
-    double x = (double)quota / (double)(INT64_C(2) << 29);
-    double l = log(x) / log(2.0);
-    int k = l >= 4 ? 4 : l > 0 ? (int)l : 0;
-    return (INT64_C(2) << 20) << k;
-}
-
-/* The grains `n` slots take: each pool rounded up to a grain
- * (_grains_for_slots). */
-int64_t kvplan__trtllm_v2_grains(int64_t n, const int64_t *size, size_t pools,
-                                 int64_t g, bool *ovf)
-{
-    int64_t sum = 0;
-    for (size_t i = 0; i < pools; i++)
-        sum = kvplan__add(
-            sum, kvplan__ceil_div(kvplan__mul(n, size[i], ovf), g, ovf), ovf);
-    return sum;
-}
-
-/* The most slots whose pools fit `grains` (_grains_to_slots and the
- * bump that follows it in ratio_to_slot_count_list: the largest n with
- * kvplan__trtllm_v2_grains(n) <= grains, which the sum's monotony makes a
- * bisection). */
-int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
-                                size_t pools, int64_t g, bool *ovf)
-{
-    int64_t least = size[0];
-    for (size_t i = 1; i < pools; i++)
-        least = size[i] < least ? size[i] : least;
-    int64_t lo = 0, hi = kvplan__mul(grains, g, ovf) / least + 1;
-    while (lo + 1 < hi && !*ovf) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (kvplan__trtllm_v2_grains(mid, size, pools, g, ovf) <= grains)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* What V2 does not size as kvplan restates it, refused in the caller's
  * terms: the flag that asks for it, else --use-kv-cache-manager-v2 (or
  * the model, where TensorRT-LLM takes V2 for it). */
@@ -123,6 +79,10 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                     "allows under KV cache manager V2 "
                     "(--use-kv-cache-manager-v2); without both it changes "
                     "nothing");
+    KVPLAN__FAIL_IF(o->avg_seq_len.set && !v2, err, KVPLAN_INVALID_ARGUMENT,
+                    "--avg-seq-len",
+                    "--avg-seq-len sets KV cache manager V2's typical step "
+                    "(--use-kv-cache-manager-v2); V1 does not read it");
     if (!v2)
         return KVPLAN_OK;
     const char *flag = o->use_kv_cache_manager_v2 ? "--use-kv-cache-manager-v2"
@@ -434,6 +394,49 @@ static kvplan_status v2_finish(const kvplan__engine_census *c,
                                bool gemma4, kvplan__trtllm_v2_storage *s,
                                kvplan_engine_plan *p, kvplan_error *err);
 
+/* kv_cache_config.avg_seq_len: at most max_seq_len (TensorRT-LLM's own
+ * refusal, _build_base_config); with a draft's tokens (max_draft_len,
+ * num_extra_kv_tokens) in its step, not modelled. */
+static kvplan_status avg_check(const kvplan__engine_census *c,
+                               const kvplan_engine_options *o,
+                               const kvplan_engine_plan *p, kvplan_error *err)
+{
+    if (!o->avg_seq_len.set)
+        return KVPLAN_OK;
+    KVPLAN__FAIL_IF(o->avg_seq_len.value > p->max_model_len, err,
+                    KVPLAN_INVALID_ARGUMENT, "--avg-seq-len",
+                    "--avg-seq-len %lld: TensorRT-LLM refuses it "
+                    "(\"kv_cache_config.avg_seq_len (%lld) must be less than "
+                    "or equal to max_seq_len (%lld)\")",
+                    (long long)o->avg_seq_len.value,
+                    (long long)o->avg_seq_len.value,
+                    (long long)p->max_model_len);
+    KVPLAN__FAIL_IF(c->draft_layers > 0, err, KVPLAN_UNSUPPORTED,
+                    "--avg-seq-len",
+                    "--avg-seq-len beside a speculative draft (whose tokens "
+                    "join V2's typical step) is not modelled by kvplan");
+    return KVPLAN_OK;
+}
+
+/* The constraints V2's base sets with avg_seq_len (_build_base_config):
+ * one request at max_seq_len beside max_batch_size - 1 minimal decodes,
+ * and one fresh context of max_num_tokens; a hybrid Mamba appends its
+ * `dummies` to each. Each raises the pool groups' least slots. */
+static void avg_constraints(const kvplan_engine_options *o,
+                            const kvplan_engine_plan *p, int64_t dummies,
+                            int64_t tpb, kvplan__trtllm_v2_storage *s,
+                            bool *ovf)
+{
+    (void)o;
+    int64_t len = p->max_model_len;
+    kvplan__trtllm_v2_step warmup = {
+        3, {{1, len, len - 1}, {p->max_num_seqs - 1, 1, 0}, {dummies, 0, 0}}};
+    kvplan__trtllm_v2_step context = {
+        2, {{1, p->max_num_batched_tokens, 0}, {dummies, 0, 0}}};
+    kvplan__trtllm_v2_constrain(s, &warmup, tpb, ovf);
+    kvplan__trtllm_v2_constrain(s, &context, tpb, ovf);
+}
+
 /* A hybrid Mamba's quota and typical step (trtllm_v2_mamba.c): its SSM
  * pool group holds at least a slot for each request and dummy (the
  * min-slots constraint _build_cache_config adds), and TensorRT-LLM
@@ -461,8 +464,10 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
         ssm++;
     kvplan__trtllm_v2_pool_group *pg = &s->pg[s->lc[ssm].group];
     pg->least = kvplan__max(pg->least, live);
-    kvplan__trtllm_v2_step step = {m.lineages, m.capacity, m.capacity - 1,
-                                   m.dummies};
+    kvplan__trtllm_v2_step step = {
+        2, {{m.lineages, m.capacity, m.capacity - 1}, {m.dummies, 0, 0}}};
+    if (o->avg_seq_len.set)
+        avg_constraints(o, p, m.dummies, tpb, s, &ovf);
     KVPLAN__TRY(v2_finish(c, o, q, tpb, &step, false, s, p, err));
     /* get_cache_bytes_per_token: the attention's, and a snapshot's states
      * spread over its interval */
@@ -493,9 +498,18 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
     p->bytes_per_token = kvplan__add(cost[0], cost[1], &ovf);
     /* one request of 2049 tokens, 2048 past (ratio_from_length); a hybrid
      * Mamba's its own (trtllm_v2_mamba.c) */
-    kvplan__trtllm_v2_step step = {1, 2049, 2048, 0};
+    KVPLAN__TRY(avg_check(c, o, p, err));
     if (c->mambaish && c->mamba_layers > 0)
         return v2_mamba(c, o, kv, cost, tpb, &s, p, err);
+    kvplan__trtllm_v2_step step = {1, {{1, 2049, 2048}}};
+    if (o->avg_seq_len.set) { /* one context, the rest generating */
+        int64_t len = o->avg_seq_len.value, mbs = p->max_num_seqs;
+        step =
+            (kvplan__trtllm_v2_step){2,
+                                     {{1, p->max_num_batched_tokens, 0},
+                                      {mbs - 1, len, kvplan__max(0, len - 1)}}};
+        avg_constraints(o, p, 0, tpb, &s, &ovf);
+    }
     int64_t short_of = 0;
     int64_t q = v2_quota(o, kv, cost, p->max_num_batched_tokens,
                          p->max_num_seqs, &short_of, &ovf);

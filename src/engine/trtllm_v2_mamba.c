@@ -71,7 +71,8 @@ void kvplan__trtllm_v2_mamba_of(const kvplan__engine_census *c,
     m->interval =
         !o->no_prefix_caching && every > 0 && every <= len ? every : 0;
     m->block = kvplan__mul(kvplan__add(cost[0], cost[1], ovf), tpb, ovf);
-    m->capacity = kvplan__max(1, len / 2);
+    m->capacity =
+        o->avg_seq_len.set ? o->avg_seq_len.value : kvplan__max(1, len / 2);
 }
 
 int64_t

@@ -26,6 +26,50 @@
 #include <math.h>
 #include <string.h>
 
+/* cache_tier_granularity for the GPU: 2 MiB << min(4, max(0,
+ * int(math.log(quota / (2 MiB * 512), 2)))); Python's two-argument log is
+ * log(x) / log(2), and int() truncates toward zero. */
+int64_t kvplan__trtllm_v2_grain(int64_t quota)
+{
+    double x = (double)quota / (double)(INT64_C(2) << 29);
+    double l = log(x) / log(2.0);
+    int k = l >= 4 ? 4 : l > 0 ? (int)l : 0;
+    return (INT64_C(2) << 20) << k;
+}
+
+/* The grains `n` slots take: each pool rounded up to a grain
+ * (_grains_for_slots). */
+int64_t kvplan__trtllm_v2_grains(int64_t n, const int64_t *size, size_t pools,
+                                 int64_t g, bool *ovf)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < pools; i++)
+        sum = kvplan__add(
+            sum, kvplan__ceil_div(kvplan__mul(n, size[i], ovf), g, ovf), ovf);
+    return sum;
+}
+
+/* The most slots whose pools fit `grains` (_grains_to_slots and the
+ * bump that follows it in ratio_to_slot_count_list: the largest n with
+ * kvplan__trtllm_v2_grains(n) <= grains, which the sum's monotony makes a
+ * bisection). */
+int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
+                                size_t pools, int64_t g, bool *ovf)
+{
+    int64_t least = size[0];
+    for (size_t i = 1; i < pools; i++)
+        least = size[i] < least ? size[i] : least;
+    int64_t lo = 0, hi = kvplan__mul(grains, g, ovf) / least + 1;
+    while (lo + 1 < hi && !*ovf) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (kvplan__trtllm_v2_grains(mid, size, pools, g, ovf) <= grains)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                                           int64_t window, int64_t k, int64_t v,
                                           int64_t x, int64_t tpb,
@@ -281,31 +325,53 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
     return 0;
 }
 
+/* The slots `batch` needs of each pool group, into pg[].typical: the SSM
+ * life cycle one a request, dummies too, whatever their length; an
+ * attention one each request's blocks less the stale (none of a dummy's)
+ * (_compute_slots_for_batch, no system prompt shared). */
+static void batch_slots(kvplan__trtllm_v2_storage *s,
+                        const kvplan__trtllm_v2_step *batch, int64_t tpb,
+                        bool *ovf)
+{
+    for (size_t i = 0; i < s->groups; i++)
+        s->pg[i].typical = 0;
+    for (size_t i = 0; i < s->life_cycles; i++) {
+        const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
+        int64_t n = 0;
+        for (size_t k = 0; k < batch->kinds; k++)
+            n = kvplan__add(n,
+                            lc->window == KVPLAN__V2_SSM
+                                ? batch->kind[k].count
+                                : kvplan__mul(batch->kind[k].count,
+                                              kvplan__trtllm_v2_request_blocks(
+                                                  lc->window, lc->sink_blocks,
+                                                  batch->kind[k].capacity,
+                                                  batch->kind[k].history, tpb),
+                                              ovf),
+                            ovf);
+        s->pg[lc->group].typical =
+            kvplan__add(s->pg[lc->group].typical, n, ovf);
+    }
+}
+
+void kvplan__trtllm_v2_constrain(kvplan__trtllm_v2_storage *s,
+                                 const kvplan__trtllm_v2_step *batch,
+                                 int64_t tpb, bool *ovf)
+{
+    batch_slots(s, batch, tpb, ovf);
+    for (size_t i = 0; i < s->groups; i++)
+        s->pg[i].least = kvplan__max(s->pg[i].least, s->pg[i].typical);
+}
+
 int kvplan__trtllm_v2_allocate(kvplan__trtllm_v2_storage *s, int64_t quota,
                                int64_t tpb, const kvplan__trtllm_v2_step *step,
                                int64_t *grain, bool *ovf)
 {
     int64_t g = kvplan__trtllm_v2_grain(quota);
     *grain = g;
-    /* the typical step's slots and bytes, a pool group's share of them:
-     * the SSM life cycle one slot a request, dummies too, whatever their
-     * length; an attention one its blocks of each request, none of a
-     * dummy's (capacity 0) (_compute_slots_for_batch) */
+    /* the typical step's slots and bytes, a pool group's share of them */
     int64_t bytes[KVPLAN_MAX_ENGINE_GROUPS], total = 0;
-    for (size_t i = 0; i < s->groups; i++)
-        s->pg[i].typical = 0;
-    for (size_t i = 0; i < s->life_cycles; i++) {
-        const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
-        int64_t n = lc->window == KVPLAN__V2_SSM
-                        ? kvplan__add(step->requests, step->dummies, ovf)
-                        : kvplan__mul(step->requests,
-                                      kvplan__trtllm_v2_request_blocks(
-                                          lc->window, lc->sink_blocks,
-                                          step->capacity, step->history, tpb),
-                                      ovf);
-        s->pg[lc->group].typical =
-            kvplan__add(s->pg[lc->group].typical, n, ovf);
-    }
+    batch_slots(s, step, tpb, ovf);
     for (size_t i = 0; i < s->groups; i++) {
         bytes[i] = group_bytes(&s->pg[i], s->pg[i].typical, g, ovf);
         total = kvplan__add(total, bytes[i], ovf);

@@ -84,8 +84,8 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p,
             "planned as MambaHybridCacheManagerV2 sizes it: device quota "
             "%.2f GiB (the line it logs), grains of %lld MiB; a request's "
             "states take one mamba slot (one is a CUDA-graph dummy's); the "
-            "first split follows %lld requests of max_seq_len // 2 = %lld "
-            "tokens (avg_seq_len unset: TensorRT-LLM's fallback)",
+            "first split follows %lld requests of avg_seq_len tokens, "
+            "else of max_seq_len // 2 = %lld (TensorRT-LLM's fallback)",
             (double)p->gpu_quota_bytes / KVPLAN__GIB,
             (long long)(p->quota_grain_bytes >> 20), (long long)p->max_num_seqs,
             (long long)(p->max_model_len / 2 > 0 ? p->max_model_len / 2 : 1));
