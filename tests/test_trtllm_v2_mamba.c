@@ -141,6 +141,14 @@ static void test_refusals(void)
     plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK_STR(err.field, "--pp-size");
     o.pp_size = 1;
+    /* TP 3 splits neither Nemotron-3-Nano's 64 mamba heads nor its conv
+     * channels: TensorRT-LLM asserts both divide (the fuzzer's TP 34592
+     * had left a rank no state, a pool of 0 bytes) */
+    o.tp_size = 3;
+    plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_INVALID_ARGUMENT, &err);
+    CHECK_STR(err.field, "--tp-size");
+    CHECK(strstr(err.message, "mamba_num_heads must be divisible") != NULL);
+    o.tp_size = 1;
     o.max_attention_window = "4096";
     plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_UNSUPPORTED, &err);
     CHECK_STR(err.field, "--max-attention-window");

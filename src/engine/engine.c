@@ -317,6 +317,8 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
                                     m->mamba.temporal_b, &ovf),
                         ssm, &ovf);
         c->mamba_page = kvplan__add(c->mamba_conv, c->mamba_ssm, &ovf);
+        c->mamba_divides =
+            m->mamba.temporal_heads % tp == 0 && m->mamba.conv_dim % tp == 0;
         KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "/linear_num_value_heads",
                         "the mamba state's bytes exceed 64 bits");
     } else if (m->hf_swa_ids.count > 0 && !c->mla) {

@@ -36,9 +36,10 @@ typedef struct kvplan__engine_census {
                             schedule) */
     int64_t mamba_page;  /* one mamba layer's state per request, bytes */
     int64_t mamba_conv, mamba_ssm; /* its conv and temporal states' */
-    int64_t ssm_elem;              /* its temporal state's bytes an element */
-    int64_t context_len;           /* the model's */
-    double hidden, inter, vocab;   /* for the activation estimate */
+    bool mamba_divides;  /* TP divides the mamba heads and conv channels */
+    int64_t ssm_elem;    /* its temporal state's bytes an element */
+    int64_t context_len; /* the model's */
+    double hidden, inter, vocab; /* for the activation estimate */
     /* where the layers are, for PP's stages (ascending ids into the
      * model): the sliding layers', or a mamba hybrid's attention layers';
      * none: every layer is full attention. model_layers: the stack's. */

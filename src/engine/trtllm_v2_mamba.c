@@ -44,6 +44,15 @@ kvplan_status kvplan__trtllm_v2_mamba_check(const kvplan__engine_census *c,
                     "(\"Speculative decoding requires a model-specific Mamba "
                     "cache manager\", MambaHybridCacheManagerV2); kvplan "
                     "models no model's own");
+    /* MambaHybridCacheManagerV2 asserts both; a rank of no state would
+     * also leave the SSM pool empty */
+    KVPLAN__FAIL_IF(!c->mamba_divides || c->mamba_ssm <= 0 ||
+                        c->mamba_conv <= 0,
+                    err, KVPLAN_INVALID_ARGUMENT, "--tp-size",
+                    "--tp-size %lld: TensorRT-LLM's KV cache manager V2 "
+                    "refuses it (\"mamba_num_heads must be divisible by "
+                    "tp_size\", \"conv_dim must be divisible by tp_size\")",
+                    (long long)o->tp_size);
     KVPLAN__FAIL_IF(o->pp_size > 1, err, KVPLAN_UNSUPPORTED, "--pp-size",
                     "--pp-size %lld: kvplan does not model the stages' share "
                     "of a hybrid Mamba's layers under TensorRT-LLM's KV cache "
