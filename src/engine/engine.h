@@ -250,6 +250,11 @@ kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
  * in context, their windows for max_batch_size requests. */
 int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
                                           int64_t mnt, int64_t mbs, bool *ovf);
+/* --max-tokens' cap on the quota `q` (KVCacheManagerV2.__init__):
+ * ceil(`from`, the quota of its tokens, / max_util_for_resume) where
+ * smaller. */
+int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
+                              int64_t q);
 /* The bytes the quota arithmetic prices: [0] the full layers' a token,
  * [1] the windowed layers' a token in context, [2] their windows' a
  * request in generation. */

@@ -163,6 +163,15 @@ static int64_t quota_synced(const int64_t cost[3], int64_t q, int64_t mnt,
     return (int64_t)(quota + extra);
 }
 
+int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
+                              int64_t q)
+{
+    double mu =
+        o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
+    double cap = ceil((double)from / mu); /* past 2^63 it caps nothing */
+    return cap < (double)q ? (int64_t)cap : q;
+}
+
 /* The quota V2's GPU tier gets (KVCacheManagerV2.__init__): the
  * creator's max_gpu_total_bytes, int(); with max_tokens, at most
  * ceil(_get_quota_from_max_tokens(max_tokens) / max_util_for_resume);
@@ -174,15 +183,11 @@ static int64_t v2_quota(const kvplan_engine_options *o, double kv,
 {
     *short_of = 0;
     int64_t q = (int64_t)kv;
-    if (o->max_tokens.set) {
-        double mu =
-            o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
-        double from = (double)kvplan__trtllm_v2_quota_of_tokens(
-            cost, o->max_tokens.value, mnt, mbs, ovf);
-        double cap = ceil(from / mu); /* past 2^63 it caps nothing */
-        if (cap < (double)q)
-            q = (int64_t)cap;
-    }
+    if (o->max_tokens.set)
+        q = kvplan__trtllm_v2_cap(o,
+                                  kvplan__trtllm_v2_quota_of_tokens(
+                                      cost, o->max_tokens.value, mnt, mbs, ovf),
+                                  q);
     if (o->tp_size * o->pp_size > 1) {
         if (q < kvplan__mul(mbs, cost[2], ovf))
             *short_of = q; /* raised to the batch's windows */

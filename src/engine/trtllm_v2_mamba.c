@@ -136,15 +136,12 @@ kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
 {
     bool ovf = false;
     int64_t q = (int64_t)kv;
-    if (o->max_tokens.set) {
-        double mu =
-            o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
-        double from = (double)kvplan__trtllm_v2_mamba_quota_of_tokens(
-            m, cost, o->max_tokens.value, mnt, mbs, &ovf);
-        double cap = ceil(from / mu);
-        if (cap < (double)q)
-            q = (int64_t)cap;
-    }
+    if (o->max_tokens.set)
+        q = kvplan__trtllm_v2_cap(
+            o,
+            kvplan__trtllm_v2_mamba_quota_of_tokens(
+                m, cost, o->max_tokens.value, mnt, mbs, &ovf),
+            q);
     int64_t none =
         kvplan__trtllm_v2_mamba_quota_of_tokens(m, cost, 0, mnt, mbs, &ovf);
     if (o->tp_size * o->pp_size > 1) {
