@@ -385,7 +385,7 @@ const kvplan__option_row kvplan__option_rows[] = {
     {{.name = "max_gpu_total_bytes", .flag = "--max-gpu-total-bytes",
       SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63, .meta = "SIZE",
       .expect = "a size such as 8GiB, or a number of bytes",
-      .help = "TRT-LLM: the most GPU memory for the KV cache"},
+      .help = "TRT-LLM: the most GPU memory for the KV cache; 0: none"},
      .store = KVPLAN__STORE_BYTES, ENGINE(max_gpu_total_bytes), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "host_cache_size", .flag = "--host-cache-size", SIZE("bytes"),
       FOR_ENGINE, .min = 0, .max = 0x1p63, .meta = "SIZE",

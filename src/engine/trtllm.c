@@ -192,8 +192,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     double f = o->free_gpu_memory_fraction.set
                    ? o->free_gpu_memory_fraction.value
                    : 0.9;
-    /* a fraction of what is free after the profile: what other processes
-     * hold (--gpu auto) is not */
+    /* a share of what is free after the profile (others': --gpu auto) */
     double others = o->gpu_set ? o->gpu.in_use_mib * 1048576.0 : 0;
     double kv = (p->total_bytes - others - peak) * f;
     KVPLAN__FAIL_IF(!(kv > 0), err, KVPLAN_NOT_ENOUGH_MEMORY, "--tp-size",
@@ -201,8 +200,9 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                     "and the profile's peak (%.2f GiB per rank) exceed the "
                     "GPU's %.2f GiB",
                     peak / 1073741824.0, p->total_bytes / 1073741824.0);
-    if (o->max_gpu_total_bytes.set && (double)o->max_gpu_total_bytes.value < kv)
-        kv = (double)o->max_gpu_total_bytes.value;
+    int64_t cap = o->max_gpu_total_bytes.set ? o->max_gpu_total_bytes.value : 0;
+    if (cap > 0 && (double)cap < kv) /* 0: none, KvCacheConfig's default */
+        kv = (double)cap;
     p->requested_bytes = kv;
     p->kv_cache_manager = 1;
     p->v2_default = kvplan__trtllm_v2_default(arch, c->dsa);
