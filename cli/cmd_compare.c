@@ -112,7 +112,7 @@ int cli_cmd_compare(int argc, char **argv)
     } else if (kvplan_compare(model, &cli->o, plan, x, &err) != KVPLAN_OK) {
         rc = cli_error("kvplan compare", &err, cli_exit_for(err.code), json);
     } else if (json) {
-        kvplan__doc d = {&cli->o, &cli->loaded, model, {NULL, NULL}};
+        kvplan__doc d = {&cli->o, &cli->loaded, model, {NULL, NULL, NULL}};
         kvplan__writer w = {0};
         kvplan__doc_compare(&w, &d, x);
         if (kvplan__w_print(&w, stdout, true) != 0)

@@ -34,7 +34,7 @@ static int fail(const kvplan_error *err, int rc, bool json)
 
 kvplan__doc cli_doc(const cli_args *cli, const kvplan_model *model)
 {
-    return (kvplan__doc){&cli->o, &cli->loaded, model, {NULL, NULL}};
+    return (kvplan__doc){&cli->o, &cli->loaded, model, {NULL, NULL, NULL}};
 }
 
 void cli_report_json(kvplan__writer *w, const char *key, const cli_args *cli,

@@ -187,10 +187,11 @@ int cli_engine_report(const cli_args *cli, const kvplan_model *model)
     int rc = CLI_EXIT_OK;
     if (cli->json) {
         char notes[2][1200];
-        kvplan__doc d = {&cli->o, &cli->loaded, model, {NULL, NULL}};
+        kvplan__doc d = {&cli->o, &cli->loaded, model, {NULL, NULL, NULL}};
         for (int i = 0; i < 2; i++)
             if (cli_launch_note_text(cli, i == 1, notes[i], sizeof notes[i]))
                 d.launch_notes[i] = notes[i];
+        d.launch_notes[2] = cli->launch.config_note;
         kvplan__writer w = {0};
         kvplan__doc_engine(&w, NULL, &d, &p, true);
         if (kvplan__w_print(&w, stdout, true) != 0)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "launch.h"
+#include "launch_trtllm.h"
 #include "common/internal.h"
 #include "options/options.h"
 
@@ -215,6 +216,8 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         near ? "?" : "");
         }
     }
+    /* trtllm-serve's YAML, over the command's flags */
+    CLI_TRY(cli_trtllm_config(cli, err));
     /* a launch command names its model (sglang's --model-path is
      * required, vLLM's and TRT-LLM's MODEL positional): a pasted one
      * without it is not planned as the default model */

@@ -23,9 +23,17 @@ typedef struct cli_launch {
     const char *env[2 * CLI_MAX_LAUNCH_ENV + 1];
     char env_names[CLI_MAX_LAUNCH_ENV][64];
     size_t num_env;
-    /* vLLM's or TRT-LLM's flags kvplan does not read */
+    /* vLLM's or TRT-LLM's flags kvplan does not read, and the members of
+     * trtllm-serve's YAML it does not read */
     const char *not_read[CLI_MAX_LAUNCH_NOT_READ];
     size_t num_not_read;
+    /* trtllm-serve's --config / --extra_llm_api_options FILE, read after
+     * the command's flags as trtllm-serve reads it (launch_trtllm.c) */
+    const char *config_flag, *config_path;
+    char config_words[CLI_MAX_LAUNCH_NOT_READ][96]; /* members not read */
+    char config_text[2048]; /* the values set, kept while options live */
+    size_t config_used;
+    char config_note[400]; /* what the YAML replaced; "" */
 } cli_launch;
 
 typedef struct cli_args {
@@ -34,6 +42,8 @@ typedef struct cli_args {
     bool json;            /* --json */
     bool help;            /* --help */
     cli_launch launch;    /* "-- python3 -m sglang.launch_server ARGS" */
+    /* kvplan check: a command's files are in its container, not here */
+    bool files_remote;
     /* what loading the options found (cli_load): the model and its draft,
      * where they were read, what was measured */
     kvplan_loaded loaded;

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "common/option_table.h"
+#include "launch_trtllm.h"
 #include "options/options.h"
 
 #include <stdio.h>
@@ -375,7 +376,12 @@ static const kvplan_option *engine_option(kvplan_engine engine,
                                           const char *flag, size_t len)
 {
     char name[96];
-    snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), flag);
+    const char *other =
+        engine == KVPLAN_ENGINE_TRTLLM ? cli_trtllm_canonical(flag, len) : NULL;
+    if (other != NULL)
+        snprintf(name, sizeof name, "%s", other);
+    else
+        snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), flag);
     if (engine == KVPLAN_ENGINE_VLLM && strcmp(name, "-tp") == 0)
         return kvplan_option_find("--tensor-parallel-size");
     if (engine == KVPLAN_ENGINE_VLLM && strcmp(name, "-pp") == 0)
@@ -393,9 +399,8 @@ static const kvplan_option *engine_option(kvplan_engine engine,
 
 /* The engines' own flags that kvplan's table spells as sglang's, and their
  * plans do not read: vLLM's data parallelism (each replica's GPUs hold the
- * same plan; with --enable-expert-parallel the experts spread, said
- * there), TensorRT-LLM's --ep_size (said with the flags that change
- * memory). */
+ * same plan; the experts spread with --enable-expert-parallel, said
+ * there), TensorRT-LLM's --ep_size (said as changing memory). */
 static bool own_only(kvplan_engine e, const char *flag, size_t len)
 {
     static const struct {
@@ -403,7 +408,8 @@ static bool own_only(kvplan_engine e, const char *flag, size_t len)
         const char *flag;
     } flags[] = {{KVPLAN_ENGINE_VLLM, "-dp"},
                  {KVPLAN_ENGINE_VLLM, "--data-parallel-size"},
-                 {KVPLAN_ENGINE_TRTLLM, "--ep_size"}};
+                 {KVPLAN_ENGINE_TRTLLM, "--ep_size"},
+                 {KVPLAN_ENGINE_TRTLLM, "--moe_expert_parallel_size"}};
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         if (flags[k].engine == e && strlen(flags[k].flag) == len &&
             memcmp(flags[k].flag, flag, len) == 0)
@@ -424,6 +430,10 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                                "--: '%.80s' is not a flag of %s (one model "
                                "only, before the flags)",
                                arg, program);
+    kvplan_status st;
+    if (l->engine == KVPLAN_ENGINE_TRTLLM &&
+        cli_trtllm_flag(argc, argv, i, cli, &st, err))
+        return st;
     if (own_only(l->engine, arg, len)) {
         /* the engine's own, spelled as one of sglang's kvplan reads */
         if (l->num_not_read < CLI_MAX_LAUNCH_NOT_READ)
@@ -464,7 +474,7 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
         v = argv[++*i];
     if (v == NULL)
         return cli_usage_error(err, arg, "%.*s needs a value", (int)len, arg);
-    kvplan_status st = kvplan_options_set(&cli->o, o->flag, v, err);
+    st = kvplan_options_set(&cli->o, o->flag, v, err);
     if (st != KVPLAN_OK && err->code != KVPLAN_NOMEM)
         snprintf(err->field, sizeof err->field, "%.*s",
                  (int)(len < 100 ? len : 100), arg);
@@ -503,11 +513,6 @@ static const struct {
      "DeepSeek-V4's indexer keys (kvplan's --fp4-indexer-cache)"},
     {KVPLAN_ENGINE_VLLM, "--enable-prefix-caching",
      "a mamba hybrid's state blocks (--mamba-cache-mode says which)"},
-    {KVPLAN_ENGINE_TRTLLM, "--extra_llm_api_options",
-     "its kv_cache_config and the rest of its YAML"},
-    {KVPLAN_ENGINE_TRTLLM, "--config",
-     "its kv_cache_config and the rest of its YAML"},
-    {KVPLAN_ENGINE_TRTLLM, "--ep_size", "the MoE layers' all-to-all buffers"},
 };
 
 /* What a flag the launch did not read changes in GPU memory; NULL: none. */
@@ -522,6 +527,11 @@ static const char *memory_effect(kvplan_engine e, const char *a)
           strspn(a + 2, "0123456789") == n - 2) ||
          (n == 20 && memcmp(a, "--optimization-level", 20) == 0)))
         return "the compilation level: -O0 captures no CUDA graphs";
+    if (e == KVPLAN_ENGINE_TRTLLM) {
+        const char *other = cli_trtllm_canonical(a, n);
+        return other ? cli_trtllm_memory_effect(other, strlen(other))
+                     : cli_trtllm_memory_effect(a, n);
+    }
     for (size_t k = 0; k < sizeof memory_flags / sizeof memory_flags[0]; k++)
         if (memory_flags[k].engine == e && strlen(memory_flags[k].flag) == n &&
             memcmp(memory_flags[k].flag, a, n) == 0)
@@ -534,6 +544,12 @@ size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
 {
     const cli_launch *l = &cli->launch;
     size_t used = 0, n = 0;
+    char who[300];
+    if (l->config_path != NULL)
+        snprintf(who, sizeof who, "%s flags and %.200s members", l->program,
+                 base_name(l->config_path));
+    else
+        snprintf(who, sizeof who, "%s flags", l->program);
     out[0] = '\0';
     for (size_t k = 0; k < l->num_not_read; k++) {
         const char *a = l->not_read[k];
@@ -542,8 +558,7 @@ size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
             continue;
         const char *eq = strchr(a, '=');
         int len = (int)(eq ? (size_t)(eq - a) : strlen(a));
-        int w = n == 0 ? snprintf(out + used, size - used, "%s flags %s: %.*s",
-                                  l->program,
+        int w = n == 0 ? snprintf(out + used, size - used, "%s %s: %.*s", who,
                                   memory ? "that change GPU memory in ways "
                                            "kvplan does not model"
                                          : "kvplan does not read",
@@ -569,6 +584,8 @@ void cli_launch_notes(FILE *out, const cli_args *cli)
     if (cli_launch_note_text(cli, true, line, sizeof line) > 0)
         fprintf(out, "kvplan: %s\n", line);
     const cli_launch *l = &cli->launch;
+    if (l->config_note[0] != '\0')
+        fprintf(out, "kvplan: %s\n", l->config_note);
     /* the command's environment: what kvplan does not read, said */
     size_t said = 0;
     for (size_t k = 0; k < l->num_env; k++) {

@@ -168,7 +168,7 @@ static kvplan_status ask_sweep(kvplan__writer *w, const kvplan__doc *d,
             const kvplan_sweep_row *r = &rows[order[i]];
             const char *flags[2 * KVPLAN_MAX_SWEEP_AXES + MAX_HELD];
             size_t nf = row_flags(ax, naxes, h, r, flags);
-            kvplan__doc rd = {row, d->loaded, d->model, {NULL, NULL}};
+            kvplan__doc rd = {row, d->loaded, d->model, {NULL, NULL, NULL}};
             bool planned = kvplan__sweep_row_plan(d->model, base, axes, naxes,
                                                   r, row, work);
             kvplan__doc_sweep_row(w, axes, naxes, r, i + 1, flags, nf, &rd,
@@ -228,7 +228,7 @@ kvplan_status kvplan__ask(kvplan__writer *w, request *rq, kvplan_options *o,
             snprintf(err.field, sizeof err.field, "model");
         return kvplan__failed(w, &err, false);
     }
-    kvplan__doc d = {o, l, l->model, {NULL, NULL}};
+    kvplan__doc d = {o, l, l->model, {NULL, NULL, NULL}};
     const char *c = rq->command;
     if (strcmp(c, "fit") == 0)
         st = ask_fit(w, rq, o, &d, work);

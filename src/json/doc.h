@@ -125,8 +125,9 @@ typedef struct kvplan__doc {
                                     measured */
     const kvplan_model *model;
     /* a pasted launch's flags kvplan does not read, as sentences for the
-     * engine plan's notes (cli_launch_note_text); NULL: none */
-    const char *launch_notes[2];
+     * engine plan's notes (cli_launch_note_text), and what its YAML
+     * replaced; NULL: none */
+    const char *launch_notes[3];
 } kvplan__doc;
 
 /* ---- explain.c: the notes and --explain's lines (text and JSON) --------- */

@@ -322,7 +322,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     kvplan__w_array(w, "notes");
     for (size_t i = 0; i < nnotes; i++)
         kvplan__w_str(w, NULL, text[i]);
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < 3; i++)
         if (d->launch_notes[i] != NULL && d->launch_notes[i][0] != '\0')
             kvplan__w_str(w, NULL, d->launch_notes[i]);
     /* the flags this engine does not read, as the command warns of them

@@ -1,0 +1,5 @@
+--
+trtllm-serve
+qwen3-8b
+--config
+@DATA@/trtllm/not_mapping.yaml

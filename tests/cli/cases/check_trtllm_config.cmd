@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/25-trtllm-config.yaml

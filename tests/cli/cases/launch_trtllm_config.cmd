@@ -1,0 +1,11 @@
+--gpu
+H100-80GB
+--
+trtllm-serve
+qwen3-8b
+--tensor_parallel_size
+2
+--config
+@DATA@/trtllm/extra_llm_api_options.yaml
+--host
+0.0.0.0

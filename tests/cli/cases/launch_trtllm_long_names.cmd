@@ -1,0 +1,13 @@
+--gpu
+H100-80GB
+--
+trtllm-serve
+qwen3-8b
+--pipeline_parallel_size
+2
+--moe_expert_parallel_size
+2
+--cp_size
+2
+--backend
+pytorch
