@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "launch.h"
 #include "launch_trtllm.h"
+#include "launch_vllm.h"
 #include "common/internal.h"
 #include "options/options.h"
 
@@ -216,8 +217,9 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         near ? "?" : "");
         }
     }
-    /* trtllm-serve's YAML, over the command's flags */
+    /* the engine's YAML (--config), with the command's flags */
     CLI_TRY(cli_trtllm_config(cli, err));
+    CLI_TRY(cli_vllm_config(cli, err));
     /* a launch command names its model (sglang's --model-path is
      * required, vLLM's and TRT-LLM's MODEL positional): a pasted one
      * without it is not planned as the default model */

@@ -27,8 +27,12 @@ typedef struct cli_launch {
      * trtllm-serve's YAML it does not read */
     const char *not_read[CLI_MAX_LAUNCH_NOT_READ];
     size_t num_not_read;
-    /* trtllm-serve's --config / --extra_llm_api_options FILE, read after
-     * the command's flags as trtllm-serve reads it (launch_trtllm.c) */
+    /* vllm serve's flags read (their vLLM spelling), against its --config */
+    const char *given[64];
+    size_t num_given;
+    /* vllm serve's --config and trtllm-serve's --config /
+     * --extra_llm_api_options FILE, read after the command's flags as the
+     * engine reads it (launch_vllm.c, launch_trtllm.c) */
     const char *config_flag, *config_path;
     char config_words[CLI_MAX_LAUNCH_NOT_READ][96]; /* members not read */
     char config_text[2048]; /* the values set, kept while options live */

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "common/option_table.h"
 #include "launch_trtllm.h"
+#include "launch_vllm.h"
 #include "options/options.h"
 
 #include <stdio.h>
@@ -431,10 +432,16 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                                "only, before the flags)",
                                arg, program);
     kvplan_status st;
-    if (l->engine == KVPLAN_ENGINE_TRTLLM &&
-        cli_trtllm_flag(argc, argv, i, cli, &st, err))
+    if ((l->engine == KVPLAN_ENGINE_TRTLLM &&
+         cli_trtllm_flag(argc, argv, i, cli, &st, err)) ||
+        (l->engine == KVPLAN_ENGINE_VLLM &&
+         cli_vllm_config_flag(argc, argv, i, cli, &st, err)))
         return st;
-    if (own_only(l->engine, arg, len)) {
+    char buf[128]; /* vLLM's --max_model_len is its --max-model-len */
+    const char *key = l->engine == KVPLAN_ENGINE_VLLM
+                          ? cli_vllm_name(arg, len, buf, sizeof buf)
+                          : arg;
+    if (own_only(l->engine, key, len)) {
         /* the engine's own, spelled as one of sglang's kvplan reads */
         if (l->num_not_read < CLI_MAX_LAUNCH_NOT_READ)
             l->not_read[l->num_not_read++] = arg;
@@ -442,10 +449,10 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
             ++*i;
         return KVPLAN_OK;
     }
-    const kvplan_option *o = engine_option(l->engine, arg, len);
+    const kvplan_option *o = engine_option(l->engine, key, len);
     if (o == NULL) {
         /* another engine's flag kvplan knows: not this command's */
-        const kvplan_option *ours = kvplan_option_find_n(arg, len);
+        const kvplan_option *ours = kvplan_option_find_n(key, len);
         if (ours != NULL && ours->type != KVPLAN_OPTION_NOT_READ &&
             ours->scope != KVPLAN_SCOPE_OUTPUT) {
             const char *peer = kvplan__row_of(ours)->peer[l->engine];
@@ -467,7 +474,9 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                 ++*i;
         return KVPLAN_OK;
     }
-    if (o->type == KVPLAN_OPTION_SWITCH) /* --enforce-eager[=false] */
+    if (l->num_given < sizeof l->given / sizeof l->given[0])
+        l->given[l->num_given++] = o->vllm; /* vllm serve's --config */
+    if (o->type == KVPLAN_OPTION_SWITCH)    /* --enforce-eager[=false] */
         return kvplan_options_set(&cli->o, o->flag, eq ? eq + 1 : NULL, err);
     const char *v = eq ? eq + 1 : NULL;
     if (v == NULL && *i + 1 < argc)
@@ -481,62 +490,28 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
     return st;
 }
 
-/* vLLM's and TensorRT-LLM's own flags that change GPU memory in ways
- * kvplan does not model: what each changes (vLLM's EngineArgs,
- * trtllm-serve's options). The others kvplan does not read change none. */
-static const struct {
-    kvplan_engine engine;
-    const char *flag, *changes;
-} memory_flags[] = {
-    {KVPLAN_ENGINE_VLLM, "--cpu-offload-gb", "weights kept on the CPU"},
-    {KVPLAN_ENGINE_VLLM, "--speculative-config",
-     "a draft model's weights and KV cache"},
-    {KVPLAN_ENGINE_VLLM, "--compilation-config", "the CUDA graphs captured"},
-    {KVPLAN_ENGINE_VLLM, "--cuda-graph-sizes", "the CUDA graphs captured"},
-    {KVPLAN_ENGINE_VLLM, "--max-cudagraph-capture-size",
-     "the CUDA graphs captured"},
-    {KVPLAN_ENGINE_VLLM, "--limit-mm-per-prompt",
-     "the multimodal encoder's profile run"},
-    {KVPLAN_ENGINE_VLLM, "--mm-processor-kwargs",
-     "the multimodal encoder's profile run"},
-    {KVPLAN_ENGINE_VLLM, "--enable-lora", "LoRA adapters' weights"},
-    {KVPLAN_ENGINE_VLLM, "--max-loras", "LoRA adapters' weights"},
-    {KVPLAN_ENGINE_VLLM, "--max-lora-rank", "LoRA adapters' weights"},
-    {KVPLAN_ENGINE_VLLM, "--hf-overrides", "the model's config"},
-    {KVPLAN_ENGINE_VLLM, "--kv-transfer-config", "a KV connector's buffers"},
-    {KVPLAN_ENGINE_VLLM, "--kv-offloading-size", "KV blocks offloaded"},
-    {KVPLAN_ENGINE_VLLM, "--enable-expert-parallel",
-     "the MoE layers' all-to-all buffers"},
-    {KVPLAN_ENGINE_VLLM, "--attention-config.use_fp4_indexer_cache",
-     "DeepSeek-V4's indexer keys (kvplan's --fp4-indexer-cache)"},
-    {KVPLAN_ENGINE_VLLM, "--attention_config.use_fp4_indexer_cache",
-     "DeepSeek-V4's indexer keys (kvplan's --fp4-indexer-cache)"},
-    {KVPLAN_ENGINE_VLLM, "--enable-prefix-caching",
-     "a mamba hybrid's state blocks (--mamba-cache-mode says which)"},
-};
-
-/* What a flag the launch did not read changes in GPU memory; NULL: none. */
+/* What a flag the launch did not read changes in GPU memory; NULL: none
+ * (launch_vllm.c's and launch_trtllm.c's tables). */
 static const char *memory_effect(kvplan_engine e, const char *a)
 {
     const char *eq = strchr(a, '=');
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
-    /* vLLM's -O0 .. -O3 (--optimization-level): -O0 compiles nothing and
-     * captures no CUDA graphs */
-    if (e == KVPLAN_ENGINE_VLLM &&
-        ((n >= 2 && a[0] == '-' && a[1] == 'O' &&
-          strspn(a + 2, "0123456789") == n - 2) ||
-         (n == 20 && memcmp(a, "--optimization-level", 20) == 0)))
-        return "the compilation level: -O0 captures no CUDA graphs";
-    if (e == KVPLAN_ENGINE_TRTLLM) {
-        const char *other = cli_trtllm_canonical(a, n);
-        return other ? cli_trtllm_memory_effect(other, strlen(other))
-                     : cli_trtllm_memory_effect(a, n);
-    }
-    for (size_t k = 0; k < sizeof memory_flags / sizeof memory_flags[0]; k++)
-        if (memory_flags[k].engine == e && strlen(memory_flags[k].flag) == n &&
-            memcmp(memory_flags[k].flag, a, n) == 0)
-            return memory_flags[k].changes;
-    return NULL;
+    if (e == KVPLAN_ENGINE_VLLM)
+        return cli_vllm_memory_effect(a, n);
+    if (e != KVPLAN_ENGINE_TRTLLM)
+        return NULL;
+    const char *other = cli_trtllm_canonical(a, n);
+    return other ? cli_trtllm_memory_effect(other, strlen(other))
+                 : cli_trtllm_memory_effect(a, n);
+}
+
+void cli_launch_not_read(cli_launch *l, const char *word)
+{
+    size_t k = l->num_not_read;
+    if (k >= CLI_MAX_LAUNCH_NOT_READ)
+        return;
+    snprintf(l->config_words[k], sizeof l->config_words[k], "%s", word);
+    l->not_read[l->num_not_read++] = l->config_words[k];
 }
 
 size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,

@@ -42,6 +42,9 @@ int cli_launch_find(int argc, char *const *argv);
 kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                               kvplan_error *err);
 
+/* Lists `word` (kept in the launch's own room) as not read. */
+void cli_launch_not_read(cli_launch *l, const char *word);
+
 /* "kvplan: vllm serve flags kvplan does not read: --host, --port" on
  * `out`, when there are any. */
 /* The launch's flags kvplan does not read as one sentence: those that

@@ -25,6 +25,7 @@
 #include "launch_trtllm.h"
 
 #include "cli.h"
+#include "launch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,16 +100,6 @@ const char *cli_trtllm_memory_effect(const char *name, size_t len)
     return NULL;
 }
 
-/* Adds `word` to what the launch did not read, kept in its own room. */
-static void not_read(cli_launch *l, const char *word)
-{
-    size_t k = l->num_not_read;
-    if (k >= CLI_MAX_LAUNCH_NOT_READ)
-        return;
-    snprintf(l->config_words[k], sizeof l->config_words[k], "%s", word);
-    l->not_read[l->num_not_read++] = l->config_words[k];
-}
-
 bool cli_trtllm_flag(int argc, char **argv, int *i, cli_args *cli,
                      kvplan_status *st, kvplan_error *err)
 {
@@ -136,7 +127,7 @@ bool cli_trtllm_flag(int argc, char **argv, int *i, cli_args *cli,
                 "its own rules, neither modelled",
                 v);
     } else if (cli->files_remote) {
-        not_read(l, "--config"); /* a file in the container */
+        cli_launch_not_read(l, "--config"); /* a file in the container */
     } else {
         l->config_flag = len == 8 ? "--config" : "--extra_llm_api_options";
         l->config_path = v;
@@ -151,8 +142,9 @@ bool cli_trtllm_flag(int argc, char **argv, int *i, cli_args *cli,
 kvplan_status cli_trtllm_config(cli_args *cli, kvplan_error *err)
 {
     (void)err;
-    if (cli->launch.config_path != NULL)
-        not_read(&cli->launch, cli->launch.config_flag);
+    if (cli->launch.config_path != NULL &&
+        cli->launch.engine == KVPLAN_ENGINE_TRTLLM)
+        cli_launch_not_read(&cli->launch, cli->launch.config_flag);
     return KVPLAN_OK;
 }
 
@@ -324,7 +316,7 @@ static kvplan_status member(reading *r, const struct member *m,
             return set(r, m->path, m->flag, "true");
         if (n->type != YAML_MAPPING_NODE)
             return refuse(r, m->path, "%s", "expected a mapping or null");
-        not_read(&r->cli->launch, m->path);
+        cli_launch_not_read(&r->cli->launch, m->path);
         return KVPLAN_OK;
     }
     if (n->type != YAML_SCALAR_NODE)
@@ -390,7 +382,8 @@ static kvplan_status mapping(reading *r, const yaml_node_t *n,
         else if (!(v->type == YAML_SCALAR_NODE &&
                    (is_null(v) || boolean(v) == 0) &&
                    cli_trtllm_memory_effect(path, strlen(path)) != NULL))
-            not_read(&r->cli->launch, path); /* off: as kvplan plans */
+            cli_launch_not_read(&r->cli->launch,
+                                path); /* off: as kvplan plans */
     }
     return KVPLAN_OK;
 }
@@ -433,7 +426,7 @@ static void replaced(reading *r, const yaml_node_t *root)
 kvplan_status cli_trtllm_config(cli_args *cli, kvplan_error *err)
 {
     cli_launch *l = &cli->launch;
-    if (l->config_path == NULL)
+    if (l->config_path == NULL || l->engine != KVPLAN_ENGINE_TRTLLM)
         return KVPLAN_OK;
     const char *flag = l->config_flag;
     FILE *f = fopen(l->config_path, "rb");

@@ -1,0 +1,262 @@
+/*
+ * launch_vllm.c: a pasted vllm serve command's own spellings and its
+ * --config YAML (launch_vllm.h), as vLLM's FlexibleArgumentParser reads
+ * them (vllm/utils/argparse_utils.py, read at 00da11e, 2026):
+ *
+ * - a long flag's name, from its "--" to its first ".", has its
+ *   underscores read as dashes (--max_model_len is --max-model-len);
+ * - --config FILE (.yaml or .yml only): yaml.safe_load of a mapping, each
+ *   member one flag (true: --key; false: --no-key where that flag exists,
+ *   else nothing; a list: --key and its items; a mapping: --key and its
+ *   JSON; else --key and the value), inserted after `serve MODEL` and
+ *   before the command's other flags, so the command's own flag wins over
+ *   the file's (_pull_args_from_config: "cli > config > defaults"). kvplan
+ *   reads each member as the flag it becomes, skipping those the command
+ *   gives itself; a model the command does not name comes from `model`.
+ */
+#include "launch_vllm.h"
+
+#include "cli.h"
+#include "launch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef KVPLAN_NO_YAML
+#include <yaml.h>
+#endif
+
+const char *cli_vllm_name(const char *arg, size_t len, char *buf, size_t size)
+{
+    if (len < 3 || arg[0] != '-' || arg[1] != '-' || len >= size ||
+        memchr(arg, '_', len) == NULL)
+        return arg;
+    memcpy(buf, arg, len);
+    buf[len] = '\0';
+    for (size_t k = 2; k < len && buf[k] != '.'; k++)
+        if (buf[k] == '_')
+            buf[k] = '-';
+    return buf;
+}
+
+/* vLLM's flags that change GPU memory in ways kvplan does not model: what
+ * each changes (vLLM's EngineArgs). The others kvplan does not read change
+ * none it plans. */
+static const struct {
+    const char *flag, *changes;
+} memory[] = {
+    {"--cpu-offload-gb", "weights kept on the CPU"},
+    {"--speculative-config", "a draft model's weights and KV cache"},
+    {"--compilation-config", "the CUDA graphs captured"},
+    {"--cuda-graph-sizes", "the CUDA graphs captured"},
+    {"--max-cudagraph-capture-size", "the CUDA graphs captured"},
+    {"--limit-mm-per-prompt", "the multimodal encoder's profile run"},
+    {"--mm-processor-kwargs", "the multimodal encoder's profile run"},
+    {"--enable-lora", "LoRA adapters' weights"},
+    {"--max-loras", "LoRA adapters' weights"},
+    {"--max-lora-rank", "LoRA adapters' weights"},
+    {"--hf-overrides", "the model's config"},
+    {"--kv-transfer-config", "a KV connector's buffers"},
+    {"--kv-offloading-size", "KV blocks offloaded"},
+    {"--enable-expert-parallel", "the MoE layers' all-to-all buffers"},
+    {"--attention-config.use_fp4_indexer_cache",
+     "DeepSeek-V4's indexer keys (kvplan's --fp4-indexer-cache)"},
+    {"--enable-prefix-caching",
+     "a mamba hybrid's state blocks (--mamba-cache-mode says which)"},
+    {"--config", "the flags its YAML gives"},
+};
+
+const char *cli_vllm_memory_effect(const char *a, size_t n)
+{
+    char buf[128];
+    /* -O0 .. -O3 (--optimization-level): -O0 compiles nothing and captures
+     * no CUDA graphs */
+    if ((n >= 2 && a[0] == '-' && a[1] == 'O' &&
+         strspn(a + 2, "0123456789") == n - 2) ||
+        (n == 20 && memcmp(a, "--optimization-level", 20) == 0))
+        return "the compilation level: -O0 captures no CUDA graphs";
+    a = cli_vllm_name(a, n, buf, sizeof buf);
+    for (size_t k = 0; k < sizeof memory / sizeof memory[0]; k++)
+        if (strlen(memory[k].flag) == n && memcmp(memory[k].flag, a, n) == 0)
+            return memory[k].changes;
+    return NULL;
+}
+
+bool cli_vllm_config_flag(int argc, char **argv, int *i, cli_args *cli,
+                          kvplan_status *st, kvplan_error *err)
+{
+    const char *arg = argv[*i];
+    bool eq = strncmp(arg, "--config=", 9) == 0;
+    if (strcmp(arg, "--config") != 0 && !eq)
+        return false;
+    const char *v = eq ? arg + 9 : *i + 1 < argc ? argv[++*i] : NULL;
+    *st = KVPLAN_OK;
+    if (v == NULL)
+        *st = cli_usage_error(err, "--config", "--config needs a value");
+    else if (cli->files_remote || cli->launch.config_path != NULL)
+        cli_launch_not_read(&cli->launch, "--config");
+    else
+        cli->launch.config_path = v;
+    return true;
+}
+
+#ifdef KVPLAN_NO_YAML
+
+kvplan_status cli_vllm_config(cli_args *cli, kvplan_error *err)
+{
+    (void)err;
+    if (cli->launch.config_path != NULL &&
+        cli->launch.engine == KVPLAN_ENGINE_VLLM)
+        cli_launch_not_read(&cli->launch, "--config");
+    return KVPLAN_OK;
+}
+
+#else
+
+/* `text` kept as long as the options (they borrow it), or NULL. */
+static char *keep(cli_launch *l, const char *text)
+{
+    size_t n = strlen(text) + 1;
+    if (n > sizeof l->config_text - l->config_used)
+        return NULL;
+    char *kept = l->config_text + l->config_used;
+    memcpy(kept, text, n);
+    l->config_used += n;
+    return kept;
+}
+
+/* Whether the command gave `flag` itself (read or listed as not read). */
+static bool given(const cli_launch *l, const char *flag)
+{
+    char buf[128];
+    for (size_t k = 0; k < l->num_given; k++)
+        if (strcmp(l->given[k], flag) == 0)
+            return true;
+    for (size_t k = 0; k < l->num_not_read; k++) {
+        const char *a = l->not_read[k], *eq = strchr(a, '=');
+        size_t n = eq ? (size_t)(eq - a) : strlen(a);
+        a = cli_vllm_name(a, n, buf, sizeof buf);
+        if (strlen(flag) == n && memcmp(a, flag, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* One member as the words vLLM makes of it, read as the command's. */
+static kvplan_status member(cli_args *cli, const char *key, yaml_node_t *v,
+                            kvplan_error *err)
+{
+    cli_launch *l = &cli->launch;
+    char flag[128], buf[128], *words[3];
+    int n = 0;
+    snprintf(flag, sizeof flag, "--%s", key);
+    const char *name = cli_vllm_name(flag, strlen(flag), buf, sizeof buf);
+    if (strcmp(name, "--model") == 0) { /* the positional's stand-in */
+        if (v->type == YAML_SCALAR_NODE && cli->o.model_path == NULL)
+            cli->o.model_path = keep(l, (const char *)v->data.scalar.value);
+        return KVPLAN_OK;
+    }
+    const char *s =
+        v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
+    bool plain = s != NULL && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    bool yes = plain && (strcmp(s, "true") == 0 || strcmp(s, "True") == 0);
+    bool no = plain && (strcmp(s, "false") == 0 || strcmp(s, "False") == 0);
+    if (plain &&
+        (s[0] == '\0' || strcmp(s, "null") == 0 || strcmp(s, "~") == 0))
+        return KVPLAN_OK; /* None: the default */
+    if (no) { /* --no-KEY where vLLM has it; kvplan's switches are off */
+        char off[136];
+        snprintf(off, sizeof off, "--no-%s", name + 2);
+        if (given(l, name) || given(l, off))
+            return KVPLAN_OK;
+        words[n++] = keep(l, off);
+    } else {
+        if (given(l, name))
+            return KVPLAN_OK;
+        words[n++] = keep(l, name);
+        if (!yes)
+            words[n++] = keep(l, s != NULL                      ? s
+                                 : v->type == YAML_MAPPING_NODE ? "{}"
+                                                                : "[]");
+    }
+    for (int k = 0; k < n; k++)
+        if (words[k] == NULL)
+            return cli_usage_error(err, "--config",
+                                   "--config %.200s: its members are too "
+                                   "long for kvplan",
+                                   l->config_path);
+    words[n] = NULL;
+    int i = 0;
+    kvplan_status st = cli_launch_flag(n, words, &i, cli, err);
+    if (st != KVPLAN_OK && err->code != KVPLAN_NOMEM) {
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        return cli_usage_error(err, "--config", "--config %.200s: %s: %s",
+                               l->config_path, key, why);
+    }
+    return st;
+}
+
+kvplan_status cli_vllm_config(cli_args *cli, kvplan_error *err)
+{
+    cli_launch *l = &cli->launch;
+    const char *path = l->config_path;
+    if (path == NULL || l->engine != KVPLAN_ENGINE_VLLM)
+        return KVPLAN_OK;
+    const char *dot = strrchr(path, '.');
+    if (dot == NULL || (strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
+        return cli_usage_error(err, "--config",
+                               "--config %.200s: vLLM refuses it (\"Config "
+                               "file must be of a yaml/yml type\")",
+                               path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return cli_usage_error(err, "--config",
+                               "--config %.200s: cannot be read (vLLM "
+                               "opens it before it starts)",
+                               path);
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    kvplan_status st = KVPLAN_OK;
+    if (!yaml_parser_initialize(&parser)) {
+        fclose(f);
+        return cli_usage_error(err, "--config", "out of memory");
+    }
+    yaml_parser_set_input_file(&parser, f);
+    if (!yaml_parser_load(&parser, &doc)) {
+        st = cli_usage_error(err, "--config",
+                             "--config %.200s: not YAML "
+                             "(line %zu: %s)",
+                             path, parser.problem_mark.line + 1,
+                             parser.problem ? parser.problem : "unreadable");
+        yaml_parser_delete(&parser);
+        fclose(f);
+        return st;
+    }
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    if (root == NULL || root->type != YAML_MAPPING_NODE) {
+        st = cli_usage_error(err, "--config",
+                             "--config %.200s: expected a mapping of vllm "
+                             "serve's arguments (vLLM calls config.items())",
+                             path);
+    } else {
+        for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+             st == KVPLAN_OK && p < root->data.mapping.pairs.top; p++) {
+            yaml_node_t *k = yaml_document_get_node(&doc, p->key);
+            yaml_node_t *v = yaml_document_get_node(&doc, p->value);
+            if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
+                st = cli_usage_error(err, "--config",
+                                     "--config %.200s: expected a mapping "
+                                     "of names",
+                                     path);
+            else
+                st = member(cli, (const char *)k->data.scalar.value, v, err);
+        }
+    }
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    fclose(f);
+    return st;
+}
+
+#endif

@@ -1,0 +1,6 @@
+--
+vllm
+serve
+qwen3-8b
+--config
+@DATA@/vllm/serve_config.json

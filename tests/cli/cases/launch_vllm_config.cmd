@@ -1,0 +1,12 @@
+--gpu
+H100-80GB
+--
+vllm
+serve
+qwen3-8b
+--config
+@DATA@/vllm/serve_config.yaml
+--max_model_len
+8192
+--host
+0.0.0.0
