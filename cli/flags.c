@@ -12,6 +12,7 @@
 #include "launch.h"
 #include "launch_trtllm.h"
 #include "launch_vllm.h"
+#include "sglang_config.h"
 #include "common/internal.h"
 #include "options/options.h"
 
@@ -142,6 +143,10 @@ static kvplan_status table_flag(int argc, char **argv, int *i, const char *eq,
                                 const kvplan_option *o, const char *question,
                                 cli_args *cli, kvplan_error *err)
 {
+    kvplan_status st;
+    if (strcmp(o->flag, "--config") == 0 &&
+        cli_sglang_config_flag(argc, argv, i, eq, cli, &st, err))
+        return st; /* its YAML, read after the flags */
     if (o->type == KVPLAN_OPTION_NOT_READ) {
         /* sglang's own: taken, its values skipped, listed as not read */
         CLI_TRY(kvplan_options_set(&cli->o, o->flag, NULL, err));
@@ -220,6 +225,7 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
     /* the engine's YAML (--config), with the command's flags */
     CLI_TRY(cli_trtllm_config(cli, err));
     CLI_TRY(cli_vllm_config(cli, err));
+    CLI_TRY(cli_sglang_config(cli, err));
     /* a launch command names its model (sglang's --model-path is
      * required, vLLM's and TRT-LLM's MODEL positional): a pasted one
      * without it is not planned as the default model */

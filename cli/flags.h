@@ -27,9 +27,6 @@ typedef struct cli_launch {
      * trtllm-serve's YAML it does not read */
     const char *not_read[CLI_MAX_LAUNCH_NOT_READ];
     size_t num_not_read;
-    /* vllm serve's flags read (their vLLM spelling), against its --config */
-    const char *given[64];
-    size_t num_given;
     /* vllm serve's --config and trtllm-serve's --config /
      * --extra_llm_api_options FILE, read after the command's flags as the
      * engine reads it (launch_vllm.c, launch_trtllm.c) */
@@ -48,6 +45,7 @@ typedef struct cli_args {
     cli_launch launch;    /* "-- python3 -m sglang.launch_server ARGS" */
     /* kvplan check: a command's files are in its container, not here */
     bool files_remote;
+    const char *sglang_config; /* sglang's --config FILE (sglang_config.c) */
     /* what loading the options found (cli_load): the model and its draft,
      * where they were read, what was measured */
     kvplan_loaded loaded;

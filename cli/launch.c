@@ -474,9 +474,7 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
                 ++*i;
         return KVPLAN_OK;
     }
-    if (l->num_given < sizeof l->given / sizeof l->given[0])
-        l->given[l->num_given++] = o->vllm; /* vllm serve's --config */
-    if (o->type == KVPLAN_OPTION_SWITCH)    /* --enforce-eager[=false] */
+    if (o->type == KVPLAN_OPTION_SWITCH) /* --enforce-eager[=false] */
         return kvplan_options_set(&cli->o, o->flag, eq ? eq + 1 : NULL, err);
     const char *v = eq ? eq + 1 : NULL;
     if (v == NULL && *i + 1 < argc)
@@ -520,11 +518,13 @@ size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
     const cli_launch *l = &cli->launch;
     size_t used = 0, n = 0;
     char who[300];
-    if (l->config_path != NULL)
-        snprintf(who, sizeof who, "%s flags and %.200s members", l->program,
-                 base_name(l->config_path));
+    const char *program = l->program ? l->program : "sglang";
+    const char *file = l->config_path ? l->config_path : cli->sglang_config;
+    if (file != NULL)
+        snprintf(who, sizeof who, "%s flags and %.200s members", program,
+                 base_name(file));
     else
-        snprintf(who, sizeof who, "%s flags", l->program);
+        snprintf(who, sizeof who, "%s flags", program);
     out[0] = '\0';
     for (size_t k = 0; k < l->num_not_read; k++) {
         const char *a = l->not_read[k];

@@ -31,9 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef KVPLAN_NO_YAML
-#include <yaml.h>
-#endif
+#include "yaml_file.h"
 
 /* ---- the command's flags ------------------------------------------------ */
 
@@ -212,36 +210,6 @@ static kvplan_status refuse(reading *r, const char *path, const char *fmt, ...)
     return cli_usage_error(r->err, field, "%.200s: %s: %s", r->file, path, why);
 }
 
-/* PyYAML's safe_load reads these plain words as null and as booleans
- * (YAML 1.1's resolver). */
-static bool is_null(const yaml_node_t *n)
-{
-    const char *s = (const char *)n->data.scalar.value;
-    return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-           (s[0] == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
-            strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0);
-}
-
-/* 1 true, 0 false, -1 neither */
-static int boolean(const yaml_node_t *n)
-{
-    static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes",
-                                      "YES",  "on",   "On",   "ON"},
-                             *const no[] = {"false", "False", "FALSE",
-                                            "no",    "No",    "NO",
-                                            "off",   "Off",   "OFF"};
-    const char *s = (const char *)n->data.scalar.value;
-    if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return -1;
-    for (size_t k = 0; k < 9; k++) {
-        if (strcmp(s, yes[k]) == 0)
-            return 1;
-        if (strcmp(s, no[k]) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 /* A copy of `s` that lives as long as the options (they borrow text). */
 static const char *keep(reading *r, const char *path, const char *s,
                         kvplan_status *st)
@@ -307,12 +275,12 @@ static kvplan_status list(reading *r, const char *path, const char *flag,
 static kvplan_status member(reading *r, const struct member *m,
                             const yaml_node_t *n)
 {
-    if (m->how == LIST && n->type == YAML_SCALAR_NODE && is_null(n))
+    if (m->how == LIST && n->type == YAML_SCALAR_NODE && cli_yaml_null(n))
         return KVPLAN_OK;
     if (m->how == LIST)
         return list(r, m->path, m->flag, n);
     if (m->how == NONE_EAGER) { /* a mapping: graphs, as by default */
-        if (n->type == YAML_SCALAR_NODE && is_null(n))
+        if (n->type == YAML_SCALAR_NODE && cli_yaml_null(n))
             return set(r, m->path, m->flag, "true");
         if (n->type != YAML_MAPPING_NODE)
             return refuse(r, m->path, "%s", "expected a mapping or null");
@@ -322,9 +290,9 @@ static kvplan_status member(reading *r, const struct member *m,
     if (n->type != YAML_SCALAR_NODE)
         return refuse(r, m->path, "%s", "expected one value");
     const char *s = (const char *)n->data.scalar.value;
-    if (is_null(n)) /* None: TensorRT-LLM's default */
+    if (cli_yaml_null(n)) /* None: TensorRT-LLM's default */
         return KVPLAN_OK;
-    int b = boolean(n);
+    int b = cli_yaml_bool(n);
     switch (m->how) {
     case BACKEND:
         if (strcmp(s, "pytorch") != 0)
@@ -366,7 +334,7 @@ static kvplan_status mapping(reading *r, const yaml_node_t *n,
         snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "",
                  (const char *)k->data.scalar.value);
         if (prefix[0] == '\0' && strcmp(path, "kv_cache_config") == 0) {
-            if (v->type == YAML_SCALAR_NODE && is_null(v))
+            if (v->type == YAML_SCALAR_NODE && cli_yaml_null(v))
                 continue;
             if (v->type != YAML_MAPPING_NODE)
                 return refuse(r, path, "%s", "expected a mapping");
@@ -380,7 +348,7 @@ static kvplan_status mapping(reading *r, const yaml_node_t *n,
         if (m != NULL)
             CLI_TRY(member(r, m, v));
         else if (!(v->type == YAML_SCALAR_NODE &&
-                   (is_null(v) || boolean(v) == 0) &&
+                   (cli_yaml_null(v) || cli_yaml_bool(v) == 0) &&
                    cli_trtllm_memory_effect(path, strlen(path)) != NULL))
             cli_launch_not_read(&r->cli->launch,
                                 path); /* off: as kvplan plans */
@@ -428,45 +396,19 @@ kvplan_status cli_trtllm_config(cli_args *cli, kvplan_error *err)
     cli_launch *l = &cli->launch;
     if (l->config_path == NULL || l->engine != KVPLAN_ENGINE_TRTLLM)
         return KVPLAN_OK;
-    const char *flag = l->config_flag;
-    FILE *f = fopen(l->config_path, "rb");
-    if (f == NULL)
-        return cli_usage_error(err, flag,
-                               "%s %.200s: cannot be read (trtllm-serve "
-                               "opens it before it starts)",
-                               flag, l->config_path);
-    yaml_parser_t parser;
     yaml_document_t doc;
-    kvplan_status st = KVPLAN_OK;
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
-        return cli_usage_error(err, flag, "out of memory");
-    }
-    yaml_parser_set_input_file(&parser, f);
-    if (!yaml_parser_load(&parser, &doc)) {
-        st = cli_usage_error(err, flag, "%s %.200s: not YAML (line %zu: %s)",
-                             flag, l->config_path, parser.problem_mark.line + 1,
-                             parser.problem ? parser.problem : "unreadable");
-        yaml_parser_delete(&parser);
-        fclose(f);
-        return st;
-    }
+    yaml_node_t *root;
+    CLI_TRY(cli_yaml_load(l->config_flag, l->config_path, "trtllm-serve",
+                          "LLM API arguments (max_batch_size, "
+                          "kv_cache_config, ...)",
+                          &doc, &root, err));
     reading r = {cli, &doc, l->config_path, err};
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    if (root == NULL) {
-        /* an empty file: safe_load's None, nothing merged */
-    } else if (root->type != YAML_MAPPING_NODE) {
-        st = cli_usage_error(err, flag,
-                             "%s %.200s: expected a mapping of LLM API "
-                             "arguments (max_batch_size, kv_cache_config, ...)",
-                             flag, l->config_path);
-    } else {
+    kvplan_status st = KVPLAN_OK;
+    if (root != NULL) { /* an empty file: safe_load's None, nothing merged */
         replaced(&r, root);
         st = mapping(&r, root, "");
     }
     yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    fclose(f);
     return st;
 }
 

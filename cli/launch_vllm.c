@@ -17,14 +17,14 @@
 #include "launch_vllm.h"
 
 #include "cli.h"
+#include "common/option_table.h"
 #include "launch.h"
+#include "options/options.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#ifndef KVPLAN_NO_YAML
-#include <yaml.h>
-#endif
+#include "yaml_file.h"
 
 const char *cli_vllm_name(const char *arg, size_t len, char *buf, size_t size)
 {
@@ -125,13 +125,16 @@ static char *keep(cli_launch *l, const char *text)
     return kept;
 }
 
-/* Whether the command gave `flag` itself (read or listed as not read). */
-static bool given(const cli_launch *l, const char *flag)
+/* Whether the command line gave `flag` itself: an option kvplan read
+ * (kvplan__option_given), or one listed as not read. */
+static bool given(const cli_args *cli, const char *flag)
 {
+    const cli_launch *l = &cli->launch;
     char buf[128];
-    for (size_t k = 0; k < l->num_given; k++)
-        if (strcmp(l->given[k], flag) == 0)
-            return true;
+    const kvplan_option *o;
+    for (size_t k = 0; (o = kvplan_option_at(k)) != NULL; k++)
+        if (o->vllm != NULL && strcmp(o->vllm, flag) == 0)
+            return kvplan__option_given(&cli->o, kvplan__row_of(o));
     for (size_t k = 0; k < l->num_not_read; k++) {
         const char *a = l->not_read[k], *eq = strchr(a, '=');
         size_t n = eq ? (size_t)(eq - a) : strlen(a);
@@ -158,20 +161,17 @@ static kvplan_status member(cli_args *cli, const char *key, yaml_node_t *v,
     }
     const char *s =
         v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
-    bool plain = s != NULL && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    bool yes = plain && (strcmp(s, "true") == 0 || strcmp(s, "True") == 0);
-    bool no = plain && (strcmp(s, "false") == 0 || strcmp(s, "False") == 0);
-    if (plain &&
-        (s[0] == '\0' || strcmp(s, "null") == 0 || strcmp(s, "~") == 0))
+    bool yes = cli_yaml_bool(v) == 1, no = cli_yaml_bool(v) == 0;
+    if (cli_yaml_null(v))
         return KVPLAN_OK; /* None: the default */
     if (no) { /* --no-KEY where vLLM has it; kvplan's switches are off */
         char off[136];
         snprintf(off, sizeof off, "--no-%s", name + 2);
-        if (given(l, name) || given(l, off))
+        if (given(cli, name) || given(cli, off))
             return KVPLAN_OK;
         words[n++] = keep(l, off);
     } else {
-        if (given(l, name))
+        if (given(cli, name))
             return KVPLAN_OK;
         words[n++] = keep(l, name);
         if (!yes)
@@ -209,53 +209,31 @@ kvplan_status cli_vllm_config(cli_args *cli, kvplan_error *err)
                                "--config %.200s: vLLM refuses it (\"Config "
                                "file must be of a yaml/yml type\")",
                                path);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return cli_usage_error(err, "--config",
-                               "--config %.200s: cannot be read (vLLM "
-                               "opens it before it starts)",
-                               path);
-    yaml_parser_t parser;
     yaml_document_t doc;
+    yaml_node_t *root;
+    CLI_TRY(cli_yaml_load("--config", path, "vLLM",
+                          "vllm serve's arguments (vLLM calls "
+                          "config.items())",
+                          &doc, &root, err));
     kvplan_status st = KVPLAN_OK;
-    if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
-        return cli_usage_error(err, "--config", "out of memory");
-    }
-    yaml_parser_set_input_file(&parser, f);
-    if (!yaml_parser_load(&parser, &doc)) {
+    if (root == NULL)
         st = cli_usage_error(err, "--config",
-                             "--config %.200s: not YAML "
-                             "(line %zu: %s)",
-                             path, parser.problem_mark.line + 1,
-                             parser.problem ? parser.problem : "unreadable");
-        yaml_parser_delete(&parser);
-        fclose(f);
-        return st;
-    }
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    if (root == NULL || root->type != YAML_MAPPING_NODE) {
-        st = cli_usage_error(err, "--config",
-                             "--config %.200s: expected a mapping of vllm "
-                             "serve's arguments (vLLM calls config.items())",
+                             "--config %.200s: empty (vLLM calls "
+                             "config.items() on it)",
                              path);
-    } else {
-        for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-             st == KVPLAN_OK && p < root->data.mapping.pairs.top; p++) {
-            yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-            yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-            if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
-                st = cli_usage_error(err, "--config",
-                                     "--config %.200s: expected a mapping "
-                                     "of names",
-                                     path);
-            else
-                st = member(cli, (const char *)k->data.scalar.value, v, err);
-        }
+    for (yaml_node_pair_t *p = root ? root->data.mapping.pairs.start : NULL;
+         st == KVPLAN_OK && p < root->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(&doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&doc, p->value);
+        if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
+            st = cli_usage_error(err, "--config",
+                                 "--config %.200s: expected a mapping of "
+                                 "names",
+                                 path);
+        else
+            st = member(cli, (const char *)k->data.scalar.value, v, err);
     }
     yaml_document_delete(&doc);
-    yaml_parser_delete(&parser);
-    fclose(f);
     return st;
 }
 

@@ -1,0 +1,73 @@
+/*
+ * yaml_file.c: an engine's YAML file of more arguments (yaml_file.h).
+ */
+#include "yaml_file.h"
+
+#ifndef KVPLAN_NO_YAML
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+kvplan_status cli_yaml_load(const char *flag, const char *path, const char *who,
+                            const char *what, yaml_document_t *doc,
+                            yaml_node_t **root, kvplan_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return cli_usage_error(err, flag,
+                               "%s %.200s: cannot be read (%s opens it "
+                               "before it starts)",
+                               flag, path, who);
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) {
+        fclose(f);
+        return cli_usage_error(err, flag, "out of memory");
+    }
+    yaml_parser_set_input_file(&parser, f);
+    kvplan_status st = KVPLAN_OK;
+    if (!yaml_parser_load(&parser, doc)) {
+        st = cli_usage_error(err, flag, "%s %.200s: not YAML (line %zu: %s)",
+                             flag, path, parser.problem_mark.line + 1,
+                             parser.problem ? parser.problem : "unreadable");
+    } else {
+        *root = yaml_document_get_root_node(doc);
+        if (*root != NULL && (*root)->type != YAML_MAPPING_NODE) {
+            yaml_document_delete(doc);
+            st = cli_usage_error(err, flag,
+                                 "%s %.200s: expected a mapping of %s", flag,
+                                 path, what);
+        }
+    }
+    yaml_parser_delete(&parser);
+    fclose(f);
+    return st;
+}
+
+bool cli_yaml_null(const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE ||
+        n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    const char *s = (const char *)n->data.scalar.value;
+    return s[0] == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
+           strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+int cli_yaml_bool(const yaml_node_t *n)
+{
+    static const char *const words[2][9] = {
+        {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"},
+        {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}};
+    if (n->type != YAML_SCALAR_NODE ||
+        n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return -1;
+    const char *s = (const char *)n->data.scalar.value;
+    for (int b = 0; b < 2; b++)
+        for (size_t k = 0; k < 9; k++)
+            if (strcmp(s, words[b][k]) == 0)
+                return b;
+    return -1;
+}
+
+#endif

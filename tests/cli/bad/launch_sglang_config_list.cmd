@@ -1,0 +1,4 @@
+--model-path
+qwen3-8b
+--config
+@DATA@/sglang/list_value.yaml

@@ -1,0 +1,10 @@
+--gpu
+H100-80GB
+--
+python3
+-m
+sglang.launch_server
+--config
+@DATA@/sglang/server_config.yaml
+--context-length
+8192
