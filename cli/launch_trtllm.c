@@ -143,6 +143,7 @@ kvplan_status cli_trtllm_config(cli_args *cli, kvplan_error *err)
     if (cli->launch.config_path != NULL &&
         cli->launch.engine == KVPLAN_ENGINE_TRTLLM)
         cli_launch_not_read(&cli->launch, cli->launch.config_flag);
+    cli->launch.config_path = NULL; /* listed, not read */
     return KVPLAN_OK;
 }
 

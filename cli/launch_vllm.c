@@ -108,6 +108,7 @@ kvplan_status cli_vllm_config(cli_args *cli, kvplan_error *err)
     if (cli->launch.config_path != NULL &&
         cli->launch.engine == KVPLAN_ENGINE_VLLM)
         cli_launch_not_read(&cli->launch, "--config");
+    cli->launch.config_path = NULL; /* listed, not read */
     return KVPLAN_OK;
 }
 
