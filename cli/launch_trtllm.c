@@ -211,33 +211,16 @@ static kvplan_status refuse(reading *r, const char *path, const char *fmt, ...)
     return cli_usage_error(r->err, field, "%.200s: %s: %s", r->file, path, why);
 }
 
-/* A copy of `s` that lives as long as the options (they borrow text). */
-static const char *keep(reading *r, const char *path, const char *s,
-                        kvplan_status *st)
-{
-    cli_launch *l = &r->cli->launch;
-    size_t n = strlen(s) + 1;
-    if (n > sizeof l->config_text - l->config_used) {
-        *st =
-            refuse(r, path, "%s", "the YAML's values are too long for kvplan");
-        return NULL;
-    }
-    char *kept = l->config_text + l->config_used;
-    memcpy(kept, s, n);
-    l->config_used += n;
-    return kept;
-}
-
 /* Sets kvplan's `flag` to `text`; a refusal names the member. */
 static kvplan_status set(reading *r, const char *path, const char *flag,
                          const char *text)
 {
-    kvplan_status st = KVPLAN_OK;
-    const char *v = keep(r, path, text, &st);
+    const char *v = cli_yaml_keep(&r->cli->launch, text);
     if (v == NULL)
-        return st;
+        return refuse(r, path, "%s",
+                      "the YAML's values are too long for kvplan");
     kvplan_error e;
-    st = kvplan_options_set(&r->cli->o, flag, v, &e);
+    kvplan_status st = kvplan_options_set(&r->cli->o, flag, v, &e);
     size_t n = strlen(flag); /* "--flag: why": the member says which */
     const char *why = strncmp(e.message, flag, n) == 0 && e.message[n] == ':' &&
                               e.message[n + 1] == ' '

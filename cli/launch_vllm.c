@@ -114,18 +114,6 @@ kvplan_status cli_vllm_config(cli_args *cli, kvplan_error *err)
 
 #else
 
-/* `text` kept as long as the options (they borrow it), or NULL. */
-static char *keep(cli_launch *l, const char *text)
-{
-    size_t n = strlen(text) + 1;
-    if (n > sizeof l->config_text - l->config_used)
-        return NULL;
-    char *kept = l->config_text + l->config_used;
-    memcpy(kept, text, n);
-    l->config_used += n;
-    return kept;
-}
-
 /* Whether the command line gave `flag` itself: an option kvplan read
  * (kvplan__option_given), or one listed as not read. */
 static bool given(const cli_args *cli, const char *flag)
@@ -147,8 +135,8 @@ static bool given(const cli_args *cli, const char *flag)
 }
 
 /* One member as the words vLLM makes of it, read as the command's. */
-static kvplan_status member(cli_args *cli, const char *key, yaml_node_t *v,
-                            kvplan_error *err)
+static kvplan_status member(cli_args *cli, const char *path, const char *key,
+                            yaml_node_t *v, kvplan_error *err)
 {
     cli_launch *l = &cli->launch;
     char flag[128], buf[128], *words[3];
@@ -157,7 +145,8 @@ static kvplan_status member(cli_args *cli, const char *key, yaml_node_t *v,
     const char *name = cli_vllm_name(flag, strlen(flag), buf, sizeof buf);
     if (strcmp(name, "--model") == 0) { /* the positional's stand-in */
         if (v->type == YAML_SCALAR_NODE && cli->o.model_path == NULL)
-            cli->o.model_path = keep(l, (const char *)v->data.scalar.value);
+            cli->o.model_path =
+                cli_yaml_keep(l, (const char *)v->data.scalar.value);
         return KVPLAN_OK;
     }
     const char *s =
@@ -170,30 +159,31 @@ static kvplan_status member(cli_args *cli, const char *key, yaml_node_t *v,
         snprintf(off, sizeof off, "--no-%s", name + 2);
         if (given(cli, name) || given(cli, off))
             return KVPLAN_OK;
-        words[n++] = keep(l, off);
+        words[n++] = (char *)cli_yaml_keep(l, off);
     } else {
         if (given(cli, name))
             return KVPLAN_OK;
-        words[n++] = keep(l, name);
+        words[n++] = (char *)cli_yaml_keep(l, name);
         if (!yes)
-            words[n++] = keep(l, s != NULL                      ? s
-                                 : v->type == YAML_MAPPING_NODE ? "{}"
-                                                                : "[]");
+            words[n++] =
+                (char *)cli_yaml_keep(l, s != NULL                      ? s
+                                         : v->type == YAML_MAPPING_NODE ? "{}"
+                                                                        : "[]");
     }
     for (int k = 0; k < n; k++)
         if (words[k] == NULL)
             return cli_usage_error(err, "--config",
                                    "--config %.200s: its members are too "
                                    "long for kvplan",
-                                   l->config_path);
+                                   path);
     words[n] = NULL;
     int i = 0;
     kvplan_status st = cli_launch_flag(n, words, &i, cli, err);
     if (st != KVPLAN_OK && err->code != KVPLAN_NOMEM) {
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
-        return cli_usage_error(err, "--config", "--config %.200s: %s: %s",
-                               l->config_path, key, why);
+        return cli_usage_error(err, "--config", "--config %.200s: %s: %s", path,
+                               key, why);
     }
     return st;
 }
@@ -222,18 +212,8 @@ kvplan_status cli_vllm_config(cli_args *cli, kvplan_error *err)
                              "--config %.200s: empty (vLLM calls "
                              "config.items() on it)",
                              path);
-    for (yaml_node_pair_t *p = root ? root->data.mapping.pairs.start : NULL;
-         st == KVPLAN_OK && p < root->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-        if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
-            st = cli_usage_error(err, "--config",
-                                 "--config %.200s: expected a mapping of "
-                                 "names",
-                                 path);
-        else
-            st = member(cli, (const char *)k->data.scalar.value, v, err);
-    }
+    if (st == KVPLAN_OK)
+        st = cli_yaml_each(cli, &doc, root, path, member, err);
     yaml_document_delete(&doc);
     return st;
 }

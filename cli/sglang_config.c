@@ -47,20 +47,8 @@ kvplan_status cli_sglang_config(cli_args *cli, kvplan_error *err)
 
 #else
 
-/* `text` kept as long as the options (they borrow it), or NULL. */
-static const char *keep(cli_launch *l, const char *text)
-{
-    size_t n = strlen(text) + 1;
-    if (n > sizeof l->config_text - l->config_used)
-        return NULL;
-    char *kept = l->config_text + l->config_used;
-    memcpy(kept, text, n);
-    l->config_used += n;
-    return kept;
-}
-
 static kvplan_status member(cli_args *cli, const char *path, const char *key,
-                            const yaml_node_t *v, kvplan_error *err)
+                            yaml_node_t *v, kvplan_error *err)
 {
     char flag[128];
     int w = snprintf(flag, sizeof flag, "--%s", key);
@@ -87,7 +75,7 @@ static kvplan_status member(cli_args *cli, const char *path, const char *key,
                                "false for a flag that takes no value",
                                path, key);
     if (v->type == YAML_SCALAR_NODE && o->type != KVPLAN_OPTION_SWITCH) {
-        text = keep(&cli->launch, (const char *)v->data.scalar.value);
+        text = cli_yaml_keep(&cli->launch, (const char *)v->data.scalar.value);
         if (text == NULL)
             return cli_usage_error(err, "--config",
                                    "--config %.200s: its values are too long "
@@ -132,19 +120,7 @@ kvplan_status cli_sglang_config(cli_args *cli, kvplan_error *err)
                           "launch_server's flags (sglang: \"Config file must "
                           "contain a dictionary at root level\")",
                           &doc, &root, err));
-    kvplan_status st = KVPLAN_OK;
-    for (yaml_node_pair_t *p = root ? root->data.mapping.pairs.start : NULL;
-         st == KVPLAN_OK && root && p < root->data.mapping.pairs.top; p++) {
-        yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-        if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
-            st = cli_usage_error(err, "--config",
-                                 "--config %.200s: expected a mapping of "
-                                 "names",
-                                 path);
-        else
-            st = member(cli, path, (const char *)k->data.scalar.value, v, err);
-    }
+    kvplan_status st = cli_yaml_each(cli, &doc, root, path, member, err);
     yaml_document_delete(&doc);
     return st;
 }

@@ -44,6 +44,37 @@ kvplan_status cli_yaml_load(const char *flag, const char *path, const char *who,
     return st;
 }
 
+kvplan_status cli_yaml_each(cli_args *cli, yaml_document_t *doc,
+                            const yaml_node_t *root, const char *path,
+                            cli_yaml_member fn, kvplan_error *err)
+{
+    if (root == NULL)
+        return KVPLAN_OK;
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+         p < root->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+        if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
+            return cli_usage_error(err, "--config",
+                                   "--config %.200s: expected a mapping of "
+                                   "names",
+                                   path);
+        CLI_TRY(fn(cli, path, (const char *)k->data.scalar.value, v, err));
+    }
+    return KVPLAN_OK;
+}
+
+const char *cli_yaml_keep(cli_launch *l, const char *text)
+{
+    size_t n = strlen(text) + 1;
+    if (n > sizeof l->config_text - l->config_used)
+        return NULL;
+    char *kept = l->config_text + l->config_used;
+    memcpy(kept, text, n);
+    l->config_used += n;
+    return kept;
+}
+
 bool cli_yaml_null(const yaml_node_t *n)
 {
     if (n->type != YAML_SCALAR_NODE ||

@@ -8,7 +8,7 @@
 #define KVPLAN_YAML_FILE_H
 
 #ifndef KVPLAN_NO_YAML
-#include "kvplan.h"
+#include "flags.h"
 
 #include <yaml.h>
 
@@ -27,6 +27,21 @@ bool cli_yaml_null(const yaml_node_t *n);
 /* A plain scalar read as a boolean: 1 true (true, yes, on, in their three
  * cases), 0 false, -1 neither. */
 int cli_yaml_bool(const yaml_node_t *n);
+
+/* One member of a file's top mapping: its name `key` and value `v`. */
+typedef kvplan_status (*cli_yaml_member)(cli_args *cli, const char *path,
+                                         const char *key, yaml_node_t *v,
+                                         kvplan_error *err);
+
+/* Calls `fn` for each member of `root` (NULL: none) in order, until one
+ * refuses; a name that is not a scalar is refused, naming `path`. */
+kvplan_status cli_yaml_each(cli_args *cli, yaml_document_t *doc,
+                            const yaml_node_t *root, const char *path,
+                            cli_yaml_member fn, kvplan_error *err);
+
+/* `text` copied into the launch's room, kept as long as the options that
+ * borrow it; NULL when the room is full. */
+const char *cli_yaml_keep(cli_launch *l, const char *text);
 
 #endif
 #endif /* KVPLAN_YAML_FILE_H */
