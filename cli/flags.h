@@ -32,7 +32,7 @@ typedef struct cli_launch {
      * engine reads it (launch_vllm.c, launch_trtllm.c) */
     const char *config_flag, *config_path;
     char config_words[CLI_MAX_LAUNCH_NOT_READ][96]; /* members not read */
-    char config_text[2048]; /* the values set, kept while options live */
+    char config_text[8192]; /* the values set, kept while options live */
     size_t config_used;
     char config_note[400]; /* what the YAML replaced; "" */
 } cli_launch;

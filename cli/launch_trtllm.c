@@ -237,7 +237,7 @@ static kvplan_status set(reading *r, const char *path, const char *flag,
 static kvplan_status list(reading *r, const char *path, const char *flag,
                           const yaml_node_t *n)
 {
-    char text[512];
+    char text[4096]; /* a window a layer: 94 layers of 131072 fit */
     size_t used = 0;
     if (n->type != YAML_SEQUENCE_NODE ||
         n->data.sequence.items.top == n->data.sequence.items.start)

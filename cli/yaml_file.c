@@ -9,6 +9,18 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether the stream holds no document after the one loaded (PyYAML's
+ * safe_load refuses a second: "expected a single document"). */
+static bool single(yaml_parser_t *parser)
+{
+    yaml_document_t next;
+    if (!yaml_parser_load(parser, &next))
+        return false; /* what follows is not YAML either */
+    bool none = yaml_document_get_root_node(&next) == NULL;
+    yaml_document_delete(&next);
+    return none;
+}
+
 kvplan_status cli_yaml_load(const char *flag, const char *path, const char *who,
                             const char *what, yaml_document_t *doc,
                             yaml_node_t **root, kvplan_error *err)
@@ -30,6 +42,12 @@ kvplan_status cli_yaml_load(const char *flag, const char *path, const char *who,
         st = cli_usage_error(err, flag, "%s %.200s: not YAML (line %zu: %s)",
                              flag, path, parser.problem_mark.line + 1,
                              parser.problem ? parser.problem : "unreadable");
+    } else if (!single(&parser)) {
+        yaml_document_delete(doc);
+        st = cli_usage_error(err, flag,
+                             "%s %.200s: more than one YAML document (%s "
+                             "reads one: yaml.safe_load)",
+                             flag, path, who);
     } else {
         *root = yaml_document_get_root_node(doc);
         if (*root != NULL && (*root)->type != YAML_MAPPING_NODE) {

@@ -1,0 +1,5 @@
+--
+trtllm-serve
+qwen3-8b
+--config
+@DATA@/trtllm/two_documents.yaml
