@@ -221,16 +221,15 @@ static kvplan_status set(reading *r, const char *path, const char *flag,
                       "the YAML's values are too long for kvplan");
     kvplan_error e;
     kvplan_status st = kvplan_options_set(&r->cli->o, flag, v, &e);
+    if (st == KVPLAN_OK || e.code == KVPLAN_NOMEM) {
+        if (st != KVPLAN_OK)
+            *r->err = e;
+        return st;
+    }
     size_t n = strlen(flag); /* "--flag: why": the member says which */
-    const char *why = strncmp(e.message, flag, n) == 0 && e.message[n] == ':' &&
-                              e.message[n + 1] == ' '
-                          ? e.message + n + 2
-                          : e.message;
-    if (st != KVPLAN_OK && e.code != KVPLAN_NOMEM)
-        return refuse(r, path, "%s", why);
-    if (st != KVPLAN_OK)
-        *r->err = e;
-    return st;
+    bool named = strncmp(e.message, flag, n) == 0 && e.message[n] == ':' &&
+                 e.message[n + 1] == ' ';
+    return refuse(r, path, "%s", named ? e.message + n + 2 : e.message);
 }
 
 /* A sequence of scalars as W,W,... */
