@@ -208,6 +208,16 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
         } else if (own != NULL) {
             CLI_TRY(
                 value_of(argc, argv, &i, eq, own->name, &cli->svg_path, err));
+        } else if (o != NULL && cli->launch.active &&
+                   memchr(arg, '_', len) != NULL) {
+            /* a pasted sglang command: its argparse knows the dashes */
+            return fail(err, KVPLAN_INVALID_ARGUMENT, o->flag,
+                        "--: %.*s is not a flag of %s, whose argparse reads "
+                        "%s only (sglang: \"unrecognized arguments\"); "
+                        "kvplan's own flags, before --, take either",
+                        (int)len, arg,
+                        cli->launch.program ? cli->launch.program : "sglang",
+                        o->flag);
         } else if (o != NULL) {
             CLI_TRY(table_flag(argc, argv, &i, eq, o, question, cli, err));
         } else {
