@@ -221,12 +221,7 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
         say(o, V_UNKNOWN, "", "out of memory");
         return;
     }
-    /* cli_parse, with the command's files (trtllm-serve's --config) read
-     * as in the container: listed, not opened here */
-    memset(cli, 0, sizeof *cli);
-    kvplan_options_init(&cli->o);
-    cli->files_remote = true;
-    if (cli_parse_over(n, argv, 1, NULL, cli, &err) != KVPLAN_OK) {
+    if (cli_parse_in_container(n, argv, 1, cli, &err) != KVPLAN_OK) {
         say(o, V_UNKNOWN, err.field, "the command cannot be read: %s",
             err.message);
         free(cli);

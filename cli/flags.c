@@ -115,12 +115,25 @@ bool cli_is_value(const char *a)
              a[1] != '.');
 }
 
-kvplan_status cli_parse(int argc, char **argv, int first, const char *question,
-                        cli_args *cli, kvplan_error *err)
+/* `cli` emptied, the options at their defaults. */
+static cli_args *fresh(cli_args *cli, bool files_remote)
 {
     memset(cli, 0, sizeof *cli);
     kvplan_options_init(&cli->o);
-    return cli_parse_over(argc, argv, first, question, cli, err);
+    cli->files_remote = files_remote;
+    return cli;
+}
+
+kvplan_status cli_parse(int argc, char **argv, int first, const char *question,
+                        cli_args *cli, kvplan_error *err)
+{
+    return cli_parse_over(argc, argv, first, question, fresh(cli, false), err);
+}
+
+kvplan_status cli_parse_in_container(int argc, char **argv, int first,
+                                     cli_args *cli, kvplan_error *err)
+{
+    return cli_parse_over(argc, argv, first, NULL, fresh(cli, true), err);
 }
 
 /* The value of a flag: "--flag=value" or the next argument. */

@@ -61,6 +61,10 @@ typedef struct cli_args {
  */
 kvplan_status cli_parse(int argc, char **argv, int first, const char *question,
                         cli_args *cli, kvplan_error *err);
+/* cli_parse for a container's command (kvplan check): the files it names
+ * are in the container, so they are listed, not opened here. */
+kvplan_status cli_parse_in_container(int argc, char **argv, int first,
+                                     cli_args *cli, kvplan_error *err);
 
 /* The same over options already in `cli` (kvplan log: the flags a log
  * printed, then the command line's over them). */

@@ -371,18 +371,28 @@ kvplan_status cli_launch_start(int argc, char **argv, int i, cli_args *cli,
 /* ---- another engine's flags -----------------------------------------------
  */
 
+/* A flag's name (its first `*len` characters) as the tables spell it:
+ * vLLM's underscores as dashes, trtllm-serve's other names as the one its
+ * table holds (--tensor_parallel_size: --tp_size); *len follows. */
+static const char *table_name(kvplan_engine e, const char *flag, size_t *len,
+                              char *buf, size_t size)
+{
+    if (e == KVPLAN_ENGINE_VLLM)
+        return cli_vllm_name(flag, *len, buf, size);
+    const char *other =
+        e == KVPLAN_ENGINE_TRTLLM ? cli_trtllm_canonical(flag, *len) : NULL;
+    if (other != NULL)
+        *len = strlen(other);
+    return other != NULL ? other : flag;
+}
+
 /* The option `flag` names in `engine`'s own spelling (the table's vllm and
  * trtllm columns; vLLM's -tp and -pp). */
 static const kvplan_option *engine_option(kvplan_engine engine,
                                           const char *flag, size_t len)
 {
     char name[96];
-    const char *other =
-        engine == KVPLAN_ENGINE_TRTLLM ? cli_trtllm_canonical(flag, len) : NULL;
-    if (other != NULL)
-        snprintf(name, sizeof name, "%s", other);
-    else
-        snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), flag);
+    snprintf(name, sizeof name, "%.*s", (int)(len < 90 ? len : 90), flag);
     if (engine == KVPLAN_ENGINE_VLLM && strcmp(name, "-tp") == 0)
         return kvplan_option_find("--tensor-parallel-size");
     if (engine == KVPLAN_ENGINE_VLLM && strcmp(name, "-pp") == 0)
@@ -409,8 +419,7 @@ static bool own_only(kvplan_engine e, const char *flag, size_t len)
         const char *flag;
     } flags[] = {{KVPLAN_ENGINE_VLLM, "-dp"},
                  {KVPLAN_ENGINE_VLLM, "--data-parallel-size"},
-                 {KVPLAN_ENGINE_TRTLLM, "--ep_size"},
-                 {KVPLAN_ENGINE_TRTLLM, "--moe_expert_parallel_size"}};
+                 {KVPLAN_ENGINE_TRTLLM, "--ep_size"}};
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         if (flags[k].engine == e && strlen(flags[k].flag) == len &&
             memcmp(flags[k].flag, flag, len) == 0)
@@ -438,10 +447,9 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
          cli_vllm_config_flag(argc, argv, i, cli, &st, err)))
         return st;
     char buf[128]; /* vLLM's --max_model_len is its --max-model-len */
-    const char *key = l->engine == KVPLAN_ENGINE_VLLM
-                          ? cli_vllm_name(arg, len, buf, sizeof buf)
-                          : arg;
-    if (own_only(l->engine, key, len)) {
+    size_t klen = len;
+    const char *key = table_name(l->engine, arg, &klen, buf, sizeof buf);
+    if (own_only(l->engine, key, klen)) {
         /* the engine's own, spelled as one of sglang's kvplan reads */
         if (l->num_not_read < CLI_MAX_LAUNCH_NOT_READ)
             l->not_read[l->num_not_read++] = arg;
@@ -449,10 +457,10 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
             ++*i;
         return KVPLAN_OK;
     }
-    const kvplan_option *o = engine_option(l->engine, key, len);
+    const kvplan_option *o = engine_option(l->engine, key, klen);
     if (o == NULL) {
         /* another engine's flag kvplan knows: not this command's */
-        const kvplan_option *ours = kvplan_option_find_n(key, len);
+        const kvplan_option *ours = kvplan_option_find_n(key, klen);
         if (ours != NULL && ours->type != KVPLAN_OPTION_NOT_READ &&
             ours->scope != KVPLAN_SCOPE_OUTPUT) {
             const char *peer = kvplan__row_of(ours)->peer[l->engine];
@@ -494,13 +502,11 @@ static const char *memory_effect(kvplan_engine e, const char *a)
 {
     const char *eq = strchr(a, '=');
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
-    if (e == KVPLAN_ENGINE_VLLM)
-        return cli_vllm_memory_effect(a, n);
-    if (e != KVPLAN_ENGINE_TRTLLM)
-        return NULL;
-    const char *other = cli_trtllm_canonical(a, n);
-    return other ? cli_trtllm_memory_effect(other, strlen(other))
-                 : cli_trtllm_memory_effect(a, n);
+    char buf[128];
+    a = table_name(e, a, &n, buf, sizeof buf);
+    return e == KVPLAN_ENGINE_VLLM     ? cli_vllm_memory_effect(a, n)
+           : e == KVPLAN_ENGINE_TRTLLM ? cli_trtllm_memory_effect(a, n)
+                                       : NULL;
 }
 
 void cli_launch_not_read(cli_launch *l, const char *word)

@@ -258,13 +258,12 @@ static kvplan_status list(reading *r, const char *path, const char *flag,
 static kvplan_status member(reading *r, const struct member *m,
                             const yaml_node_t *n)
 {
-    if (m->how == LIST && n->type == YAML_SCALAR_NODE && cli_yaml_null(n))
-        return KVPLAN_OK;
+    if (cli_yaml_null(n)) /* None: TensorRT-LLM's default; no graphs */
+        return m->how == NONE_EAGER ? set(r, m->path, m->flag, "true")
+                                    : KVPLAN_OK;
     if (m->how == LIST)
         return list(r, m->path, m->flag, n);
     if (m->how == NONE_EAGER) { /* a mapping: graphs, as by default */
-        if (n->type == YAML_SCALAR_NODE && cli_yaml_null(n))
-            return set(r, m->path, m->flag, "true");
         if (n->type != YAML_MAPPING_NODE)
             return refuse(r, m->path, "%s", "expected a mapping or null");
         cli_launch_not_read(&r->cli->launch, m->path);
@@ -273,8 +272,6 @@ static kvplan_status member(reading *r, const struct member *m,
     if (n->type != YAML_SCALAR_NODE)
         return refuse(r, m->path, "%s", "expected one value");
     const char *s = (const char *)n->data.scalar.value;
-    if (cli_yaml_null(n)) /* None: TensorRT-LLM's default */
-        return KVPLAN_OK;
     int b = cli_yaml_bool(n);
     switch (m->how) {
     case BACKEND:
@@ -317,7 +314,7 @@ static kvplan_status mapping(reading *r, const yaml_node_t *n,
         snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "",
                  (const char *)k->data.scalar.value);
         if (prefix[0] == '\0' && strcmp(path, "kv_cache_config") == 0) {
-            if (v->type == YAML_SCALAR_NODE && cli_yaml_null(v))
+            if (cli_yaml_null(v))
                 continue;
             if (v->type != YAML_MAPPING_NODE)
                 return refuse(r, path, "%s", "expected a mapping");
@@ -330,8 +327,7 @@ static kvplan_status mapping(reading *r, const yaml_node_t *n,
                 m = &members[j];
         if (m != NULL)
             CLI_TRY(member(r, m, v));
-        else if (!(v->type == YAML_SCALAR_NODE &&
-                   (cli_yaml_null(v) || cli_yaml_bool(v) == 0) &&
+        else if (!((cli_yaml_null(v) || cli_yaml_bool(v) == 0) &&
                    cli_trtllm_memory_effect(path, strlen(path)) != NULL))
             cli_launch_not_read(&r->cli->launch,
                                 path); /* off: as kvplan plans */

@@ -12,8 +12,9 @@
  * of a flag (--tensor_parallel_size: --tp_size), or NULL. */
 const char *cli_trtllm_canonical(const char *flag, size_t len);
 
-/* What a trtllm-serve flag or YAML member kvplan does not read changes in
- * GPU memory, or NULL: none kvplan plans. */
+/* What a trtllm-serve flag (as cli_trtllm_canonical names it) or YAML
+ * member kvplan does not read changes in GPU memory, or NULL: none kvplan
+ * plans. */
 const char *cli_trtllm_memory_effect(const char *name, size_t len);
 
 /* --backend and --config / --extra_llm_api_options at argv[*i]: true when

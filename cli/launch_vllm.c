@@ -68,14 +68,12 @@ static const struct {
 
 const char *cli_vllm_memory_effect(const char *a, size_t n)
 {
-    char buf[128];
     /* -O0 .. -O3 (--optimization-level): -O0 compiles nothing and captures
      * no CUDA graphs */
     if ((n >= 2 && a[0] == '-' && a[1] == 'O' &&
          strspn(a + 2, "0123456789") == n - 2) ||
         (n == 20 && memcmp(a, "--optimization-level", 20) == 0))
         return "the compilation level: -O0 captures no CUDA graphs";
-    a = cli_vllm_name(a, n, buf, sizeof buf);
     for (size_t k = 0; k < sizeof memory / sizeof memory[0]; k++)
         if (strlen(memory[k].flag) == n && memcmp(memory[k].flag, a, n) == 0)
             return memory[k].changes;

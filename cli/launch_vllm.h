@@ -12,8 +12,9 @@
  * name read as dashes (in `buf`), or `arg` itself when nothing changes. */
 const char *cli_vllm_name(const char *arg, size_t len, char *buf, size_t size);
 
-/* What a vllm serve flag kvplan does not read changes in GPU memory, or
- * NULL: none kvplan plans. */
+/* What a vllm serve flag kvplan does not read (its dashed name, as
+ * cli_vllm_name gives it) changes in GPU memory, or NULL: none kvplan
+ * plans. */
 const char *cli_vllm_memory_effect(const char *flag, size_t len);
 
 /* --config FILE at argv[*i]: true when it was (*st its outcome; the path
