@@ -91,7 +91,16 @@ bool cli_vllm_config_flag(int argc, char **argv, int *i, cli_args *cli,
     *st = KVPLAN_OK;
     if (v == NULL)
         *st = cli_usage_error(err, "--config", "--config needs a value");
-    else if (cli->files_remote || cli->launch.config_path != NULL)
+    else if (cli->launch.config_path != NULL)
+        *st = cli_usage_error(err, "--config",
+                              "--config twice: vLLM refuses it (\"More than "
+                              "one config file specified!\")");
+    else if (eq) /* _pull_args_from_config runs on `"--config" in args` */
+        snprintf(cli->launch.config_note, sizeof cli->launch.config_note,
+                 "--config=%.200s is not read, by vLLM either: it merges a "
+                 "config file given as two words, --config FILE, only",
+                 v);
+    else if (cli->files_remote)
         cli_launch_not_read(&cli->launch, "--config");
     else
         cli->launch.config_path = v;

@@ -27,12 +27,23 @@ bool cli_sglang_config_flag(int argc, char **argv, int *i, const char *eq,
     (void)argc, (void)argv, (void)i, (void)eq, (void)cli, (void)st, (void)err;
     return false; /* listed as not read, as sglang's other flags */
 #else
-    if (cli->files_remote || cli->sglang_config != NULL)
+    if (cli->files_remote)
         return false;
     const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-    *st = v == NULL ? cli_usage_error(err, "--config", "--config needs a value")
-                    : KVPLAN_OK;
-    cli->sglang_config = v;
+    *st = KVPLAN_OK;
+    if (v == NULL)
+        *st = cli_usage_error(err, "--config", "--config needs a value");
+    else if (cli->sglang_config != NULL)
+        *st = cli_usage_error(err, "--config",
+                              "--config twice: sglang refuses it (\"Multiple "
+                              "config files specified! Only one allowed.\")");
+    else if (eq) /* prepare_server_args merges on `"--config" in argv` */
+        snprintf(cli->launch.config_note, sizeof cli->launch.config_note,
+                 "--config=%.200s is not read, by sglang either: it merges a "
+                 "config file given as two words, --config FILE, only",
+                 v);
+    else
+        cli->sglang_config = v;
     return true;
 #endif
 }

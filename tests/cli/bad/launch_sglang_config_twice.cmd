@@ -1,0 +1,10 @@
+--
+python3
+-m
+sglang.launch_server
+--model-path
+qwen3-8b
+--config
+@DATA@/sglang/server_config.yaml
+--config
+@DATA@/sglang/server_config.yaml
