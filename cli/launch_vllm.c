@@ -186,6 +186,12 @@ static kvplan_status member(cli_args *cli, const char *path, const char *key,
     words[n] = NULL;
     int i = 0;
     kvplan_status st = cli_launch_flag(n, words, &i, cli, err);
+    if (st == KVPLAN_OK && i + 1 < n) /* a switch given a word */
+        return cli_usage_error(err, "--config",
+                               "--config %.200s: %s: vLLM makes it %s %.60s, "
+                               "a flag that takes no value (argparse: "
+                               "\"unrecognized arguments\")",
+                               path, key, words[0], words[1]);
     if (st != KVPLAN_OK && err->code != KVPLAN_NOMEM) {
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
