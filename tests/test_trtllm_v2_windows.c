@@ -63,8 +63,14 @@ static void test_default_init_ratio(void)
     CHECK_INT(s.pg[0].slots, 10);
     CHECK_INT(s.pg[1].slots, 96);
     /* get_stale_range: no sinks, a window past the history: none stale */
-    CHECK_INT(kvplan__trtllm_v2_request_blocks(4096, 0, 2049, 2048, 32), 65);
-    CHECK_INT(kvplan__trtllm_v2_request_blocks(1024, 0, 2049, 2048, 32), 33);
+    CHECK_INT(kvplan__trtllm_v2_request_blocks(4096, 0, 2049, 2048, 32, &ovf),
+              65);
+    CHECK_INT(kvplan__trtllm_v2_request_blocks(1024, 0, 2049, 2048, 32, &ovf),
+              33);
+    CHECK(!ovf);
+    /* a request of INT64_MAX tokens passes 64 bits in blocks: said */
+    kvplan__trtllm_v2_request_blocks(0, 0, INT64_MAX, 0, 32, &ovf);
+    CHECK(ovf);
 }
 
 /* test_ratio_to_slot_count_list_preserves_min_slots: 16 MiB grains, three

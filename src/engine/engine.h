@@ -194,10 +194,11 @@ kvplan_status kvplan__trtllm_v2_add_ssm(kvplan__trtllm_v2_storage *s,
 /* The pools and pool groups of the layers added; false on overflow. */
 bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s);
 /* The blocks a request of `capacity` tokens, `history` of them past,
- * holds in a life cycle of `window` (get_stale_range). */
+ * holds in a life cycle of `window` (get_stale_range); *ovf set where
+ * the count passes 64 bits. */
 int64_t kvplan__trtllm_v2_request_blocks(int64_t window, int64_t sink_blocks,
                                          int64_t capacity, int64_t history,
-                                         int64_t tpb);
+                                         int64_t tpb, bool *ovf);
 /* ratio_to_slot_count_list: `quota` (a multiple of the grain `g`) split
  * over the pool groups by `ratio`, each at least its `least` slots,
  * into pg[].slots; -1 where the least slots leave nothing. */

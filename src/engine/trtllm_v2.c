@@ -352,8 +352,8 @@ static void v2_rows(const kvplan__engine_census *c,
             continue;
         }
         int64_t page = slot[lc->group] / lc->layers;
-        int64_t blocks =
-            kvplan__trtllm_v2_request_blocks(lc->window, 0, len, len - 1, tpb);
+        int64_t blocks = kvplan__trtllm_v2_request_blocks(lc->window, 0, len,
+                                                          len - 1, tpb, ovf);
         need[lc->group] = kvplan__add(
             need[lc->group],
             lc->window == 0 ? len : kvplan__min(len, blocks * tpb), ovf);

@@ -195,14 +195,13 @@ bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s)
  * (AttnLifeCycle.get_stale_range). */
 int64_t kvplan__trtllm_v2_request_blocks(int64_t window, int64_t sink_blocks,
                                          int64_t capacity, int64_t history,
-                                         int64_t tpb)
+                                         int64_t tpb, bool *ovf)
 {
-    bool ovf = false;
-    int64_t blocks = kvplan__ceil_div(capacity, tpb, &ovf);
+    int64_t blocks = kvplan__ceil_div(capacity, tpb, ovf);
     if (window == 0)
         return blocks;
     int64_t start =
-        kvplan__min(kvplan__ceil_div(history, tpb, &ovf), sink_blocks);
+        kvplan__min(kvplan__ceil_div(history, tpb, ovf), sink_blocks);
     int64_t live = history + 1 - window; /* Python's floor division */
     int64_t end = live >= 0 ? live / tpb : -((-live + tpb - 1) / tpb);
     return blocks - (end > start ? end - start : 0);
@@ -339,16 +338,17 @@ static void batch_slots(kvplan__trtllm_v2_storage *s,
         const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
         int64_t n = 0;
         for (size_t k = 0; k < batch->kinds; k++)
-            n = kvplan__add(n,
-                            lc->window == KVPLAN__V2_SSM
-                                ? batch->kind[k].count
-                                : kvplan__mul(batch->kind[k].count,
-                                              kvplan__trtllm_v2_request_blocks(
-                                                  lc->window, lc->sink_blocks,
-                                                  batch->kind[k].capacity,
-                                                  batch->kind[k].history, tpb),
-                                              ovf),
-                            ovf);
+            n = kvplan__add(
+                n,
+                lc->window == KVPLAN__V2_SSM
+                    ? batch->kind[k].count
+                    : kvplan__mul(batch->kind[k].count,
+                                  kvplan__trtllm_v2_request_blocks(
+                                      lc->window, lc->sink_blocks,
+                                      batch->kind[k].capacity,
+                                      batch->kind[k].history, tpb, ovf),
+                                  ovf),
+                ovf);
         s->pg[lc->group].typical =
             kvplan__add(s->pg[lc->group].typical, n, ovf);
     }
