@@ -25,10 +25,12 @@ static void text(const kvplan_model *m, const cli_args *cli,
             p->gpu_set ? p->gpu.name : KVPLAN_DEFAULT_GPU,
             (long long)p->server.tp_size, (long long)p->server.pp_size,
             (long long)x->fleet.gpus, x->fleet.gpus == 1 ? "" : "s");
-    fprintf(out, "rules: sglang %s's; vLLM %s's (--vllm-version); %s\n\n",
+    fprintf(out,
+            "rules: sglang %s's; vLLM %s's (--vllm-version); TensorRT-LLM "
+            "%s's (--trtllm-version)\n\n",
             kvplan_sglang_profile_name(p->sglang_version),
             kvplan_vllm_profile_name(cli->o.engine_options.vllm_version),
-            kvplan_engine_rules(KVPLAN_ENGINE_TRTLLM));
+            kvplan_trtllm_profile_name(cli->o.engine_options.trtllm_version));
     fprintf(out, "  %-30s %16s %16s %16s\n", "",
             kvplan_engine_name(c[0].engine), kvplan_engine_name(c[1].engine),
             kvplan_engine_name(c[2].engine));

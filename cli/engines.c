@@ -40,7 +40,10 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
                 "rules since, docs/engines.md)\n",
                 kvplan_vllm_profile_name(p->vllm_version));
     else
-        fprintf(out, "rules: %s\n", kvplan_engine_rules(p->engine));
+        fprintf(out,
+                "rules: TensorRT-LLM %s (--trtllm-version; its PyTorch "
+                "flow, KvCacheCreator, docs/engines.md)\n",
+                kvplan_trtllm_profile_name(p->trtllm_version));
     fprintf(out, "\none GPU's memory%*sGiB\n", 33, "");
     fprintf(out, "  %-40s %8.2f\n", "memory.total (nvidia-smi)",
             p->memory_total_bytes / GIB);
@@ -124,7 +127,7 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  %-26s %.2f requests of %lld tokens\n", "concurrency",
                 p->max_concurrency, (long long)p->max_model_len);
     }
-    char text[4][KVPLAN__ENGINE_NOTE];
+    char text[KVPLAN__ENGINE_NOTES][KVPLAN__ENGINE_NOTE];
     size_t nnotes = kvplan__engine_notes(p, text);
     if (nnotes > 0)
         fprintf(out, "\nnotes:\n");

@@ -286,11 +286,14 @@ static kvplan_status member(reading *r, const struct member *m,
         if (b < 0)
             return refuse(r, m->path, "%s: expected true or false", s);
         return set(r, m->path, m->flag, b ? "false" : "true");
-    case SWITCH: /* auto: the model's own choice, kvplan's default */
+    case SWITCH: /* use_kv_cache_manager_v2; auto: the release's default
+                    for the model, as neither flag */
         if (b < 0 && strcmp(s, "auto") != 0)
             return refuse(r, m->path, "%s: expected true, false or auto", s);
-        return b < 0 ? KVPLAN_OK
-                     : set(r, m->path, m->flag, b ? "true" : "false");
+        if (set(r, m->path, m->flag, b > 0 ? "true" : "false") != KVPLAN_OK)
+            return r->err->code;
+        return set(r, m->path, "--no-use-kv-cache-manager-v2",
+                   b == 0 ? "true" : "false");
     default:
         break;
     }

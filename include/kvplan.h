@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 11
+#define KVPLAN_VERSION_MINOR 12
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.11.0"
+#define KVPLAN_VERSION_STRING "0.12.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -1597,6 +1597,57 @@ KVPLAN_API kvplan_status kvplan_vllm_profile_parse(const char *version,
                                                    kvplan_vllm_profile *out,
                                                    kvplan_error *err);
 
+/*
+ * The TensorRT-LLM a plan follows (--trtllm-version). Its sizing rules
+ * have one change kvplan models by release: which KV cache manager a
+ * model gets when use_kv_cache_manager_v2 is not given. From #15823
+ * (2026-07) its default is "auto", each model class's own preference,
+ * and the families of TensorRT-LLM's KV cache docs prefer V2 (their PRs
+ * in kvplan_engine_plan.v2_default). Release boundaries are those of the
+ * PRs and of main's version bumps (1.3.0rc21 on 2026-06-30, before
+ * #15823 was opened; 1.3.0rc28 on 2026-09-17, after the last family's
+ * #19004 was in). Between them each family moved in a release kvplan has
+ * not pinned down: a plan there of a model whose default moved is
+ * refused unless use_kv_cache_manager_v2 is given either way.
+ */
+typedef enum kvplan_trtllm_profile {
+    KVPLAN_TRTLLM_LATEST = 0, /* 1.3.0rc28 - 1.4: the default */
+    KVPLAN_TRTLLM_V1_0 = 1,   /* 1.0 - 1.2, 1.3.0rc0 - rc20 */
+    KVPLAN_TRTLLM_RC21 = 2    /* 1.3.0rc21 - rc27: the families moving */
+} kvplan_trtllm_profile;
+
+/* TensorRT-LLM's rules, each the older behaviour a release range still
+ * had: every model V1 unless use_kv_cache_manager_v2 is true (Gemma 4,
+ * which only V2 allocates, aside). */
+#define KVPLAN_TRTLLM_RULE_V1_DEFAULT (1ull << 0) /* before #15823 */
+
+/* TensorRT-LLM's rules, `index` from 0; false past the end. */
+KVPLAN_API bool kvplan_trtllm_rule_at(size_t index, kvplan_rule_info *out);
+/* A profile's rules (0 for the default). */
+KVPLAN_API uint64_t kvplan_trtllm_rules(kvplan_trtllm_profile profile);
+/* "1.3.0rc28-1.4", "1.0-1.3.0rc20", "1.3.0rc21-rc27"; NULL out of
+ * range. */
+KVPLAN_API const char *kvplan_trtllm_profile_name(kvplan_trtllm_profile p);
+/*
+ * The profile of a TensorRT-LLM version as a user writes it: "latest", a
+ * release such as "1.2.0", "1.3.0rc24" or "v1.4.0rc4" (a ".postN" is its
+ * rc's), or a profile's own name. KVPLAN_INVALID_ARGUMENT for one kvplan
+ * has no profile for (older than 1.0, the TensorRT flow's; 1.3.0 itself,
+ * whose branch point is not established; newer than 1.4), naming
+ * --trtllm-version and the profiles known.
+ */
+KVPLAN_API kvplan_status kvplan_trtllm_profile_parse(const char *version,
+                                                     kvplan_trtllm_profile *out,
+                                                     kvplan_error *err);
+
+/* How a TensorRT-LLM plan's KV cache manager was chosen. */
+typedef enum kvplan_kv_cache_manager_choice {
+    KVPLAN_KVCM_DEFAULT = 0, /* use_kv_cache_manager_v2 not given: the
+                                release's default for the model */
+    KVPLAN_KVCM_GIVEN = 1,   /* true or false, given */
+    KVPLAN_KVCM_MODEL = 2    /* Gemma 4: V2 whatever is given */
+} kvplan_kv_cache_manager_choice;
+
 /* One vLLM plan's figures, for a comparison of versions. */
 typedef struct kvplan_engine_version_figures {
     kvplan_status status;
@@ -1742,6 +1793,12 @@ typedef struct kvplan_engine_options {
      * models the typical step and constraints of its pools' first split;
      * absent: none (a hybrid Mamba then takes max_seq_len // 2) */
     kvplan_opt_int avg_seq_len;
+    /* The TensorRT-LLM followed (default the newest), and
+     * use_kv_cache_manager_v2: false given (--no-use-kv-cache-manager-v2):
+     * V1 whatever the model's default. Neither it nor
+     * use_kv_cache_manager_v2 set is TensorRT-LLM's "auto". */
+    kvplan_trtllm_profile trtllm_version;
+    bool no_use_kv_cache_manager_v2;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);
@@ -1833,6 +1890,11 @@ typedef struct kvplan_engine_plan {
      * V2 since mid-2026, with its pull request ("GPT-OSS (#16942)"), for
      * this model; NULL where V1 stays its default. Static. */
     const char *v2_default;
+    /* TensorRT-LLM: the release followed, its rules
+     * (kvplan_trtllm_rules), and how its manager was chosen */
+    kvplan_trtllm_profile trtllm_version;
+    uint64_t trtllm_rules;
+    kvplan_kv_cache_manager_choice kv_cache_manager_choice;
 } kvplan_engine_plan;
 
 /*
@@ -2380,7 +2442,7 @@ KVPLAN_API const kvplan_option *kvplan_option_find_n(const char *name,
 struct kvplan__options_internal {
     /* the texts as given, for the documents' "requested" */
     const char *gpu_text, *sglang_version_text, *compare_version_text,
-        *engine_text, *hisparse_text, *vllm_version_text;
+        *engine_text, *hisparse_text, *vllm_version_text, *trtllm_version_text;
     /* sglang's flags given and not read (indices for kvplan_option_at),
      * and those past the room */
     uint16_t not_read[KVPLAN__MAX_NOT_READ];

@@ -32,8 +32,16 @@ static inline kvplan_engine_plan plan(const char *model,
     return p;
 }
 
+/* TensorRT-LLM's use_kv_cache_manager_v2 as given: 2 true, 1 false, 0
+ * neither (auto: the release's default for the model). */
+static inline void manager(kvplan_engine_options *o, int v)
+{
+    o->use_kv_cache_manager_v2 = v == 2;
+    o->no_use_kv_cache_manager_v2 = v == 1;
+}
+
 /* TensorRT-LLM on the H100 preset at TP `tp`, its KV cache manager V2
- * where `v2` (the TensorRT-LLM tests' start). */
+ * where `v2`, else V1, each asked for (the TensorRT-LLM tests' start). */
 static inline kvplan_engine_options trtllm_options(int64_t tp, bool v2)
 {
     kvplan_engine_options o;
@@ -42,7 +50,7 @@ static inline kvplan_engine_options trtllm_options(int64_t tp, bool v2)
     o.gpu_set = true;
     o.tp_size = tp;
     o.engine = KVPLAN_ENGINE_TRTLLM;
-    o.use_kv_cache_manager_v2 = v2;
+    manager(&o, v2 ? 2 : 1);
     return o;
 }
 

@@ -49,12 +49,12 @@ int main(void)
         {"kvplan_log_rank", sizeof(kvplan_log_rank), 56},
         {"kvplan_log_cause", sizeof(kvplan_log_cause), 260},
         {"kvplan_log_result", sizeof(kvplan_log_result), 2432},
-        {"kvplan_engine_options", sizeof(kvplan_engine_options), 672},
+        {"kvplan_engine_options", sizeof(kvplan_engine_options), 680},
         {"kvplan_engine_group", sizeof(kvplan_engine_group), 80},
-        {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1560},
+        {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1584},
         {"kvplan_fleet", sizeof(kvplan_fleet), 48},
         {"kvplan_option", sizeof(kvplan_option), 144},
-        {"kvplan_options", sizeof(kvplan_options), 1936},
+        {"kvplan_options", sizeof(kvplan_options), 1952},
         {"kvplan_loaded", sizeof(kvplan_loaded), 6184},
         {"kvplan_sweep_axis", sizeof(kvplan_sweep_axis), 24},
         {"kvplan_sweep_row", sizeof(kvplan_sweep_row), 936},
@@ -62,7 +62,7 @@ int main(void)
         {"kvplan_rule_delta", sizeof(kvplan_rule_delta), 304},
         {"kvplan_version_comparison", sizeof(kvplan_version_comparison), 19984},
         {"kvplan_engine_column", sizeof(kvplan_engine_column), 584},
-        {"kvplan_comparison", sizeof(kvplan_comparison), 4968},
+        {"kvplan_comparison", sizeof(kvplan_comparison), 5016},
         {"kvplan_vllm_log_readings", sizeof(kvplan_vllm_log_readings), 1040},
         {"kvplan_vllm_log_result", sizeof(kvplan_vllm_log_result), 2200},
         {"kvplan_vllm_calibration", sizeof(kvplan_vllm_calibration), 56},
@@ -113,6 +113,10 @@ int main(void)
     CHECK_INT(eo.vllm_version, KVPLAN_VLLM_LATEST);
     CHECK_INT(eo.mamba_cache_mode, KVPLAN_MAMBA_CACHE_AUTO);
     CHECK(!eo.num_gpu_blocks_override.set);
+    /* 0.12: TensorRT-LLM's version and use_kv_cache_manager_v2: false
+     * append; the default is the newest profile, the manager auto */
+    CHECK_INT(eo.trtllm_version, KVPLAN_TRTLLM_LATEST);
+    CHECK(!eo.use_kv_cache_manager_v2 && !eo.no_use_kv_cache_manager_v2);
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
     CHECK_INT(o.struct_size, sizeof o);

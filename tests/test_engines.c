@@ -672,6 +672,7 @@ static void test_trtllm(void)
 {
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.no_use_kv_cache_manager_v2 = true; /* V1: Llama takes V2 from 1.3.0rc28 */
     o.weight_bytes = (kvplan_opt_int){16060522496, true};
     o.activation_bytes = (kvplan_opt_int){GIB, true};
     o.non_torch_bytes = (kvplan_opt_int){GIB, true};
@@ -707,6 +708,7 @@ static void test_trtllm_draft_split(void)
     CHECK_INT(kvplan_model_load("eagle3-llama3.1-8b", &d, NULL), KVPLAN_OK);
     kvplan_engine_options o = vllm_on("H100-80GB", 1);
     o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.no_use_kv_cache_manager_v2 = true; /* V1: Llama takes V2 from 1.3.0rc28 */
     o.speculative_algorithm = KVPLAN_SPEC_EAGLE3;
     o.speculative_draft_model = d;
     o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
@@ -759,6 +761,7 @@ static void test_trtllm_mamba(void)
 {
     kvplan_engine_options o = vllm_on("H200", 4);
     o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0; /* V1's mamba cost, as priced then */
     o.max_gpu_total_bytes = (kvplan_opt_int){32 * GIB, true};
     int64_t state = 36 * ((8192 / 4) * 3 * 2 + (32 / 4) * 128 * 128 * 2);
     CHECK_INT(state, 9879552);
@@ -795,6 +798,7 @@ static void test_trtllm_mamba(void)
      * the flag's bfloat16 (kv_cache_config.mamba_ssm_cache_dtype) */
     o = vllm_on("H200", 1);
     o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0;
     o.max_gpu_total_bytes = (kvplan_opt_int){32 * GIB, true};
     p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.groups[1].page_bytes, 36864 + 2097152);

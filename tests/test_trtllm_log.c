@@ -200,9 +200,19 @@ static void test_v2_lines(void)
     CHECK_INT(x.v2_quota_bytes, 60098339635);
     CHECK_INT(x.v2_slots, 14336);
     CHECK(!x.interval);
-    CHECK_INT(x.num_causes, 2); /* the manager; no count printed */
+    /* V2 is Llama's default from 1.3.0rc28 (the default release): only
+     * that no count is printed */
+    CHECK_INT(x.num_causes, 1);
+    CHECK_STR(x.causes[0].row, "tokens");
+    /* a release before 1.3.0rc21 gives Llama V1: the log's manager is
+     * named as a cause */
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0;
+    CHECK_INT(kvplan_trtllm_log_reconcile(m, NULL, &r, &o, &x, NULL),
+              KVPLAN_OK);
+    CHECK_INT(x.num_causes, 2);
     CHECK_STR(x.causes[0].row, "manager");
     CHECK_STR(x.causes[1].row, "tokens");
+    o.trtllm_version = KVPLAN_TRTLLM_LATEST;
     /* the same budget on a V1 log of 2026: its estimated memory is the
      * available memory, max_tokens floor(bytes / 131072) at each end */
     const char *v1 =
@@ -271,6 +281,7 @@ static void test_calibrate(void)
     o.rank_weight_bytes = (kvplan_opt_int){c.rank_weight_bytes, true};
     o.activation_bytes = (kvplan_opt_int){c.activation_bytes, true};
     o.non_torch_bytes = (kvplan_opt_int){c.non_torch_bytes, true};
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0; /* the log's 1.1.0rc3: V1 */
     kvplan_model *m = NULL;
     CHECK_INT(kvplan_model_load("gpt-oss-120b", &m, NULL), KVPLAN_OK);
     kvplan_engine_plan p;

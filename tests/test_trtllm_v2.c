@@ -85,7 +85,7 @@ static void test_dense(void)
     CHECK_INT(p.num_groups, 1);
     CHECK_INT(p.groups[0].page_bytes, 131072);
     CHECK_INT(p.groups[0].num_blocks, 14336);
-    o.use_kv_cache_manager_v2 = false;
+    manager(&o, 1);
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.kv_cache_manager, 1);
     CHECK_INT(p.num_gpu_blocks, 14329);
@@ -96,7 +96,7 @@ static void test_dense(void)
     o.max_tokens = (kvplan_opt_int){100000, true};
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_gpu_blocks, 3125);
-    o.use_kv_cache_manager_v2 = true;
+    manager(&o, 2);
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.gpu_quota_bytes, 13797052632);
     CHECK_INT(p.quota_grain_bytes, 16 * MIB);
@@ -119,7 +119,7 @@ static void test_grain_share(void)
     CHECK_INT(p.bytes_per_token, 114688);
     CHECK_INT(p.gpu_quota_bytes, 20 * GIB + 1);
     CHECK_INT(p.num_gpu_blocks, 5860);
-    o.use_kv_cache_manager_v2 = false;
+    manager(&o, 1);
     p = plan("qwen3-0.6b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_gpu_blocks, 5852);
 }
@@ -177,7 +177,7 @@ static void test_gpt_oss(void)
     CHECK_INT(p.num_groups, 1);
     CHECK_INT(p.num_gpu_blocks, 10922);
     o.max_attention_window = NULL;
-    o.use_kv_cache_manager_v2 = false;
+    manager(&o, 1);
     p = plan("gpt-oss-20b", &o, KVPLAN_OK, NULL);
     CHECK_INT(p.num_gpu_blocks, 10923);
     /* a V1 plan names the family whose default V2 is, after TensorRT-LLM's
@@ -187,6 +187,7 @@ static void test_gpt_oss(void)
     CHECK(p.v2_default == NULL);
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_STR(p.v2_default, "Llama (TensorRT-LLM's KV cache docs)");
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0; /* V1's mamba cost: then */
     p = plan("nemotron-3-nano-30b-a3b", &o, KVPLAN_OK, NULL);
     CHECK_STR(p.v2_default,
               "NemotronH, a hybrid Mamba (TensorRT-LLM's KV cache docs)");
@@ -260,7 +261,7 @@ static void test_refusals(void)
     o.max_util_for_resume = (kvplan_opt_double){0.9, true};
     plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
     CHECK_STR(err.field, "--max-util-for-resume");
-    o.use_kv_cache_manager_v2 = false;
+    manager(&o, 1);
     o.max_tokens = (kvplan_opt_int){100000, true};
     plan("llama-3.1-8b-instruct", &o, KVPLAN_INVALID_ARGUMENT, &err);
     CHECK_STR(err.field, "--max-util-for-resume");
@@ -276,10 +277,12 @@ static void test_notes_fit(void)
     bool v2[] = {true, true, false, true};
     for (size_t i = 0; i < 4; i++) {
         kvplan_engine_options o = trtllm_options(1, v2[i]);
+        if (!v2[i]) /* V1's mamba cost as 1.0-1.3.0rc20 priced it */
+            o.trtllm_version = KVPLAN_TRTLLM_V1_0;
         o.max_num_seqs = (kvplan_opt_int){64, true};
         o.max_tokens = (kvplan_opt_int){1, true}; /* the least-slots note */
         kvplan_engine_plan p = plan(models[i], &o, KVPLAN_OK, NULL);
-        char text[4][KVPLAN__ENGINE_NOTE];
+        char text[KVPLAN__ENGINE_NOTES][KVPLAN__ENGINE_NOTE];
         size_t n = kvplan__engine_notes(&p, text);
         CHECK(n >= 3);
         for (size_t j = 0; j < n; j++)

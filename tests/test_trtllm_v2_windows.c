@@ -271,7 +271,7 @@ static void test_gemma3_avg_seq_len(void)
     CHECK(strstr(err.message, "must be less than or equal to max_seq_len "
                               "(131072)") != NULL);
     o.avg_seq_len = (kvplan_opt_int){4096, true};
-    o.use_kv_cache_manager_v2 = false;
+    manager(&o, 1);
     plan("gemma-3-4b-it", &o, KVPLAN_INVALID_ARGUMENT, &err);
     CHECK_STR(err.field, "--avg-seq-len");
 }

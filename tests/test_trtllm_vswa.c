@@ -49,6 +49,9 @@ static kvplan_engine_options trt(const char *windows)
     o.gpu_set = true;
     o.max_gpu_total_bytes = (kvplan_opt_int){POOL, true};
     o.max_attention_window = windows;
+    /* V1's block manager, which upstream's tests drive (a Llama takes V2
+     * by default from 1.3.0rc28) */
+    o.no_use_kv_cache_manager_v2 = true;
     return o;
 }
 

@@ -333,7 +333,7 @@ const kvplan__option_row kvplan__option_rows[] = {
               "0.29-0.31), 0.28, 0.26-0.27, 0.23-0.25, 0.20-0.22, 0.13-0.19, "
               "0.10-0.12, or a "
               "release such as 0.10.2 (docs/engines.md)"},
-     .store = KVPLAN__STORE_VLLM_VERSION, ENGINE(vllm_version), .readers = KVPLAN__READ_VLLM, .peer = {"sglang_version", NULL, NULL}},
+     .store = KVPLAN__STORE_VLLM_VERSION, ENGINE(vllm_version), .readers = KVPLAN__READ_VLLM, .peer = {"sglang_version", NULL, "trtllm_version"}},
     {{.name = "num_gpu_blocks_override", .flag = "--num-gpu-blocks-override",
       .vllm = "--num-gpu-blocks-override", POSITIVE, FOR_ENGINE, .meta = "N",
       .help = "vLLM: the KV cache's blocks, instead of the budget's"},
@@ -414,10 +414,17 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "vLLM: DeepSeek-V4's indexer keys in MXFP4 (vLLM's "
               "--attention-config.use_fp4_indexer_cache=True)"},
      .store = KVPLAN__STORE_BOOL, ENGINE(fp4_indexer_cache), .readers = KVPLAN__READ_VLLM},
+    {{.name = "trtllm_version", .flag = "--trtllm-version", TEXT, FOR_ENGINE, .meta = "V",
+      .help = "TRT-LLM: the release whose rules to follow: latest (default, 1.3.0rc28-1.4), "
+              "1.3.0rc21-rc27, 1.0-1.3.0rc20, or a release such as 1.3.0rc24 (docs/engines.md)"},
+     .store = KVPLAN__STORE_TRTLLM_VERSION, ENGINE(trtllm_version), .readers = KVPLAN__READ_TRTLLM, .peer = {"sglang_version", "vllm_version", NULL}},
     {{.name = "use_kv_cache_manager_v2", .flag = "--use-kv-cache-manager-v2",
-      SWITCH, FOR_ENGINE, .help = "TRT-LLM: plan KV cache manager V2's pools, "
-      "not V1's (Gemma 4 always has V2)"},
+      SWITCH, FOR_ENGINE, .help = "TRT-LLM: plan KV cache manager V2's pools, not V1's (Gemma 4 "
+      "always has V2); neither this nor the next: the release's default for the model"},
      .store = KVPLAN__STORE_BOOL, ENGINE(use_kv_cache_manager_v2), .readers = KVPLAN__READ_TRTLLM},
+    {{.name = "no_use_kv_cache_manager_v2", .flag = "--no-use-kv-cache-manager-v2", SWITCH,
+      FOR_ENGINE, .help = "TRT-LLM: use_kv_cache_manager_v2: false, V1's whatever the model's"},
+     .store = KVPLAN__STORE_BOOL, ENGINE(no_use_kv_cache_manager_v2), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_util_for_resume", .flag = "--max-util-for-resume",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
       .help = "TRT-LLM V2: a --max-tokens allows its bytes over F; default 0.95"},
@@ -447,11 +454,9 @@ const kvplan__option_row kvplan__option_rows[] = {
       .help = "vLLM, TRT-LLM: NCCL and cuBLAS memory; default an estimate"},
      .store = KVPLAN__STORE_BYTES, ENGINE(non_torch_bytes)},
     {{.name = "cuda_graph_memory", .flag = "--cuda-graph-memory",
-      SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,
-      .meta = "SIZE",
+      SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63, .meta = "SIZE",
       .expect = "a size such as 8GiB, or a number of bytes",
-      .help = "vLLM, TRT-LLM: the CUDA graphs' memory; default an "
-              "estimate"},
+      .help = "vLLM, TRT-LLM: the CUDA graphs' memory; default an estimate"},
      .store = KVPLAN__STORE_BYTES, ENGINE(cuda_graph_bytes), .readers = KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM},
     /* ---- what the answer holds */
     {{.name = "explain", .flag = "--explain", SWITCH,
@@ -463,34 +468,29 @@ const kvplan__option_row kvplan__option_rows[] = {
       .question = "fit", .meta = "N",
       .help = "kvplan fit: the longest context at which N requests run at "
               "once"},
-     .store = KVPLAN__STORE_OPT_INT, OPTS(concurrency),
-},
+     .store = KVPLAN__STORE_OPT_INT, OPTS(concurrency)},
     {{.name = "target_tokens", .flag = "--target-tokens", AT_LEAST_ONE, QUESTION,
       .question = "solve", .unit = "tokens", .meta = "T",
       .help = "kvplan solve: reach max_total_num_tokens >= T"},
-     .store = KVPLAN__STORE_OPT_INT, OPTS(target_tokens),
-},
+     .store = KVPLAN__STORE_OPT_INT, OPTS(target_tokens)},
     {{.name = "target_concurrency", .flag = "--target-concurrency", AT_LEAST_ONE,
       QUESTION, .question = "solve", .meta = "N",
       .help = "kvplan solve: reach N requests of context_len at once"},
-     .store = KVPLAN__STORE_OPT_INT, OPTS(target_concurrency),
-},
+     .store = KVPLAN__STORE_OPT_INT, OPTS(target_concurrency)},
     {{.name = "solve_for", .flag = "--solve-for", TEXT, QUESTION,
       .question = "solve",
       .meta = "KNOB",
       .expect = "mem-fraction-static, tp-size, gpu, max-running-requests, "
                 "swa-full-tokens-ratio or kv-cache-dtype",
       .help = "kvplan solve: the knob to turn; default mem-fraction-static"},
-     .store = KVPLAN__STORE_KNOB, OPTS(solve_for),
-},
+     .store = KVPLAN__STORE_KNOB, OPTS(solve_for)},
     {{.name = "rank_by", .flag = "--rank-by", TEXT, QUESTION,
       .question = "sweep", .meta = "KEY",
       .expect = "concurrency-per-gpu, concurrency, tokens, tokens-per-gpu, "
                 "longest-request or gpus",
       .help = "kvplan sweep: what ranks the rows, best first; default "
               "concurrency-per-gpu"},
-     .store = KVPLAN__STORE_RANK_KEY, OPTS(rank_by),
-},
+     .store = KVPLAN__STORE_RANK_KEY, OPTS(rank_by)},
 };
 /* clang-format on */
 

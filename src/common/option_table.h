@@ -17,24 +17,25 @@
 
 /* How a value is kept. */
 typedef enum kvplan__store {
-    KVPLAN__STORE_OPT_INT = 1,  /* a kvplan_opt_int */
-    KVPLAN__STORE_INT,          /* an int64_t with a default */
-    KVPLAN__STORE_INT32,        /* an int32_t with a default */
-    KVPLAN__STORE_DOUBLE,       /* a kvplan_opt_double */
-    KVPLAN__STORE_BOOL,         /* a bool (a switch) */
-    KVPLAN__STORE_WORD,         /* a word set's value, as an int-sized enum */
-    KVPLAN__STORE_NAME,         /* a word set's word, its static text */
-    KVPLAN__STORE_TEXT,         /* the text given, borrowed */
-    KVPLAN__STORE_GPU,          /* a GPU preset or auto */
-    KVPLAN__STORE_GPU_MEMORY,   /* MiB, a kvplan_opt_double */
-    KVPLAN__STORE_BYTES,        /* bytes, a kvplan_opt_int */
-    KVPLAN__STORE_HISPARSE,     /* {"host_to_device_ratio": R} */
-    KVPLAN__STORE_VERSION,      /* an sglang version: a profile */
-    KVPLAN__STORE_VLLM_VERSION, /* a vLLM version: a profile */
-    KVPLAN__STORE_ENGINE,       /* sglang, vllm, trtllm */
-    KVPLAN__STORE_KNOB,         /* solve's knob: a kvplan_knob */
-    KVPLAN__STORE_RANK_KEY,     /* sweep's key: a kvplan_sweep_key */
-    KVPLAN__STORE_NONE          /* sglang's flag not read */
+    KVPLAN__STORE_OPT_INT = 1,    /* a kvplan_opt_int */
+    KVPLAN__STORE_INT,            /* an int64_t with a default */
+    KVPLAN__STORE_INT32,          /* an int32_t with a default */
+    KVPLAN__STORE_DOUBLE,         /* a kvplan_opt_double */
+    KVPLAN__STORE_BOOL,           /* a bool (a switch) */
+    KVPLAN__STORE_WORD,           /* a word set's value, as an int-sized enum */
+    KVPLAN__STORE_NAME,           /* a word set's word, its static text */
+    KVPLAN__STORE_TEXT,           /* the text given, borrowed */
+    KVPLAN__STORE_GPU,            /* a GPU preset or auto */
+    KVPLAN__STORE_GPU_MEMORY,     /* MiB, a kvplan_opt_double */
+    KVPLAN__STORE_BYTES,          /* bytes, a kvplan_opt_int */
+    KVPLAN__STORE_HISPARSE,       /* {"host_to_device_ratio": R} */
+    KVPLAN__STORE_VERSION,        /* an sglang version: a profile */
+    KVPLAN__STORE_VLLM_VERSION,   /* a vLLM version: a profile */
+    KVPLAN__STORE_TRTLLM_VERSION, /* a TensorRT-LLM version: a profile */
+    KVPLAN__STORE_ENGINE,         /* sglang, vllm, trtllm */
+    KVPLAN__STORE_KNOB,           /* solve's knob: a kvplan_knob */
+    KVPLAN__STORE_RANK_KEY,       /* sweep's key: a kvplan_sweep_key */
+    KVPLAN__STORE_NONE            /* sglang's flag not read */
 } kvplan__store;
 
 /* The struct a value's offset is in. */

@@ -36,7 +36,8 @@ const char *kvplan_engine_rules(kvplan_engine e)
                "--vllm-version's profile (default 0.29-0.31)";
     case KVPLAN_ENGINE_TRTLLM:
         return "TensorRT-LLM's PyTorch flow (KvCacheCreator, "
-               "_torch/pyexecutor/_util.py)";
+               "_torch/pyexecutor/_util.py), by --trtllm-version's profile "
+               "(default 1.3.0rc28-1.4)";
     }
     return NULL;
 }
@@ -93,6 +94,10 @@ static kvplan_status check(const kvplan_engine_options *o, kvplan_error *err)
                     "max_seq_len takes a length");
     KVPLAN__TRY(
         kvplan__check_opt_least(o->weight_bytes, 0, "--weight-bytes", err));
+    KVPLAN__FAIL_IF(kvplan_trtllm_profile_name(o->trtllm_version) == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, "--trtllm-version",
+                    "--trtllm-version: %d is not a kvplan_trtllm_profile",
+                    (int)o->trtllm_version);
     KVPLAN__FAIL_IF((unsigned)o->kv_cache_dtype > KVPLAN_KV_FP8, err,
                     KVPLAN_INVALID_ARGUMENT, "--kv-cache-dtype",
                     "--kv-cache-dtype: %d is not a kvplan_kv_cache_dtype_flag",

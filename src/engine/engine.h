@@ -110,17 +110,32 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
                                 int64_t layers, int64_t tpb, bool gemma4,
                                 kvplan_engine_plan *p, kvplan_error *err);
 
-/* Under V2 (--use-kv-cache-manager-v2, or Gemma 4's), what V2 does not
+/* Under V2 (p's manager, after kvplan__trtllm_manager), what V2 does not
  * size as kvplan restates it (mamba, DSA's shared indexers, a head of
  * its own head_dim, a separate draft cache); and
  * --max-util-for-resume where it changes nothing (not V2 with
  * --max-tokens): each refused naming the flag, before the budget. */
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
-                                      bool gemma4, kvplan_error *err);
+                                      const kvplan_engine_plan *p,
+                                      kvplan_error *err);
 /* Gemma 4's hybrid attention, for which TensorRT-LLM takes V2 (the plan
  * and the log's reconciliation). */
 bool kvplan__trtllm_gemma4(const kvplan_model *m);
+/* The KV cache manager TensorRT-LLM gives the model (trtllm_versions.c):
+ * p's kv_cache_manager, its choice, v2_default and the release's rules,
+ * from use_kv_cache_manager_v2 given either way, Gemma 4's need, or the
+ * release's default for the model (refused where kvplan has not pinned
+ * the release a family moved in). */
+kvplan_status kvplan__trtllm_manager(const kvplan_model *m,
+                                     const kvplan__engine_census *c,
+                                     const kvplan_engine_options *o,
+                                     kvplan_engine_plan *p, kvplan_error *err);
+/* The manager use_kv_cache_manager_v2's absence gives `m` under o's
+ * release: 1 or 2; 0 where kvplan cannot say (a release of its
+ * unsettled range, or a model it cannot read). */
+int kvplan__trtllm_default_manager(const kvplan_model *m,
+                                   const kvplan_engine_options *o);
 /* The family (and pull request) whose model defaults pick V2 for a
  * model of `architecture` (architectures[0]), or DSA's; NULL: V1 stays
  * its default. */

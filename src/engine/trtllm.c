@@ -143,10 +143,10 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   kvplan_error *err)
 {
     bool ovf = false;
-    const char *arch = kvplan_model_get_info(m)->architecture;
-    bool gemma4 = kvplan__trtllm_gemma4(m);
-    bool v2 = o->use_kv_cache_manager_v2 || gemma4;
-    KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, gemma4, err));
+    KVPLAN__TRY(kvplan__trtllm_manager(m, c, o, p, err));
+    bool gemma4 = p->kv_cache_manager_choice == KVPLAN_KVCM_MODEL;
+    bool v2 = p->kv_cache_manager == 2;
+    KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, p, err));
     int64_t layers = c->full_layers + c->swa_layers;
     if (o->pp_size > 1)
         layers = kvplan__ceil_div(layers, o->pp_size, &ovf);
@@ -204,8 +204,6 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     if (cap > 0 && (double)cap < kv) /* 0: none, KvCacheConfig's default */
         kv = (double)cap;
     p->requested_bytes = kv;
-    p->kv_cache_manager = 1;
-    p->v2_default = kvplan__trtllm_v2_default(arch, c->dsa);
     if (v2) { /* Gemma 4's full layers: its global heads with k_eq_v */
         kvplan__engine_census g = *c;
         if (gemma4 && !m->weights.full_k_eq_v)

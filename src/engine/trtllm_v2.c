@@ -67,9 +67,11 @@ const char *kvplan__trtllm_v2_default(const char *architecture, bool dsa)
     "(it sizes V2's pools of attention layers, full or windowed)%s"
 kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                                       const kvplan_engine_options *o,
-                                      bool gemma4, kvplan_error *err)
+                                      const kvplan_engine_plan *p,
+                                      kvplan_error *err)
 {
-    bool v2 = o->use_kv_cache_manager_v2 || gemma4;
+    bool v2 = p->kv_cache_manager == 2;
+    bool gemma4 = p->kv_cache_manager_choice == KVPLAN_KVCM_MODEL;
     /* TensorRT-LLM reads max_util_for_resume only under V2 with
      * max_tokens: elsewhere it would change nothing, and an answer would
      * hide that */
@@ -85,11 +87,13 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
                     "(--use-kv-cache-manager-v2); V1 does not read it");
     if (!v2)
         return KVPLAN_OK;
-    const char *flag = o->use_kv_cache_manager_v2 ? "--use-kv-cache-manager-v2"
-                                                  : "--model-path";
-    const char *v1 = o->use_kv_cache_manager_v2
-                         ? "; plan V1 without the flag"
-                         : " (TensorRT-LLM takes V2 for Gemma 4)";
+    bool given = p->kv_cache_manager_choice == KVPLAN_KVCM_GIVEN;
+    const char *flag = given ? "--use-kv-cache-manager-v2" : "--model-path";
+    const char *v1 = given    ? "; plan V1 without the flag"
+                     : gemma4 ? " (TensorRT-LLM takes V2 for Gemma 4)"
+                              : " (V2 is this model's default in "
+                                "TensorRT-LLM 1.3.0rc28 and later: "
+                                "--no-use-kv-cache-manager-v2 plans V1)";
     /* sliding layers of their own geometry other than Gemma 4's: V2 gets
      * one geometry for every layer from TensorRT-LLM there */
     bool own =

@@ -204,10 +204,12 @@ void kvplan__doc_version_compare(kvplan__writer *w, const char *key,
 /* An engine plan note's room: the longest (a V2 plan naming why it is
  * V2, Gemma 4's) is near 340 bytes. */
 #define KVPLAN__ENGINE_NOTE 512
+#define KVPLAN__ENGINE_NOTES 5
 /* The engine plan's notes: which terms are estimates, how to set them;
- * returns how many (at most 4). */
-size_t kvplan__engine_notes(const kvplan_engine_plan *p,
-                            char out[4][KVPLAN__ENGINE_NOTE]);
+ * returns how many (at most KVPLAN__ENGINE_NOTES). */
+size_t
+kvplan__engine_notes(const kvplan_engine_plan *p,
+                     char out[KVPLAN__ENGINE_NOTES][KVPLAN__ENGINE_NOTE]);
 /* vLLM's KV-cache groups (DSA's MLA and indexer layers: one). */
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p);
 /* vLLM's "{:,}": 1234567 -> "1,234,567". */

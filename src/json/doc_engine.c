@@ -27,6 +27,52 @@ const char *kvplan__grouped(int64_t v, char *buf, size_t size)
     return buf;
 }
 
+/* How TensorRT-LLM's KV cache manager was chosen, and what the other
+ * choice or release would give (trtllm_versions.c); 0 where the plan's
+ * manager is the release's default and no family default moves it. */
+static size_t manager_note(const kvplan_engine_plan *p, bool mamba, char *out,
+                           size_t size)
+{
+    const char *release = kvplan_trtllm_profile_name(p->trtllm_version);
+    const char *fam = p->v2_default;
+    bool v2 = p->kv_cache_manager == 2;
+    if (p->kv_cache_manager_choice == KVPLAN_KVCM_MODEL)
+        snprintf(out, size, "KV cache manager V2 for %s", fam);
+    else if (v2 && p->kv_cache_manager_choice == KVPLAN_KVCM_DEFAULT)
+        snprintf(out, size,
+                 "KV cache manager V2: TensorRT-LLM %s's default for %s "
+                 "(use_kv_cache_manager_v2: auto); "
+                 "--no-use-kv-cache-manager-v2 plans V1%s; TensorRT-LLM "
+                 "before 1.3.0rc21 gives every model V1 (--trtllm-version)",
+                 release, fam,
+                 mamba ? ", its deprecated compatibility path for a hybrid "
+                         "Mamba"
+                       : "");
+    else if (v2)
+        return 0; /* asked for, by use_kv_cache_manager_v2: true */
+    else if (fam != NULL && p->kv_cache_manager_choice == KVPLAN_KVCM_GIVEN)
+        snprintf(out, size,
+                 "planned as KVCacheManager V1 sizes it, as "
+                 "use_kv_cache_manager_v2: false asks%s; the default for %s "
+                 "is V2 from TensorRT-LLM 1.3.0rc28",
+                 mamba ? " (TensorRT-LLM's deprecated compatibility path for "
+                         "a hybrid Mamba)"
+                       : "",
+                 fam);
+    else if (fam != NULL)
+        snprintf(out, size,
+                 "planned as KVCacheManager V1 sizes it, TensorRT-LLM %s's "
+                 "default for every model; from 1.3.0rc28 %s takes V2 by "
+                 "default (--trtllm-version latest)",
+                 release, fam);
+    else
+        snprintf(out, size,
+                 "planned as KVCacheManager V1 sizes it, TensorRT-LLM's "
+                 "default for this model (V2 with "
+                 "use_kv_cache_manager_v2: true: --use-kv-cache-manager-v2)");
+    return 1;
+}
+
 /* vLLM's groups: each spec's layers in groups of group_size. */
 int64_t kvplan__engine_groups(const kvplan_engine_plan *p)
 {
@@ -55,7 +101,7 @@ static void term_json(kvplan__writer *w, const char *key, double bytes,
 
 /* The plan's notes: which terms are estimates, and how to set them. */
 size_t kvplan__engine_notes(const kvplan_engine_plan *p,
-                            char out[4][KVPLAN__ENGINE_NOTE])
+                            char out[KVPLAN__ENGINE_NOTES][KVPLAN__ENGINE_NOTE])
 {
     size_t n = 0;
     bool vllm = p->engine == KVPLAN_ENGINE_VLLM;
@@ -91,14 +137,11 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p,
             (long long)(p->max_model_len / 2 > 0 ? p->max_model_len / 2 : 1));
     else if (!vllm && p->kv_cache_manager == 2 && p->num_groups > 1)
         snprintf(out[n++], sizeof out[0],
-                 "planned as KVCacheManagerV2 sizes it%s%s%s: device quota "
+                 "planned as KVCacheManagerV2 sizes it: device quota "
                  "%.2f GiB (the line it logs), grains of %lld MiB; the slots "
                  "are each pool group's first share (rows of equal slots "
                  "share one), set by a typical 2,048-token request (V2 moves "
                  "it as requests close)",
-                 p->v2_default != NULL ? " (V2 for " : "",
-                 p->v2_default != NULL ? p->v2_default : "",
-                 p->v2_default != NULL ? ")" : "",
                  (double)p->gpu_quota_bytes / KVPLAN__GIB,
                  (long long)(p->quota_grain_bytes >> 20));
     else if (!vllm && p->kv_cache_manager == 2)
@@ -109,25 +152,8 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p,
                  (double)p->gpu_quota_bytes / KVPLAN__GIB,
                  (long long)(p->quota_grain_bytes >> 20),
                  (long long)p->num_gpu_blocks);
-    else if (!vllm && p->v2_default != NULL && mamba)
-        snprintf(out[n++], sizeof out[0],
-                 "planned as KVCacheManager V1 sizes it, TensorRT-LLM's "
-                 "deprecated compatibility path for %s, whose default is V2 "
-                 "in 2026: this holds with use_kv_cache_manager_v2: false or "
-                 "an older release (--use-kv-cache-manager-v2 plans V2)",
-                 p->v2_default);
-    else if (!vllm && p->v2_default != NULL)
-        snprintf(out[n++], sizeof out[0],
-                 "planned as KVCacheManager V1 sizes it, but TensorRT-LLM "
-                 "picks V2 for %s by default in 2026: this holds with "
-                 "use_kv_cache_manager_v2: false or an older release "
-                 "(--use-kv-cache-manager-v2 plans V2)",
-                 p->v2_default);
-    else if (!vllm)
-        snprintf(out[n++], sizeof out[0],
-                 "planned as KVCacheManager V1 sizes it, TensorRT-LLM's "
-                 "default for this model (V2 with "
-                 "use_kv_cache_manager_v2: true: --use-kv-cache-manager-v2)");
+    if (!vllm)
+        n += manager_note(p, mamba, out[n], sizeof out[0]);
     /* _compute_slot_count_for_level: a tier takes at least one slot of
      * each life cycle, past its quota where one slot outgrows it */
     int64_t g = p->quota_grain_bytes;
@@ -277,7 +303,20 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
         kvplan__w_int(w, "max_in_flight_tokens", p->max_in_flight_tokens);
         kvplan__w_bool(w, "packed_groups", p->packed_groups);
     } else {
+        static const char *const choice[] = {"default", "given", "model"};
         kvplan__w_int(w, "kv_cache_manager", p->kv_cache_manager);
+        kvplan__w_str(w, "kv_cache_manager_choice",
+                      (unsigned)p->kv_cache_manager_choice < 3
+                          ? choice[p->kv_cache_manager_choice]
+                          : "default");
+        kvplan__w_str(w, "trtllm_version",
+                      kvplan_trtllm_profile_name(p->trtllm_version));
+        kvplan__w_array(w, "trtllm_rules");
+        kvplan_rule_info r;
+        for (size_t i = 0; kvplan_trtllm_rule_at(i, &r); i++)
+            if (p->trtllm_rules & r.bit)
+                kvplan__w_str(w, NULL, r.name);
+        kvplan__w_end(w);
         kvplan__w_str(w, "v2_default", p->v2_default);
         if (p->kv_cache_manager == 2) {
             kvplan__w_int(w, "gpu_quota_bytes", p->gpu_quota_bytes);
@@ -317,7 +356,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     }
     kvplan__w_end(w);
     kvplan__w_int(w, "bytes_per_token", p->bytes_per_token);
-    char text[4][KVPLAN__ENGINE_NOTE];
+    char text[KVPLAN__ENGINE_NOTES][KVPLAN__ENGINE_NOTE];
     size_t nnotes = kvplan__engine_notes(p, text);
     kvplan__w_array(w, "notes");
     for (size_t i = 0; i < nnotes; i++)

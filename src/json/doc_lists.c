@@ -55,6 +55,7 @@ static const char *kind_name(const kvplan_option *o)
         return "object";
     case KVPLAN__STORE_VERSION:
     case KVPLAN__STORE_VLLM_VERSION:
+    case KVPLAN__STORE_TRTLLM_VERSION:
         return "version";
     case KVPLAN__STORE_ENGINE:
     case KVPLAN__STORE_KNOB:

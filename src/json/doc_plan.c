@@ -409,6 +409,9 @@ static void echo(kvplan__writer *w, const char *key, const kvplan_options *o,
     case KVPLAN__STORE_VLLM_VERSION:
         kvplan__w_str(w, key, in->vllm_version_text);
         return;
+    case KVPLAN__STORE_TRTLLM_VERSION:
+        kvplan__w_str(w, key, in->trtllm_version_text);
+        return;
     case KVPLAN__STORE_VERSION:
         kvplan__w_str(w, key,
                       row->region == KVPLAN__IN_OPTIONS

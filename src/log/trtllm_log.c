@@ -334,12 +334,28 @@ kvplan_status kvplan_trtllm_log_reconcile(const kvplan_model *model,
               "lacks: cut short, or a release before V2 took Gemma 4");
         return KVPLAN_OK;
     }
-    if (!forced && options->use_kv_cache_manager_v2 != v2)
+    /* the release the log names picks the rules; the manager is the
+     * log's, whatever the options or that release's default say */
+    kvplan_trtllm_profile release;
+    if (kvplan_trtllm_profile_parse(r->version, &release, NULL) == KVPLAN_OK)
+        o.trtllm_version = release;
+    bool given =
+        options->use_kv_cache_manager_v2 || options->no_use_kv_cache_manager_v2;
+    int want = given           ? (options->use_kv_cache_manager_v2 ? 2 : 1)
+               : model != NULL ? kvplan__trtllm_default_manager(model, &o)
+                               : 0;
+    if (!forced && want != 0 && want != (v2 ? 2 : 1))
         cause(out, KVPLAN_CAUSE_OLDER_RULES, "manager",
               "the log's lines are KV cache manager V%d's; kvplan follows the "
-              "log, not --use-kv-cache-manager-v2%s",
-              v2 ? 2 : 1, v2 ? "'s absence" : "");
+              "log, not %s",
+              v2 ? 2 : 1,
+              given ? (v2 ? "--no-use-kv-cache-manager-v2"
+                          : "--use-kv-cache-manager-v2")
+              : v2  ? "the release's default for this model, V1"
+                    : "the release's default for this model, V2 "
+                      "(use_kv_cache_manager_v2: false, or an older release)");
     o.use_kv_cache_manager_v2 = v2;
+    o.no_use_kv_cache_manager_v2 = !v2;
     if (v2) {
         v2_pool(model, &o, r, out);
         return KVPLAN_OK;

@@ -145,6 +145,14 @@ static kvplan_status read_calibration(const char *path, kvplan_options *opts,
                                 "--calibrate)");
     else if (engine_terms)
         st = read_engine_terms(doc, path, &opts->engine_options, err);
+    /* a TensorRT-LLM log's release picks the rules its terms were
+     * measured under, unless --trtllm-version says otherwise */
+    kvplan_trtllm_profile release;
+    const char *rel = json_string_value(json_object_get(doc, "trtllm"));
+    if (st == KVPLAN_OK && of == KVPLAN_ENGINE_TRTLLM && rel != NULL &&
+        opts->internal_.trtllm_version_text == NULL &&
+        kvplan_trtllm_profile_parse(rel, &release, NULL) == KVPLAN_OK)
+        opts->engine_options.trtllm_version = release;
     if (st == KVPLAN_OK && !engine_terms)
         st = count(doc, "context_bytes", path, &o->context_bytes, err);
     if (st == KVPLAN_OK && !engine_terms)

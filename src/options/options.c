@@ -421,6 +421,7 @@ kvplan_status kvplan__options_store(kvplan_options *o,
         return hisparse_value(o, row, f, v, err);
     case KVPLAN__STORE_VERSION:
     case KVPLAN__STORE_VLLM_VERSION:
+    case KVPLAN__STORE_TRTLLM_VERSION:
         return kvplan__version_value(o, row, field, f, v, err);
     case KVPLAN__STORE_ENGINE: {
         static const char *const names[] = {"sglang", "vllm", "trtllm"};

@@ -1,6 +1,7 @@
 /*
  * versions.c: the version options' values. --sglang-version and
- * --compare-version name an sglang profile, --vllm-version a vLLM one;
+ * --compare-version name an sglang profile, --vllm-version a vLLM one,
+ * --trtllm-version a TensorRT-LLM one;
  * each is parsed by its profile's parser, refused in the flag's own
  * spelling, and its text kept for the documents' "requested".
  */
@@ -13,6 +14,13 @@ kvplan_status kvplan__version_value(kvplan_options *o,
                                     const char *f, const char *v,
                                     kvplan_error *err)
 {
+    if (row->store == KVPLAN__STORE_TRTLLM_VERSION) {
+        kvplan_trtllm_profile p;
+        KVPLAN__TRY(kvplan_trtllm_profile_parse(v, &p, err));
+        memcpy(field, &p, sizeof p);
+        o->internal_.trtllm_version_text = v;
+        return KVPLAN_OK;
+    }
     if (row->store == KVPLAN__STORE_VLLM_VERSION) {
         kvplan_vllm_profile p;
         KVPLAN__TRY(kvplan_vllm_profile_parse(v, &p, err));

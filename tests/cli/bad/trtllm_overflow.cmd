@@ -2,3 +2,4 @@
 trtllm
 --max-model-len
 9223372036854775807
+--no-use-kv-cache-manager-v2

@@ -6,3 +6,4 @@ gpt-oss-20b
 128,131072
 --max-gpu-total-bytes
 40GiB
+--no-use-kv-cache-manager-v2

@@ -1,0 +1,4 @@
+--engine
+trtllm
+--trtllm-version
+1.3.0

@@ -1,0 +1,10 @@
+--engine
+trtllm
+--weight-bytes
+16060522496
+--activation-memory
+1GiB
+--non-torch-memory
+1GiB
+--trtllm-version
+1.2.0
