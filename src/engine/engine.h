@@ -93,6 +93,30 @@ kvplan_status kvplan__vllm_plan(const kvplan__engine_census *c,
                                 const kvplan_model *m, kvplan_engine_plan *p,
                                 kvplan_error *err);
 
+/* ---- versions.c: an engine's release ranges ------------------------- */
+
+/* One release range of an engine (versions.c for vLLM, trtllm_versions.c):
+ * its profile's value, its name, its first and last release as that
+ * engine's parser numbers them, and the older rules it still had. */
+typedef struct kvplan__release_range {
+    int profile;
+    const char *name;
+    long first, last;
+    uint64_t rules;
+} kvplan__release_range;
+
+/* The range of `profile` in table[0..n); NULL when none is. */
+const kvplan__release_range *
+kvplan__range_of(const kvplan__release_range *table, size_t n, int profile);
+/* The range named `name` (ASCII case-insensitive), else the one holding
+ * the release numbered `release` (-1: none); NULL when none does. */
+const kvplan__release_range *
+kvplan__range_find(const kvplan__release_range *table, size_t n,
+                   const char *name, long release);
+/* rules[index] into *out; false past `n` or without out. */
+bool kvplan__rule_copy(const kvplan_rule_info *rules, size_t n, size_t index,
+                       kvplan_rule_info *out);
+
 /* ---- trtllm.c -------------------------------------------------------- */
 
 kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,

@@ -33,10 +33,7 @@ static const kvplan_rule_info rules[] = {
 
 bool kvplan_trtllm_rule_at(size_t index, kvplan_rule_info *out)
 {
-    if (out == NULL || index >= NUM_RULES)
-        return false;
-    *out = rules[index];
-    return true;
+    return kvplan__rule_copy(rules, NUM_RULES, index, out);
 }
 
 /* Releases as major * 10^7 + minor * 10^5 + patch * 10^3 + rc (999 for
@@ -44,12 +41,7 @@ bool kvplan_trtllm_rule_at(size_t index, kvplan_rule_info *out)
 #define REL(major, minor, rc) ((major)*10000000L + (minor)*100000L + (rc))
 #define FINAL 999
 
-static const struct {
-    kvplan_trtllm_profile profile;
-    const char *name;
-    long first, last;
-    uint64_t rules;
-} profiles[] = {
+static const kvplan__release_range profiles[] = {
     {KVPLAN_TRTLLM_LATEST, "1.3.0rc28-1.4", REL(1, 3, 28),
      REL(1, 4, FINAL) + 99000L, 0},
     {KVPLAN_TRTLLM_V1_0, "1.0-1.3.0rc20", REL(1, 0, 0), REL(1, 3, 20),
@@ -61,18 +53,16 @@ static const struct {
 
 uint64_t kvplan_trtllm_rules(kvplan_trtllm_profile p)
 {
-    for (size_t i = 0; i < NUM_PROFILES; i++)
-        if (profiles[i].profile == p)
-            return profiles[i].rules;
-    return 0;
+    const kvplan__release_range *r =
+        kvplan__range_of(profiles, NUM_PROFILES, (int)p);
+    return r != NULL ? r->rules : 0;
 }
 
 const char *kvplan_trtllm_profile_name(kvplan_trtllm_profile p)
 {
-    for (size_t i = 0; i < NUM_PROFILES; i++)
-        if (profiles[i].profile == p)
-            return profiles[i].name;
-    return NULL;
+    const kvplan__release_range *r =
+        kvplan__range_of(profiles, NUM_PROFILES, (int)p);
+    return r != NULL ? r->name : NULL;
 }
 
 /* One number of at most two digits at *s, moving past it; -1 if none. */
@@ -126,17 +116,13 @@ kvplan_status kvplan_trtllm_profile_parse(const char *version,
         *out = KVPLAN_TRTLLM_LATEST;
         return kvplan__ok(err);
     }
-    for (size_t i = 0; i < NUM_PROFILES; i++)
-        if (kvplan__ascii_ieq(version, profiles[i].name)) {
-            *out = profiles[i].profile;
-            return kvplan__ok(err);
-        }
     long n = strlen(version) < 40 ? release(version) : -1;
-    for (size_t i = 0; n >= 0 && i < NUM_PROFILES; i++)
-        if (n >= profiles[i].first && n <= profiles[i].last) {
-            *out = profiles[i].profile;
-            return kvplan__ok(err);
-        }
+    const kvplan__release_range *r =
+        kvplan__range_find(profiles, NUM_PROFILES, version, n);
+    if (r != NULL) {
+        *out = (kvplan_trtllm_profile)r->profile;
+        return kvplan__ok(err);
+    }
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, "--trtllm-version",
         "--trtllm-version: kvplan has no profile for '%.40s'%s; it knows "

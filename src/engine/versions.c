@@ -91,10 +91,38 @@ static const kvplan_rule_info rules[] = {
 
 bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
 {
-    if (out == NULL || index >= NUM_RULES)
+    return kvplan__rule_copy(rules, NUM_RULES, index, out);
+}
+
+bool kvplan__rule_copy(const kvplan_rule_info *table, size_t n, size_t index,
+                       kvplan_rule_info *out)
+{
+    if (out == NULL || index >= n)
         return false;
-    *out = rules[index];
+    *out = table[index];
     return true;
+}
+
+const kvplan__release_range *
+kvplan__range_of(const kvplan__release_range *table, size_t n, int profile)
+{
+    for (size_t i = 0; i < n; i++)
+        if (table[i].profile == profile)
+            return &table[i];
+    return NULL;
+}
+
+const kvplan__release_range *
+kvplan__range_find(const kvplan__release_range *table, size_t n,
+                   const char *name, long release)
+{
+    for (size_t i = 0; i < n; i++)
+        if (kvplan__ascii_ieq(name, table[i].name))
+            return &table[i];
+    for (size_t i = 0; release >= 0 && i < n; i++)
+        if (release >= table[i].first && release <= table[i].last)
+            return &table[i];
+    return NULL;
 }
 
 #define RULES_0_26                                                             \
@@ -106,12 +134,8 @@ bool kvplan_vllm_rule_at(size_t index, kvplan_rule_info *out)
      KVPLAN_VLLM_RULE_UTILIZATION_090 | KVPLAN_VLLM_RULE_TOKENS_PER_GROUP |    \
      KVPLAN_VLLM_RULE_SSM_FLOAT16 | KVPLAN_VLLM_RULE_MAMBA_SEQS_UNCHECKED)
 
-static const struct {
-    kvplan_vllm_profile profile;
-    const char *name;
-    long first, last; /* releases, as kvplan__release_number */
-    uint64_t rules;
-} profiles[] = {
+/* first and last: releases, as kvplan__release_number */
+static const kvplan__release_range profiles[] = {
     {KVPLAN_VLLM_LATEST, "0.29-0.31", 2900, 3199, 0},
     {KVPLAN_VLLM_V0_28, "0.28", 2800, 2899, KVPLAN_VLLM_RULE_NO_NULL_BLOCK},
     {KVPLAN_VLLM_V0_26, "0.26-0.27", 2600, 2799, RULES_0_26},
@@ -126,18 +150,16 @@ static const struct {
 
 uint64_t kvplan_vllm_rules(kvplan_vllm_profile p)
 {
-    for (size_t i = 0; i < NUM_PROFILES; i++)
-        if (profiles[i].profile == p)
-            return profiles[i].rules;
-    return 0;
+    const kvplan__release_range *r =
+        kvplan__range_of(profiles, NUM_PROFILES, (int)p);
+    return r != NULL ? r->rules : 0;
 }
 
 const char *kvplan_vllm_profile_name(kvplan_vllm_profile p)
 {
-    for (size_t i = 0; i < NUM_PROFILES; i++)
-        if (profiles[i].profile == p)
-            return profiles[i].name;
-    return NULL;
+    const kvplan__release_range *r =
+        kvplan__range_of(profiles, NUM_PROFILES, (int)p);
+    return r != NULL ? r->name : NULL;
 }
 
 kvplan_status kvplan_vllm_profile_parse(const char *version,
@@ -152,11 +174,6 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
         *out = KVPLAN_VLLM_LATEST;
         return kvplan__ok(err);
     }
-    for (size_t i = 0; i < NUM_PROFILES; i++)
-        if (kvplan__ascii_ieq(version, profiles[i].name)) {
-            *out = profiles[i].profile;
-            return kvplan__ok(err);
-        }
     /* "0.28" as "0.28.0" */
     char full[48];
     long n = kvplan__release_number(version);
@@ -165,11 +182,12 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
         snprintf(full, sizeof full, "%s.0", version);
         n = kvplan__release_number(full);
     }
-    for (size_t i = 0; n >= 0 && i < NUM_PROFILES; i++)
-        if (n >= profiles[i].first && n <= profiles[i].last) {
-            *out = profiles[i].profile;
-            return kvplan__ok(err);
-        }
+    const kvplan__release_range *r =
+        kvplan__range_find(profiles, NUM_PROFILES, version, n);
+    if (r != NULL) {
+        *out = (kvplan_vllm_profile)r->profile;
+        return kvplan__ok(err);
+    }
     return kvplan__fail(
         err, KVPLAN_INVALID_ARGUMENT, "--vllm-version",
         "--vllm-version: kvplan has no profile for '%.40s'%s; it knows "

@@ -192,6 +192,10 @@ void kvplan__doc_requested(kvplan__writer *w, const char *key,
 
 /* ---- doc_versions.c: the sglang version followed, --compare-version ----- */
 
+/* An array at `key` of the names of the rules `at` lists whose bit is in
+ * `bits` (sglang's, vLLM's or TensorRT-LLM's rules). */
+void kvplan__w_rules(kvplan__writer *w, const char *key, uint64_t bits,
+                     bool (*at)(size_t, kvplan_rule_info *));
 /* {"profile", "exact", "rules": [names]} of the plan. */
 void kvplan__doc_version(kvplan__writer *w, const char *key,
                          const kvplan_plan *p);

@@ -286,12 +286,7 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
     if (vllm) {
         kvplan__w_str(w, "vllm_version",
                       kvplan_vllm_profile_name(p->vllm_version));
-        kvplan__w_array(w, "vllm_rules");
-        kvplan_rule_info r;
-        for (size_t i = 0; kvplan_vllm_rule_at(i, &r); i++)
-            if (p->vllm_rules & r.bit)
-                kvplan__w_str(w, NULL, r.name);
-        kvplan__w_end(w);
+        kvplan__w_rules(w, "vllm_rules", p->vllm_rules, kvplan_vllm_rule_at);
         if (p->mamba_cache_mode != KVPLAN_MAMBA_CACHE_AUTO)
             kvplan__w_str(w, "mamba_cache_mode",
                           kvplan_word_name(KVPLAN_WORDS_MAMBA_CACHE_MODE,
@@ -311,12 +306,8 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
                           : "default");
         kvplan__w_str(w, "trtllm_version",
                       kvplan_trtllm_profile_name(p->trtllm_version));
-        kvplan__w_array(w, "trtllm_rules");
-        kvplan_rule_info r;
-        for (size_t i = 0; kvplan_trtllm_rule_at(i, &r); i++)
-            if (p->trtllm_rules & r.bit)
-                kvplan__w_str(w, NULL, r.name);
-        kvplan__w_end(w);
+        kvplan__w_rules(w, "trtllm_rules", p->trtllm_rules,
+                        kvplan_trtllm_rule_at);
         kvplan__w_str(w, "v2_default", p->v2_default);
         if (p->kv_cache_manager == 2) {
             kvplan__w_int(w, "gpu_quota_bytes", p->gpu_quota_bytes);

@@ -13,12 +13,18 @@ void kvplan__doc_version(kvplan__writer *w, const char *key,
     kvplan__w_bool(w, "exact",
                    kvplan_sglang_profile_exact(p->sglang_version) &&
                        !(p->rules & ~kvplan_sglang_rules(p->sglang_version)));
-    kvplan__w_array(w, "rules");
-    kvplan_rule_info r;
-    for (size_t i = 0; kvplan_rule_at(i, &r); i++)
-        if (p->rules & r.bit)
-            kvplan__w_str(w, NULL, r.name);
+    kvplan__w_rules(w, "rules", p->rules, kvplan_rule_at);
     kvplan__w_end(w);
+}
+
+void kvplan__w_rules(kvplan__writer *w, const char *key, uint64_t bits,
+                     bool (*at)(size_t, kvplan_rule_info *))
+{
+    kvplan__w_array(w, key);
+    kvplan_rule_info r;
+    for (size_t i = 0; at(i, &r); i++)
+        if (bits & r.bit)
+            kvplan__w_str(w, NULL, r.name);
     kvplan__w_end(w);
 }
 
