@@ -27,7 +27,9 @@ static inline bool kvplan__text_room(kvplan__text *t, size_t n)
 /* The text is NUL-terminated only when given out (kvplan__w_take). */
 static inline void kvplan__text_put(kvplan__text *t, const char *s, size_t n)
 {
-    if (!kvplan__text_room(t, n))
+    /* nothing to put: `s` may be an empty text's NULL, which memcpy may
+     * not be given even for 0 bytes (a pickle of no memoized keys) */
+    if (n == 0 || !kvplan__text_room(t, n))
         return;
     memcpy(t->text + t->len, s, n);
     t->len += n;
