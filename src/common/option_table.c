@@ -423,7 +423,7 @@ const kvplan__option_row kvplan__option_rows[] = {
       "always has V2); neither this nor the next: the release's default for the model"},
      .store = KVPLAN__STORE_BOOL, ENGINE(use_kv_cache_manager_v2), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "no_use_kv_cache_manager_v2", .flag = "--no-use-kv-cache-manager-v2", SWITCH,
-      FOR_ENGINE, .help = "TRT-LLM: use_kv_cache_manager_v2: false, V1's whatever the model's"},
+      FOR_ENGINE, .help = "TRT-LLM: use_kv_cache_manager_v2: false: plan V1's pools, whatever the model's default"},
      .store = KVPLAN__STORE_BOOL, ENGINE(no_use_kv_cache_manager_v2), .readers = KVPLAN__READ_TRTLLM},
     {{.name = "max_util_for_resume", .flag = "--max-util-for-resume",
       FRACTION(false, "a fraction in (0, 1]"), FOR_ENGINE, .meta = "F",
