@@ -518,6 +518,25 @@ void cli_launch_not_read(cli_launch *l, const char *word)
     l->not_read[l->num_not_read++] = l->config_words[k];
 }
 
+bool cli_launch_config_value(cli_args *cli, const char *engine,
+                             const char *twice, const char *v, bool eq,
+                             const char *kept, kvplan_status *st,
+                             kvplan_error *err)
+{
+    *st = v == NULL ? cli_usage_error(err, "--config", "--config needs a value")
+          : kept != NULL ? cli_usage_error(err, "--config",
+                                           "--config twice: %s refuses it "
+                                           "(\"%s\")",
+                                           engine, twice)
+                         : KVPLAN_OK;
+    if (*st == KVPLAN_OK && eq) /* merged on `"--config" in argv` only */
+        snprintf(cli->launch.config_note, sizeof cli->launch.config_note,
+                 "--config=%.200s is not read, by %s either: it merges a "
+                 "config file given as two words, --config FILE, only",
+                 v, engine);
+    return *st == KVPLAN_OK && !eq;
+}
+
 size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
                             size_t size)
 {

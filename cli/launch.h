@@ -45,13 +45,23 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
 /* Lists `word` (kept in the launch's own room) as not read. */
 void cli_launch_not_read(cli_launch *l, const char *word);
 
-/* "kvplan: vllm serve flags kvplan does not read: --host, --port" on
- * `out`, when there are any. */
+/* `--config FILE` (`v`; NULL: none followed) as vllm serve and sglang
+ * read it, `engine` naming the one: a second one (the first `kept`)
+ * refused in its own words `twice`; --config=FILE (`eq`), which neither
+ * merges, said in the launch's config note. True when the file is to be
+ * read; *st the refusal, if any. */
+bool cli_launch_config_value(cli_args *cli, const char *engine,
+                             const char *twice, const char *v, bool eq,
+                             const char *kept, kvplan_status *st,
+                             kvplan_error *err);
+
 /* The launch's flags kvplan does not read as one sentence: those that
  * change no GPU memory (`memory` false), or those that do, each with what
  * it changes; the count of flags said (0: nothing written). */
 size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
                             size_t size);
+/* "kvplan: vllm serve flags kvplan does not read: --host, --port" on
+ * `out`, when there are any. */
 void cli_launch_notes(FILE *out, const cli_args *cli);
 
 #endif /* KVPLAN_LAUNCH_H */

@@ -88,19 +88,12 @@ bool cli_vllm_config_flag(int argc, char **argv, int *i, cli_args *cli,
     if (strcmp(arg, "--config") != 0 && !eq)
         return false;
     const char *v = eq ? arg + 9 : *i + 1 < argc ? argv[++*i] : NULL;
-    *st = KVPLAN_OK;
-    if (v == NULL)
-        *st = cli_usage_error(err, "--config", "--config needs a value");
-    else if (cli->launch.config_path != NULL)
-        *st = cli_usage_error(err, "--config",
-                              "--config twice: vLLM refuses it (\"More than "
-                              "one config file specified!\")");
-    else if (eq) /* _pull_args_from_config runs on `"--config" in args` */
-        snprintf(cli->launch.config_note, sizeof cli->launch.config_note,
-                 "--config=%.200s is not read, by vLLM either: it merges a "
-                 "config file given as two words, --config FILE, only",
-                 v);
-    else if (cli->files_remote)
+    /* _pull_args_from_config runs on `"--config" in args` */
+    if (!cli_launch_config_value(cli, "vLLM",
+                                 "More than one config file specified!", v, eq,
+                                 cli->launch.config_path, st, err))
+        return true;
+    if (cli->files_remote)
         cli_launch_not_read(&cli->launch, "--config");
     else
         cli->launch.config_path = v;

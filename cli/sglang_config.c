@@ -30,19 +30,10 @@ bool cli_sglang_config_flag(int argc, char **argv, int *i, const char *eq,
     if (cli->files_remote)
         return false;
     const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-    *st = KVPLAN_OK;
-    if (v == NULL)
-        *st = cli_usage_error(err, "--config", "--config needs a value");
-    else if (cli->sglang_config != NULL)
-        *st = cli_usage_error(err, "--config",
-                              "--config twice: sglang refuses it (\"Multiple "
-                              "config files specified! Only one allowed.\")");
-    else if (eq) /* prepare_server_args merges on `"--config" in argv` */
-        snprintf(cli->launch.config_note, sizeof cli->launch.config_note,
-                 "--config=%.200s is not read, by sglang either: it merges a "
-                 "config file given as two words, --config FILE, only",
-                 v);
-    else
+    /* prepare_server_args merges on `"--config" in argv` */
+    if (cli_launch_config_value(
+            cli, "sglang", "Multiple config files specified! Only one allowed.",
+            v, eq != NULL, cli->sglang_config, st, err))
         cli->sglang_config = v;
     return true;
 #endif
