@@ -400,7 +400,7 @@ static void v2_rows(const kvplan__engine_census *c,
 static kvplan_status v2_finish(const kvplan__engine_census *c,
                                const kvplan_engine_options *o, int64_t q,
                                int64_t tpb, const kvplan__trtllm_v2_step *step,
-                               bool gemma4, kvplan__trtllm_v2_storage *s,
+                               kvplan__trtllm_v2_storage *s,
                                kvplan_engine_plan *p, kvplan_error *err);
 
 /* kv_cache_config.avg_seq_len: at most max_seq_len (TensorRT-LLM's own
@@ -477,7 +477,7 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
         2, {{m.lineages, m.capacity, m.capacity - 1}, {m.dummies, 0, 0}}};
     if (o->avg_seq_len.set)
         avg_constraints(o, p, m.dummies, tpb, s, &ovf);
-    KVPLAN__TRY(v2_finish(c, o, q, tpb, &step, false, s, p, err));
+    KVPLAN__TRY(v2_finish(c, o, q, tpb, &step, s, p, err));
     /* get_cache_bytes_per_token: the attention's, and a snapshot's states
      * spread over its interval */
     if (m.interval > 0)
@@ -549,14 +549,14 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
         "the budget; lower --max-num-seqs",
         (long long)p->max_num_seqs, (long long)(o->tp_size * o->pp_size),
         (double)short_of / 1073741824.0, (double)q / 1073741824.0);
-    return v2_finish(c, o, q, tpb, &step, gemma4, &s, p, err);
+    return v2_finish(c, o, q, tpb, &step, &s, p, err);
 }
 
 /* The GPU tier's slots for quota `q`, the host tier's, and the rows. */
 static kvplan_status v2_finish(const kvplan__engine_census *c,
                                const kvplan_engine_options *o, int64_t q,
                                int64_t tpb, const kvplan__trtllm_v2_step *step,
-                               bool gemma4, kvplan__trtllm_v2_storage *s,
+                               kvplan__trtllm_v2_storage *s,
                                kvplan_engine_plan *p, kvplan_error *err)
 {
     bool ovf = false;
@@ -582,10 +582,6 @@ static kvplan_status v2_finish(const kvplan__engine_census *c,
                         "manager V2 cannot split it over its pool groups",
                         (long long)o->host_cache_size.value);
     }
-    p->kv_cache_manager = 2;
-    if (gemma4)
-        p->v2_default = "Gemma 4, whose per-layer geometry only V2 allocates, "
-                        "whatever use_kv_cache_manager_v2 says";
     p->gpu_quota_bytes = q;
     p->quota_grain_bytes = g;
     v2_rows(c, s, tpb, p, &ovf);

@@ -182,6 +182,8 @@ kvplan_status kvplan__trtllm_manager(const kvplan_model *m,
     if (kvplan__trtllm_gemma4(m)) {
         p->kv_cache_manager = 2;
         p->kv_cache_manager_choice = KVPLAN_KVCM_MODEL;
+        p->v2_default = "Gemma 4, whose per-layer geometry only V2 allocates, "
+                        "whatever use_kv_cache_manager_v2 says";
         return KVPLAN_OK;
     }
     if (o->use_kv_cache_manager_v2 || o->no_use_kv_cache_manager_v2) {
