@@ -127,6 +127,35 @@ static void test_v1_default(void)
     CHECK_STR(err.field, "--no-use-kv-cache-manager-v2");
 }
 
+/* The four classes #16060 names ("DeepseekV3ForCausalLM,
+ * DeepseekV32ForCausalLM, GlmMoeDsaForCausalLM, and
+ * MistralLarge3ForCausalLM select V2 by default when this option is
+ * auto", docs/source/features/kvcache.md as it merged, 2026-08-07):
+ * DeepSeek R1 (DeepseekV3ForCausalLM, MLA not sparse) and DeepSeek V3.2
+ * (DSA) take V2 when nothing is given, V1 before 1.3.0rc21 (kvplan
+ * 0.12.0 planned V1 for R1 in every release, exit 0). DeepSeek V2 Lite,
+ * another class, keeps V1. */
+static void test_deepseek(void)
+{
+    kvplan_engine_options o = trtllm_options(8, false);
+    CHECK(kvplan_gpu_preset("H200", &o.gpu));
+    manager(&o, 0);
+    manager_is("deepseek-r1", &o, 2, KVPLAN_KVCM_DEFAULT);
+    kvplan_engine_plan p = plan("deepseek-r1", &o, KVPLAN_OK, NULL);
+    CHECK_STR(p.v2_default, "DeepSeek V3 / R1 (#16060)");
+    p = plan("deepseek-v3.2", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.kv_cache_manager, 2);
+    CHECK_STR(p.v2_default, "the DSA models (#16060)");
+    manager_is("deepseek-v2-lite", &o, 1, KVPLAN_KVCM_DEFAULT);
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0;
+    manager_is("deepseek-r1", &o, 1, KVPLAN_KVCM_DEFAULT);
+    kvplan_error err;
+    o.trtllm_version = KVPLAN_TRTLLM_RC21;
+    plan("deepseek-r1", &o, KVPLAN_UNSUPPORTED, &err);
+    CHECK_STR(err.field, "--trtllm-version");
+    CHECK_CONTAINS(err.message, "DeepSeek V3 / R1");
+}
+
 /* A hybrid Mamba under V1: kvplan restates V1's cost as releases before
  * 1.3.0rc21 priced it (a snapshot every mamba_state_cache_interval
  * tokens); the newest V1 (kv_cache/mamba_cache_manager) holds every live
@@ -151,6 +180,7 @@ int main(void)
 {
     test_parse();
     test_v1_default();
+    test_deepseek();
     test_mamba_v1();
     return check_report();
 }

@@ -28,16 +28,23 @@
  * (docs/source/features/kvcache.md, "Selecting the KV Cache Manager",
  * 0076e93, 2026): hybrid Mamba (NemotronH and its multimodal models,
  * Qwen3-Next), DeepSeek-V4, GPT-OSS (#16942), Gemma 3 and 4 (#17396),
- * Llama and Llama 4; and MiniMax M2 by its own PR (#17360), which that
- * table does not list. The DSA models by #16060. By architectures[0]'s
- * prefix. (The draft release notes of #18228 had also named DeepSeek,
- * GLM, Kimi K2.5 and every Qwen; the docs do not.) */
+ * Llama and Llama 4; MiniMax M2 by its own PR (#17360), which that table
+ * does not list; and the four classes #16060 (merged 2026-08-07) names in
+ * the same docs section, "DeepseekV3ForCausalLM, DeepseekV32ForCausalLM,
+ * GlmMoeDsaForCausalLM, and MistralLarge3ForCausalLM select V2 by default
+ * when this option is auto": the DSA models, DeepSeek V3 / R1 (and Kimi K2,
+ * the same class) and Mistral Large 3. The later table dropped them, not
+ * the code (modeling_deepseekv3.py at v1.3.0rc25 declares the preference).
+ * By architectures[0]'s prefix. (Kimi K2.5, in #18228's draft notes: no
+ * code read says so.) */
 static const struct {
     const char *prefix, *family;
 } v2_defaults[] = {
     {"NemotronH", "NemotronH, a hybrid Mamba (TensorRT-LLM's KV cache docs)"},
     {"Qwen3Next", "Qwen3-Next, a hybrid Mamba (TensorRT-LLM's KV cache docs)"},
     {"DeepseekV4", "DeepSeek-V4 (TensorRT-LLM's KV cache docs)"},
+    {"DeepseekV3ForCausalLM", "DeepSeek V3 / R1 (#16060)"},
+    {"MistralLarge3ForCausalLM", "Mistral Large 3 (#16060)"},
     {"GptOss", "GPT-OSS (#16942)"},
     {"MiniMaxM2", "MiniMax M2 (#17360)"},
     {"Gemma3", "Gemma 3 (#17396)"},
