@@ -135,32 +135,42 @@ void cli_engine_text(FILE *out, const cli_args *cli, const kvplan_model *model,
         fprintf(out, "  - %s\n", text[i]);
 }
 
-/* --compare-version under --engine vllm: the two versions' plans and each
- * rule they differ in, alone (kvplan_engine_version_compare). */
-static void compare_text(FILE *out, const kvplan_model *model,
-                         const kvplan_engine_options *o, kvplan_vllm_profile v)
+/* --compare-version under --engine vllm or trtllm: the two releases'
+ * plans (with TensorRT-LLM's manager) and each rule they differ in,
+ * alone. */
+typedef struct compare_view {
+    const char *engine, *name[2], *tokens;
+    const kvplan_engine_version_figures *f[2];
+    int32_t manager[2]; /* TensorRT-LLM's; 0 for vLLM */
+    const kvplan_engine_rule_delta *rules;
+    size_t num_rules;
+} compare_view;
+
+static void compare_print(FILE *out, const compare_view *v)
 {
-    kvplan_engine_version_comparison c;
-    if (kvplan_engine_version_compare(model, o, v, &c, NULL) != KVPLAN_OK)
-        return;
-    fprintf(out, "\nvLLM %s against %s (--compare-version):\n",
-            kvplan_vllm_profile_name(c.profile),
-            kvplan_vllm_profile_name(c.compared));
-    const kvplan_engine_version_figures *f[2] = {&c.plan, &c.compared_plan};
+    fprintf(out, "\n%s %s against %s (--compare-version):\n", v->engine,
+            v->name[0], v->name[1]);
+    int width = 10;
+    for (int i = 0; i < 2; i++)
+        if ((int)strlen(v->name[i]) > width)
+            width = (int)strlen(v->name[i]);
     for (int i = 0; i < 2; i++) {
-        const char *who = kvplan_vllm_profile_name(i ? c.compared : c.profile);
-        if (f[i]->status != KVPLAN_OK)
-            fprintf(out, "  %-10s does not start: %s\n", who, f[i]->error);
-        else
-            fprintf(out,
-                    "  %-10s KV cache %.2f GiB, %lld blocks, GPU KV cache "
-                    "size %lld tokens, %.2fx\n",
-                    who, (double)f[i]->available_bytes / GIB,
-                    (long long)f[i]->num_gpu_blocks,
-                    (long long)f[i]->kv_cache_tokens, f[i]->max_concurrency);
+        const kvplan_engine_version_figures *f = v->f[i];
+        fprintf(out, "  %-*s ", width, v->name[i]);
+        if (f->status != KVPLAN_OK) {
+            fprintf(out, "does not start: %s\n", f->error);
+            continue;
+        }
+        if (v->manager[i] > 0)
+            fprintf(out, "KV cache manager V%d, ", (int)v->manager[i]);
+        fprintf(out, "KV cache %.2f GiB, %lld blocks, %s %lld tokens, %.2fx\n",
+                (double)f->available_bytes / GIB, (long long)f->num_gpu_blocks,
+                v->tokens, (long long)f->kv_cache_tokens, f->max_concurrency);
     }
-    for (size_t i = 0; i < c.num_rules; i++) {
-        const kvplan_engine_rule_delta *d = &c.rules[i];
+    if (v->num_rules == 0)
+        fprintf(out, "  no rule kvplan restates differs between them\n");
+    for (size_t i = 0; i < v->num_rules; i++) {
+        const kvplan_engine_rule_delta *d = &v->rules[i];
         fprintf(out, "  rule %s (%s, %s): %s\n", d->rule.name,
                 d->in_plan ? "in this plan" : "in the other", d->rule.source,
                 d->rule.summary);
@@ -173,6 +183,42 @@ static void compare_text(FILE *out, const kvplan_model *model,
                     (long long)d->alone.num_gpu_blocks,
                     (long long)d->alone.kv_cache_tokens,
                     d->alone.max_concurrency);
+    }
+}
+
+static void compare_text(FILE *out, const cli_args *cli,
+                         const kvplan_model *model,
+                         const kvplan_engine_options *o)
+{
+    if (o->engine == KVPLAN_ENGINE_VLLM && cli->o.compare_vllm_set) {
+        kvplan_engine_version_comparison c;
+        if (kvplan_engine_version_compare(model, o, cli->o.compare_vllm_version,
+                                          &c, NULL) != KVPLAN_OK)
+            return;
+        compare_print(out,
+                      &(compare_view){"vLLM",
+                                      {kvplan_vllm_profile_name(c.profile),
+                                       kvplan_vllm_profile_name(c.compared)},
+                                      "GPU KV cache size",
+                                      {&c.plan, &c.compared_plan},
+                                      {0, 0},
+                                      c.rules,
+                                      c.num_rules});
+    } else if (o->engine == KVPLAN_ENGINE_TRTLLM && cli->o.compare_trtllm_set) {
+        kvplan_trtllm_version_comparison c;
+        if (kvplan_trtllm_version_compare(
+                model, o, cli->o.compare_trtllm_version, &c, NULL) != KVPLAN_OK)
+            return;
+        compare_print(
+            out,
+            &(compare_view){"TensorRT-LLM",
+                            {kvplan_trtllm_profile_name(c.profile),
+                             kvplan_trtllm_profile_name(c.compared)},
+                            "max_tokens",
+                            {&c.plan, &c.compared_plan},
+                            {c.kv_cache_manager, c.compared_kv_cache_manager},
+                            c.rules,
+                            c.num_rules});
     }
 }
 
@@ -201,8 +247,7 @@ int cli_engine_report(const cli_args *cli, const kvplan_model *model)
             rc = CLI_EXIT_INTERNAL;
     } else {
         cli_engine_text(stdout, cli, model, &p);
-        if (cli->o.compare_vllm_set && o.engine == KVPLAN_ENGINE_VLLM)
-            compare_text(stdout, model, &o, cli->o.compare_vllm_version);
+        compare_text(stdout, cli, model, &o);
     }
     return fflush(stdout) != 0 ? CLI_EXIT_INTERNAL : rc;
 }

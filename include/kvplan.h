@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 12
+#define KVPLAN_VERSION_MINOR 13
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.12.0"
+#define KVPLAN_VERSION_STRING "0.13.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -1922,6 +1922,31 @@ KVPLAN_API kvplan_status kvplan_engine_version_compare(
     kvplan_vllm_profile other, kvplan_engine_version_comparison *out,
     kvplan_error *err);
 
+/* Two TensorRT-LLM releases side by side (--compare-version under
+ * --engine trtllm): each plan's figures and the KV cache manager it
+ * planned, and the rule they differ in with the plan under it alone. The
+ * 1.3.0rc21-rc27 range differs from the newest in no rule: it refuses a
+ * model whose default it has not pinned, and its plan's error says so. */
+typedef struct kvplan_trtllm_version_comparison {
+    kvplan_trtllm_profile profile, compared;
+    kvplan_engine_version_figures plan, compared_plan;
+    /* 1 or 2; 0 where that plan does not start */
+    int32_t kv_cache_manager, compared_kv_cache_manager;
+    size_t num_rules;
+    kvplan_engine_rule_delta rules[4];
+} kvplan_trtllm_version_comparison;
+
+/*
+ * The TensorRT-LLM plan of `model` with `options` (its trtllm_version)
+ * and under `other`, and for each rule the two differ in, the plan with
+ * that rule alone switched. A plan that does not start is a figure, not
+ * an error. Allocation-free.
+ */
+KVPLAN_API kvplan_status kvplan_trtllm_version_compare(
+    const kvplan_model *model, const kvplan_engine_options *options,
+    kvplan_trtllm_profile other, kvplan_trtllm_version_comparison *out,
+    kvplan_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* Reading an sglang start-up log (docs/log.md)                              */
 /* ------------------------------------------------------------------------ */
@@ -2492,6 +2517,9 @@ typedef struct kvplan_options {
      * parsed as both; the engine asked picks) */
     bool compare_vllm_set;
     kvplan_vllm_profile compare_vllm_version;
+    /* --compare-version as a TensorRT-LLM release, for --engine trtllm */
+    bool compare_trtllm_set;
+    kvplan_trtllm_profile compare_trtllm_version;
     /* The questions' own: fit's --concurrency, solve's target and knob,
      * sweep's ranking. */
     kvplan_opt_int concurrency;

@@ -54,7 +54,7 @@ int main(void)
         {"kvplan_engine_plan", sizeof(kvplan_engine_plan), 1584},
         {"kvplan_fleet", sizeof(kvplan_fleet), 48},
         {"kvplan_option", sizeof(kvplan_option), 144},
-        {"kvplan_options", sizeof(kvplan_options), 1952},
+        {"kvplan_options", sizeof(kvplan_options), 1960},
         {"kvplan_loaded", sizeof(kvplan_loaded), 6184},
         {"kvplan_sweep_axis", sizeof(kvplan_sweep_axis), 24},
         {"kvplan_sweep_row", sizeof(kvplan_sweep_row), 936},
@@ -74,6 +74,8 @@ int main(void)
         {"kvplan_engine_rule_delta", sizeof(kvplan_engine_rule_delta), 288},
         {"kvplan_engine_version_comparison",
          sizeof(kvplan_engine_version_comparison), 5104},
+        {"kvplan_trtllm_version_comparison",
+         sizeof(kvplan_trtllm_version_comparison), 1656},
     };
     bool lp64 = sizeof(void *) == 8 && sizeof(long) == 8;
     for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {
@@ -117,6 +119,12 @@ int main(void)
      * append; the default is the newest profile, the manager auto */
     CHECK_INT(eo.trtllm_version, KVPLAN_TRTLLM_LATEST);
     CHECK(!eo.use_kv_cache_manager_v2 && !eo.no_use_kv_cache_manager_v2);
+    /* 0.13: kvplan_options holds --compare-version as a TensorRT-LLM
+     * release (kvplan_trtllm_version_compare); none by default */
+    kvplan_options opts;
+    kvplan_options_init(&opts);
+    CHECK(!opts.compare_trtllm_set);
+    CHECK_INT(opts.compare_trtllm_version, KVPLAN_TRTLLM_LATEST);
     kvplan_plan_options o;
     kvplan_plan_options_init(&o);
     CHECK_INT(o.struct_size, sizeof o);

@@ -156,6 +156,63 @@ static void test_deepseek(void)
     CHECK_CONTAINS(err.message, "DeepSeek V3 / R1");
 }
 
+/* --compare-version under --engine trtllm
+ * (kvplan_trtllm_version_compare): Llama 3.1 8B on an H100, the newest
+ * against 1.2.0 (1.0-1.3.0rc20): V2 against V1, the rule v1_default in
+ * the other, and alone it gives that plan; against 1.3.0rc24 no rule
+ * differs and the other plan is the refusal, its message kept. Qwen3 8B
+ * is V1 in both: the rule moves nothing. */
+static void test_compare(void)
+{
+    kvplan_engine_options o = trtllm_options(1, false);
+    manager(&o, 0);
+    kvplan_model *m = NULL;
+    CHECK_INT(kvplan_model_load("llama-3.1-8b-instruct", &m, NULL), KVPLAN_OK);
+    kvplan_trtllm_version_comparison c;
+    CHECK_INT(
+        kvplan_trtllm_version_compare(m, &o, KVPLAN_TRTLLM_V1_0, &c, NULL),
+        KVPLAN_OK);
+    CHECK_INT(c.profile, KVPLAN_TRTLLM_LATEST);
+    CHECK_INT(c.compared, KVPLAN_TRTLLM_V1_0);
+    CHECK_INT(c.kv_cache_manager, 2);
+    CHECK_INT(c.compared_kv_cache_manager, 1);
+    kvplan_engine_plan p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(c.plan.num_gpu_blocks, p.num_gpu_blocks);
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0;
+    p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
+    CHECK_INT(c.compared_plan.num_gpu_blocks, p.num_gpu_blocks);
+    CHECK(c.plan.num_gpu_blocks != c.compared_plan.num_gpu_blocks);
+    CHECK_INT(c.num_rules, 1);
+    CHECK_STR(c.rules[0].rule.name, "v1_default");
+    CHECK(!c.rules[0].in_plan && c.rules[0].changes);
+    CHECK_INT(c.rules[0].alone.num_gpu_blocks, p.num_gpu_blocks);
+    o.trtllm_version = KVPLAN_TRTLLM_LATEST;
+    CHECK_INT(
+        kvplan_trtllm_version_compare(m, &o, KVPLAN_TRTLLM_RC21, &c, NULL),
+        KVPLAN_OK);
+    CHECK_INT(c.num_rules, 0);
+    CHECK_INT(c.compared_plan.status, KVPLAN_UNSUPPORTED);
+    CHECK_INT(c.compared_kv_cache_manager, 0);
+    CHECK_CONTAINS(c.compared_plan.error, "1.3.0rc21-rc27");
+    kvplan_error err;
+    CHECK_INT(kvplan_trtllm_version_compare(m, &o, (kvplan_trtllm_profile)9, &c,
+                                            &err),
+              KVPLAN_INVALID_ARGUMENT);
+    CHECK_STR(err.field, "--compare-version");
+    CHECK_INT(
+        kvplan_trtllm_version_compare(NULL, &o, KVPLAN_TRTLLM_V1_0, &c, &err),
+        KVPLAN_INVALID_ARGUMENT);
+    kvplan_model_free(m);
+    CHECK_INT(kvplan_model_load("qwen3-8b", &m, NULL), KVPLAN_OK);
+    CHECK_INT(
+        kvplan_trtllm_version_compare(m, &o, KVPLAN_TRTLLM_V1_0, &c, NULL),
+        KVPLAN_OK);
+    CHECK_INT(c.num_rules, 1);
+    CHECK(!c.rules[0].changes);
+    CHECK_INT(c.kv_cache_manager, 1);
+    kvplan_model_free(m);
+}
+
 /* A hybrid Mamba under V1: kvplan restates V1's cost as releases before
  * 1.3.0rc21 priced it (a snapshot every mamba_state_cache_interval
  * tokens); the newest V1 (kv_cache/mamba_cache_manager) holds every live
@@ -181,6 +238,7 @@ int main(void)
     test_parse();
     test_v1_default();
     test_deepseek();
+    test_compare();
     test_mamba_v1();
     return check_report();
 }

@@ -134,6 +134,7 @@ size_t kvplan_struct_size(const char *name)
         KVPLAN_X_SIZE(kvplan_engine_version_figures)
         KVPLAN_X_SIZE(kvplan_engine_rule_delta)
         KVPLAN_X_SIZE(kvplan_engine_version_comparison)
+        KVPLAN_X_SIZE(kvplan_trtllm_version_comparison)
         /* clang-format on */
     };
 #undef KVPLAN_X_SIZE

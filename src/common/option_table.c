@@ -274,9 +274,9 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_VERSION, PLAN(sglang_version), .readers = KVPLAN__READ_SGLANG},
     {{.name = "compare_version", .flag = "--compare-version", TEXT, KVPLAN,
       .meta = "V",
-      .help = "also plan under sglang V (vLLM V under --engine vllm), and "
-              "show each rule that differs and what it changes"},
-     .store = KVPLAN__STORE_VERSION, OPTS(compare_version), .readers = KVPLAN__READ_SGLANG | KVPLAN__READ_VLLM},
+      .help = "also plan under sglang V (--engine's V under another engine), "
+              "and show each rule that differs and what it changes"},
+     .store = KVPLAN__STORE_VERSION, OPTS(compare_version), .readers = KVPLAN__READ_SGLANG | KVPLAN__READ_VLLM | KVPLAN__READ_TRTLLM},
     /* ---- other engines */
     {{.name = "engine", .flag = "--engine", TEXT, KVPLAN, .meta = "NAME",
       .expect = "one of sglang, vllm, trtllm",

@@ -116,6 +116,14 @@ kvplan__range_find(const kvplan__release_range *table, size_t n,
 /* rules[index] into *out; false past `n` or without out. */
 bool kvplan__rule_copy(const kvplan_rule_info *rules, size_t n, size_t index,
                        kvplan_rule_info *out);
+/* The figures of o's plan of m, or its refusal's message, returning its
+ * kv_cache_manager (0 where it does not start); and whether two such
+ * differ (--compare-version of vLLM and TensorRT-LLM). */
+int32_t kvplan__engine_figures(const kvplan_model *m,
+                               const kvplan_engine_options *o,
+                               kvplan_engine_version_figures *f);
+bool kvplan__engine_figures_move(const kvplan_engine_version_figures *a,
+                                 const kvplan_engine_version_figures *b);
 
 /* ---- trtllm.c -------------------------------------------------------- */
 

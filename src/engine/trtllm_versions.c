@@ -21,7 +21,7 @@ static const kvplan_rule_info rules[] = {
     {KVPLAN_TRTLLM_RULE_V1_DEFAULT, "v1_default",
      "TensorRT-LLM#15823 (use_kv_cache_manager_v2: auto, opened 2026-07-01) "
      "and the families' model defaults after it (GPT-OSS #16942, Gemma "
-     "#17396, DSA #16060, MiniMax M2 #17360, Llama #19004)",
+     "#17396, DeepSeek V3 and DSA #16060, MiniMax M2 #17360, Llama #19004)",
      "every model takes KV cache manager V1 unless use_kv_cache_manager_v2 "
      "is true (Gemma 4, which only V2 allocates, aside); later releases "
      "resolve auto to the model's preference, V2 for the families of "
@@ -221,4 +221,56 @@ int kvplan__trtllm_default_manager(const kvplan_model *m,
     return kvplan__trtllm_manager(m, &c, &d, &p, NULL) == KVPLAN_OK
                ? p.kv_cache_manager
                : 0;
+}
+
+/* The plan of o under release v: its figures, returning its manager. */
+static int32_t figures_at(const kvplan_model *m, kvplan_engine_options *o,
+                          kvplan_trtllm_profile v,
+                          kvplan_engine_version_figures *f)
+{
+    o->trtllm_version = v;
+    return kvplan__engine_figures(m, o, f);
+}
+
+kvplan_status kvplan_trtllm_version_compare(
+    const kvplan_model *m, const kvplan_engine_options *options,
+    kvplan_trtllm_profile other, kvplan_trtllm_version_comparison *out,
+    kvplan_error *err)
+{
+    KVPLAN__FAIL_IF(m == NULL || options == NULL || out == NULL, err,
+                    KVPLAN_INVALID_ARGUMENT, NULL,
+                    "kvplan_trtllm_version_compare needs a model, options "
+                    "and a result; got NULL");
+    KVPLAN__FAIL_IF(kvplan_trtllm_profile_name(other) == NULL ||
+                        kvplan_trtllm_profile_name(options->trtllm_version) ==
+                            NULL,
+                    err, KVPLAN_INVALID_ARGUMENT, "--compare-version",
+                    "--compare-version: %d is not a kvplan_trtllm_profile",
+                    (int)(kvplan_trtllm_profile_name(other) == NULL
+                              ? other
+                              : options->trtllm_version));
+    memset(out, 0, sizeof *out);
+    kvplan_engine_options o = *options;
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    out->profile = options->trtllm_version;
+    out->compared = other;
+    out->kv_cache_manager = figures_at(m, &o, out->profile, &out->plan);
+    out->compared_kv_cache_manager =
+        figures_at(m, &o, other, &out->compared_plan);
+    /* One rule: switched alone, the plan is the newest's (no rule) or
+     * 1.0-1.3.0rc20's (v1_default alone) */
+    uint64_t mine = kvplan_trtllm_rules(out->profile);
+    uint64_t diff = mine ^ kvplan_trtllm_rules(other);
+    for (size_t i = 0; i < NUM_RULES; i++) {
+        if (!(diff & rules[i].bit))
+            continue;
+        kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];
+        d->rule = rules[i];
+        d->in_plan = (mine & rules[i].bit) != 0;
+        figures_at(m, &o,
+                   d->in_plan ? KVPLAN_TRTLLM_LATEST : KVPLAN_TRTLLM_V1_0,
+                   &d->alone);
+        d->changes = kvplan__engine_figures_move(&d->alone, &out->plan);
+    }
+    return kvplan__ok(err);
 }

@@ -201,25 +201,30 @@ kvplan_status kvplan_vllm_profile_parse(const char *version,
                    : " (newer than 0.31)");
 }
 
-static void figures(const kvplan_model *m, const kvplan_engine_options *o,
-                    kvplan_engine_version_figures *f)
+int32_t kvplan__engine_figures(const kvplan_model *m,
+                               const kvplan_engine_options *o,
+                               kvplan_engine_version_figures *f)
 {
     kvplan_engine_plan p;
     kvplan_error err;
     memset(f, 0, sizeof *f);
     f->status = kvplan_engine_compute(m, o, &p, &err);
     if (f->status != KVPLAN_OK) {
-        snprintf(f->error, sizeof f->error, "%.190s", err.message);
-        return;
+        /* a message past the field ends in "..." */
+        if (snprintf(f->error, sizeof f->error, "%s", err.message) >=
+            (int)sizeof f->error)
+            memcpy(f->error + sizeof f->error - 4, "...", 4);
+        return 0;
     }
     f->available_bytes = p.available_bytes;
     f->num_gpu_blocks = p.num_gpu_blocks;
     f->kv_cache_tokens = p.kv_cache_tokens;
     f->max_concurrency = p.max_concurrency;
+    return p.kv_cache_manager;
 }
 
-static bool moves(const kvplan_engine_version_figures *a,
-                  const kvplan_engine_version_figures *b)
+bool kvplan__engine_figures_move(const kvplan_engine_version_figures *a,
+                                 const kvplan_engine_version_figures *b)
 {
     return a->status != b->status || a->available_bytes != b->available_bytes ||
            a->num_gpu_blocks != b->num_gpu_blocks ||
@@ -245,9 +250,9 @@ kvplan_status kvplan_engine_version_compare(
     o.engine = KVPLAN_ENGINE_VLLM;
     out->profile = o.vllm_version;
     out->compared = other;
-    figures(m, &o, &out->plan);
+    kvplan__engine_figures(m, &o, &out->plan);
     o.vllm_version = other;
-    figures(m, &o, &out->compared_plan);
+    kvplan__engine_figures(m, &o, &out->compared_plan);
     o.vllm_version = options->vllm_version;
     uint64_t mine = kvplan_vllm_rules(options->vllm_version);
     uint64_t diff = mine ^ kvplan_vllm_rules(other);
@@ -261,8 +266,8 @@ kvplan_status kvplan_engine_version_compare(
         d->rule = rules[i];
         d->in_plan = (mine & rules[i].bit) != 0;
         o.vllm_rules_flip = options->vllm_rules_flip ^ rules[i].bit;
-        figures(m, &o, &d->alone);
-        d->changes = moves(&d->alone, &out->plan);
+        kvplan__engine_figures(m, &o, &d->alone);
+        d->changes = kvplan__engine_figures_move(&d->alone, &out->plan);
     }
     return kvplan__ok(err);
 }

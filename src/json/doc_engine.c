@@ -241,28 +241,53 @@ static void figures(kvplan__writer *w, const char *key,
     kvplan__w_end(w);
 }
 
-/* --compare-version under --engine vllm (kvplan_engine_version_compare). */
-static void compare_version(kvplan__writer *w, const kvplan__doc *d)
+/* --compare-version under --engine vllm (kvplan_engine_version_compare)
+ * or trtllm (kvplan_trtllm_version_compare): the two releases' figures,
+ * TensorRT-LLM's managers, each rule they differ in alone. */
+static void compare_version(kvplan__writer *w, const kvplan__doc *d,
+                            kvplan_engine engine)
 {
     kvplan_engine_options o;
-    kvplan_options_engine(d->o, KVPLAN_ENGINE_VLLM, &o);
-    kvplan_engine_version_comparison c;
-    if (kvplan_engine_version_compare(d->model, &o, d->o->compare_vllm_version,
-                                      &c, NULL) != KVPLAN_OK)
-        return;
-    kvplan__w_object(w, "compare_version");
-    kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(c.profile));
-    kvplan__w_str(w, "compared", kvplan_vllm_profile_name(c.compared));
-    figures(w, "plan", &c.plan);
-    figures(w, "compared_plan", &c.compared_plan);
+    kvplan_options_engine(d->o, engine, &o);
+    kvplan_engine_version_comparison v;
+    kvplan_trtllm_version_comparison t;
+    const kvplan_engine_rule_delta *rules;
+    size_t n;
+    if (engine == KVPLAN_ENGINE_VLLM) {
+        if (kvplan_engine_version_compare(d->model, &o,
+                                          d->o->compare_vllm_version, &v,
+                                          NULL) != KVPLAN_OK)
+            return;
+        kvplan__w_object(w, "compare_version");
+        kvplan__w_str(w, "vllm_version", kvplan_vllm_profile_name(v.profile));
+        kvplan__w_str(w, "compared", kvplan_vllm_profile_name(v.compared));
+        figures(w, "plan", &v.plan);
+        figures(w, "compared_plan", &v.compared_plan);
+        rules = v.rules, n = v.num_rules;
+    } else {
+        if (kvplan_trtllm_version_compare(d->model, &o,
+                                          d->o->compare_trtllm_version, &t,
+                                          NULL) != KVPLAN_OK)
+            return;
+        kvplan__w_object(w, "compare_version");
+        kvplan__w_str(w, "trtllm_version",
+                      kvplan_trtllm_profile_name(t.profile));
+        kvplan__w_str(w, "compared", kvplan_trtllm_profile_name(t.compared));
+        figures(w, "plan", &t.plan);
+        figures(w, "compared_plan", &t.compared_plan);
+        kvplan__w_int(w, "kv_cache_manager", t.kv_cache_manager);
+        kvplan__w_int(w, "compared_kv_cache_manager",
+                      t.compared_kv_cache_manager);
+        rules = t.rules, n = t.num_rules;
+    }
     kvplan__w_array(w, "rules");
-    for (size_t i = 0; i < c.num_rules; i++) {
+    for (size_t i = 0; i < n; i++) {
         kvplan__w_object(w, NULL);
-        kvplan__w_str(w, "name", c.rules[i].rule.name);
-        kvplan__w_str(w, "source", c.rules[i].rule.source);
-        kvplan__w_bool(w, "in_plan", c.rules[i].in_plan);
-        kvplan__w_bool(w, "changes", c.rules[i].changes);
-        figures(w, "alone", &c.rules[i].alone);
+        kvplan__w_str(w, "name", rules[i].rule.name);
+        kvplan__w_str(w, "source", rules[i].rule.source);
+        kvplan__w_bool(w, "in_plan", rules[i].in_plan);
+        kvplan__w_bool(w, "changes", rules[i].changes);
+        figures(w, "alone", &rules[i].alone);
         kvplan__w_end(w);
     }
     kvplan__w_end(w);
@@ -363,8 +388,8 @@ void kvplan__doc_engine(kvplan__writer *w, const char *key,
          i++)
         kvplan__w_str(w, NULL, unused);
     kvplan__w_end(w);
-    if (vllm && d->o->compare_vllm_set)
-        compare_version(w, d);
+    if (vllm ? d->o->compare_vllm_set : d->o->compare_trtllm_set)
+        compare_version(w, d, p->engine);
     if (requested)
         kvplan__doc_requested(w, "requested", d->o);
     kvplan__w_end(w);

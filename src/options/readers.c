@@ -51,30 +51,39 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
     /* --compare-version names a release of the engine asked */
     const char *cv = o->internal_.compare_version_text;
     const char *cflag = flags ? "--compare-version" : "compare_version";
+    const char *eflag = flags ? "--engine" : "engine";
     if (cv != NULL && o->engine == KVPLAN_ENGINE_SGLANG &&
         !o->compare_version_set)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
-                            "%s '%.40s' is a vLLM release: an sglang plan "
-                            "compares sglang versions (or pass --engine "
-                            "vllm)",
-                            cflag, cv);
+                            "%s '%.40s' is a %s release: an sglang plan "
+                            "compares sglang versions (or pass %s %s)",
+                            cflag, cv,
+                            o->compare_vllm_set ? "vLLM" : "TensorRT-LLM",
+                            eflag, o->compare_vllm_set ? "vllm" : "trtllm");
     if (cv != NULL && o->engine == KVPLAN_ENGINE_VLLM && !o->compare_vllm_set)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
                             "%s '%.40s' is not a vLLM release kvplan has a "
-                            "profile for (--engine vllm compares vLLM "
+                            "profile for (%s vllm compares vLLM "
                             "versions: 0.10 to 0.31, or latest)",
-                            cflag, cv);
+                            cflag, cv, eflag);
+    if (cv != NULL && o->engine == KVPLAN_ENGINE_TRTLLM &&
+        !o->compare_trtllm_set)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
+                            "%s '%.40s' is not a TensorRT-LLM release kvplan "
+                            "has a profile for (%s trtllm compares "
+                            "TensorRT-LLM releases: 1.0 to 1.4 but 1.3.0 "
+                            "itself, or latest)",
+                            cflag, cv, eflag);
     if (o->engine == KVPLAN_ENGINE_SGLANG || strcmp(question, "plan") == 0 ||
         strcmp(question, "compare") == 0)
         return KVPLAN_OK;
-    const char *spelled = flags ? "--engine" : "engine";
     unsigned e = (unsigned)o->engine < 3 ? (unsigned)o->engine : 0;
     return kvplan__fail(
-        err, KVPLAN_INVALID_ARGUMENT, spelled,
+        err, KVPLAN_INVALID_ARGUMENT, eflag,
         "%s %s: %s answers for sglang's pools only; %s's "
         "plan is a plan's (kvplan --engine %s), and "
         "kvplan compare sets the engines side by side",
-        spelled,
+        eflag,
         o->internal_.engine_text ? o->internal_.engine_text : engine_names[e],
         question, engine_names[e], kvplan_engine_name((kvplan_engine)e));
 }

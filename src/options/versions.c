@@ -1,7 +1,7 @@
 /*
- * versions.c: the version options' values. --sglang-version and
- * --compare-version name an sglang profile, --vllm-version a vLLM one,
- * --trtllm-version a TensorRT-LLM one;
+ * versions.c: the version options' values. --sglang-version names an
+ * sglang profile, --vllm-version a vLLM one, --trtllm-version a
+ * TensorRT-LLM one, --compare-version one of any (the engine asked picks);
  * each is parsed by its profile's parser, refused in the flag's own
  * spelling, and its text kept for the documents' "requested".
  */
@@ -31,17 +31,25 @@ kvplan_status kvplan__version_value(kvplan_options *o,
     kvplan_sglang_profile p;
     kvplan_error why;
     kvplan_vllm_profile vp;
-    /* --compare-version: a release of either engine; the one asked picks
-     * (kvplan__options_for_question refuses the other's) */
-    bool vllm = row->region == KVPLAN__IN_OPTIONS &&
-                kvplan_vllm_profile_parse(v, &vp, NULL) == KVPLAN_OK;
+    kvplan_trtllm_profile tp;
+    /* --compare-version: a release of any engine; the one asked picks
+     * (kvplan__options_for_question refuses the others') */
+    bool compare = row->region == KVPLAN__IN_OPTIONS;
+    bool vllm = compare && kvplan_vllm_profile_parse(v, &vp, NULL) == KVPLAN_OK;
+    bool trtllm =
+        compare && kvplan_trtllm_profile_parse(v, &tp, NULL) == KVPLAN_OK;
     if (vllm) {
         o->compare_vllm_set = true;
         o->compare_vllm_version = vp;
-        o->internal_.compare_version_text = v;
     }
+    if (trtllm) {
+        o->compare_trtllm_set = true;
+        o->compare_trtllm_version = tp;
+    }
+    if (vllm || trtllm)
+        o->internal_.compare_version_text = v;
     if (kvplan_sglang_profile_parse(v, &p, &why) != KVPLAN_OK) {
-        if (vllm)
+        if (vllm || trtllm)
             return KVPLAN_OK;
         /* the parser speaks of --sglang-version: named as spelled */
         const char *rest = strchr(why.message, ':');

@@ -1,0 +1,6 @@
+--model-path
+llama-3.1-8b-instruct
+--gpu
+H100-80GB
+--compare-version
+1.2.0

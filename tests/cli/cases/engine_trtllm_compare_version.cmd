@@ -1,0 +1,14 @@
+--engine
+trtllm
+--model-path
+llama-3.1-8b-instruct
+--gpu
+H100-80GB
+--weight-bytes
+16060522496
+--activation-memory
+1GiB
+--non-torch-memory
+1GiB
+--compare-version
+1.2.0

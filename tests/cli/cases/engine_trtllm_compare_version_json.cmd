@@ -1,0 +1,13 @@
+--engine
+trtllm
+--model-path
+gpt-oss-20b
+--gpu
+H100-80GB
+--activation-memory
+1GiB
+--non-torch-memory
+1GiB
+--compare-version
+1.3.0rc24
+--json
