@@ -42,6 +42,8 @@ static void warn(kvplan_loaded *l, const char *fmt, ...)
 typedef struct calibration {
     char gpu[64];
     int64_t tp_size, pp_size;
+    /* a TensorRT-LLM release it names that no profile holds */
+    char trtllm_unknown[48];
 } calibration;
 
 /* A whole-number field of the file, or unset. */
@@ -150,9 +152,13 @@ static kvplan_status read_calibration(const char *path, kvplan_options *opts,
     kvplan_trtllm_profile release;
     const char *rel = json_string_value(json_object_get(doc, "trtllm"));
     if (st == KVPLAN_OK && of == KVPLAN_ENGINE_TRTLLM && rel != NULL &&
-        opts->internal_.trtllm_version_text == NULL &&
-        kvplan_trtllm_profile_parse(rel, &release, NULL) == KVPLAN_OK)
-        opts->engine_options.trtllm_version = release;
+        opts->internal_.trtllm_version_text == NULL) {
+        if (kvplan_trtllm_profile_parse(rel, &release, NULL) == KVPLAN_OK)
+            opts->engine_options.trtllm_version = release;
+        else /* said, not planned under the default silently */
+            snprintf(cal->trtllm_unknown, sizeof cal->trtllm_unknown, "%s",
+                     rel);
+    }
     if (st == KVPLAN_OK && !engine_terms)
         st = count(doc, "context_bytes", path, &o->context_bytes, err);
     if (st == KVPLAN_OK && !engine_terms)
@@ -176,8 +182,16 @@ static kvplan_status read_calibration(const char *path, kvplan_options *opts,
 
 /* Warns when the plan's GPU or ranks are not the calibration's. */
 static void check_calibration(const calibration *cal, const char *path,
-                              const kvplan_plan_options *o, kvplan_loaded *l)
+                              const kvplan_options *opts, kvplan_loaded *l)
 {
+    const kvplan_plan_options *o = &opts->plan;
+    if (cal->trtllm_unknown[0] != '\0')
+        warn(l,
+             "%.200s was measured under TensorRT-LLM %s, a release kvplan "
+             "has no profile for: planned under %s's rules (--trtllm-version "
+             "names the release to follow)",
+             path, cal->trtllm_unknown,
+             kvplan_trtllm_profile_name(opts->engine_options.trtllm_version));
     if (cal->gpu[0] != '\0' && o->gpu_set && strcmp(cal->gpu, o->gpu.name) != 0)
         warn(l,
              "%.200s was measured on %s, this plan is for %s: its figures "
@@ -428,7 +442,7 @@ kvplan_status kvplan_options_load(kvplan_options *o, kvplan_loaded *l,
     }
     p->server.speculative_draft_model = l->draft;
     if (o->calibration != NULL)
-        check_calibration(&cal, o->calibration, p, l);
+        check_calibration(&cal, o->calibration, o, l);
     else if (o->model_config == NULL)
         measure_weights(o, from, l);
     return kvplan__ok(err);
