@@ -30,6 +30,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "yaml_file.h"
 
@@ -255,6 +256,24 @@ static kvplan_status list(reading *r, const char *path, const char *flag,
     return set(r, path, flag, text);
 }
 
+/* A bool as TensorRT-LLM's pydantic config takes it (lax mode, pydantic's
+ * conversion table): YAML's own true and false, or a scalar that is any
+ * case of "0", "off", "f", "false", "n", "no" or "1", "on", "t", "true",
+ * "y", "yes" (quoted "false" and a plain 0 are false there); -1 else. */
+static int pydantic_bool(const yaml_node_t *n)
+{
+    static const char *const words[2][6] = {
+        {"0", "off", "f", "false", "n", "no"},
+        {"1", "on", "t", "true", "y", "yes"}};
+    int b = cli_yaml_bool(n);
+    for (int v = 0; b < 0 && n->type == YAML_SCALAR_NODE && v < 2; v++)
+        for (size_t k = 0; k < 6; k++)
+            if (strcasecmp((const char *)n->data.scalar.value, words[v][k]) ==
+                0)
+                b = v;
+    return b;
+}
+
 static kvplan_status member(reading *r, const struct member *m,
                             const yaml_node_t *n)
 {
@@ -283,11 +302,13 @@ static kvplan_status member(reading *r, const struct member *m,
                           s);
         return KVPLAN_OK;
     case INVERSE:
+        b = pydantic_bool(n);
         if (b < 0)
             return refuse(r, m->path, "%s: expected true or false", s);
         return set(r, m->path, m->flag, b ? "false" : "true");
     case SWITCH: /* use_kv_cache_manager_v2; auto: the release's default
                     for the model, as neither flag */
+        b = pydantic_bool(n);
         if (b < 0 && strcmp(s, "auto") != 0)
             return refuse(r, m->path, "%s: expected true, false or auto", s);
         if (set(r, m->path, m->flag, b > 0 ? "true" : "false") != KVPLAN_OK)
