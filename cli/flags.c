@@ -228,8 +228,7 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         "--: %.*s is not a flag of %s, whose argparse reads "
                         "%s only (sglang: \"unrecognized arguments\"); "
                         "kvplan's own flags, before --, take either",
-                        (int)len, arg,
-                        cli->launch.program ? cli->launch.program : "sglang",
+                        (int)len, arg, cli_launch_program(&cli->launch),
                         o->flag);
         } else if (o != NULL) {
             CLI_TRY(table_flag(argc, argv, &i, eq, o, question, cli, err));
@@ -245,7 +244,9 @@ kvplan_status cli_parse_over(int argc, char **argv, int first,
                         near ? "?" : "");
         }
     }
-    /* the engine's YAML (--config), with the command's flags */
+    /* the engine's YAML (--config), with the command's flags; kvplan's
+     * own --config is --engine's */
+    CLI_TRY(cli_config_to_engine(cli, err));
     CLI_TRY(cli_trtllm_config(cli, err));
     CLI_TRY(cli_vllm_config(cli, err));
     CLI_TRY(cli_sglang_config(cli, err));

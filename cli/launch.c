@@ -357,7 +357,7 @@ kvplan_status cli_launch_start(int argc, char **argv, int i, cli_args *cli,
             "--engine %s, but the command after -- starts %s (%s): drop "
             "one",
             given, kvplan_engine_name((kvplan_engine)engine),
-            l->program ? l->program : "sglang");
+            cli_launch_program(l));
     if (given == NULL && engine != KVPLAN_ENGINE_SGLANG)
         CLI_TRY(kvplan_options_set(&cli->o, "--engine",
                                    kvplan_engine_name((kvplan_engine)engine),
@@ -434,7 +434,7 @@ kvplan_status cli_launch_flag(int argc, char **argv, int *i, cli_args *cli,
     const char *arg = argv[*i];
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-    const char *program = l->program;
+    const char *program = cli_launch_program(l);
     if (!(arg[0] == '-' && arg[1] != '\0'))
         return cli_usage_error(err, arg,
                                "--: '%.80s' is not a flag of %s (one model "
@@ -543,7 +543,7 @@ size_t cli_launch_note_text(const cli_args *cli, bool memory, char *out,
     const cli_launch *l = &cli->launch;
     size_t used = 0, n = 0;
     char who[300];
-    const char *program = l->program ? l->program : "sglang";
+    const char *program = cli_launch_program(l);
     const char *file = l->config_path ? l->config_path : cli->sglang_config;
     if (file != NULL)
         snprintf(who, sizeof who, "%s flags and %.200s members", program,

@@ -24,6 +24,16 @@ kvplan_status cli_shell_split(const char *s, char *buf, char **words,
 int cli_expand_launch(int argc, char **argv, char ***out_argv, char **owned,
                       kvplan_error *err);
 
+/* The program whose flags and config the command line gives: the pasted
+ * command's, else the engine's own (kvplan's --config under --engine). */
+static inline const char *cli_launch_program(const cli_launch *l)
+{
+    return l->program                          ? l->program
+           : l->engine == KVPLAN_ENGINE_VLLM   ? "vllm serve"
+           : l->engine == KVPLAN_ENGINE_TRTLLM ? "trtllm-serve"
+                                               : "sglang";
+}
+
 /* Reads the program of a pasted command at argv[i]: the environment, the
  * engine (set as --engine unless given, then it must agree) and a
  * positional model. *first_flag is where its flags start. */

@@ -39,6 +39,24 @@ bool cli_sglang_config_flag(int argc, char **argv, int *i, const char *eq,
 #endif
 }
 
+kvplan_status cli_config_to_engine(cli_args *cli, kvplan_error *err)
+{
+    cli_launch *l = &cli->launch;
+    if (cli->sglang_config == NULL || cli->o.engine == KVPLAN_ENGINE_SGLANG)
+        return KVPLAN_OK;
+    if (l->config_path != NULL)
+        return cli_usage_error(err, "--config",
+                               "--config %.200s and the pasted command's %s "
+                               "%.200s: two config files; give one",
+                               cli->sglang_config, l->config_flag,
+                               l->config_path);
+    l->engine = cli->o.engine;
+    l->config_path = cli->sglang_config;
+    l->config_flag = "--config";
+    cli->sglang_config = NULL;
+    return KVPLAN_OK;
+}
+
 #ifdef KVPLAN_NO_YAML
 
 kvplan_status cli_sglang_config(cli_args *cli, kvplan_error *err)
@@ -107,8 +125,6 @@ kvplan_status cli_sglang_config(cli_args *cli, kvplan_error *err)
     const char *path = cli->sglang_config;
     if (path == NULL)
         return KVPLAN_OK;
-    if (cli->o.engine != KVPLAN_ENGINE_SGLANG) /* sglang's, not read */
-        return kvplan_options_set(&cli->o, "--config", path, err);
     const char *dot = strrchr(path, '.');
     if (dot == NULL || (strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0 &&
                         strcmp(dot, ".json") != 0))

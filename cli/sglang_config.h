@@ -15,8 +15,14 @@ bool cli_sglang_config_flag(int argc, char **argv, int *i, const char *eq,
                             cli_args *cli, kvplan_status *st,
                             kvplan_error *err);
 
+/* kvplan's own --config under --engine vllm or trtllm: that engine's
+ * config file (vllm serve's --config, trtllm-serve's), handed to its
+ * reader as a pasted command's would be; refused beside a pasted
+ * command's own. */
+kvplan_status cli_config_to_engine(cli_args *cli, kvplan_error *err);
+
 /* Reads the file kept by cli_sglang_config_flag as flags the command line
- * did not give; under another engine it is listed as not read. */
+ * did not give. */
 kvplan_status cli_sglang_config(cli_args *cli, kvplan_error *err);
 
 #endif /* KVPLAN_SGLANG_CONFIG_H */

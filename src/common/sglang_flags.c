@@ -333,7 +333,7 @@ const kvplan__option_row kvplan__sglang_rows[] = {
     ROW("--enable-pdmux", "enable_pdmux", B, NULL),
     ROW("--pdmux-config-path", "pdmux_config_path", V, NULL),
     ROW("--sm-group-num", "sm_group_num", V, NULL),
-    ROW("--config", "config", V, "a YAML file of more flags, read by the command where built with libyaml"),
+    ROW("--config", "config", V, "a YAML file of more flags (under --engine, that engine's config file), read by the command where built with libyaml"),
     /* multimodal */
     ROW("--mm-max-concurrent-calls", "mm_max_concurrent_calls", V, NULL),
     ROW("--mm-per-request-timeout", "mm_per_request_timeout", V, NULL),
