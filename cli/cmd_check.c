@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "flags.h"
 #include "k8s.h"
+#include "k8s_words.h"
 #include "launch.h"
 #include "report.h"
 #include "json/doc.h"
@@ -41,7 +42,8 @@ typedef struct outcome {
     char fix[320];
     int64_t longest; /* sglang: the longest request the pool holds */
     size_t num_notes;
-    char notes[2][600]; /* the model's source, flags not read */
+    char notes[3][600]; /* flags not read, the rules' release, the model's
+                           source */
 } outcome;
 
 static void say(outcome *o, verdict v, const char *field, const char *fmt, ...)
@@ -114,6 +116,13 @@ static bool path_missing(const char *m)
            access(m, R_OK) != 0;
 }
 
+/* A refusal of what kvplan does not model (or was not given) leaves the
+ * server not checked, not "does not start". */
+static bool unknown(kvplan_status st)
+{
+    return st == KVPLAN_INVALID_ARGUMENT || st == KVPLAN_UNSUPPORTED;
+}
+
 static void plan_sglang(const kvplan_model *m, cli_args *cli, outcome *o)
 {
     kvplan_plan *plan = malloc(sizeof *plan);
@@ -123,8 +132,8 @@ static void plan_sglang(const kvplan_model *m, cli_args *cli, outcome *o)
         return;
     }
     if (kvplan_plan_compute(m, &cli->o.plan, plan, &err) != KVPLAN_OK) {
-        say(o, err.code == KVPLAN_INVALID_ARGUMENT ? V_UNKNOWN : V_FAILS,
-            err.field, "%s", err.message);
+        say(o, unknown(err.code) ? V_UNKNOWN : V_FAILS, err.field, "%s",
+            err.message);
         free(plan);
         return;
     }
@@ -156,8 +165,8 @@ static void plan_engine(const kvplan_model *m, cli_args *cli, outcome *o)
     kvplan_engine_plan p;
     kvplan_error err;
     if (kvplan_engine_compute(m, &eo, &p, &err) != KVPLAN_OK) {
-        say(o, err.code == KVPLAN_INVALID_ARGUMENT ? V_UNKNOWN : V_FAILS,
-            err.field, "%s", err.message);
+        say(o, unknown(err.code) ? V_UNKNOWN : V_FAILS, err.field, "%s",
+            err.message);
         return;
     }
     o->v = V_STARTS;
@@ -245,6 +254,9 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
         kvplan_model *m = NULL, *draft = NULL;
         if (cli_launch_note_text(cli, true, o->notes[0], sizeof o->notes[0]))
             o->num_notes = 1;
+        if (cli_k8s_image_version(l->image, cli, o->notes[o->num_notes],
+                                  sizeof o->notes[0]))
+            o->num_notes++;
         if (cli_load(cli, &m, &draft, &err) != KVPLAN_OK) {
             say(o, V_UNKNOWN, err.field, "%s", err.message);
         } else {
@@ -368,29 +380,13 @@ static void find_fix(const cli_k8s_launch *l, const cli_check_args *c,
 
 /* ---- the report --------------------------------------------------------- */
 
-static const char *program_of(const cli_k8s_launch *l, char *buf, size_t size)
-{
-    int i = cli_launch_find(l->argc, l->argv);
-    size_t used = 0;
-    snprintf(buf, size, "%s", i < 0 ? "its command not read" : "");
-    for (int k = i; k >= 0 && k < l->argc && k < i + 4; k++) {
-        if (k > i + 1 && l->argv[k][0] == '-')
-            break;
-        int w = snprintf(buf + used, size - used, "%s%s", k > i ? " " : "",
-                         l->argv[k]);
-        if (w < 0 || (size_t)w >= size - used)
-            break;
-        used += (size_t)w;
-    }
-    return buf;
-}
-
 static void text_one(FILE *out, const cli_k8s_launch *l, const outcome *o)
 {
     char prog[200];
     fprintf(out, "\n%s %s%s%s, container %s%s%s (%s)\n", l->kind,
             l->ns[0] ? l->ns : "", l->ns[0] ? "/" : "", l->name, l->container,
-            l->role[0] ? ", " : "", l->role, program_of(l, prog, sizeof prog));
+            l->role[0] ? ", " : "", l->role,
+            cli_k8s_program(l, prog, sizeof prog));
     if (o->gpu[0] != '\0')
         fprintf(out, "  gpu      %lld x %s (%s%s)%s\n",
                 (long long)o->gpus_given, o->gpu, o->gpu_from,

@@ -233,3 +233,83 @@ const char *const *cli_k8s_entrypoint(const char *image)
     static const char *const vllm[] = {"vllm", "serve", NULL};
     return image && strstr(image, "vllm-openai") != NULL ? vllm : NULL;
 }
+
+/* The release in an image's tag where the image is the engine's own:
+ * vllm/vllm-openai:v0.25.0 gives 0.25.0, nvcr.io/nvidia/tensorrt-llm/
+ * release:1.3.0rc24 gives 1.3.0rc24, lmsysorg/sglang:v0.5.16-cu129 gives
+ * 0.5.16 (up to the first '-'); "" for latest, a digest, another image. */
+static void tag_release(const char *image, kvplan_engine e, char *out,
+                        size_t size)
+{
+    static const char *const own[] = {"sglang", "vllm-openai", "tensorrt-llm"};
+    out[0] = '\0';
+    const char *slash = image ? strrchr(image, '/') : NULL;
+    const char *tag = strrchr(slash ? slash : image ? image : "", ':');
+    if (tag == NULL || strchr(image, '@') != NULL || (unsigned)e > 2 ||
+        strstr(image, own[e]) == NULL)
+        return;
+    tag += tag[1] == 'v' ? 2 : 1;
+    size_t n = strcspn(tag, "-");
+    if (n > 0 && n < size && tag[0] >= '0' && tag[0] <= '9')
+        snprintf(out, size, "%.*s", (int)n, tag);
+}
+
+bool cli_k8s_image_version(const char *image, cli_args *cli, char *note,
+                           size_t size)
+{
+    static const char *const flags[] = {"--sglang-version", "--vllm-version",
+                                        "--trtllm-version"};
+    static const char *const names[] = {"sglang", "vLLM", "TensorRT-LLM"};
+    kvplan_options *o = &cli->o;
+    const struct kvplan__options_internal *in = &o->internal_;
+    kvplan_engine e = o->engine;
+    const char *given = e == KVPLAN_ENGINE_SGLANG ? in->sglang_version_text
+                        : e == KVPLAN_ENGINE_VLLM ? in->vllm_version_text
+                                                  : in->trtllm_version_text;
+    if (given != NULL || (unsigned)e > 2)
+        return false; /* the command line's own */
+    char rel[40];
+    tag_release(image, e, rel, sizeof rel);
+    kvplan_error err;
+    bool set = rel[0] != '\0' &&
+               kvplan_options_set(o, flags[e], rel, &err) == KVPLAN_OK;
+    const char *followed =
+        e == KVPLAN_ENGINE_SGLANG
+            ? kvplan_sglang_profile_name(o->plan.sglang_version)
+        : e == KVPLAN_ENGINE_VLLM
+            ? kvplan_vllm_profile_name(o->engine_options.vllm_version)
+            : kvplan_trtllm_profile_name(o->engine_options.trtllm_version);
+    if (rel[0] != '\0' && !set)
+        snprintf(note, size,
+                 "the image's tag names %s %s, which kvplan has no profile "
+                 "for: planned under %s's rules (%s to choose)",
+                 names[e], rel, followed, flags[e]);
+    else if (set)
+        snprintf(note, size,
+                 "%s %s, the image's tag: planned under its rules (%s)",
+                 names[e], rel, followed);
+    else
+        snprintf(note, size,
+                 "the image (%.120s) names no %s release: planned under "
+                 "kvplan's default, %s (%s to choose)",
+                 image && image[0] ? image : "none given", names[e], followed,
+                 flags[e]);
+    return true;
+}
+
+const char *cli_k8s_program(const cli_k8s_launch *l, char *buf, size_t size)
+{
+    int i = cli_launch_find(l->argc, l->argv);
+    size_t used = 0;
+    snprintf(buf, size, "%s", i < 0 ? "its command not read" : "");
+    for (int k = i; k >= 0 && k < l->argc && k < i + 4; k++) {
+        if (k > i + 1 && l->argv[k][0] == '-')
+            break;
+        int w = snprintf(buf + used, size - used, "%s%s", k > i ? " " : "",
+                         l->argv[k]);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}

@@ -7,6 +7,7 @@
 #ifndef KVPLAN_K8S_WORDS_H
 #define KVPLAN_K8S_WORDS_H
 
+#include "flags.h"
 #include "k8s.h"
 
 /* The container's literal variables, in their order. */
@@ -50,5 +51,16 @@ void cli_k8s_note(cli_k8s_launch *l, const char *fmt, ...)
 /* The command was not read whole: the first reason is kept. */
 void cli_k8s_unread(cli_k8s_launch *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* The engine's version flag (--sglang-version, --vllm-version,
+ * --trtllm-version) set from the release the container's image tag
+ * names, unless the command line gives it; the sentence for the report
+ * (which rules, and why) in `note`. False where the command line chose. */
+bool cli_k8s_image_version(const char *image, cli_args *cli, char *note,
+                           size_t size);
+
+/* The program and its first words of a launch's command ("trtllm-serve
+ * MODEL"), in buf; "its command not read" when none starts a server. */
+const char *cli_k8s_program(const cli_k8s_launch *l, char *buf, size_t size);
 
 #endif /* KVPLAN_K8S_WORDS_H */

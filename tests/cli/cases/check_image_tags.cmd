@@ -1,0 +1,2 @@
+check
+@DATA@/../k8s/26-image-tags.yaml
