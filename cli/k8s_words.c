@@ -241,7 +241,8 @@ const char *const *cli_k8s_entrypoint(const char *image)
 static void tag_release(const char *image, kvplan_engine e, char *out,
                         size_t size)
 {
-    static const char *const own[] = {"sglang", "vllm-openai", "tensorrt-llm"};
+    static const char *const own[] = {"lmsysorg/sglang", "vllm-openai",
+                                      "nvidia/tensorrt-llm"};
     out[0] = '\0';
     const char *slash = image ? strrchr(image, '/') : NULL;
     const char *tag = strrchr(slash ? slash : image ? image : "", ':');
