@@ -123,5 +123,19 @@ const kvplan_option *kvplan__options_unused(const kvplan_options *o,
         }
         return &row->pub;
     }
+    /* sglang's own flags that kvplan lists as not read, given to another
+     * engine's plan: said there too, not dropped */
+    for (size_t k = 0;
+         engine != KVPLAN_ENGINE_SGLANG && k < o->internal_.num_not_read; k++) {
+        const kvplan_option *x = kvplan_option_at(o->internal_.not_read[k]);
+        if (x == NULL || index-- > 0)
+            continue;
+        snprintf(text, size,
+                 "%s is not read by %s plan (it is sglang's, and kvplan "
+                 "does not read it for sglang either)",
+                 x->flag,
+                 engine == KVPLAN_ENGINE_VLLM ? "a vLLM" : "a TensorRT-LLM");
+        return x;
+    }
     return NULL;
 }
