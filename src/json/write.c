@@ -134,8 +134,10 @@ static int key_cmp(const struct kvplan__member *a,
  * members[first]) laid out in their keys' order. */
 static void sort_members(kvplan__writer *w, size_t body_at, size_t first)
 {
-    struct kvplan__member *m = w->members + first;
     size_t n = w->nmembers - first;
+    if (n < 2) /* nothing to sort; members may be NULL */
+        return;
+    struct kvplan__member *m = w->members + first;
     bool in_order = true;
     for (size_t i = 1; i < n && in_order; i++)
         in_order = key_cmp(&m[i - 1], &m[i]) < 0;
