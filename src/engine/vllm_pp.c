@@ -17,15 +17,23 @@
  * layers[i::num_groups]), which spreads each group over the stages. */
 
 /* get_pp_indices: L // pp layers a stage, the remainder given from the
- * second-to-last stage back. */
+ * second-to-last stage back (stages pp - 1 - rem to pp - 2 one more). */
 static void pp_range(int64_t L, int64_t pp, int64_t rank, int64_t *start,
                      int64_t *end)
 {
-    int64_t base = L / pp, rem = L % pp;
-    *start = 0;
-    for (int64_t r = 0; r < rank; r++)
-        *start += base + (r >= pp - 1 - rem && r < pp - 1);
-    *end = *start + base + (rank >= pp - 1 - rem && rank < pp - 1);
+    int64_t base = L / pp, rem = L % pp, first = pp - 1 - rem;
+    int64_t before = (rank < pp - 1 ? rank : pp - 1) - first;
+    *start = rank * base + (before > 0 ? before : 0);
+    *end = *start + base + (rank >= first && rank < pp - 1);
+}
+
+/* The first stage that holds a layer: with more stages than layers, the
+ * ones before pp - 1 - L hold none (and the last the drafts'); a stage
+ * with no layer needs nothing and bounds nothing, so the loops over the
+ * stages start there and take at most L + 1 of them, whatever pp is. */
+static int64_t first_stage(int64_t L, int64_t pp)
+{
+    return pp > L + 1 ? pp - 1 - L : 0;
 }
 
 /* Whether `id` is in the ascending `ids`, from *at on (a cursor). */
@@ -82,7 +90,7 @@ void kvplan__vllm_pp_binding_stage(const kvplan__engine_census *c,
                                    kvplan__vllm_spec *t, bool *ovf)
 {
     int64_t most = -1, cnt[5];
-    for (int64_t r = 0; r < pp; r++) {
+    for (int64_t r = first_stage(c->model_layers, pp); r < pp; r++) {
         stage_layers(c, s, n, pp, r, cnt);
         int64_t sum = 0;
         for (size_t i = 0; i < n; i++)
@@ -108,7 +116,7 @@ int64_t kvplan__vllm_pp_blocks(const kvplan__engine_census *c,
                                int64_t g, int64_t avail, bool *ovf)
 {
     int64_t blocks = INT64_MAX, cnt[5];
-    for (int64_t r = 0; r < pp; r++) {
+    for (int64_t r = first_stage(c->model_layers, pp); r < pp; r++) {
         stage_layers(c, s, n, pp, r, cnt);
         int64_t per = 0;
         for (size_t i = 0; i < n; i++) {
