@@ -31,6 +31,8 @@ bool kvplan__option_given(const kvplan_options *o,
 }
 
 static const char *const engine_names[] = {"sglang", "vLLM", "TensorRT-LLM"};
+/* "... is not read by <an sglang> plan", by engine */
+static const char *const a_plan[] = {"an sglang", "a vLLM", "a TensorRT-LLM"};
 
 kvplan_status kvplan__options_for_question(const kvplan_options *o,
                                            const char *question, bool flags,
@@ -52,14 +54,15 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
     const char *cv = o->internal_.compare_version_text;
     const char *cflag = flags ? "--compare-version" : "compare_version";
     const char *eflag = flags ? "--engine" : "engine";
+    kvplan_engine other =
+        o->compare_vllm_set ? KVPLAN_ENGINE_VLLM : KVPLAN_ENGINE_TRTLLM;
     if (cv != NULL && o->engine == KVPLAN_ENGINE_SGLANG &&
         !o->compare_version_set)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
                             "%s '%.40s' is a %s release: an sglang plan "
                             "compares sglang versions (or pass %s %s)",
-                            cflag, cv,
-                            o->compare_vllm_set ? "vLLM" : "TensorRT-LLM",
-                            eflag, o->compare_vllm_set ? "vllm" : "trtllm");
+                            cflag, cv, engine_names[other], eflag,
+                            kvplan_engine_name(other));
     if (cv != NULL && o->engine == KVPLAN_ENGINE_VLLM && !o->compare_vllm_set)
         return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
                             "%s '%.40s' is not a vLLM release kvplan has a "
@@ -105,10 +108,7 @@ const kvplan_option *kvplan__options_unused(const kvplan_options *o,
                 : NULL;
         unsigned r = kvplan__option_readers(row);
         snprintf(text, size, "%s is not read by %s plan (it is %s%s%s's)%s%s",
-                 row->pub.flag,
-                 engine == KVPLAN_ENGINE_SGLANG ? "an sglang"
-                 : engine == KVPLAN_ENGINE_VLLM ? "a vLLM"
-                                                : "a TensorRT-LLM",
+                 row->pub.flag, a_plan[engine],
                  r & KVPLAN__READ_SGLANG ? "sglang" : "",
                  (r & KVPLAN__READ_SGLANG) && (r & 6) ? " and " : "",
                  (r & 6) == 6                ? "vLLM's and TensorRT-LLM"
@@ -133,8 +133,7 @@ const kvplan_option *kvplan__options_unused(const kvplan_options *o,
         snprintf(text, size,
                  "%s is not read by %s plan (it is sglang's, and kvplan "
                  "does not read it for sglang either)",
-                 x->flag,
-                 engine == KVPLAN_ENGINE_VLLM ? "a vLLM" : "a TensorRT-LLM");
+                 x->flag, a_plan[engine]);
         return x;
     }
     return NULL;
