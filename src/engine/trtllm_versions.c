@@ -258,7 +258,8 @@ kvplan_status kvplan_trtllm_version_compare(
     out->compared_kv_cache_manager =
         figures_at(m, &o, other, &out->compared_plan);
     /* One rule: switched alone, the plan is the newest's (no rule) or
-     * 1.0-1.3.0rc20's (v1_default alone) */
+     * 1.0-1.3.0rc20's (v1_default alone), mostly the compared plan itself:
+     * planned again only where it is not (1.0-1.3.0rc20 against rc21-rc27) */
     uint64_t mine = kvplan_trtllm_rules(out->profile);
     uint64_t diff = mine ^ kvplan_trtllm_rules(other);
     for (size_t i = 0; i < NUM_RULES; i++) {
@@ -267,9 +268,12 @@ kvplan_status kvplan_trtllm_version_compare(
         kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];
         d->rule = rules[i];
         d->in_plan = (mine & rules[i].bit) != 0;
-        figures_at(m, &o,
-                   d->in_plan ? KVPLAN_TRTLLM_LATEST : KVPLAN_TRTLLM_V1_0,
-                   &d->alone);
+        kvplan_trtllm_profile at =
+            d->in_plan ? KVPLAN_TRTLLM_LATEST : KVPLAN_TRTLLM_V1_0;
+        if (at == other)
+            d->alone = out->compared_plan;
+        else
+            figures_at(m, &o, at, &d->alone);
         d->changes = kvplan__engine_figures_move(&d->alone, &out->plan);
     }
     return kvplan__ok(err);
