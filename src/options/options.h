@@ -65,6 +65,13 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
                                            const char *question, bool flags,
                                            kvplan_error *err);
 
+/* --compare-version `v` (spelled `flag`: "--compare-version", or a
+ * request's key) names no release of `engine`, vLLM or TensorRT-LLM:
+ * refused in that engine's terms. */
+kvplan_status kvplan__compare_release_refusal(kvplan_engine engine,
+                                              const char *flag, const char *v,
+                                              kvplan_error *err);
+
 /* Sets the row's value from `text`; `spelled` is the name as the caller
  * gave it (the error's field). */
 kvplan_status kvplan__options_store(kvplan_options *o,

@@ -34,6 +34,25 @@ static const char *const engine_names[] = {"sglang", "vLLM", "TensorRT-LLM"};
 /* "... is not read by <an sglang> plan", by engine */
 static const char *const a_plan[] = {"an sglang", "a vLLM", "a TensorRT-LLM"};
 
+kvplan_status kvplan__compare_release_refusal(kvplan_engine engine,
+                                              const char *flag, const char *v,
+                                              kvplan_error *err)
+{
+    const char *eflag = flag[0] == '-' ? "--engine" : "engine";
+    if (engine == KVPLAN_ENGINE_VLLM)
+        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, flag,
+                            "%s '%.40s' is not a vLLM release kvplan has a "
+                            "profile for (%s vllm compares vLLM "
+                            "versions: 0.10 to 0.31, or latest)",
+                            flag, v, eflag);
+    return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, flag,
+                        "%s '%.40s' is not a TensorRT-LLM release kvplan "
+                        "has a profile for (%s trtllm compares "
+                        "TensorRT-LLM releases: 1.0 to 1.4 but 1.3.0 "
+                        "itself, or latest)",
+                        flag, v, eflag);
+}
+
 kvplan_status kvplan__options_for_question(const kvplan_options *o,
                                            const char *question, bool flags,
                                            kvplan_error *err)
@@ -63,20 +82,10 @@ kvplan_status kvplan__options_for_question(const kvplan_options *o,
                             "compares sglang versions (or pass %s %s)",
                             cflag, cv, engine_names[other], eflag,
                             kvplan_engine_name(other));
-    if (cv != NULL && o->engine == KVPLAN_ENGINE_VLLM && !o->compare_vllm_set)
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
-                            "%s '%.40s' is not a vLLM release kvplan has a "
-                            "profile for (%s vllm compares vLLM "
-                            "versions: 0.10 to 0.31, or latest)",
-                            cflag, cv, eflag);
-    if (cv != NULL && o->engine == KVPLAN_ENGINE_TRTLLM &&
-        !o->compare_trtllm_set)
-        return kvplan__fail(err, KVPLAN_INVALID_ARGUMENT, cflag,
-                            "%s '%.40s' is not a TensorRT-LLM release kvplan "
-                            "has a profile for (%s trtllm compares "
-                            "TensorRT-LLM releases: 1.0 to 1.4 but 1.3.0 "
-                            "itself, or latest)",
-                            cflag, cv, eflag);
+    if (cv != NULL &&
+        ((o->engine == KVPLAN_ENGINE_VLLM && !o->compare_vllm_set) ||
+         (o->engine == KVPLAN_ENGINE_TRTLLM && !o->compare_trtllm_set)))
+        return kvplan__compare_release_refusal(o->engine, cflag, cv, err);
     if (o->engine == KVPLAN_ENGINE_SGLANG || strcmp(question, "plan") == 0 ||
         strcmp(question, "compare") == 0)
         return KVPLAN_OK;

@@ -51,10 +51,18 @@ kvplan_status kvplan__version_value(kvplan_options *o,
     if (kvplan_sglang_profile_parse(v, &p, &why) != KVPLAN_OK) {
         if (vllm || trtllm)
             return KVPLAN_OK;
-        /* the parser speaks of --sglang-version: named as spelled */
+        /* a release of none: refused in the terms of the engine asked
+         * where it came first, else sglang's (the parser speaks of
+         * --sglang-version: named as spelled), naming the others */
+        if (compare && o->engine != KVPLAN_ENGINE_SGLANG)
+            return kvplan__compare_release_refusal(o->engine, f, v, err);
         const char *rest = strchr(why.message, ':');
-        return kvplan__fail(err, why.code, f, "%s%s", f,
-                            rest ? rest : ": not a version");
+        return kvplan__fail(err, why.code, f, "%s%s%s", f,
+                            rest ? rest : ": not a version",
+                            compare ? "; vLLM's and TensorRT-LLM's releases "
+                                      "are compared under their engine "
+                                      "(--engine vllm, --engine trtllm)"
+                                    : "");
     }
     memcpy(field, &p, sizeof p);
     if (row->region == KVPLAN__IN_OPTIONS) {
