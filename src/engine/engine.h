@@ -303,6 +303,14 @@ int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
  * smaller. */
 int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
                               int64_t q);
+/* The quota V2's GPU tier gets from the budget `kv` (trtllm_v2_quota.c):
+ * --max-tokens' cap, and over more than one rank the sync through tokens;
+ * `pad` bytes join every quota of tokens (DeepSeek-V4's, else 0). Where
+ * the ranks' quota falls below max_batch_size requests' windows,
+ * *short_of is the budget's quota (a start TensorRT-LLM does not make). */
+int64_t kvplan__trtllm_v2_quota(const kvplan_engine_options *o, double kv,
+                                const int64_t cost[3], int64_t pad, int64_t mnt,
+                                int64_t mbs, int64_t *short_of, bool *ovf);
 /* The bytes the quota arithmetic prices: [0] the full layers' a token,
  * [1] the windowed layers' a token in context, [2] their windows' a
  * request in generation. */

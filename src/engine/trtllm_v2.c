@@ -130,83 +130,6 @@ kvplan_status kvplan__trtllm_v2_check(const kvplan__engine_census *c,
     return KVPLAN_OK;
 }
 
-/* _get_quota_from_max_tokens for `tokens` given as an integer: the full
- * layers' bytes for all of them, the windowed layers' a token for those
- * in context (at most max_num_tokens), their windows for max_batch_size
- * requests. */
-int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
-                                          int64_t mnt, int64_t mbs, bool *ovf)
-{
-    int64_t q = kvplan__mul(tokens, cost[0], ovf);
-    q = kvplan__add(q, kvplan__mul(mbs, cost[2], ovf), ovf);
-    return kvplan__add(q, kvplan__mul(kvplan__min(tokens, mnt), cost[1], ovf),
-                       ovf);
-}
-
-/* Over more than one rank, the quota to tokens and back, as
- * _get_max_tokens_from_quota and _get_quota_from_max_tokens compute them
- * (Python's ints and floats: the tokens a float, max_num_tokens and the
- * per-request bytes ints). */
-static int64_t quota_synced(const int64_t cost[3], int64_t q, int64_t mnt,
-                            int64_t mbs, bool *ovf)
-{
-    int64_t batch = kvplan__mul(mbs, cost[2], ovf);
-    if (q < batch) /* no tokens: the windows of the batch */
-        return batch;
-    int64_t context = kvplan__add(cost[0], cost[1], ovf);
-    int64_t limit = kvplan__add(kvplan__mul(mnt, context, ovf), batch, ovf);
-    double t;
-    if (q <= limit) {
-        if (context <= 0)
-            return q; /* inf tokens: every layer windowed, unchanged */
-        t = (double)(q - batch) / (double)context;
-    } else {
-        if (cost[0] <= 0)
-            return q;
-        t = (double)mnt + (double)(q - limit) / (double)cost[0];
-    }
-    /* min(tokens, max_num_tokens): the float unless the int is smaller */
-    bool mnt_less = (double)mnt < t;
-    double gen = mnt_less ? t - (double)mnt : 0.0;
-    double quota = t * (double)cost[0] + gen * 0.0 + (double)batch;
-    double extra =
-        mnt_less ? (double)kvplan__mul(mnt, cost[1], ovf) : t * (double)cost[1];
-    return (int64_t)(quota + extra);
-}
-
-int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
-                              int64_t q)
-{
-    double mu =
-        o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
-    double cap = ceil((double)from / mu); /* past 2^63 it caps nothing */
-    return cap < (double)q ? (int64_t)cap : q;
-}
-
-/* The quota V2's GPU tier gets (KVCacheManagerV2.__init__): the
- * creator's max_gpu_total_bytes, int(); with max_tokens, at most
- * ceil(_get_quota_from_max_tokens(max_tokens) / max_util_for_resume);
- * over more than one rank, through tokens (the ranks' minimum, which one
- * rank's plan is). */
-static int64_t v2_quota(const kvplan_engine_options *o, double kv,
-                        const int64_t cost[3], int64_t mnt, int64_t mbs,
-                        int64_t *short_of, bool *ovf)
-{
-    *short_of = 0;
-    int64_t q = (int64_t)kv;
-    if (o->max_tokens.set)
-        q = kvplan__trtllm_v2_cap(o,
-                                  kvplan__trtllm_v2_quota_of_tokens(
-                                      cost, o->max_tokens.value, mnt, mbs, ovf),
-                                  q);
-    if (o->tp_size * o->pp_size > 1) {
-        if (q < kvplan__mul(mbs, cost[2], ovf))
-            *short_of = q; /* raised to the batch's windows */
-        q = quota_synced(cost, q, mnt, mbs, ovf);
-    }
-    return q;
-}
-
 /* Gemma 4's hybrid attention (is_gemma4_hybrid, _torch/pyexecutor/
  * config_utils.py: global_head_dim unlike head_dim): per-layer geometry
  * only V2 allocates, so TensorRT-LLM takes V2 whatever
@@ -527,8 +450,9 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
         avg_constraints(o, p, 0, tpb, &s, &ovf);
     }
     int64_t short_of = 0;
-    int64_t q = v2_quota(o, kv, cost, p->max_num_batched_tokens,
-                         p->max_num_seqs, &short_of, &ovf);
+    int64_t q =
+        kvplan__trtllm_v2_quota(o, kv, cost, 0, p->max_num_batched_tokens,
+                                p->max_num_seqs, &short_of, &ovf);
     KVPLAN__FAIL_IF(
         ovf && o->max_tokens.set, err, KVPLAN_OVERFLOW, "--max-tokens",
         "--max-tokens %lld: its bytes (%lld a token) exceed 64 "
