@@ -906,11 +906,13 @@ static void test_dsv4_vllm(void)
 
 static void test_refusals(void)
 {
-    kvplan_engine_options o = vllm_on("B200", 8);
+    kvplan_engine_options o = vllm_on("H200", 8);
     kvplan_error err;
+    /* TensorRT-LLM's own refusal on Hopper (test_trtllm_dsv4.c plans it on
+     * Blackwell) */
     o.engine = KVPLAN_ENGINE_TRTLLM;
     plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK_STR(err.field, "--engine");
+    CHECK_STR(err.field, "--gpu");
     o = vllm_on("B200", 8);
     o.kv_cache_dtype = KVPLAN_KV_BF16;
     plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);

@@ -40,7 +40,7 @@
 static void test_default_init_ratio(void)
 {
     kvplan__trtllm_v2_storage s;
-    s.life_cycles = s.groups = 0;
+    memset(&s, 0, sizeof s);
     kvplan_error err;
     CHECK_INT(kvplan__trtllm_v2_add_layer(&s, 128, 786432 / 32, 0, 0, 32, &err),
               KVPLAN_OK);

@@ -439,7 +439,7 @@ const kvplan__option_row kvplan__option_rows[] = {
      .store = KVPLAN__STORE_OPT_INT, ENGINE(max_tokens), .readers = KVPLAN__READ_TRTLLM, .peer = {"max_total_tokens", NULL, NULL}},
     {{.name = "tokens_per_block", .flag = "--tokens-per-block", POSITIVE,
       FOR_ENGINE, .unit = "tokens", .meta = "N",
-      .help = "TRT-LLM: tokens per block; default 32"},
+      .help = "TRT-LLM: tokens per block; default 32 (DeepSeek-V4: 128)"},
      .store = KVPLAN__STORE_OPT_INT, ENGINE(tokens_per_block), .readers = KVPLAN__READ_TRTLLM, .peer = {"page_size", "block_size", NULL}},
     {{.name = "activation_memory", .flag = "--activation-memory",
       SIZE("bytes"), FOR_ENGINE, .min = 0, .max = 0x1p63,

@@ -225,16 +225,8 @@ kvplan_status kvplan__engine_census_of(const kvplan_model *m,
 {
     memset(c, 0, sizeof *c);
     const char *engine = kvplan_engine_name(o->engine);
-    KVPLAN__FAIL_IF(m->info.is_deepseek_v4 && o->engine != KVPLAN_ENGINE_VLLM,
-                    err, KVPLAN_UNSUPPORTED, "--engine",
-                    "--engine %s: DeepSeek V4 is not modelled by kvplan "
-                    "there (TensorRT-LLM serves it, under KV cache manager "
-                    "V2's DeepseekV4CacheManager: SWA, c4 and c128 "
-                    "compressed, indexer and compressor-state pools, which "
-                    "kvplan does not restate); plan it with sglang or "
-                    "--engine vllm",
-                    engine);
-    if (m->info.is_deepseek_v4)
+    /* under TensorRT-LLM: trtllm_dsv4.c's own checks */
+    if (m->info.is_deepseek_v4 && o->engine == KVPLAN_ENGINE_VLLM)
         KVPLAN__TRY(dsv4_vllm_check(m, o, err));
     KVPLAN__FAIL_IF(o->kv_cache_dtype == KVPLAN_KV_FP4_E2M1, err,
                     KVPLAN_UNSUPPORTED, "--kv-cache-dtype",

@@ -210,6 +210,9 @@ typedef struct kvplan__trtllm_v2_life_cycle {
     size_t pools; /* the coalesced sizes, descending */
     int64_t pool[KVPLAN__V2_MAX_POOLS];
     size_t group;
+    /* a layer's most share of a slot (LayerAttr.slot_util_frac_max), the
+     * most of its layers' (kvplan__trtllm_v2_share); 0/0: none given */
+    int64_t share_num, share_den;
 } kvplan__trtllm_v2_life_cycle;
 typedef struct kvplan__trtllm_v2_pool_group {
     size_t pools;
@@ -224,6 +227,10 @@ typedef struct kvplan__trtllm_v2_storage {
     kvplan__trtllm_v2_life_cycle lc[KVPLAN_MAX_ENGINE_GROUPS];
     kvplan__trtllm_v2_pool_group pg[KVPLAN_MAX_ENGINE_GROUPS];
     double ratio[KVPLAN_MAX_ENGINE_GROUPS]; /* the typical step's shares */
+    /* SWA scratch reuse (swa_scratch_reuse, its max_rewind_len): set
+     * before a step's slots are counted; false (memset) unless asked */
+    bool scratch;
+    int64_t rewind;
 } kvplan__trtllm_v2_storage;
 /* A layer of window `window` (0: none) whose K and V take `k` and `v`
  * bytes a token (v 0: MLA's latent alone), and an extra buffer `x` (DSA's
@@ -232,6 +239,18 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                                           int64_t window, int64_t k, int64_t v,
                                           int64_t x, int64_t tpb,
                                           kvplan_error *err);
+/* A manager layer of window `window` (0: none) whose buffers take
+ * block[0..n) bytes a block (0: none), in the layers' order; its life
+ * cycle's per_token is the caller's. */
+kvplan_status kvplan__trtllm_v2_add_buffers(kvplan__trtllm_v2_storage *s,
+                                            int64_t window,
+                                            const int64_t *block, size_t n,
+                                            kvplan_error *err);
+/* After the layers are added: a layer of block[0..n) in the life cycle of
+ * `window` raises its share_num / share_den to the most share of a pool
+ * that layer's buffers take. */
+void kvplan__trtllm_v2_share(kvplan__trtllm_v2_storage *s, int64_t window,
+                             const int64_t *block, size_t n);
 /* A hybrid Mamba's `layers` mamba layers (MambaHybridCacheManagerV2's
  * SsmLayerConfig): one SSM life cycle whose slot is each layer's `ssm`
  * and `conv` state bytes, one slot a request. */
@@ -305,12 +324,42 @@ int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
                               int64_t q);
 /* The quota V2's GPU tier gets from the budget `kv` (trtllm_v2_quota.c):
  * --max-tokens' cap, and over more than one rank the sync through tokens;
- * `pad` bytes join every quota of tokens (DeepSeek-V4's, else 0). Where
- * the ranks' quota falls below max_batch_size requests' windows,
- * *short_of is the budget's quota (a start TensorRT-LLM does not make). */
+ * `pad` bytes join every quota of tokens (DeepSeek-V4's, else 0); the
+ * sync `clamp`ed as the newest releases clamp it (never above the quota).
+ * Unclamped, where the ranks' quota falls below max_batch_size requests'
+ * windows, *short_of is the budget's quota (a start TensorRT-LLM does not
+ * make). */
 int64_t kvplan__trtllm_v2_quota(const kvplan_engine_options *o, double kv,
                                 const int64_t cost[3], int64_t pad, int64_t mnt,
-                                int64_t mbs, int64_t *short_of, bool *ovf);
+                                int64_t mbs, bool clamp, int64_t *short_of,
+                                bool *ovf);
+/* The GPU tier's slots for quota `q` split by `step`'s shares, the host
+ * tier's, and the plan's rows, blocks and concurrency (trtllm_v2.c). */
+kvplan_status kvplan__trtllm_v2_finish(
+    const kvplan__engine_census *c, const kvplan_engine_options *o, int64_t q,
+    int64_t tpb, const kvplan__trtllm_v2_step *step,
+    kvplan__trtllm_v2_storage *s, kvplan_engine_plan *p, kvplan_error *err);
+/* The constraints V2's base adds to a typical step (trtllm_v2.c): one
+ * request at max_seq_len beside max_batch_size - 1 one-token decodes, one
+ * fresh context of max_num_tokens, `dummies` CUDA-graph dummies beside
+ * each. */
+void kvplan__trtllm_v2_constraints(const kvplan_engine_plan *p, int64_t dummies,
+                                   int64_t tpb, kvplan__trtllm_v2_storage *s,
+                                   bool *ovf);
+/* DeepSeek-V4 under TensorRT-LLM (trtllm_dsv4.c): what TensorRT-LLM
+ * refuses and kvplan does not restate, before the budget; then
+ * DeepseekV4CacheManager's pools from the KV budget `kv`, in blocks of
+ * `tpb` tokens. */
+kvplan_status kvplan__trtllm_dsv4_check(const kvplan_model *m,
+                                        const kvplan__engine_census *c,
+                                        const kvplan_engine_options *o,
+                                        const kvplan_engine_plan *p,
+                                        int64_t tpb, kvplan_error *err);
+kvplan_status kvplan__trtllm_dsv4(const kvplan_model *m,
+                                  const kvplan__engine_census *c,
+                                  const kvplan_engine_options *o, double kv,
+                                  int64_t tpb, kvplan_engine_plan *p,
+                                  kvplan_error *err);
 /* The bytes the quota arithmetic prices: [0] the full layers' a token,
  * [1] the windowed layers' a token in context, [2] their windows' a
  * request in generation. */

@@ -137,6 +137,32 @@ static double profile_peak(const kvplan_model *m,
            p->cuda_graph_bytes;
 }
 
+/* The rank's KV bytes a token and its layers (its stage's share), one
+ * layer's bytes a token into *per_layer: K and V heads, or MLA's latent
+ * with kv_factor 1 and DSA's indexer; an EAGLE head's layers share the
+ * manager, in their own geometry (with PP they are on the last stage,
+ * counted here in full). */
+static int64_t token_bytes(const kvplan__engine_census *c,
+                           const kvplan_engine_options *o, int64_t *layers,
+                           int64_t *per_layer, bool *ovf)
+{
+    *layers = c->full_layers + c->swa_layers;
+    if (o->pp_size > 1)
+        *layers = kvplan__ceil_div(*layers, o->pp_size, ovf);
+    if (c->mla) /* kv_factor 1: the latent and the rope key */
+        *per_layer = kvplan__add(kvplan__mul(c->mla_dim, c->kv_elem, ovf),
+                                 c->index_bytes, ovf);
+    else
+        *per_layer = kvplan__vllm_attention_page(
+            1, c->kv_heads, c->head_dim, c->v_head_dim, c->kv_elem, ovf);
+    return kvplan__add(kvplan__mul(*per_layer, *layers, ovf),
+                       kvplan__mul(kvplan__vllm_attention_page(
+                                       1, c->draft_kv_heads, c->draft_head_dim,
+                                       c->draft_v_head_dim, c->kv_elem, ovf),
+                                   c->draft_layers, ovf),
+                       ovf);
+}
+
 kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
                                   const kvplan_engine_options *o,
                                   const kvplan_model *m, kvplan_engine_plan *p,
@@ -146,27 +172,11 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     KVPLAN__TRY(kvplan__trtllm_manager(m, c, o, p, err));
     bool gemma4 = p->kv_cache_manager_choice == KVPLAN_KVCM_MODEL;
     bool v2 = p->kv_cache_manager == 2;
-    KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, p, err));
-    int64_t layers = c->full_layers + c->swa_layers;
-    if (o->pp_size > 1)
-        layers = kvplan__ceil_div(layers, o->pp_size, &ovf);
-    int64_t per_layer;
-    if (c->mla) /* kv_factor 1: the latent and the rope key */
-        per_layer = kvplan__add(kvplan__mul(c->mla_dim, c->kv_elem, &ovf),
-                                c->index_bytes, &ovf);
-    else
-        per_layer = kvplan__vllm_attention_page(
-            1, c->kv_heads, c->head_dim, c->v_head_dim, c->kv_elem, &ovf);
-    int64_t per_token = kvplan__mul(per_layer, layers, &ovf);
-    /* an EAGLE head's layers share the manager, in their own geometry
-     * (with PP they are on the last stage, counted here in full) */
-    per_token =
-        kvplan__add(per_token,
-                    kvplan__mul(kvplan__vllm_attention_page(
-                                    1, c->draft_kv_heads, c->draft_head_dim,
-                                    c->draft_v_head_dim, c->kv_elem, &ovf),
-                                c->draft_layers, &ovf),
-                    &ovf);
+    bool dsv4 = m->info.is_deepseek_v4; /* its own manager: trtllm_dsv4.c */
+    if (!dsv4)
+        KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, p, err));
+    int64_t layers = 0, per_layer = 0;
+    int64_t per_token = token_bytes(c, o, &layers, &per_layer, &ovf);
     /* the dummy context requests of max_num_tokens (8192), a batch of
      * max_batch_size (2048) in the sampler */
     p->max_num_batched_tokens =
@@ -176,18 +186,23 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     if (c->mambaish)
         per_token = mamba_cost(c, o, p->max_num_seqs, per_token, &intercept,
                                &mamba_rank, &ovf);
-    KVPLAN__FAIL_IF(ovf || per_token <= 0, err, KVPLAN_OVERFLOW, "--model-path",
-                    "the KV bytes per token exceed 64 bits");
+    KVPLAN__FAIL_IF(ovf || (per_token <= 0 && !dsv4), err, KVPLAN_OVERFLOW,
+                    "--model-path", "the KV bytes per token exceed 64 bits");
     p->bytes_per_token = per_token;
     KVPLAN__FAIL_IF(o->separate_draft_kv_cache && c->draft_layers == 0, err,
                     KVPLAN_UNSUPPORTED, "--separate-draft-kv-cache",
                     "--separate-draft-kv-cache: kvplan models it for an "
                     "EAGLE head given with --speculative-draft-model-path; "
                     "this plan has none");
-    int64_t tpb = o->tokens_per_block.set ? o->tokens_per_block.value : 32;
+    /* 32, KvCacheConfig's; DeepSeek-V4's model defaults give 128 */
+    int64_t tpb = o->tokens_per_block.set ? o->tokens_per_block.value
+                  : dsv4                  ? 128
+                                          : 32;
     p->block_size = tpb;
     p->max_model_len =
         o->max_model_len.set ? o->max_model_len.value : c->context_len;
+    if (dsv4)
+        KVPLAN__TRY(kvplan__trtllm_dsv4_check(m, c, o, p, tpb, err));
     double peak = profile_peak(m, c, o, p, &ovf);
     double f = o->free_gpu_memory_fraction.set
                    ? o->free_gpu_memory_fraction.value
@@ -204,6 +219,8 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     if (cap > 0 && (double)cap < kv) /* 0: none, KvCacheConfig's default */
         kv = (double)cap;
     p->requested_bytes = kv;
+    if (dsv4)
+        return kvplan__trtllm_dsv4(m, c, o, kv, tpb, p, err);
     if (v2) { /* Gemma 4's full layers: its global heads with k_eq_v */
         kvplan__engine_census g = *c;
         if (gemma4 && !m->weights.full_k_eq_v)

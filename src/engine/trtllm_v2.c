@@ -22,6 +22,8 @@
 
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* The model classes for which use_kv_cache_manager_v2's default, auto,
  * picks V2: the table of TensorRT-LLM's own docs
@@ -327,12 +329,6 @@ static void v2_rows(const kvplan__engine_census *c,
     p->max_concurrency = conc > 0 ? conc : 0;
 }
 
-static kvplan_status v2_finish(const kvplan__engine_census *c,
-                               const kvplan_engine_options *o, int64_t q,
-                               int64_t tpb, const kvplan__trtllm_v2_step *step,
-                               kvplan__trtllm_v2_storage *s,
-                               kvplan_engine_plan *p, kvplan_error *err);
-
 /* kv_cache_config.avg_seq_len: at most max_seq_len (TensorRT-LLM's own
  * refusal, _build_base_config); with a draft's tokens (max_draft_len,
  * num_extra_kv_tokens) in its step, not modelled. */
@@ -357,16 +353,14 @@ static kvplan_status avg_check(const kvplan__engine_census *c,
     return KVPLAN_OK;
 }
 
-/* The constraints V2's base sets with avg_seq_len (_build_base_config):
+/* The constraints V2's base sets with a typical step (_build_base_config):
  * one request at max_seq_len beside max_batch_size - 1 minimal decodes,
  * and one fresh context of max_num_tokens; a hybrid Mamba appends its
  * `dummies` to each. Each raises the pool groups' least slots. */
-static void avg_constraints(const kvplan_engine_options *o,
-                            const kvplan_engine_plan *p, int64_t dummies,
-                            int64_t tpb, kvplan__trtllm_v2_storage *s,
-                            bool *ovf)
+void kvplan__trtllm_v2_constraints(const kvplan_engine_plan *p, int64_t dummies,
+                                   int64_t tpb, kvplan__trtllm_v2_storage *s,
+                                   bool *ovf)
 {
-    (void)o;
     int64_t len = p->max_model_len;
     kvplan__trtllm_v2_step warmup = {
         3, {{1, len, len - 1}, {p->max_num_seqs - 1, 1, 0}, {dummies, 0, 0}}};
@@ -406,8 +400,8 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
     kvplan__trtllm_v2_step step = {
         2, {{m.lineages, m.capacity, m.capacity - 1}, {m.dummies, 0, 0}}};
     if (o->avg_seq_len.set)
-        avg_constraints(o, p, m.dummies, tpb, s, &ovf);
-    KVPLAN__TRY(v2_finish(c, o, q, tpb, &step, s, p, err));
+        kvplan__trtllm_v2_constraints(p, m.dummies, tpb, s, &ovf);
+    KVPLAN__TRY(kvplan__trtllm_v2_finish(c, o, q, tpb, &step, s, p, err));
     /* get_cache_bytes_per_token: the attention's, and a snapshot's states
      * spread over its interval */
     if (m.interval > 0)
@@ -428,7 +422,7 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
 {
     bool ovf = false;
     kvplan__trtllm_v2_storage s;
-    s.life_cycles = s.groups = 0;
+    memset(&s, 0, sizeof s); /* no scratch reuse: false by default */
     KVPLAN__TRY(
         v2_layers(c, o, gemma4, layers, tpb, p->max_model_len, &s, err));
     int64_t cost[3];
@@ -447,12 +441,12 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
             (kvplan__trtllm_v2_step){2,
                                      {{1, p->max_num_batched_tokens, 0},
                                       {mbs - 1, len, kvplan__max(0, len - 1)}}};
-        avg_constraints(o, p, 0, tpb, &s, &ovf);
+        kvplan__trtllm_v2_constraints(p, 0, tpb, &s, &ovf);
     }
     int64_t short_of = 0;
     int64_t q =
         kvplan__trtllm_v2_quota(o, kv, cost, 0, p->max_num_batched_tokens,
-                                p->max_num_seqs, &short_of, &ovf);
+                                p->max_num_seqs, false, &short_of, &ovf);
     KVPLAN__FAIL_IF(
         ovf && o->max_tokens.set, err, KVPLAN_OVERFLOW, "--max-tokens",
         "--max-tokens %lld: its bytes (%lld a token) exceed 64 "
@@ -480,15 +474,15 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
         "the budget; lower --max-num-seqs",
         (long long)p->max_num_seqs, (long long)(o->tp_size * o->pp_size),
         (double)short_of / 1073741824.0, (double)q / 1073741824.0);
-    return v2_finish(c, o, q, tpb, &step, &s, p, err);
+    return kvplan__trtllm_v2_finish(c, o, q, tpb, &step, &s, p, err);
 }
 
-/* The GPU tier's slots for quota `q`, the host tier's, and the rows. */
-static kvplan_status v2_finish(const kvplan__engine_census *c,
-                               const kvplan_engine_options *o, int64_t q,
-                               int64_t tpb, const kvplan__trtllm_v2_step *step,
-                               kvplan__trtllm_v2_storage *s,
-                               kvplan_engine_plan *p, kvplan_error *err)
+kvplan_status kvplan__trtllm_v2_finish(const kvplan__engine_census *c,
+                                       const kvplan_engine_options *o,
+                                       int64_t q, int64_t tpb,
+                                       const kvplan__trtllm_v2_step *step,
+                                       kvplan__trtllm_v2_storage *s,
+                                       kvplan_engine_plan *p, kvplan_error *err)
 {
     bool ovf = false;
     int64_t g = 0;
@@ -515,6 +509,13 @@ static kvplan_status v2_finish(const kvplan__engine_census *c,
     }
     p->gpu_quota_bytes = q;
     p->quota_grain_bytes = g;
+    for (size_t i = 0; getenv("KVDBG") && i < s->groups; i++)
+        fprintf(stderr,
+                "pg%zu pools=%zu size0=%lld typical=%lld least=%lld slots=%lld "
+                "ratio=%g\n",
+                i, s->pg[i].pools, (long long)s->pg[i].size[0],
+                (long long)s->pg[i].typical, (long long)s->pg[i].least,
+                (long long)s->pg[i].slots, s->ratio[i]);
     v2_rows(c, s, tpb, p, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache overflows "

@@ -24,28 +24,34 @@ int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
                        ovf);
 }
 
-/* Over more than one rank, the quota to tokens and back, as
- * _get_max_tokens_from_quota and _get_quota_from_max_tokens compute them
- * (Python's ints and floats: the tokens a float, max_num_tokens and the
- * per-request bytes ints). */
-static int64_t quota_synced(const int64_t cost[3], int64_t pad, int64_t q,
-                            int64_t mnt, int64_t mbs, bool *ovf)
+/* _get_max_tokens_from_quota of `q` in Python's floats (the tokens a
+ * float, max_num_tokens and the per-request bytes ints): 0 below the
+ * batch's windows, false where it is inf (every layer windowed). */
+static bool tokens_of(const int64_t cost[3], int64_t pad, int64_t q,
+                      int64_t mnt, int64_t mbs, double *t, bool *ovf)
 {
     int64_t batch = kvplan__add(kvplan__mul(mbs, cost[2], ovf), pad, ovf);
-    if (q < batch) /* no tokens: the windows of the batch */
-        return batch;
     int64_t context = kvplan__add(cost[0], cost[1], ovf);
     int64_t limit = kvplan__add(kvplan__mul(mnt, context, ovf), batch, ovf);
-    double t;
+    *t = 0;
+    if (q < batch)
+        return true;
     if (q <= limit) {
         if (context <= 0)
-            return q; /* inf tokens: every layer windowed, unchanged */
-        t = (double)(q - batch) / (double)context;
-    } else {
-        if (cost[0] <= 0)
-            return q;
-        t = (double)mnt + (double)(q - limit) / (double)cost[0];
+            return false;
+        *t = (double)(q - batch) / (double)context;
+        return true;
     }
+    if (cost[0] <= 0)
+        return false;
+    *t = (double)mnt + (double)(q - limit) / (double)cost[0];
+    return true;
+}
+
+/* _get_quota_from_max_tokens of `t` tokens, a float: int() of the sum */
+static int64_t quota_of(const int64_t cost[3], int64_t pad, double t,
+                        int64_t mnt, int64_t mbs, bool *ovf)
+{
     /* min(tokens, max_num_tokens): the float unless the int is smaller */
     bool mnt_less = (double)mnt < t;
     double gen = mnt_less ? t - (double)mnt : 0.0;
@@ -54,6 +60,29 @@ static int64_t quota_synced(const int64_t cost[3], int64_t pad, int64_t q,
     double extra =
         mnt_less ? (double)kvplan__mul(mnt, cost[1], ovf) : t * (double)cost[1];
     return (int64_t)(quota + extra + (double)pad);
+}
+
+/* Over more than one rank, the quota to tokens and back (the ranks'
+ * minimum, which one rank's plan is). Before the clamp, the whole quota's
+ * tokens, and below the batch's windows the quota becomes them; with it
+ * (kv_cache_manager_v2.py at 1fe0b08: "allreduce(MIN) must never increase
+ * the local quota", nvbugs/6418103), the tokens of int(quota x
+ * max_util_for_resume), back as ceil(quota / max_util_for_resume), at most
+ * the quota. */
+static int64_t quota_synced(const int64_t cost[3], int64_t pad, int64_t q,
+                            int64_t mnt, int64_t mbs, double mu, bool clamp,
+                            bool *ovf)
+{
+    double t;
+    if (!clamp)
+        return tokens_of(cost, pad, q, mnt, mbs, &t, ovf)
+                   ? quota_of(cost, pad, t, mnt, mbs, ovf)
+                   : q;
+    int64_t resumable = (int64_t)((double)q * mu);
+    if (!tokens_of(cost, pad, resumable, mnt, mbs, &t, ovf))
+        return q;
+    double synced = ceil((double)quota_of(cost, pad, t, mnt, mbs, ovf) / mu);
+    return synced < (double)q ? (int64_t)synced : q;
 }
 
 int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
@@ -72,8 +101,11 @@ int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
  * rank's plan is). */
 int64_t kvplan__trtllm_v2_quota(const kvplan_engine_options *o, double kv,
                                 const int64_t cost[3], int64_t pad, int64_t mnt,
-                                int64_t mbs, int64_t *short_of, bool *ovf)
+                                int64_t mbs, bool clamp, int64_t *short_of,
+                                bool *ovf)
 {
+    double mu =
+        o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
     *short_of = 0;
     int64_t q = (int64_t)kv;
     if (o->max_tokens.set)
@@ -84,9 +116,9 @@ int64_t kvplan__trtllm_v2_quota(const kvplan_engine_options *o, double kv,
                         pad, ovf),
             q);
     if (o->tp_size * o->pp_size > 1) {
-        if (q < kvplan__add(kvplan__mul(mbs, cost[2], ovf), pad, ovf))
+        if (!clamp && q < kvplan__add(kvplan__mul(mbs, cost[2], ovf), pad, ovf))
             *short_of = q; /* raised to the batch's windows */
-        q = quota_synced(cost, pad, q, mnt, mbs, ovf);
+        q = quota_synced(cost, pad, q, mnt, mbs, mu, clamp, ovf);
     }
     return q;
 }

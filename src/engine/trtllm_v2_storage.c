@@ -70,12 +70,11 @@ int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
     return lo;
 }
 
-kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
-                                          int64_t window, int64_t k, int64_t v,
-                                          int64_t x, int64_t tpb,
-                                          kvplan_error *err)
+kvplan_status kvplan__trtllm_v2_add_buffers(kvplan__trtllm_v2_storage *s,
+                                            int64_t window,
+                                            const int64_t *block, size_t n,
+                                            kvplan_error *err)
 {
-    bool ovf = false;
     size_t i = 0;
     while (i < s->life_cycles && s->lc[i].window != window)
         i++;
@@ -91,17 +90,11 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
     }
     kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
     lc->layers++;
-    lc->per_token = kvplan__add(
-        lc->per_token, kvplan__add(kvplan__add(k, v, &ovf), x, &ovf), &ovf);
-    /* K's buffer, then V's (none for MLA's latent), then the extra
-     * (_extra_buffers_per_layer), each a block */
-    int64_t role[3] = {k, v, x};
-    for (size_t r = 0; r < 3 && !ovf; r++) {
-        if (role[r] == 0)
+    for (size_t r = 0; r < n; r++) {
+        if (block[r] == 0)
             continue;
-        int64_t size = kvplan__mul(role[r], tpb, &ovf);
         size_t j = 0;
-        while (j < lc->sizes && lc->size[j] != size)
+        while (j < lc->sizes && lc->size[j] != block[r])
             j++;
         KVPLAN__FAIL_IF(j >= KVPLAN__V2_MAX_POOLS, err, KVPLAN_UNSUPPORTED,
                         "--model-path",
@@ -109,16 +102,58 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                         "one life cycle",
                         KVPLAN__V2_MAX_POOLS);
         if (j == lc->sizes) {
-            lc->size[j] = size;
+            lc->size[j] = block[r];
             lc->count[j] = 0;
             lc->sizes++;
         }
         lc->count[j]++;
     }
+    return kvplan__ok(err);
+}
+
+kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
+                                          int64_t window, int64_t k, int64_t v,
+                                          int64_t x, int64_t tpb,
+                                          kvplan_error *err)
+{
+    bool ovf = false;
+    /* K's buffer, then V's (none for MLA's latent), then the extra
+     * (_extra_buffers_per_layer), each a block */
+    int64_t block[3] = {kvplan__mul(k, tpb, &ovf), kvplan__mul(v, tpb, &ovf),
+                        kvplan__mul(x, tpb, &ovf)};
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--tokens-per-block",
                     "--tokens-per-block %lld: a layer's block exceeds 64 bits",
                     (long long)tpb);
+    KVPLAN__TRY(kvplan__trtllm_v2_add_buffers(s, window, block, 3, err));
+    kvplan__trtllm_v2_life_cycle *lc = &s->lc[0];
+    while (lc->window != window)
+        lc++;
+    lc->per_token = kvplan__add(
+        lc->per_token, kvplan__add(kvplan__add(k, v, &ovf), x, &ovf), &ovf);
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--model-path",
+                    "the KV bytes per token exceed 64 bits");
     return kvplan__ok(err);
+}
+
+void kvplan__trtllm_v2_share(kvplan__trtllm_v2_storage *s, int64_t window,
+                             const int64_t *block, size_t n)
+{
+    kvplan__trtllm_v2_life_cycle *lc = &s->lc[0];
+    while (lc < s->lc + s->life_cycles && lc->window != window)
+        lc++;
+    if (lc == s->lc + s->life_cycles)
+        return;
+    for (size_t j = 0; j < lc->sizes; j++) {
+        int64_t mine = 0; /* the layer's buffers in pool j */
+        for (size_t r = 0; r < n; r++)
+            mine += block[r] == lc->size[j];
+        /* mine / count[j] above share_num / share_den, crosswise */
+        if (mine > 0 && (lc->share_den == 0 ||
+                         mine * lc->share_den > lc->share_num * lc->count[j])) {
+            lc->share_num = mine;
+            lc->share_den = lc->count[j];
+        }
+    }
 }
 
 kvplan_status kvplan__trtllm_v2_add_ssm(kvplan__trtllm_v2_storage *s,
@@ -324,6 +359,22 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
     return 0;
 }
 
+/* The blocks of a request of `capacity` tokens, `history` past, that take
+ * scratch slots in a windowed life cycle (compute_scratch_range,
+ * _life_cycle_registry.py): those stale once all but the last `rewind`
+ * tokens are history, among the blocks this step writes. */
+static int64_t scratch_blocks(int64_t window, int64_t capacity, int64_t history,
+                              int64_t tpb, int64_t rewind, bool *ovf)
+{
+    int64_t settled = kvplan__max(0, capacity - rewind);
+    int64_t live = settled + 1 - window; /* Python's floor division */
+    int64_t end = live >= 0 ? live / tpb : -((-live + tpb - 1) / tpb);
+    int64_t first = kvplan__ceil_div(history, tpb, ovf);
+    int64_t last = kvplan__ceil_div(capacity, tpb, ovf);
+    int64_t n = kvplan__min(end, last) - first;
+    return n > 0 ? n : 0;
+}
+
 /* The slots `batch` needs of each pool group, into pg[].typical: the SSM
  * life cycle one a request, dummies too, whatever their length; an
  * attention one each request's blocks less the stale (none of a dummy's)
@@ -337,18 +388,24 @@ static void batch_slots(kvplan__trtllm_v2_storage *s,
     for (size_t i = 0; i < s->life_cycles; i++) {
         const kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
         int64_t n = 0;
-        for (size_t k = 0; k < batch->kinds; k++)
-            n = kvplan__add(
-                n,
+        for (size_t k = 0; k < batch->kinds; k++) {
+            int64_t cap = batch->kind[k].capacity;
+            int64_t hist = batch->kind[k].history;
+            int64_t each =
                 lc->window == KVPLAN__V2_SSM
-                    ? batch->kind[k].count
-                    : kvplan__mul(batch->kind[k].count,
-                                  kvplan__trtllm_v2_request_blocks(
-                                      lc->window, lc->sink_blocks,
-                                      batch->kind[k].capacity,
-                                      batch->kind[k].history, tpb, ovf),
-                                  ovf),
-                ovf);
+                    ? 1
+                    : kvplan__trtllm_v2_request_blocks(
+                          lc->window, lc->sink_blocks, cap, hist, tpb, ovf);
+            if (s->scratch && lc->window > 0 && lc->share_den > 0) {
+                int64_t sc =
+                    scratch_blocks(lc->window, cap, hist, tpb, s->rewind, ovf);
+                each = each - sc +
+                       kvplan__ceil_div(kvplan__mul(sc, lc->share_num, ovf),
+                                        lc->share_den, ovf);
+            }
+            n = kvplan__add(n, kvplan__mul(batch->kind[k].count, each, ovf),
+                            ovf);
+        }
         s->pg[lc->group].typical =
             kvplan__add(s->pg[lc->group].typical, n, ovf);
     }

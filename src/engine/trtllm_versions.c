@@ -186,6 +186,13 @@ kvplan_status kvplan__trtllm_manager(const kvplan_model *m,
                         "whatever use_kv_cache_manager_v2 says";
         return KVPLAN_OK;
     }
+    if (kvplan_model_get_info(m)->is_deepseek_v4) { /* trtllm_dsv4.c */
+        p->kv_cache_manager = 2;
+        p->kv_cache_manager_choice = KVPLAN_KVCM_MODEL;
+        p->v2_default = "DeepSeek-V4, whose caches TensorRT-LLM holds in "
+                        "DeepseekV4CacheManager, a V2 manager";
+        return KVPLAN_OK;
+    }
     if (o->use_kv_cache_manager_v2 || o->no_use_kv_cache_manager_v2) {
         p->kv_cache_manager = o->use_kv_cache_manager_v2 ? 2 : 1;
         p->kv_cache_manager_choice = KVPLAN_KVCM_GIVEN;

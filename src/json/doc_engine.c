@@ -135,12 +135,27 @@ size_t kvplan__engine_notes(const kvplan_engine_plan *p,
             (double)p->gpu_quota_bytes / KVPLAN__GIB,
             (long long)(p->quota_grain_bytes >> 20), (long long)p->max_num_seqs,
             (long long)(p->max_model_len / 2 > 0 ? p->max_model_len / 2 : 1));
+    else if (!vllm && p->kv_cache_manager == 2 && p->v2_default != NULL &&
+             strncmp(p->v2_default, "DeepSeek-V4", 11) == 0)
+        snprintf(out[n++], sizeof out[0],
+                 "planned as DeepseekV4CacheManager sizes it: device quota "
+                 "%.2f GiB (the line it logs), grains "
+                 "of %lld MiB, SWA scratch reuse on; the slots are each pool "
+                 "group's first share, set by one context request of "
+                 "max_num_tokens (%lld) beside %lld generating ones of "
+                 "avg_seq_len, else max_seq_len (V2 moves it as requests "
+                 "close)",
+                 (double)p->gpu_quota_bytes / KVPLAN__GIB,
+                 (long long)(p->quota_grain_bytes >> 20),
+                 (long long)p->max_num_batched_tokens,
+                 (long long)(p->max_num_seqs - 1));
     else if (!vllm && p->kv_cache_manager == 2 && p->num_groups > 1)
         snprintf(out[n++], sizeof out[0],
                  "planned as KVCacheManagerV2 sizes it: device quota "
                  "%.2f GiB (the line it logs), grains of %lld MiB; the slots "
                  "are each pool group's first share (rows of equal slots "
-                 "share one), set by a typical 2,048-token request (V2 moves "
+                 "share one), set by a typical 2,048-token request, or "
+                 "--avg-seq-len's step (V2 moves "
                  "it as requests close)",
                  (double)p->gpu_quota_bytes / KVPLAN__GIB,
                  (long long)(p->quota_grain_bytes >> 20));

@@ -1,0 +1,12 @@
+--engine
+trtllm
+--model-path
+deepseek-v4-flash
+--gpu
+B200
+--tp-size
+4
+--max-model-len
+131072
+--max-num-seqs
+256
