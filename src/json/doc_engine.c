@@ -448,7 +448,8 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
                "concurrency at max_model_len times max_model_len, so a "
                "sliding-window or mamba model's is more than any pool "
                "holds; TensorRT-LLM's max_tokens is its blocks' tokens "
-               "(KV cache manager V2's: its full layers' slots')";
+               "(KV cache manager V2's: its full layers' slots', "
+               "DeepSeek-V4's compressed rows')";
     case KVPLAN_REASON_SLIDING_WINDOW:
         return "sliding window: sglang splits a full and an SWA pool "
                "(--swa-full-tokens-ratio); vLLM keeps window - 1 + the "
@@ -458,7 +459,8 @@ const char *kvplan__reason_text(kvplan_compare_reason r, uint64_t rules)
                "where the counts differ); TensorRT-LLM's KV cache manager "
                "V1 prices every layer at the whole sequence unless "
                "max_attention_window is set; V2 keeps the sliding layers' "
-               "window (GPT-OSS, Gemma 3 and 4: a life cycle per window, "
+               "window (GPT-OSS, Gemma 3 and 4, DeepSeek-V4's SWA and "
+               "compressor states: a life cycle per window, "
                "the quota split between their pool groups by a typical "
                "request's needs)";
     case KVPLAN_REASON_MAMBA_STATE:
