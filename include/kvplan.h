@@ -70,9 +70,9 @@ extern "C" {
 #endif
 
 #define KVPLAN_VERSION_MAJOR 0
-#define KVPLAN_VERSION_MINOR 13
+#define KVPLAN_VERSION_MINOR 14
 #define KVPLAN_VERSION_PATCH 0
-#define KVPLAN_VERSION_STRING "0.13.0"
+#define KVPLAN_VERSION_STRING "0.14.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare it with
  * kvplan_version_number() to check that the library loaded is the one
  * this header describes. */
@@ -1618,8 +1618,11 @@ typedef enum kvplan_trtllm_profile {
 
 /* TensorRT-LLM's rules, each the older behaviour a release range still
  * had: every model V1 unless use_kv_cache_manager_v2 is true (Gemma 4,
- * which only V2 allocates, aside). */
-#define KVPLAN_TRTLLM_RULE_V1_DEFAULT (1ull << 0) /* before #15823 */
+ * which only V2 allocates, aside); over more than one rank, V2's quota
+ * turned into tokens and back whole, raised to max_batch_size requests'
+ * windows below them. */
+#define KVPLAN_TRTLLM_RULE_V1_DEFAULT (1ull << 0)     /* before #15823 */
+#define KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES (1ull << 1) /* #15991, #16545 */
 
 /* TensorRT-LLM's rules, `index` from 0; false past the end. */
 KVPLAN_API bool kvplan_trtllm_rule_at(size_t index, kvplan_rule_info *out);
@@ -1799,6 +1802,9 @@ typedef struct kvplan_engine_options {
      * use_kv_cache_manager_v2 set is TensorRT-LLM's "auto". */
     kvplan_trtllm_profile trtllm_version;
     bool no_use_kv_cache_manager_v2;
+    /* TensorRT-LLM: rules switched from trtllm_version's
+     * (kvplan_trtllm_rules' bits; --compare-version's one at a time) */
+    uint64_t trtllm_rules_flip;
 } kvplan_engine_options;
 
 KVPLAN_API void kvplan_engine_options_init(kvplan_engine_options *options);

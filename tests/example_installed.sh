@@ -37,7 +37,7 @@ mkdir -p "$consumer"
 cat > "$consumer/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.20)
 project(consumer C)
-find_package(kvplan 0.13 REQUIRED)
+find_package(kvplan 0.14 REQUIRED)
 add_executable(plan_shared $src/examples/plan.c)
 target_link_libraries(plan_shared PRIVATE kvplan::kvplan)
 add_executable(plan_static $src/examples/plan.c)

@@ -110,9 +110,13 @@ static void test_snapshots(void)
  * 12 full): a rank's state 8 heads x 128 x 128 x 2 = 262,144 and conv
  * (32 x 128 + 2 x 16 x 128) / 4 x 3 x 2 = 12,288; 1 KV head of 256, 12
  * layers: 12,288 bytes a token, blocks of 393,216. Over four ranks the
- * quota goes to tokens and back (_get_max_tokens_from_quota's bisection):
- * (20 GiB - 65 x 36 x 274432) // 12288 = 1,695,366 tokens, so 65 x
- * 9879552 + 1695366 x 12288 = 21,474,828,288 bytes. 640 grains of 32 MiB:
+ * quota goes to tokens and back (_get_max_tokens_from_quota's bisection),
+ * clamped (KVCacheManagerV2.__init__ at 1fe0b08): the tokens of int(20 GiB
+ * x 0.95) = 20,401,094,656 bytes are (20401094656 - 65 x 36 x 274432) //
+ * 12288 = 1,607,985, whose quota 65 x 9879552 + 1607985 x 12288 =
+ * 20,401,090,560 over 0.95 is 21,474,832,169 (ceil), below 20 GiB: the
+ * quota. (Before the clamp, v2_sync_raises, the whole 20 GiB's 1,695,366
+ * tokens gave 21,474,828,288.) 640 grains of 32 MiB:
  * SSM slots of 36 x 262144 and 36 x 12288 bytes; its share round(640 x
  * 20/3092) = 4 grains hold 10, below 65: pinned, 20 grains holding 67;
  * the attention group 620 grains, floor(620 x 32 MiB / 393216) = 52906. */
@@ -122,12 +126,15 @@ static void test_qwen3_next_tp4(void)
     o.max_gpu_total_bytes = (kvplan_opt_int){20 * GIB, true};
     kvplan_engine_plan p =
         plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
-    CHECK_INT(p.gpu_quota_bytes, 21474828288);
+    CHECK_INT(p.gpu_quota_bytes, 21474832169);
     CHECK_INT(p.groups[0].spec, KVPLAN_KV_SPEC_MAMBA);
     CHECK_INT(p.groups[0].layers, 36);
     CHECK_INT(p.groups[0].num_blocks, 67);
     CHECK_INT(p.groups[1].layers, 12);
     CHECK_INT(p.groups[1].num_blocks, 52906);
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0; /* v2_sync_raises */
+    p = plan("qwen3-next-80b-a3b-thinking", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.gpu_quota_bytes, 21474828288);
 }
 
 /* What kvplan does not restate for a hybrid Mamba under V2 is refused,

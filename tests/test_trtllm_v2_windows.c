@@ -172,9 +172,16 @@ static void test_gemma4(void)
     CHECK_INT(q.groups[0].num_blocks, 10485);
     CHECK_INT(q.groups[1].num_blocks, 26214);
     /* with max_batch_size 2048 the windows (200 GiB a rank) exceed the
-     * quota: _get_quota_from_max_tokens(0) would be them */
+     * quota: int(40 GiB x 0.95) holds no tokens, and their quota, the
+     * windows, over 0.95 is above 40 GiB, which the clamp keeps
+     * (KVCacheManagerV2.__init__ at 1fe0b08). Before it (v2_sync_raises,
+     * 1.0-1.3.0rc20) _get_quota_from_max_tokens(0) became the quota, 200
+     * GiB, which the GPU does not hold: refused */
     o.max_num_seqs.set = false;
+    q = plan("gemma-4-26b-a4b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(q.gpu_quota_bytes, 40 * GIB);
     kvplan_error err;
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0;
     plan("gemma-4-26b-a4b", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
     CHECK_STR(err.field, "--max-num-seqs");
 }

@@ -61,12 +61,17 @@ static void test_parse(void)
     CHECK(kvplan_trtllm_profile_name((kvplan_trtllm_profile)7) == NULL);
     CHECK_INT(kvplan_trtllm_rules(KVPLAN_TRTLLM_LATEST), 0);
     CHECK_INT(kvplan_trtllm_rules(KVPLAN_TRTLLM_V1_0),
-              KVPLAN_TRTLLM_RULE_V1_DEFAULT);
+              KVPLAN_TRTLLM_RULE_V1_DEFAULT |
+                  KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES);
+    CHECK_INT(kvplan_trtllm_rules(KVPLAN_TRTLLM_RC21), 0);
     kvplan_rule_info r;
     CHECK(kvplan_trtllm_rule_at(0, &r));
     CHECK_STR(r.name, "v1_default");
     CHECK_CONTAINS(r.source, "#15823");
-    CHECK(!kvplan_trtllm_rule_at(1, &r));
+    CHECK(kvplan_trtllm_rule_at(1, &r));
+    CHECK_STR(r.name, "v2_sync_raises");
+    CHECK_CONTAINS(r.source, "#15991");
+    CHECK(!kvplan_trtllm_rule_at(2, &r));
 }
 
 /* One plan's manager and how it was chosen. */
@@ -102,7 +107,8 @@ static void test_v1_default(void)
     o.trtllm_version = KVPLAN_TRTLLM_V1_0;
     manager_is("llama-3.1-8b-instruct", &o, 1, KVPLAN_KVCM_DEFAULT);
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
-    CHECK_INT(p.trtllm_rules, KVPLAN_TRTLLM_RULE_V1_DEFAULT);
+    CHECK_INT(p.trtllm_rules, KVPLAN_TRTLLM_RULE_V1_DEFAULT |
+                                  KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES);
     manager_is("gpt-oss-20b", &o, 1, KVPLAN_KVCM_DEFAULT);
     manager_is("qwen3-8b", &o, 1, KVPLAN_KVCM_DEFAULT);
     /* Gemma 4 has V2 in every release, whatever is given */
@@ -182,10 +188,13 @@ static void test_compare(void)
     p = plan("llama-3.1-8b-instruct", &o, KVPLAN_OK, NULL);
     CHECK_INT(c.compared_plan.num_gpu_blocks, p.num_gpu_blocks);
     CHECK(c.plan.num_gpu_blocks != c.compared_plan.num_gpu_blocks);
-    CHECK_INT(c.num_rules, 1);
+    CHECK_INT(c.num_rules, 2);
     CHECK_STR(c.rules[0].rule.name, "v1_default");
     CHECK(!c.rules[0].in_plan && c.rules[0].changes);
     CHECK_INT(c.rules[0].alone.num_gpu_blocks, p.num_gpu_blocks);
+    /* one rank: the sync changes nothing */
+    CHECK_STR(c.rules[1].rule.name, "v2_sync_raises");
+    CHECK(!c.rules[1].changes);
     o.trtllm_version = KVPLAN_TRTLLM_LATEST;
     CHECK_INT(
         kvplan_trtllm_version_compare(m, &o, KVPLAN_TRTLLM_RC21, &c, NULL),
@@ -207,8 +216,8 @@ static void test_compare(void)
     CHECK_INT(
         kvplan_trtllm_version_compare(m, &o, KVPLAN_TRTLLM_V1_0, &c, NULL),
         KVPLAN_OK);
-    CHECK_INT(c.num_rules, 1);
-    CHECK(!c.rules[0].changes);
+    CHECK_INT(c.num_rules, 2);
+    CHECK(!c.rules[0].changes && !c.rules[1].changes);
     CHECK_INT(c.kv_cache_manager, 1);
     kvplan_model_free(m);
 }
@@ -233,6 +242,26 @@ static void test_mamba_v1(void)
     CHECK_INT(p.groups[1].spec, KVPLAN_KV_SPEC_MAMBA);
 }
 
+/* The rule v2_sync_raises: Gemma 4 26B (V2 in every release) at TP 2
+ * under a 40 GiB cap with the default 2048 requests, whose windows are
+ * 200 GiB a rank. Clamped (1fe0b08), int(40 GiB x 0.95) holds no tokens,
+ * their quota (the windows) over 0.95 is above 40 GiB, and the quota stays
+ * 40 GiB; before the clamp the quota became the windows, which the GPU
+ * does not hold, and kvplan refuses naming --max-num-seqs. */
+static void test_v2_sync_raises(void)
+{
+    kvplan_engine_options o = trtllm_options(2, true);
+    o.max_gpu_total_bytes = (kvplan_opt_int){40LL << 30, true};
+    kvplan_engine_plan p = plan("gemma-4-26b-a4b", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.gpu_quota_bytes, 40LL << 30);
+    CHECK_INT(p.trtllm_rules, 0);
+    o.trtllm_version = KVPLAN_TRTLLM_V1_0;
+    kvplan_error err;
+    plan("gemma-4-26b-a4b", &o, KVPLAN_NOT_ENOUGH_MEMORY, &err);
+    CHECK_STR(err.field, "--max-num-seqs");
+    CHECK_CONTAINS(err.message, "turns its quota");
+}
+
 int main(void)
 {
     test_parse();
@@ -240,5 +269,6 @@ int main(void)
     test_deepseek();
     test_compare();
     test_mamba_v1();
+    test_v2_sync_raises();
     return check_report();
 }

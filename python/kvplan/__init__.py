@@ -47,7 +47,7 @@ else:
 
 from . import _check, _native
 
-__version__ = "0.13.0"
+__version__ = "0.14.0"
 
 __all__ = ["plan", "fit", "solve", "sweep", "compare", "log", "pools",
            "Scenarios", "models", "gpus", "flags", "request",

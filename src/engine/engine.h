@@ -306,12 +306,14 @@ kvplan__trtllm_v2_mamba_quota_of_tokens(const kvplan__trtllm_v2_mamba *m,
                                         const int64_t cost[3], int64_t tokens,
                                         int64_t mnt, int64_t mbs, bool *ovf);
 /* The GPU tier's quota from the budget `kv`: --max-tokens' cap, the ranks'
- * sync through tokens, and the live states' floor (refused below it). */
+ * sync through tokens (`clamp`ed as kvplan__trtllm_v2_quota's), and the
+ * live states' floor (refused below it). */
 kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
                                             double kv, const int64_t cost[3],
                                             const kvplan__trtllm_v2_mamba *m,
                                             int64_t mnt, int64_t mbs,
-                                            int64_t *quota, kvplan_error *err);
+                                            bool clamp, int64_t *quota,
+                                            kvplan_error *err);
 /* V2's _get_quota_from_max_tokens over its attention layers (trtllm_v2.c):
  * the full layers' bytes for every token, the windowed layers' for those
  * in context, their windows for max_batch_size requests. */

@@ -390,8 +390,10 @@ static kvplan_status v2_mamba(const kvplan__engine_census *c,
                     "bits",
                     (long long)p->max_num_seqs);
     int64_t q = 0;
-    KVPLAN__TRY(kvplan__trtllm_v2_mamba_quota(
-        o, kv, cost, &m, p->max_num_batched_tokens, p->max_num_seqs, &q, err));
+    bool clamp = !(p->trtllm_rules & KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES);
+    KVPLAN__TRY(kvplan__trtllm_v2_mamba_quota(o, kv, cost, &m,
+                                              p->max_num_batched_tokens,
+                                              p->max_num_seqs, clamp, &q, err));
     size_t ssm = 0;
     while (s->lc[ssm].window != KVPLAN__V2_SSM)
         ssm++;
@@ -444,9 +446,10 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
         kvplan__trtllm_v2_constraints(p, 0, tpb, &s, &ovf);
     }
     int64_t short_of = 0;
+    bool clamp = !(p->trtllm_rules & KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES);
     int64_t q =
         kvplan__trtllm_v2_quota(o, kv, cost, 0, p->max_num_batched_tokens,
-                                p->max_num_seqs, false, &short_of, &ovf);
+                                p->max_num_seqs, clamp, &short_of, &ovf);
     KVPLAN__FAIL_IF(
         ovf && o->max_tokens.set, err, KVPLAN_OVERFLOW, "--max-tokens",
         "--max-tokens %lld: its bytes (%lld a token) exceed 64 "

@@ -30,6 +30,8 @@
  */
 #include "engine/engine.h"
 
+#include <math.h>
+
 kvplan_status kvplan__trtllm_v2_mamba_check(const kvplan__engine_census *c,
                                             const kvplan_engine_options *o,
                                             kvplan_error *err)
@@ -132,7 +134,8 @@ kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
                                             double kv, const int64_t cost[3],
                                             const kvplan__trtllm_v2_mamba *m,
                                             int64_t mnt, int64_t mbs,
-                                            int64_t *quota, kvplan_error *err)
+                                            bool clamp, int64_t *quota,
+                                            kvplan_error *err)
 {
     bool ovf = false;
     int64_t q = (int64_t)kv;
@@ -144,7 +147,21 @@ kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
             q);
     int64_t none =
         kvplan__trtllm_v2_mamba_quota_of_tokens(m, cost, 0, mnt, mbs, &ovf);
-    if (o->tp_size * o->pp_size > 1) {
+    if (o->tp_size * o->pp_size > 1 && clamp) {
+        /* the tokens of int(quota x max_util_for_resume), back over it,
+         * never above the quota (KVCacheManagerV2.__init__, 1fe0b08) */
+        double mu =
+            o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
+        int64_t t =
+            tokens_of_quota(m, cost, (int64_t)((double)q * mu), mnt, mbs, &ovf);
+        double synced =
+            t < 0 ? (double)q /* inf tokens: unchanged */
+                  : ceil((double)kvplan__trtllm_v2_mamba_quota_of_tokens(
+                             m, cost, t, mnt, mbs, &ovf) /
+                         mu);
+        if (synced < (double)q)
+            q = (int64_t)synced;
+    } else if (o->tp_size * o->pp_size > 1) {
         /* below the quota of no tokens the sync gives 0 tokens, and the
          * quota becomes that of none: more than the budget */
         KVPLAN__FAIL_IF(

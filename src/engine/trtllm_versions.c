@@ -27,6 +27,17 @@ static const kvplan_rule_info rules[] = {
      "resolve auto to the model's preference, V2 for the families of "
      "TensorRT-LLM's KV cache docs",
      true},
+    {KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES, "v2_sync_raises",
+     "TensorRT-LLM#15991 (nvbugs/6418103, merged 2026-07-07: \"allreduce(MIN) "
+     "must never raise the local quota\") and #16545 (2026-07-17: keep "
+     "max_util_for_resume's headroom in the sync); the clamped sync read at "
+     "1fe0b08",
+     "over more than one rank KV cache manager V2 turns its whole quota into "
+     "tokens and back, and below max_batch_size requests' windows (a hybrid "
+     "Mamba's states) the quota becomes them, more than the budget; later "
+     "releases take the tokens of quota x max_util_for_resume, back over "
+     "max_util_for_resume, never above the quota",
+     true},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -45,7 +56,7 @@ static const kvplan__release_range profiles[] = {
     {KVPLAN_TRTLLM_LATEST, "1.3.0rc28-1.4", REL(1, 3, 28),
      REL(1, 4, FINAL) + 99000L, 0},
     {KVPLAN_TRTLLM_V1_0, "1.0-1.3.0rc20", REL(1, 0, 0), REL(1, 3, 20),
-     KVPLAN_TRTLLM_RULE_V1_DEFAULT},
+     KVPLAN_TRTLLM_RULE_V1_DEFAULT | KVPLAN_TRTLLM_RULE_V2_SYNC_RAISES},
     {KVPLAN_TRTLLM_RC21, "1.3.0rc21-rc27", REL(1, 3, 21), REL(1, 3, 27), 0},
 };
 
@@ -175,7 +186,8 @@ kvplan_status kvplan__trtllm_manager(const kvplan_model *m,
                     "--no-use-kv-cache-manager-v2 ask for both KV cache "
                     "managers; give one (neither: the release's default)");
     p->trtllm_version = o->trtllm_version;
-    p->trtllm_rules = kvplan_trtllm_rules(o->trtllm_version);
+    p->trtllm_rules =
+        kvplan_trtllm_rules(o->trtllm_version) ^ o->trtllm_rules_flip;
     p->v2_default = kvplan__trtllm_v2_default(
         kvplan_model_get_info(m)->architecture, c->dsa);
     p->kv_cache_manager = 1;
@@ -264,10 +276,8 @@ kvplan_status kvplan_trtllm_version_compare(
     out->kv_cache_manager = figures_at(m, &o, out->profile, &out->plan);
     out->compared_kv_cache_manager =
         figures_at(m, &o, other, &out->compared_plan);
-    /* One rule: switched alone, the plan is the newest's (no rule) or
-     * 1.0-1.3.0rc20's (v1_default alone), mostly the compared plan itself:
-     * planned again only where it is not (1.0-1.3.0rc20 against rc21-rc27) */
-    uint64_t mine = kvplan_trtllm_rules(out->profile);
+    /* each rule switched alone from the plan's release */
+    uint64_t mine = kvplan_trtllm_rules(out->profile) ^ o.trtllm_rules_flip;
     uint64_t diff = mine ^ kvplan_trtllm_rules(other);
     for (size_t i = 0; i < NUM_RULES; i++) {
         if (!(diff & rules[i].bit))
@@ -275,13 +285,10 @@ kvplan_status kvplan_trtllm_version_compare(
         kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];
         d->rule = rules[i];
         d->in_plan = (mine & rules[i].bit) != 0;
-        kvplan_trtllm_profile at =
-            d->in_plan ? KVPLAN_TRTLLM_LATEST : KVPLAN_TRTLLM_V1_0;
-        if (at == other)
-            d->alone = out->compared_plan;
-        else
-            figures_at(m, &o, at, &d->alone);
+        o.trtllm_rules_flip = options->trtllm_rules_flip ^ rules[i].bit;
+        figures_at(m, &o, out->profile, &d->alone);
         d->changes = kvplan__engine_figures_move(&d->alone, &out->plan);
     }
+    o.trtllm_rules_flip = options->trtllm_rules_flip;
     return kvplan__ok(err);
 }

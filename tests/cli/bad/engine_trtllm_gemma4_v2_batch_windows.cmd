@@ -6,3 +6,5 @@ gemma-4-26b-a4b
 H100-80GB
 --tp-size
 2
+--trtllm-version
+1.2.0
