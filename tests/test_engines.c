@@ -908,11 +908,12 @@ static void test_refusals(void)
 {
     kvplan_engine_options o = vllm_on("H200", 8);
     kvplan_error err;
-    /* TensorRT-LLM's own refusal on Hopper (test_trtllm_dsv4.c plans it on
-     * Blackwell) */
+    /* TensorRT-LLM's own refusal on Hopper of a cache other than its
+     * default there, fp8_ds_mla (test_trtllm_dsv4.c plans the default) */
     o.engine = KVPLAN_ENGINE_TRTLLM;
+    o.kv_cache_dtype = KVPLAN_KV_BF16;
     plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK_STR(err.field, "--gpu");
+    CHECK_STR(err.field, "--kv-cache-dtype");
     o = vllm_on("B200", 8);
     o.kv_cache_dtype = KVPLAN_KV_BF16;
     plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);

@@ -137,13 +137,32 @@ static void test_max_tokens(void)
     CHECK_INT(p.gpu_quota_bytes, 1556355807LL);
 }
 
+/* On Hopper the model's defaults give the fp8_ds_mla cache
+ * (get_model_defaults at SM 90; test_deepseek_v4_hopper_uses_fp8_ds_mla_
+ * defaults): SWA and compressed rows of 584 bytes a token (448 fp8, 64
+ * bf16, 8 of scales and pad; footer_scale_kv.py). The window of 128's
+ * pools 10,485,760 and 43 x 584 x 128 = 3,214,336; the compressed rows
+ * of a ratio-4 layer 584 x 32 and 132 x 32, of a ratio-128 layer 584; a
+ * token 21 x (584 / 4 + 132 / 4) + 20 x (584 / 128) = 3,839. */
+static void test_hopper(void)
+{
+    kvplan_engine_options o = b200(8);
+    CHECK(kvplan_gpu_preset("H200", &o.gpu));
+    kvplan_engine_plan p = plan("deepseek-v4-flash", &o, KVPLAN_OK, NULL);
+    CHECK_INT(p.bytes_per_token, 21 * (146 + 33) + 20 * 4);
+    CHECK_INT(p.groups[0].page_bytes, (10485760 + 3214336) / 43);
+    CHECK_INT(p.groups[1].page_bytes, (21 * (584 * 32 + 4224) + 20 * 584) / 41);
+    CHECK_CONTAINS(p.v2_default, "fp8_ds_mla");
+}
+
 static void test_refusals(void)
 {
     kvplan_engine_options o = b200(1);
     kvplan_error err;
     CHECK(kvplan_gpu_preset("H200", &o.gpu));
+    o.kv_cache_dtype = KVPLAN_KV_FP8;
     plan("deepseek-v4-flash", &o, KVPLAN_UNSUPPORTED, &err);
-    CHECK_STR(err.field, "--gpu");
+    CHECK_STR(err.field, "--kv-cache-dtype");
     CHECK_CONTAINS(err.message, "requires kv_cache_config.dtype='fp8_ds_mla'");
     o = b200(1);
     o.tokens_per_block = (kvplan_opt_int){64, true};
@@ -183,6 +202,7 @@ int main(void)
     test_flash();
     test_fp8();
     test_max_tokens();
+    test_hopper();
     test_refusals();
     return check_report();
 }

@@ -45,6 +45,7 @@ enum { SWA, CKV, CSCORE, ICKV, ISCORE, COMPRESS, ICOMPRESS, ROLES };
 
 typedef struct dsv4_geometry {
     int64_t head, ihead, elem, window, tpb;
+    bool ds_mla; /* fp8_ds_mla's 584-byte rows for SWA and COMPRESS */
 } dsv4_geometry;
 
 /* get_token_bytes: one token of `role` in a layer of `ratio` */
@@ -54,7 +55,7 @@ static int64_t token_bytes(const dsv4_geometry *g, int64_t ratio, int role)
     switch (role) {
     case SWA:
     case COMPRESS:
-        return g->head * g->elem;
+        return g->ds_mla ? 448 + 64 * 2 + 8 : g->head * g->elem;
     case CKV:
     case CSCORE:
         return f * g->head * 4;
@@ -171,6 +172,20 @@ static kvplan_status build(const kvplan_model *m, const dsv4_geometry *g,
     return KVPLAN_OK;
 }
 
+/* fp8_ds_mla (footer_scale_kv.py: 448 fp8 values, 64 bf16 rope values,
+ * seven scales and a pad byte, 584 bytes a token of SWA and COMPRESS) is
+ * DeepSeek-V4's default on Hopper: 1 there with --kv-cache-dtype left
+ * out, 0 with another given there (refused), -1 elsewhere. kvplan has no
+ * word for it, so Blackwell's opt-in (tokens_per_block 256) is not
+ * planned. */
+static int ds_mla_default(const kvplan_engine_options *o)
+{
+    const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
+    if (gpu->compute_capability != 90)
+        return -1;
+    return o->kv_cache_dtype == KVPLAN_KV_AUTO ? 1 : 0;
+}
+
 /* What TensorRT-LLM refuses (quoted) and what kvplan does not restate
  * (named), in the caller's terms. */
 kvplan_status kvplan__trtllm_dsv4_check(const kvplan_model *m,
@@ -221,17 +236,15 @@ kvplan_status kvplan__trtllm_dsv4_check(const kvplan_model *m,
         "than or equal to max_seq_len (%lld)\")",
         (long long)o->avg_seq_len.value, (long long)o->avg_seq_len.value,
         (long long)p->max_model_len);
-    /* get_sm_version() == 90 without fp8_ds_mla, which kvplan does not
-     * plan (its 584-byte rows of footer_scale_kv.py) */
-    const kvplan_gpu *gpu = o->gpu_set ? &o->gpu : kvplan__gpu_default();
-    KVPLAN__FAIL_IF(gpu->compute_capability == 90, err, KVPLAN_UNSUPPORTED,
-                    "--gpu",
-                    "--gpu %s: TensorRT-LLM refuses DeepSeek-V4 on Hopper "
-                    "without the fp8_ds_mla cache (\"DeepSeek-V4 on Hopper "
-                    "requires kv_cache_config.dtype='fp8_ds_mla'\"), which "
-                    "kvplan does not plan; plan it on Blackwell, or with "
-                    "sglang or --engine vllm",
-                    gpu->name);
+    /* Hopper: the model's defaults give fp8_ds_mla (get_model_defaults);
+     * another dtype given is refused (get_sm_version() == 90) */
+    KVPLAN__FAIL_IF(
+        ds_mla_default(o) == 0, err, KVPLAN_UNSUPPORTED, "--kv-cache-dtype",
+        "--kv-cache-dtype %s: TensorRT-LLM refuses DeepSeek-V4 on Hopper in "
+        "another cache than fp8_ds_mla (\"DeepSeek-V4 on Hopper requires "
+        "kv_cache_config.dtype='fp8_ds_mla'\"), its default there: leave "
+        "--kv-cache-dtype out",
+        kvplan_word_name(KVPLAN_WORDS_KV_CACHE_DTYPE, (int)o->kv_cache_dtype));
     KVPLAN__FAIL_IF(tpb != 128 && tpb != 256, err, KVPLAN_INVALID_ARGUMENT,
                     "--tokens-per-block",
                     "--tokens-per-block %lld: TensorRT-LLM refuses it "
@@ -243,7 +256,8 @@ kvplan_status kvplan__trtllm_dsv4_check(const kvplan_model *m,
                 (o->kv_cache_dtype == KVPLAN_KV_AUTO &&
                  kvplan__dtype_of_flag(o->dtype, m->info.dtype) ==
                      KVPLAN_DTYPE_BFLOAT16);
-    KVPLAN__FAIL_IF(!c->kv_fp8 && !bf16, err, KVPLAN_INVALID_ARGUMENT,
+    KVPLAN__FAIL_IF(!c->kv_fp8 && !bf16 && ds_mla_default(o) < 0, err,
+                    KVPLAN_INVALID_ARGUMENT,
                     o->kv_cache_dtype == KVPLAN_KV_AUTO ? "--dtype"
                                                         : "--kv-cache-dtype",
                     "DeepSeek-V4's KV cache under TensorRT-LLM is bf16 or fp8 "
@@ -297,7 +311,10 @@ kvplan_status kvplan__trtllm_dsv4(const kvplan_model *m,
     dsv4_geometry g = {m->info.head_dim,
                        m->dsv4_index_head_dim.set ? m->dsv4_index_head_dim.value
                                                   : 128,
-                       c->kv_elem, m->dsv4_window_size.value, tpb};
+                       c->kv_elem,
+                       m->dsv4_window_size.value,
+                       tpb,
+                       ds_mla_default(o) == 1};
     kvplan__trtllm_v2_storage s;
     memset(&s, 0, sizeof s);
     s.scratch = true; /* enable_swa_scratch_reuse: the model's default */
@@ -327,6 +344,11 @@ kvplan_status kvplan__trtllm_dsv4(const kvplan_model *m,
                     "%.2f GiB, more than the budget; lower --max-num-seqs",
                     (long long)mbs, (long long)(o->tp_size * o->pp_size),
                     (double)short_of / 1073741824.0, (double)q / 1073741824.0);
+    if (g.ds_mla) /* said: the plan has no field for the cache's dtype */
+        p->v2_default = "DeepSeek-V4, whose caches TensorRT-LLM holds in "
+                        "DeepseekV4CacheManager, a V2 manager; on Hopper in "
+                        "fp8_ds_mla, its default there (584 bytes a token of "
+                        "SWA and compressed rows)";
     kvplan__engine_census rows = *c;
     rows.mla = true; /* the compressed caches' row: latent rows */
     return kvplan__trtllm_v2_finish(&rows, o, q, tpb, &step, &s, p, err);
