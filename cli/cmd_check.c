@@ -41,6 +41,7 @@ typedef struct outcome {
     char message[600];
     char fix[320];
     int64_t longest; /* sglang: the longest request the pool holds */
+    cli_k8s_rules rules;
     size_t num_notes;
     char notes[3][600]; /* flags not read, the rules' release, the model's
                            source */
@@ -255,7 +256,7 @@ static void evaluate(const cli_k8s_launch *l, const cli_check_args *c,
         if (cli_launch_note_text(cli, true, o->notes[0], sizeof o->notes[0]))
             o->num_notes = 1;
         if (cli_k8s_image_version(l->image, cli, o->notes[o->num_notes],
-                                  sizeof o->notes[0]))
+                                  sizeof o->notes[0], &o->rules))
             o->num_notes++;
         if (cli_load(cli, &m, &draft, &err) != KVPLAN_OK) {
             say(o, V_UNKNOWN, err.field, "%s", err.message);
@@ -453,6 +454,12 @@ static json_t *json_one(const cli_k8s_launch *l, const outcome *o)
     }
     json_object_set_new(j, "fix",
                         o->fix[0] ? json_string(o->fix) : json_null());
+    if (o->rules.from != NULL) /* whose rules, where planned */
+        json_object_set_new(
+            j, "rules",
+            json_pack("{s:s?, s:s?, s:s}", "release",
+                      o->rules.release[0] ? o->rules.release : NULL, "profile",
+                      o->rules.profile, "from", o->rules.from));
     return j;
 }
 

@@ -255,8 +255,19 @@ static void tag_release(const char *image, kvplan_engine e, char *out,
         snprintf(out, size, "%.*s", (int)n, tag);
 }
 
+/* The profile `o` follows for its engine */
+static const char *followed(const kvplan_options *o)
+{
+    kvplan_engine e = o->engine;
+    return e == KVPLAN_ENGINE_SGLANG
+               ? kvplan_sglang_profile_name(o->plan.sglang_version)
+           : e == KVPLAN_ENGINE_VLLM
+               ? kvplan_vllm_profile_name(o->engine_options.vllm_version)
+               : kvplan_trtllm_profile_name(o->engine_options.trtllm_version);
+}
+
 bool cli_k8s_image_version(const char *image, cli_args *cli, char *note,
-                           size_t size)
+                           size_t size, cli_k8s_rules *r)
 {
     static const char *const flags[] = {"--sglang-version", "--vllm-version",
                                         "--trtllm-version"};
@@ -267,6 +278,9 @@ bool cli_k8s_image_version(const char *image, cli_args *cli, char *note,
     const char *given = e == KVPLAN_ENGINE_SGLANG ? in->sglang_version_text
                         : e == KVPLAN_ENGINE_VLLM ? in->vllm_version_text
                                                   : in->trtllm_version_text;
+    r->from = "command";
+    r->profile = followed(o);
+    snprintf(r->release, sizeof r->release, "%s", given ? given : "");
     if (given != NULL || (unsigned)e > 2)
         return false; /* the command line's own */
     char rel[40];
@@ -274,26 +288,23 @@ bool cli_k8s_image_version(const char *image, cli_args *cli, char *note,
     kvplan_error err;
     bool set = rel[0] != '\0' &&
                kvplan_options_set(o, flags[e], rel, &err) == KVPLAN_OK;
-    const char *followed =
-        e == KVPLAN_ENGINE_SGLANG
-            ? kvplan_sglang_profile_name(o->plan.sglang_version)
-        : e == KVPLAN_ENGINE_VLLM
-            ? kvplan_vllm_profile_name(o->engine_options.vllm_version)
-            : kvplan_trtllm_profile_name(o->engine_options.trtllm_version);
+    snprintf(r->release, sizeof r->release, "%s", rel);
+    r->profile = followed(o);
+    r->from = set ? "image" : "default";
     if (rel[0] != '\0' && !set)
         snprintf(note, size,
                  "the image's tag names %s %s, which kvplan has no profile "
                  "for: planned under %s's rules (%s to choose)",
-                 names[e], rel, followed, flags[e]);
+                 names[e], rel, r->profile, flags[e]);
     else if (set)
         snprintf(note, size,
                  "%s %s, the image's tag: planned under its rules (%s)",
-                 names[e], rel, followed);
+                 names[e], rel, r->profile);
     else
         snprintf(note, size,
                  "the image (%.120s) names no %s release: planned under "
                  "kvplan's default, %s (%s to choose)",
-                 image && image[0] ? image : "none given", names[e], followed,
+                 image && image[0] ? image : "none given", names[e], r->profile,
                  flags[e]);
     return true;
 }

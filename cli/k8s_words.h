@@ -52,12 +52,23 @@ void cli_k8s_note(cli_k8s_launch *l, const char *fmt, ...)
 void cli_k8s_unread(cli_k8s_launch *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Whose rules a server was planned under, for automation (the check's
+ * JSON "rules"): the release named ("" where none), the profile followed,
+ * and where the release came from: "command" (its version flag), "image"
+ * (the engine's image tag), "default" (none, or one kvplan has no
+ * profile for). */
+typedef struct cli_k8s_rules {
+    char release[40];
+    const char *profile, *from;
+} cli_k8s_rules;
+
 /* The engine's version flag (--sglang-version, --vllm-version,
  * --trtllm-version) set from the release the container's image tag
  * names, unless the command line gives it; the sentence for the report
- * (which rules, and why) in `note`. False where the command line chose. */
+ * (which rules, and why) in `note`, and the same in `r`. False where the
+ * command line chose (no note). */
 bool cli_k8s_image_version(const char *image, cli_args *cli, char *note,
-                           size_t size);
+                           size_t size, cli_k8s_rules *r);
 
 /* The program and its first words of a launch's command ("trtllm-serve
  * MODEL"), in buf; "its command not read" when none starts a server. */

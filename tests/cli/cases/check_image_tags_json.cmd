@@ -1,0 +1,3 @@
+check
+@DATA@/../k8s/26-image-tags.yaml
+--json
