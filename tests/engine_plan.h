@@ -40,16 +40,24 @@ static inline void manager(kvplan_engine_options *o, int v)
     o->no_use_kv_cache_manager_v2 = v == 1;
 }
 
+/* TensorRT-LLM on the `gpu` preset at TP `tp`, its manager the
+ * release's default for the model. */
+static inline kvplan_engine_options trtllm_on(const char *gpu, int64_t tp)
+{
+    kvplan_engine_options o;
+    kvplan_engine_options_init(&o);
+    CHECK(kvplan_gpu_preset(gpu, &o.gpu));
+    o.gpu_set = true;
+    o.tp_size = tp;
+    o.engine = KVPLAN_ENGINE_TRTLLM;
+    return o;
+}
+
 /* TensorRT-LLM on the H100 preset at TP `tp`, its KV cache manager V2
  * where `v2`, else V1, each asked for (the TensorRT-LLM tests' start). */
 static inline kvplan_engine_options trtllm_options(int64_t tp, bool v2)
 {
-    kvplan_engine_options o;
-    kvplan_engine_options_init(&o);
-    CHECK(kvplan_gpu_preset("H100-80GB", &o.gpu));
-    o.gpu_set = true;
-    o.tp_size = tp;
-    o.engine = KVPLAN_ENGINE_TRTLLM;
+    kvplan_engine_options o = trtllm_on("H100-80GB", tp);
     manager(&o, v2 ? 2 : 1);
     return o;
 }

@@ -18,17 +18,12 @@
 #define GIB 1073741824LL
 #define MIB 1048576LL
 
-/* TensorRT-LLM on a B200 at TP `tp` (Blackwell: Hopper needs the
- * fp8_ds_mla cache kvplan does not plan), max_seq_len 8192, 16 requests,
- * the KV cache capped at 16 GiB. */
+/* TensorRT-LLM on a B200 at TP `tp` (Blackwell: bf16 by default; Hopper's
+ * default is fp8_ds_mla, test_hopper), max_seq_len 8192, 16 requests, the
+ * KV cache capped at 16 GiB. */
 static kvplan_engine_options b200(int64_t tp)
 {
-    kvplan_engine_options o;
-    kvplan_engine_options_init(&o);
-    CHECK(kvplan_gpu_preset("B200", &o.gpu));
-    o.gpu_set = true;
-    o.tp_size = tp;
-    o.engine = KVPLAN_ENGINE_TRTLLM;
+    kvplan_engine_options o = trtllm_on("B200", tp);
     o.max_model_len = (kvplan_opt_int){8192, true};
     o.max_num_seqs = (kvplan_opt_int){16, true};
     o.max_gpu_total_bytes = (kvplan_opt_int){16 * GIB, true};
