@@ -14,7 +14,8 @@ set(engine_plans
   "--engine,vllm,--model-path,gemma-3-4b-it,--gpu,H100-80GB,--max-model-len,32768,--activation-memory,3GiB,--non-torch-memory,1GiB,--cuda-graph-memory,1GiB,--json"
   "--engine,vllm,--model-path,deepseek-v4-flash,--tp-size,2,--gpu,H200,--fp4-indexer-cache,--json"
   "--engine,trtllm,--json"
-  "--engine,trtllm,--model-path,deepseek-v2-lite,--max-tokens,100000,--json")
+  "--engine,trtllm,--model-path,deepseek-v2-lite,--max-tokens,100000,--json"
+  "--engine,trtllm,--model-path,deepseek-v4-flash,--tp-size,8,--gpu,H200,--json")
 set(compare_plans
   "compare,--json"
   "compare,--model-path,gpt-oss-120b,--gpu,H100-80GB,--json"
