@@ -70,14 +70,21 @@ int64_t kvplan__trtllm_v2_slots(int64_t grains, const int64_t *size,
     return lo;
 }
 
+/* The index of the life cycle of `window` (s->life_cycles: none yet) */
+static size_t life_cycle_of(const kvplan__trtllm_v2_storage *s, int64_t window)
+{
+    size_t i = 0;
+    while (i < s->life_cycles && s->lc[i].window != window)
+        i++;
+    return i;
+}
+
 kvplan_status kvplan__trtllm_v2_add_buffers(kvplan__trtllm_v2_storage *s,
                                             int64_t window,
                                             const int64_t *block, size_t n,
                                             kvplan_error *err)
 {
-    size_t i = 0;
-    while (i < s->life_cycles && s->lc[i].window != window)
-        i++;
+    size_t i = life_cycle_of(s, window);
     if (i == s->life_cycles) {
         KVPLAN__FAIL_IF(i >= KVPLAN_MAX_ENGINE_GROUPS, err, KVPLAN_UNSUPPORTED,
                         "--max-attention-window",
@@ -125,9 +132,7 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
                     "--tokens-per-block %lld: a layer's block exceeds 64 bits",
                     (long long)tpb);
     KVPLAN__TRY(kvplan__trtllm_v2_add_buffers(s, window, block, 3, err));
-    kvplan__trtllm_v2_life_cycle *lc = &s->lc[0];
-    while (lc->window != window)
-        lc++;
+    kvplan__trtllm_v2_life_cycle *lc = &s->lc[life_cycle_of(s, window)];
     lc->per_token = kvplan__add(
         lc->per_token, kvplan__add(kvplan__add(k, v, &ovf), x, &ovf), &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--model-path",
@@ -138,11 +143,10 @@ kvplan_status kvplan__trtllm_v2_add_layer(kvplan__trtllm_v2_storage *s,
 void kvplan__trtllm_v2_share(kvplan__trtllm_v2_storage *s, int64_t window,
                              const int64_t *block, size_t n)
 {
-    kvplan__trtllm_v2_life_cycle *lc = &s->lc[0];
-    while (lc < s->lc + s->life_cycles && lc->window != window)
-        lc++;
-    if (lc == s->lc + s->life_cycles)
+    size_t i = life_cycle_of(s, window);
+    if (i == s->life_cycles)
         return;
+    kvplan__trtllm_v2_life_cycle *lc = &s->lc[i];
     for (size_t j = 0; j < lc->sizes; j++) {
         int64_t mine = 0; /* the layer's buffers in pool j */
         for (size_t r = 0; r < n; r++)
@@ -228,6 +232,19 @@ bool kvplan__trtllm_v2_group(kvplan__trtllm_v2_storage *s)
  * its blocks less the stale ones, [min(blocks of history, sink blocks),
  * (history + 1 - window) // tpb) of a windowed one
  * (AttnLifeCycle.get_stale_range). */
+/* AttnLifeCycle.get_stale_range of a windowed life cycle with `history`
+ * tokens past: [min(blocks of history, sink blocks), max(that, (history +
+ * 1 - window) // tpb)), into *start and *end. */
+static void stale_range(int64_t window, int64_t sink_blocks, int64_t history,
+                        int64_t tpb, int64_t *start, int64_t *end, bool *ovf)
+{
+    *start = kvplan__min(kvplan__ceil_div(history, tpb, ovf), sink_blocks);
+    *end = kvplan__max(
+        *start,
+        kvplan__floordiv(kvplan__sub(kvplan__add(history, 1, ovf), window, ovf),
+                         tpb, ovf));
+}
+
 int64_t kvplan__trtllm_v2_request_blocks(int64_t window, int64_t sink_blocks,
                                          int64_t capacity, int64_t history,
                                          int64_t tpb, bool *ovf)
@@ -235,11 +252,9 @@ int64_t kvplan__trtllm_v2_request_blocks(int64_t window, int64_t sink_blocks,
     int64_t blocks = kvplan__ceil_div(capacity, tpb, ovf);
     if (window == 0)
         return blocks;
-    int64_t start =
-        kvplan__min(kvplan__ceil_div(history, tpb, ovf), sink_blocks);
-    int64_t live = history + 1 - window; /* Python's floor division */
-    int64_t end = live >= 0 ? live / tpb : -((-live + tpb - 1) / tpb);
-    return blocks - (end > start ? end - start : 0);
+    int64_t start, end;
+    stale_range(window, sink_blocks, history, tpb, &start, &end, ovf);
+    return blocks - (end - start);
 }
 
 /* round_up(n x size, g) over a pool group's pools: its bytes
@@ -363,16 +378,16 @@ int kvplan__trtllm_v2_split(int64_t quota, kvplan__trtllm_v2_pool_group *pg,
  * scratch slots in a windowed life cycle (compute_scratch_range,
  * _life_cycle_registry.py): those stale once all but the last `rewind`
  * tokens are history, among the blocks this step writes. */
-static int64_t scratch_blocks(int64_t window, int64_t capacity, int64_t history,
-                              int64_t tpb, int64_t rewind, bool *ovf)
+static int64_t scratch_blocks(const kvplan__trtllm_v2_life_cycle *lc,
+                              int64_t capacity, int64_t history, int64_t tpb,
+                              int64_t rewind, bool *ovf)
 {
-    int64_t settled = kvplan__max(0, capacity - rewind);
-    int64_t live = settled + 1 - window; /* Python's floor division */
-    int64_t end = live >= 0 ? live / tpb : -((-live + tpb - 1) / tpb);
-    int64_t first = kvplan__ceil_div(history, tpb, ovf);
-    int64_t last = kvplan__ceil_div(capacity, tpb, ovf);
-    int64_t n = kvplan__min(end, last) - first;
-    return n > 0 ? n : 0;
+    int64_t start, end;
+    stale_range(lc->window, lc->sink_blocks, kvplan__max(0, capacity - rewind),
+                tpb, &start, &end, ovf);
+    int64_t first = kvplan__max(start, kvplan__ceil_div(history, tpb, ovf));
+    int64_t last = kvplan__min(end, kvplan__ceil_div(capacity, tpb, ovf));
+    return last > first ? last - first : 0;
 }
 
 /* The slots `batch` needs of each pool group, into pg[].typical: the SSM
@@ -397,8 +412,7 @@ static void batch_slots(kvplan__trtllm_v2_storage *s,
                     : kvplan__trtllm_v2_request_blocks(
                           lc->window, lc->sink_blocks, cap, hist, tpb, ovf);
             if (s->scratch && lc->window > 0 && lc->share_den > 0) {
-                int64_t sc =
-                    scratch_blocks(lc->window, cap, hist, tpb, s->rewind, ovf);
+                int64_t sc = scratch_blocks(lc, cap, hist, tpb, s->rewind, ovf);
                 each = each - sc +
                        kvplan__ceil_div(kvplan__mul(sc, lc->share_num, ovf),
                                         lc->share_den, ovf);
