@@ -319,6 +319,9 @@ kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
  * in context, their windows for max_batch_size requests. */
 int64_t kvplan__trtllm_v2_quota_of_tokens(const int64_t cost[3], int64_t tokens,
                                           int64_t mnt, int64_t mbs, bool *ovf);
+/* kv_cache_config.max_util_for_resume: --max-util-for-resume, else
+ * KvCacheConfig's 0.95 (trtllm_v2_quota.c). */
+double kvplan__trtllm_v2_mu(const kvplan_engine_options *o);
 /* --max-tokens' cap on the quota `q` (KVCacheManagerV2.__init__):
  * ceil(`from`, the quota of its tokens, / max_util_for_resume) where
  * smaller. */

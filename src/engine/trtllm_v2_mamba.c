@@ -150,8 +150,7 @@ kvplan_status kvplan__trtllm_v2_mamba_quota(const kvplan_engine_options *o,
     if (o->tp_size * o->pp_size > 1 && clamp) {
         /* the tokens of int(quota x max_util_for_resume), back over it,
          * never above the quota (KVCacheManagerV2.__init__, 1fe0b08) */
-        double mu =
-            o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
+        double mu = kvplan__trtllm_v2_mu(o);
         int64_t t =
             tokens_of_quota(m, cost, (int64_t)((double)q * mu), mnt, mbs, &ovf);
         double synced =

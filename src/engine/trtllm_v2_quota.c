@@ -85,11 +85,15 @@ static int64_t quota_synced(const int64_t cost[3], int64_t pad, int64_t q,
     return synced < (double)q ? (int64_t)synced : q;
 }
 
+double kvplan__trtllm_v2_mu(const kvplan_engine_options *o)
+{
+    return o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
+}
+
 int64_t kvplan__trtllm_v2_cap(const kvplan_engine_options *o, int64_t from,
                               int64_t q)
 {
-    double mu =
-        o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
+    double mu = kvplan__trtllm_v2_mu(o);
     double cap = ceil((double)from / mu); /* past 2^63 it caps nothing */
     return cap < (double)q ? (int64_t)cap : q;
 }
@@ -104,8 +108,7 @@ int64_t kvplan__trtllm_v2_quota(const kvplan_engine_options *o, double kv,
                                 int64_t mbs, bool clamp, int64_t *short_of,
                                 bool *ovf)
 {
-    double mu =
-        o->max_util_for_resume.set ? o->max_util_for_resume.value : 0.95;
+    double mu = kvplan__trtllm_v2_mu(o);
     *short_of = 0;
     int64_t q = (int64_t)kv;
     if (o->max_tokens.set)
