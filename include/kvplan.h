@@ -1648,7 +1648,7 @@ typedef enum kvplan_kv_cache_manager_choice {
     KVPLAN_KVCM_DEFAULT = 0, /* use_kv_cache_manager_v2 not given: the
                                 release's default for the model */
     KVPLAN_KVCM_GIVEN = 1,   /* true or false, given */
-    KVPLAN_KVCM_MODEL = 2    /* Gemma 4: V2 whatever is given */
+    KVPLAN_KVCM_MODEL = 2    /* Gemma 4, DeepSeek-V4: V2, their only manager */
 } kvplan_kv_cache_manager_choice;
 
 /* One vLLM plan's figures, for a comparison of versions. */

@@ -344,6 +344,13 @@ kvplan_status kvplan__trtllm_v2_finish(
     const kvplan__engine_census *c, const kvplan_engine_options *o, int64_t q,
     int64_t tpb, const kvplan__trtllm_v2_step *step,
     kvplan__trtllm_v2_storage *s, kvplan_engine_plan *p, kvplan_error *err);
+/* kv_cache_config.avg_seq_len (trtllm_v2.c): at most max_seq_len
+ * (TensorRT-LLM's own refusal, _build_base_config); beside a draft's
+ * tokens (max_draft_len, num_extra_kv_tokens) in its step, not modelled. */
+kvplan_status kvplan__trtllm_v2_avg_check(const kvplan__engine_census *c,
+                                          const kvplan_engine_options *o,
+                                          const kvplan_engine_plan *p,
+                                          kvplan_error *err);
 /* The constraints V2's base adds to a typical step (trtllm_v2.c): one
  * request at max_seq_len beside max_batch_size - 1 one-token decodes, one
  * fresh context of max_num_tokens, `dummies` CUDA-graph dummies beside

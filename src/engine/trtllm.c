@@ -170,7 +170,7 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
 {
     bool ovf = false;
     KVPLAN__TRY(kvplan__trtllm_manager(m, c, o, p, err));
-    bool gemma4 = p->kv_cache_manager_choice == KVPLAN_KVCM_MODEL;
+    bool gemma4 = kvplan__trtllm_gemma4(m); /* V2 whatever is asked */
     bool v2 = p->kv_cache_manager == 2;
     bool dsv4 = m->info.is_deepseek_v4; /* its own manager: trtllm_dsv4.c */
     if (!dsv4)

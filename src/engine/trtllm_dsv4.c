@@ -74,33 +74,33 @@ static int64_t rows(const dsv4_geometry *g, int64_t ratio, int role)
 }
 
 /* The manager layers of a model layer of `ratio`: up to three, each its
- * roles (ROLES ends a list) and whether it is windowed */
+ * roles (ROLES ends a list) and whether it is windowed (by its first
+ * role's window) */
 typedef struct manager_layer {
     int role[5];
-    int windowed; /* 0: none, 1: the SWA window, 2: the compressor's */
+    bool windowed;
 } manager_layer;
 
 static size_t manager_layers(int64_t ratio, manager_layer *out)
 {
-    static const manager_layer one[] = {{{SWA, ROLES}, 1}};
+    static const manager_layer one[] = {{{SWA, ROLES}, true}};
     static const manager_layer four[] = {
-        {{SWA, ROLES}, 1},
-        {{COMPRESS, ICOMPRESS, ROLES}, 0},
-        {{CKV, CSCORE, ICKV, ISCORE, ROLES}, 2}};
-    static const manager_layer big[] = {{{SWA, CKV, CSCORE, ROLES}, 1},
-                                        {{COMPRESS, ROLES}, 0}};
+        {{SWA, ROLES}, true},
+        {{COMPRESS, ICOMPRESS, ROLES}, false},
+        {{CKV, CSCORE, ICKV, ISCORE, ROLES}, true}};
+    static const manager_layer big[] = {{{SWA, CKV, CSCORE, ROLES}, true},
+                                        {{COMPRESS, ROLES}, false}};
     const manager_layer *l = ratio == 1 ? one : ratio == 4 ? four : big;
     size_t n = ratio == 1 ? 1 : ratio == 4 ? 3 : 2;
     memcpy(out, l, n * sizeof *l);
     return n;
 }
 
-static int64_t layer_window(const dsv4_geometry *g, int64_t ratio,
-                            const manager_layer *l)
+/* A sliding role's window (_get_window_size, no draft): SWA's, else the
+ * compressor's, 2 x 4 for the overlapping one, 128 */
+static int64_t role_window(const dsv4_geometry *g, int64_t ratio, int role)
 {
-    return l->windowed == 0   ? 0
-           : l->windowed == 1 ? g->window
-                              : (ratio == 4 ? 2 : 1) * ratio;
+    return role == SWA ? g->window : (ratio == 4 ? 2 : 1) * ratio;
 }
 
 /* A manager layer's buffers, a block each */
@@ -140,7 +140,7 @@ static kvplan_status build(const kvplan_model *m, const dsv4_geometry *g,
             for (size_t j = 0; j < k; j++) {
                 int64_t block[5];
                 size_t nb = layer_blocks(g, r, &l[j], block, ovf);
-                int64_t w = layer_window(g, r, &l[j]);
+                int64_t w = l[j].windowed ? role_window(g, r, l[j].role[0]) : 0;
                 if (pass == 1) { /* after the counts: the shares */
                     kvplan__trtllm_v2_share(s, w, block, nb);
                     continue;
@@ -154,12 +154,10 @@ static kvplan_status build(const kvplan_model *m, const dsv4_geometry *g,
                         cost[0] = kvplan__add(cost[0], t / r, ovf);
                         continue;
                     }
-                    /* the window a sliding role prices: SWA's, else the
-                     * compressor's, in whole blocks */
-                    int64_t win =
-                        role == SWA ? g->window : (r == 4 ? 2 : 1) * r;
+                    /* the role's own window, in whole blocks */
                     int64_t held = kvplan__mul(
-                        kvplan__ceil_div(win, g->tpb, ovf), g->tpb, ovf);
+                        kvplan__ceil_div(role_window(g, r, role), g->tpb, ovf),
+                        g->tpb, ovf);
                     int at = r == 1 ? 0 : r == 4 ? 1 : 2;
                     if (!seen[role][at])
                         cost[1] = kvplan__add(cost[1], t, ovf);
@@ -228,14 +226,7 @@ kvplan_status kvplan__trtllm_dsv4_check(const kvplan_model *m,
         KVPLAN_INVALID_ARGUMENT, "--max-util-for-resume",
         "--max-util-for-resume bounds the quota a --max-tokens allows; "
         "without --max-tokens it changes nothing");
-    KVPLAN__FAIL_IF(
-        o->avg_seq_len.set && o->avg_seq_len.value > p->max_model_len, err,
-        KVPLAN_INVALID_ARGUMENT, "--avg-seq-len",
-        "--avg-seq-len %lld: TensorRT-LLM refuses it "
-        "(\"kv_cache_config.avg_seq_len (%lld) must be less "
-        "than or equal to max_seq_len (%lld)\")",
-        (long long)o->avg_seq_len.value, (long long)o->avg_seq_len.value,
-        (long long)p->max_model_len);
+    KVPLAN__TRY(kvplan__trtllm_v2_avg_check(c, o, p, err));
     /* Hopper: the model's defaults give fp8_ds_mla (get_model_defaults);
      * another dtype given is refused (get_sm_version() == 90) */
     KVPLAN__FAIL_IF(

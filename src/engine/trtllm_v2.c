@@ -329,12 +329,10 @@ static void v2_rows(const kvplan__engine_census *c,
     p->max_concurrency = conc > 0 ? conc : 0;
 }
 
-/* kv_cache_config.avg_seq_len: at most max_seq_len (TensorRT-LLM's own
- * refusal, _build_base_config); with a draft's tokens (max_draft_len,
- * num_extra_kv_tokens) in its step, not modelled. */
-static kvplan_status avg_check(const kvplan__engine_census *c,
-                               const kvplan_engine_options *o,
-                               const kvplan_engine_plan *p, kvplan_error *err)
+kvplan_status kvplan__trtllm_v2_avg_check(const kvplan__engine_census *c,
+                                          const kvplan_engine_options *o,
+                                          const kvplan_engine_plan *p,
+                                          kvplan_error *err)
 {
     if (!o->avg_seq_len.set)
         return KVPLAN_OK;
@@ -433,7 +431,7 @@ kvplan_status kvplan__trtllm_v2(const kvplan__engine_census *c,
     p->bytes_per_token = kvplan__add(cost[0], cost[1], &ovf);
     /* one request of 2049 tokens, 2048 past (ratio_from_length); a hybrid
      * Mamba's its own (trtllm_v2_mamba.c) */
-    KVPLAN__TRY(avg_check(c, o, p, err));
+    KVPLAN__TRY(kvplan__trtllm_v2_avg_check(c, o, p, err));
     if (c->mambaish && c->mamba_layers > 0)
         return v2_mamba(c, o, kv, cost, tpb, &s, p, err);
     kvplan__trtllm_v2_step step = {1, {{1, 2049, 2048}}};
