@@ -22,8 +22,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 /* The model classes for which use_kv_cache_manager_v2's default, auto,
  * picks V2: the table of TensorRT-LLM's own docs
@@ -510,13 +508,6 @@ kvplan_status kvplan__trtllm_v2_finish(const kvplan__engine_census *c,
     }
     p->gpu_quota_bytes = q;
     p->quota_grain_bytes = g;
-    for (size_t i = 0; getenv("KVDBG") && i < s->groups; i++)
-        fprintf(stderr,
-                "pg%zu pools=%zu size0=%lld typical=%lld least=%lld slots=%lld "
-                "ratio=%g\n",
-                i, s->pg[i].pools, (long long)s->pg[i].size[0],
-                (long long)s->pg[i].typical, (long long)s->pg[i].least,
-                (long long)s->pg[i].slots, s->ratio[i]);
     v2_rows(c, s, tpb, p, &ovf);
     KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-model-len",
                     "--max-model-len %lld: one request's KV cache overflows "
