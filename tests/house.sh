@@ -4,7 +4,10 @@
 #   - every C file is as the checked-in .clang-format writes it;
 #   - no .c of the library or the command (src/, cli/) over 600 lines;
 #   - no function there over 150 lines (a function opens with "{" and
-#     closes with "}" in column 0, as the format writes them).
+#     closes with "}" in column 0, as the format writes them);
+#   - the library (src/) never prints to stdout or stderr, nor reads the
+#     environment but through kvplan_options_getenv (src/options/env.c)
+#     and the GPU probe's CUDA_VISIBLE_DEVICES (src/budget/nvml.c).
 # Without clang-format the first check is skipped and said (exit 77 when
 # nothing else failed); .ci/run installs it, so CI always checks.
 #   tests/house.sh SOURCE_DIR
@@ -40,6 +43,16 @@ for f in $(find src cli -name '*.c' | sort); do
                               file, start, NR - start + 1
                      start = 0 }' "$f" | grep . && fail=1
 done
+speaks=$(grep -rnE 'stderr|stdout|[^a-z_.]printf\(|[^a-z_]puts\(|getenv\(' \
+           src --include='*.c' --include='*.h' |
+         grep -vE '^src/options/env\.c:.*(getenv\(name\)|kvplan_options_getenv)' |
+         grep -v '^src/budget/nvml\.c:.*getenv("CUDA_VISIBLE_DEVICES")' |
+         grep -v 'kvplan_options_getenv(' || true)
+if [ -n "$speaks" ]; then
+  echo "the library prints or reads the environment on its own:"
+  echo "$speaks" | sed 's/^/  /'
+  fail=1
+fi
 [ "$fail" -eq 0 ] || exit 1
 [ "$skipped" -eq 0 ] || exit 77
 echo "house: formatted, files and functions within their limits"
