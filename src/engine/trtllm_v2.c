@@ -27,7 +27,8 @@
  * picks V2: the table of TensorRT-LLM's own docs
  * (docs/source/features/kvcache.md, "Selecting the KV Cache Manager",
  * 0076e93, 2026): hybrid Mamba (NemotronH and its multimodal models,
- * Qwen3-Next), DeepSeek-V4, GPT-OSS (#16942), Gemma 3 and 4 (#17396),
+ * Qwen3-Next), DeepSeek-V4 (V2 its only manager: kvplan__trtllm_manager
+ * gives it V2 before this table), GPT-OSS (#16942), Gemma 3 and 4 (#17396),
  * Llama and Llama 4; MiniMax M2 by its own PR (#17360), which that table
  * does not list; and the four classes #16060 (merged 2026-08-07) names in
  * the same docs section, "DeepseekV3ForCausalLM, DeepseekV32ForCausalLM,
@@ -42,7 +43,6 @@ static const struct {
 } v2_defaults[] = {
     {"NemotronH", "NemotronH, a hybrid Mamba (TensorRT-LLM's KV cache docs)"},
     {"Qwen3Next", "Qwen3-Next, a hybrid Mamba (TensorRT-LLM's KV cache docs)"},
-    {"DeepseekV4", "DeepSeek-V4 (TensorRT-LLM's KV cache docs)"},
     {"DeepseekV3ForCausalLM", "DeepSeek V3 / R1 (#16060)"},
     {"MistralLarge3ForCausalLM", "Mistral Large 3 (#16060)"},
     {"GptOss", "GPT-OSS (#16942)"},
