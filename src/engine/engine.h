@@ -124,6 +124,17 @@ int32_t kvplan__engine_figures(const kvplan_model *m,
                                kvplan_engine_version_figures *f);
 bool kvplan__engine_figures_move(const kvplan_engine_version_figures *a,
                                  const kvplan_engine_version_figures *b);
+/* --compare-version's rules: each of `table[0..n)` in which `mine` (the
+ * plan's, its flips applied) and `theirs` differ, switched alone from
+ * o's plan by xoring its bit into *flip (o's vllm_rules_flip or
+ * trtllm_rules_flip, restored after), its figures against `plan`, into
+ * out[0..cap); returns how many. */
+size_t kvplan__engine_rule_deltas(const kvplan_model *m,
+                                  kvplan_engine_options *o, uint64_t *flip,
+                                  const kvplan_rule_info *table, size_t n,
+                                  uint64_t mine, uint64_t theirs,
+                                  const kvplan_engine_version_figures *plan,
+                                  kvplan_engine_rule_delta *out, size_t cap);
 
 /* ---- trtllm.c -------------------------------------------------------- */
 

@@ -277,18 +277,11 @@ kvplan_status kvplan_trtllm_version_compare(
     out->compared_kv_cache_manager =
         figures_at(m, &o, other, &out->compared_plan);
     /* each rule switched alone from the plan's release */
-    uint64_t mine = kvplan_trtllm_rules(out->profile) ^ o.trtllm_rules_flip;
-    uint64_t diff = mine ^ kvplan_trtllm_rules(other);
-    for (size_t i = 0; i < NUM_RULES; i++) {
-        if (!(diff & rules[i].bit))
-            continue;
-        kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];
-        d->rule = rules[i];
-        d->in_plan = (mine & rules[i].bit) != 0;
-        o.trtllm_rules_flip = options->trtllm_rules_flip ^ rules[i].bit;
-        figures_at(m, &o, out->profile, &d->alone);
-        d->changes = kvplan__engine_figures_move(&d->alone, &out->plan);
-    }
-    o.trtllm_rules_flip = options->trtllm_rules_flip;
+    o.trtllm_version = out->profile;
+    out->num_rules = kvplan__engine_rule_deltas(
+        m, &o, &o.trtllm_rules_flip, rules, NUM_RULES,
+        kvplan_trtllm_rules(out->profile) ^ options->trtllm_rules_flip,
+        kvplan_trtllm_rules(other), &out->plan, out->rules,
+        sizeof out->rules / sizeof out->rules[0]);
     return kvplan__ok(err);
 }

@@ -232,6 +232,29 @@ bool kvplan__engine_figures_move(const kvplan_engine_version_figures *a,
            a->max_concurrency != b->max_concurrency;
 }
 
+size_t kvplan__engine_rule_deltas(const kvplan_model *m,
+                                  kvplan_engine_options *o, uint64_t *flip,
+                                  const kvplan_rule_info *table, size_t n,
+                                  uint64_t mine, uint64_t theirs,
+                                  const kvplan_engine_version_figures *plan,
+                                  kvplan_engine_rule_delta *out, size_t cap)
+{
+    uint64_t given = *flip;
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < cap; i++) {
+        if (!((mine ^ theirs) & table[i].bit))
+            continue;
+        kvplan_engine_rule_delta *d = &out[k++];
+        d->rule = table[i];
+        d->in_plan = (mine & table[i].bit) != 0;
+        *flip = given ^ table[i].bit;
+        kvplan__engine_figures(m, o, &d->alone);
+        d->changes = kvplan__engine_figures_move(&d->alone, plan);
+    }
+    *flip = given;
+    return k;
+}
+
 kvplan_status kvplan_engine_version_compare(
     const kvplan_model *m, const kvplan_engine_options *options,
     kvplan_vllm_profile other, kvplan_engine_version_comparison *out,
@@ -254,20 +277,9 @@ kvplan_status kvplan_engine_version_compare(
     o.vllm_version = other;
     kvplan__engine_figures(m, &o, &out->compared_plan);
     o.vllm_version = options->vllm_version;
-    uint64_t mine = kvplan_vllm_rules(options->vllm_version);
-    uint64_t diff = mine ^ kvplan_vllm_rules(other);
-    for (size_t i = 0;
-         i < NUM_RULES &&
-         out->num_rules < sizeof out->rules / sizeof out->rules[0];
-         i++) {
-        if (!(diff & rules[i].bit))
-            continue;
-        kvplan_engine_rule_delta *d = &out->rules[out->num_rules++];
-        d->rule = rules[i];
-        d->in_plan = (mine & rules[i].bit) != 0;
-        o.vllm_rules_flip = options->vllm_rules_flip ^ rules[i].bit;
-        kvplan__engine_figures(m, &o, &d->alone);
-        d->changes = kvplan__engine_figures_move(&d->alone, &out->plan);
-    }
+    out->num_rules = kvplan__engine_rule_deltas(
+        m, &o, &o.vllm_rules_flip, rules, NUM_RULES,
+        kvplan_vllm_rules(options->vllm_version), kvplan_vllm_rules(other),
+        &out->plan, out->rules, sizeof out->rules / sizeof out->rules[0]);
     return kvplan__ok(err);
 }
