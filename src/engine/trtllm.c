@@ -175,19 +175,23 @@ kvplan_status kvplan__trtllm_plan(const kvplan__engine_census *c,
     bool dsv4 = m->info.is_deepseek_v4; /* its own manager: trtllm_dsv4.c */
     if (!dsv4)
         KVPLAN__TRY(kvplan__trtllm_v2_check(c, o, p, err));
-    int64_t layers = 0, per_layer = 0;
-    int64_t per_token = token_bytes(c, o, &layers, &per_layer, &ovf);
     /* the dummy context requests of max_num_tokens (8192), a batch of
      * max_batch_size (2048) in the sampler */
     p->max_num_batched_tokens =
         o->max_num_batched_tokens.set ? o->max_num_batched_tokens.value : 8192;
     p->max_num_seqs = o->max_num_seqs.set ? o->max_num_seqs.value : 2048;
+    /* the bytes a token (DeepSeek-V4's roles price themselves) */
+    int64_t layers = 0, per_layer = 0, per_token = 0;
     int64_t intercept = 0, mamba_rank = 0;
-    if (c->mambaish)
-        per_token = mamba_cost(c, o, p->max_num_seqs, per_token, &intercept,
-                               &mamba_rank, &ovf);
-    KVPLAN__FAIL_IF(ovf || (per_token <= 0 && !dsv4), err, KVPLAN_OVERFLOW,
-                    "--model-path", "the KV bytes per token exceed 64 bits");
+    if (!dsv4) {
+        per_token = token_bytes(c, o, &layers, &per_layer, &ovf);
+        if (c->mambaish)
+            per_token = mamba_cost(c, o, p->max_num_seqs, per_token, &intercept,
+                                   &mamba_rank, &ovf);
+        KVPLAN__FAIL_IF(ovf || per_token <= 0, err, KVPLAN_OVERFLOW,
+                        "--model-path",
+                        "the KV bytes per token exceed 64 bits");
+    }
     p->bytes_per_token = per_token;
     KVPLAN__FAIL_IF(o->separate_draft_kv_cache && c->draft_layers == 0, err,
                     KVPLAN_UNSUPPORTED, "--separate-draft-kv-cache",
