@@ -324,8 +324,12 @@ kvplan_status kvplan__trtllm_dsv4(const kvplan_model *m,
     int64_t pad = (int64_t)ROLES * (INT64_C(2) << 20), short_of = 0;
     int64_t q = kvplan__trtllm_v2_quota(o, kv, cost, pad, mnt, mbs, true,
                                         &short_of, &ovf);
-    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, "--max-num-seqs",
-                    "DeepSeek-V4's quota under TensorRT-LLM exceeds 64 bits");
+    /* --max-tokens' quota, else the windows of max_batch_size requests */
+    const char *why = o->max_tokens.set ? "--max-tokens" : "--max-num-seqs";
+    KVPLAN__FAIL_IF(ovf, err, KVPLAN_OVERFLOW, why,
+                    "%s: DeepSeek-V4's quota under TensorRT-LLM exceeds 64 "
+                    "bits",
+                    why);
     KVPLAN__FAIL_IF(short_of > 0, err, KVPLAN_NOT_ENOUGH_MEMORY,
                     "--max-num-seqs",
                     "--max-num-seqs %lld: over %lld ranks TensorRT-LLM's "

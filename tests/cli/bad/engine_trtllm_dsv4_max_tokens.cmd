@@ -1,0 +1,10 @@
+--engine
+trtllm
+--model-path
+deepseek-v4-flash
+--gpu
+B200
+--tp-size
+4
+--max-tokens
+9223372036854775807
